@@ -1,0 +1,38 @@
+//! The top-level error: one variant per subsystem, each carrying the path, lesson or line
+//! involved. Every error maps to exit code 2 (usage or configuration) in [`crate::app`]; hooks
+//! never surface errors as exit codes (they fail open).
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Clock(#[from] crate::clock::ClockError),
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Settings(#[from] crate::setup::settings::SettingsError),
+    #[error(transparent)]
+    Setup(#[from] crate::setup::SetupError),
+    #[error(transparent)]
+    Validate(#[from] crate::validate::process::ProcessError),
+    #[error(transparent)]
+    Lessons(#[from] crate::lessons::LessonsError),
+    #[error(transparent)]
+    Review(#[from] crate::review::ReviewError),
+    #[error(transparent)]
+    Replay(#[from] crate::replay::ReplayError),
+}
+
+impl Error {
+    /// What the user can do about it, when car knows.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::Clock(_) => Some("unset CAR_NOW or give Unix seconds".into()),
+            Error::Settings(_) => {
+                Some("fix the file by hand, or run `car config` to rewrite car's key".into())
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Safe file primitives shared by every store: a sidecar lock with a bounded wait, atomic
+//! replacement, and whole-line appends.
+//!
+//! Invariants: a data file is only ever replaced by renaming a complete temporary file from the
+//! same folder over it, while holding `<file>.lock` (locking the data file itself would lose
+//! updates, because the rename swaps the inode the lock is on). Appends write one complete line
+//! with a single `write` on an `O_APPEND` handle, also under the lock.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: still locked by another car process after {waited_ms} ms; skipped")]
+    LockTimeout { path: PathBuf, waited_ms: u128 },
+    #[error("{path}: larger than {limit} bytes; skipped")]
+    TooLarge { path: PathBuf, limit: u64 },
+}
+
+impl FileError {
+    pub fn io(path: &Path, source: std::io::Error) -> FileError {
+        FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// How long a hook waits for a lock before it gives up on the write and says so.
+pub const HOOK_LOCK_WAIT: Duration = Duration::from_millis(2_000);
+
+/// An exclusive lock on `<file>.lock`, released on drop.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: File,
+}
+
+impl FileLock {
+    /// Locks the sidecar of `data_file`, waiting at most `wait`.
+    pub fn acquire(data_file: &Path, wait: Duration) -> Result<FileLock, FileError> {
+        let lock_path = sidecar(data_file, "lock");
+        ensure_parent(&lock_path)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|source| FileError::io(&lock_path, source))?;
+        let started = Instant::now();
+        let mut pause = Duration::from_micros(200);
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(FileLock { _file: file }),
+                Err(TryLockError::WouldBlock) => {
+                    if started.elapsed() >= wait {
+                        return Err(FileError::LockTimeout {
+                            path: lock_path,
+                            waited_ms: started.elapsed().as_millis(),
+                        });
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(10));
+                }
+                Err(TryLockError::Error(source)) => return Err(FileError::io(&lock_path, source)),
+            }
+        }
+    }
+}
+
+/// `<file>.<suffix>` beside the file.
+pub fn sidecar(data_file: &Path, suffix: &str) -> PathBuf {
+    let mut name = data_file.file_name().unwrap_or_default().to_os_string();
+    name.push(".");
+    name.push(suffix);
+    data_file.with_file_name(name)
+}
+
+/// Creates the parent folder of `path` if needed.
+pub fn ensure_parent(path: &Path) -> Result<(), FileError> {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => {
+            std::fs::create_dir_all(parent).map_err(|source| FileError::io(parent, source))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Replaces `path` with `contents` atomically (temporary file in the same folder, then rename).
+/// The caller holds the file's [`FileLock`] when other writers may race.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    ensure_parent(path)?;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let mut temp = tempfile::Builder::new()
+        .prefix(".car-tmp-")
+        .tempfile_in(folder)
+        .map_err(|source| FileError::io(folder, source))?;
+    temp.write_all(contents)
+        .and_then(|()| temp.as_file().sync_data())
+        .map_err(|source| FileError::io(temp.path(), source))?;
+    temp.persist(path)
+        .map_err(|error| FileError::io(path, error.error))?;
+    Ok(())
+}
+
+/// Appends one line (a newline is added) under the file's lock, in one `write` call, so parallel
+/// writers never interleave and a killed writer leaves at most one torn last line.
+pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(), FileError> {
+    ensure_parent(path)?;
+    let _lock = FileLock::acquire(path, wait)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|source| FileError::io(path, source))?;
+    let mut buffer = String::with_capacity(line.len() + 1);
+    buffer.push_str(line);
+    buffer.push('\n');
+    file.write_all(buffer.as_bytes())
+        .map_err(|source| FileError::io(path, source))
+}
+
+/// Reads a text file; `Ok(None)` when it does not exist.
+pub fn read_optional(path: &Path) -> Result<Option<String>, FileError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(FileError::io(path, source)),
+    }
+}
+
+/// Reads at most `limit` bytes of a file; larger files are refused.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let file = File::open(path).map_err(|source| FileError::io(path, source))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| FileError::io(path, source))?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// 1-based line and column of a byte offset in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map_or(0, |tail| tail.chars().count())
+        + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_and_append() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/b/data.json");
+        write_atomic(&path, b"{}").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}");
+        let log = dir.path().join("log.jsonl");
+        append_line(&log, "{\"a\":1}", HOOK_LOCK_WAIT).unwrap();
+        append_line(&log, "{\"a\":2}", HOOK_LOCK_WAIT).unwrap();
+        assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+    }
+
+    #[test]
+    fn lock_times_out_while_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data.json");
+        let _held = FileLock::acquire(&path, HOOK_LOCK_WAIT).unwrap();
+        let second = FileLock::acquire(&path, Duration::from_millis(20));
+        assert!(matches!(second, Err(FileError::LockTimeout { .. })));
+    }
+
+    #[test]
+    fn line_and_column() {
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_col("ab", 0), (1, 1));
+    }
+}

@@ -1,0 +1,192 @@
+//! Agent hook payloads as they arrive on stdin ([`RawPayload`], every field optional, unknown
+//! fields ignored), converted once into [`Payload`]: which agent, which session, which project.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::output::Agent;
+
+/// Payloads larger than this are refused (a real one is a few kilobytes; Write payloads carry the
+/// whole file, which car skips above 2 MiB anyway).
+pub const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PayloadError {
+    #[error("the hook payload on stdin is empty")]
+    Empty,
+    #[error("the hook payload on stdin is larger than {MAX_PAYLOAD_BYTES} bytes")]
+    TooLarge,
+    #[error("the hook payload on stdin could not be read: {0}")]
+    Read(std::io::Error),
+    #[error(
+        "the hook payload on stdin is not valid JSON (line {line}, column {column}): {message}"
+    )]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("the hook payload names no working directory (cwd or workspace_roots)")]
+    NoWorkingDirectory,
+}
+
+/// The union of the fields Claude Code, Codex, Gemini CLI and Cursor send.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct RawPayload {
+    pub session_id: Option<String>,
+    pub conversation_id: Option<String>,
+    pub transcript_path: Option<String>,
+    pub cwd: Option<String>,
+    pub workspace_roots: Vec<String>,
+    pub hook_event_name: Option<String>,
+    pub tool_name: Option<String>,
+    pub tool_input: Value,
+    pub tool_response: Value,
+    pub stop_hook_active: Option<bool>,
+    pub last_assistant_message: Option<String>,
+    pub agent_id: Option<String>,
+    pub agent_type: Option<String>,
+    pub reason: Option<String>,
+    pub status: Option<String>,
+    /// Cursor's afterFileEdit.
+    pub file_path: Option<String>,
+    /// Cursor's afterFileEdit.
+    pub edits: Value,
+    pub turn_id: Option<String>,
+    pub cursor_version: Option<String>,
+    pub timestamp: Option<String>,
+}
+
+/// A validated payload: the fields every hook relies on are present.
+#[derive(Debug, Clone)]
+pub struct Payload {
+    pub agent: Agent,
+    pub session_id: String,
+    pub cwd: PathBuf,
+    pub event_name: String,
+    pub raw: RawPayload,
+}
+
+impl Payload {
+    /// Reads stdin (bounded) and parses it.
+    pub fn read_stdin() -> Result<Payload, PayloadError> {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_PAYLOAD_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(PayloadError::Read)?;
+        if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
+            return Err(PayloadError::TooLarge);
+        }
+        Payload::parse(&bytes)
+    }
+
+    pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(PayloadError::Empty);
+        }
+        let raw: RawPayload =
+            serde_json::from_slice(bytes).map_err(|error| PayloadError::Json {
+                line: error.line(),
+                column: error.column(),
+                message: error.to_string(),
+            })?;
+        Payload::from_raw(raw)
+    }
+
+    pub fn from_raw(raw: RawPayload) -> Result<Payload, PayloadError> {
+        let agent = detect_agent(&raw);
+        let cwd = raw
+            .cwd
+            .clone()
+            .filter(|cwd| !cwd.is_empty())
+            .or_else(|| raw.workspace_roots.first().cloned())
+            .ok_or(PayloadError::NoWorkingDirectory)?;
+        let session_id = raw
+            .session_id
+            .clone()
+            .or_else(|| raw.conversation_id.clone())
+            .filter(|id| !id.trim().is_empty())
+            .unwrap_or_else(|| "unknown-session".to_string());
+        let event_name = raw.hook_event_name.clone().unwrap_or_default();
+        Ok(Payload {
+            agent,
+            session_id,
+            cwd: PathBuf::from(cwd),
+            event_name,
+            raw,
+        })
+    }
+
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The tool that ran, as the agent names it ("Edit", "apply_patch", "replace", …).
+    pub fn tool_name(&self) -> &str {
+        self.raw.tool_name.as_deref().unwrap_or_else(|| {
+            if self.agent == Agent::Cursor && self.raw.file_path.is_some() {
+                "afterFileEdit"
+            } else {
+                ""
+            }
+        })
+    }
+
+    /// Whether this stop is a subagent's (SubagentStop).
+    pub fn is_subagent_stop(&self) -> bool {
+        self.event_name == "SubagentStop"
+    }
+}
+
+fn detect_agent(raw: &RawPayload) -> Agent {
+    let event = raw.hook_event_name.as_deref().unwrap_or_default();
+    if raw.cursor_version.is_some()
+        || (!raw.workspace_roots.is_empty() && raw.cwd.is_none())
+        || event == "afterFileEdit"
+        || event == "stop"
+    {
+        Agent::Cursor
+    } else if event == "AfterTool" || event == "AfterAgent" || event == "BeforeTool" {
+        Agent::Gemini
+    } else if raw.turn_id.is_some() || raw.tool_name.as_deref() == Some("apply_patch") {
+        Agent::Codex
+    } else {
+        Agent::Claude
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_named() {
+        assert!(matches!(Payload::parse(b"  \n"), Err(PayloadError::Empty)));
+        assert!(matches!(
+            Payload::parse(b"{\"cwd\":"),
+            Err(PayloadError::Json { .. })
+        ));
+        assert!(matches!(
+            Payload::parse(b"{}"),
+            Err(PayloadError::NoWorkingDirectory)
+        ));
+    }
+
+    #[test]
+    fn detects_agents() {
+        let cursor = Payload::parse(br#"{"hook_event_name":"stop","workspace_roots":["/p"]}"#);
+        assert_eq!(cursor.unwrap().agent, Agent::Cursor);
+        let gemini = Payload::parse(br#"{"hook_event_name":"AfterTool","cwd":"/p"}"#);
+        assert_eq!(gemini.unwrap().agent, Agent::Gemini);
+        let claude = Payload::parse(br#"{"hook_event_name":"Stop","cwd":"/p","session_id":"s"}"#);
+        let claude = claude.unwrap();
+        assert_eq!(claude.agent, Agent::Claude);
+        assert_eq!(claude.session_id, "s");
+    }
+}

@@ -1,0 +1,43 @@
+//! Lessons: weighted triggers matched against what each edit added, learned from validator
+//! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
+
+pub mod command;
+
+use serde::{Deserialize, Serialize};
+
+use crate::hook::{Edit, HookContext};
+use crate::validate::Diagnostic;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LessonsError {
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// One lesson that fired on an edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    pub lesson_id: String,
+    /// The weight after this hit.
+    pub weight: u32,
+    pub lesson: String,
+    /// The trigger that matched, as written in the lesson file.
+    pub trigger: String,
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line of the matching added line; 0 when unknown.
+    pub line: usize,
+}
+
+/// What the lesson engine has to say about one edit.
+#[derive(Debug, Clone, Default)]
+pub struct EditLessons {
+    pub warnings: Vec<Warning>,
+    /// Lines for the human (a broken lessons file, a skipped write, a new candidate…).
+    pub notes: Vec<String>,
+}
+
+/// Matches the edit's added text, records hits, and learns from the edit's diagnostics.
+pub fn on_edit(_context: &HookContext, _edit: &Edit, _diagnostics: &[Diagnostic]) -> EditLessons {
+    EditLessons::default()
+}

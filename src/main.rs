@@ -1,0 +1,7 @@
+//! The `car` binary: parse the command line, run it, turn the outcome into an exit code.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    car::app::main()
+}

@@ -1,0 +1,238 @@
+//! The project a hook or command works on, and where its state lives.
+//!
+//! The project root is the git top level of the working directory; in a linked worktree it is the
+//! main worktree (so every worktree shares one lesson library and one review state); outside git it
+//! is the directory itself. The root is found by reading `.git` files directly, without starting
+//! `git`, because this runs on every edit.
+
+use std::path::{Component, Path, PathBuf};
+
+/// Folder under the project root that holds car's state.
+pub const STATE_DIR: &str = ".claude/claude-auto-review";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Project {
+    root: PathBuf,
+}
+
+impl Project {
+    /// The project that contains `cwd` (see the module docs for the rules).
+    pub fn discover(cwd: &Path) -> Project {
+        let start = absolute(cwd);
+        let start = start.canonicalize().unwrap_or(start);
+        for dir in start.ancestors() {
+            let dot_git = dir.join(".git");
+            if dot_git.is_dir() {
+                return Project::at(dir);
+            }
+            if dot_git.is_file() {
+                let root = main_worktree_of(&dot_git).unwrap_or_else(|| dir.to_path_buf());
+                return Project::at(&root);
+            }
+        }
+        Project::at(&start)
+    }
+
+    /// A project rooted exactly at `root`.
+    pub fn at(root: &Path) -> Project {
+        Project {
+            root: root.to_path_buf(),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `.claude/claude-auto-review/`.
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join(STATE_DIR)
+    }
+
+    /// `.claude/settings.json`.
+    pub fn settings_file(&self) -> PathBuf {
+        self.root.join(".claude").join("settings.json")
+    }
+
+    pub fn lessons_file(&self) -> PathBuf {
+        self.state_dir().join("lessons.json")
+    }
+
+    pub fn candidates_file(&self) -> PathBuf {
+        self.state_dir().join("lesson_candidates.json")
+    }
+
+    /// The project lifecycle log.
+    pub fn state_log(&self) -> PathBuf {
+        self.state_dir().join("state.jsonl")
+    }
+
+    /// The project's own custom validator rules.
+    pub fn validators_dir(&self) -> PathBuf {
+        self.state_dir().join("validators")
+    }
+
+    /// The folder holding one folder per agent session.
+    pub fn clients_dir(&self) -> PathBuf {
+        self.state_dir().join("clients")
+    }
+
+    /// The folder of one session; the id is sanitised so it can never leave `clients/`.
+    pub fn client_dir(&self, session_id: &str) -> PathBuf {
+        self.clients_dir().join(sanitize_component(session_id))
+    }
+
+    /// The project's replay scenarios.
+    pub fn replay_dir(&self) -> PathBuf {
+        self.root.join("replay-tests")
+    }
+
+    /// `path` relative to the root with `/` separators, or `None` when it lies outside the
+    /// project. Relative paths are taken relative to the root.
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        let absolute_path = if path.is_absolute() {
+            normalize(path)
+        } else {
+            normalize(&self.root.join(path))
+        };
+        let resolved = resolve_existing_prefix(&absolute_path);
+        let root = self
+            .root
+            .canonicalize()
+            .unwrap_or_else(|_| self.root.clone());
+        let relative = resolved
+            .strip_prefix(&root)
+            .or_else(|_| absolute_path.strip_prefix(&self.root))
+            .ok()?;
+        let parts: Vec<String> = relative
+            .components()
+            .map(|component| component.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        Some(parts.join("/"))
+    }
+
+    /// Turns a path from a payload (absolute, or relative to `cwd`) into an absolute path.
+    pub fn resolve(&self, cwd: &Path, path: &str) -> PathBuf {
+        let path = Path::new(path);
+        if path.is_absolute() {
+            normalize(path)
+        } else {
+            normalize(&cwd.join(path))
+        }
+    }
+}
+
+/// Reads `gitdir:` from a `.git` file and follows `commondir` to the main repository; the main
+/// worktree is the parent of that repository's `.git` folder. Submodules (no `commondir`) are
+/// their own root.
+fn main_worktree_of(dot_git_file: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(dot_git_file).ok()?;
+    let git_dir = text
+        .lines()
+        .find_map(|line| line.strip_prefix("gitdir:"))?
+        .trim();
+    let base = dot_git_file.parent()?;
+    let git_dir = normalize(&base.join(git_dir));
+    let common = std::fs::read_to_string(git_dir.join("commondir")).ok()?;
+    let common_dir = normalize(&git_dir.join(common.trim()));
+    if common_dir.file_name()? == ".git" {
+        return common_dir.parent().map(Path::to_path_buf);
+    }
+    None
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|dir| dir.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+/// Removes `.` and resolves `..` lexically.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Canonicalises the longest existing prefix of `path` (so symlinked roots such as `/tmp` on
+/// macOS compare equal) and appends the rest unchanged.
+fn resolve_existing_prefix(path: &Path) -> PathBuf {
+    let mut missing = Vec::new();
+    let mut current = path.to_path_buf();
+    loop {
+        if let Ok(found) = current.canonicalize() {
+            let mut out = found;
+            for part in missing.iter().rev() {
+                out.push(part);
+            }
+            return out;
+        }
+        match (
+            current.file_name().map(|name| name.to_owned()),
+            current.parent(),
+        ) {
+            (Some(name), Some(parent)) => {
+                missing.push(name);
+                current = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// Keeps letters, digits, `-`, `_` and `.`; anything else becomes `_`. Never empty, never `..`.
+pub fn sanitize_component(raw: &str) -> String {
+    let cleaned: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() || cleaned.chars().all(|c| c == '.') {
+        "unknown".to_string()
+    } else {
+        cleaned
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_inside_and_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let project = Project::discover(dir.path());
+        let inside = dir.path().join("src/app.py");
+        assert_eq!(project.relative(&inside).as_deref(), Some("src/app.py"));
+        assert_eq!(project.relative(Path::new("/etc/passwd")), None);
+        assert_eq!(project.relative(&dir.path().join("../x")), None);
+    }
+
+    #[test]
+    fn sanitizes_session_ids() {
+        assert_eq!(sanitize_component("../../etc"), ".._.._etc");
+        assert_eq!(sanitize_component(".."), "unknown");
+        assert_eq!(sanitize_component("3f1c-ab_9"), "3f1c-ab_9");
+    }
+}

@@ -1,0 +1,17 @@
+//! The stop-time review gate (seeds 000 and 001): session event logs, the gate's stages, review
+//! prompts and backends, findings, known limits and the P3 offer list.
+
+pub mod command;
+pub mod event;
+pub mod gate;
+pub mod log;
+pub mod record;
+pub mod session_end;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+}

@@ -1,0 +1,304 @@
+//! car's settings: the `"claude-auto-review"` key of the project's `.claude/settings.json`,
+//! re-read on every hook call (live reload). Keys keep the Python car's names where they mean the
+//! same thing. Raw JSON is converted once into [`Settings`], with defaults for what is missing.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::project::Project;
+
+/// The key under which car's settings live in `.claude/settings.json`.
+pub const SETTINGS_KEY: &str = "claude-auto-review";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{path}:{line}:{column}: not valid JSON: {message}")]
+    Json {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: \"{SETTINGS_KEY}\".{key}: {message}")]
+    Value {
+        path: PathBuf,
+        key: String,
+        message: String,
+    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+}
+
+/// Which reviewer runs the stop-time review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewerBackend {
+    Manual,
+    Claude,
+    Codex,
+    Opencode,
+    Command,
+}
+
+/// The settings as stored (camelCase keys, every one optional, unknown keys kept).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawSettings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviewer_backend: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviewer_model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviewer_timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviewer_command: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_stop_passes: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimum_blocking_severity: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_extensions: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_extensions: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_client_timeout_hours: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classifier_backend: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offer_weight_threshold: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lessons_enabled: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learning_enabled: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub python_interpreter: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// Validated settings with defaults applied.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub enabled: bool,
+    pub reviewer_backend: ReviewerBackend,
+    pub reviewer_model: Option<String>,
+    pub reviewer_timeout_seconds: u64,
+    pub reviewer_command: Vec<String>,
+    pub max_stop_passes: u32,
+    /// "P1" or "P2": the least severe finding that still blocks the stop.
+    pub minimum_blocking_severity: String,
+    pub rules_file: Option<String>,
+    /// Lower-case extensions without the dot; empty = every file.
+    pub include_extensions: Vec<String>,
+    pub skip_extensions: Vec<String>,
+    pub stale_client_timeout_hours: u64,
+    /// "builtin" (default) or "model".
+    pub classifier_backend: String,
+    /// Lesson hits below this weight go to the P3 offer list instead of the review prompt.
+    pub offer_weight_threshold: u32,
+    pub lessons_enabled: bool,
+    pub learning_enabled: bool,
+    /// An explicit Python interpreter; otherwise the first real `python3` on PATH.
+    pub python_interpreter: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            enabled: true,
+            reviewer_backend: ReviewerBackend::Manual,
+            reviewer_model: None,
+            reviewer_timeout_seconds: 300,
+            reviewer_command: Vec::new(),
+            max_stop_passes: 5,
+            minimum_blocking_severity: "P2".to_string(),
+            rules_file: None,
+            include_extensions: Vec::new(),
+            skip_extensions: Vec::new(),
+            stale_client_timeout_hours: 24,
+            classifier_backend: "builtin".to_string(),
+            offer_weight_threshold: 3,
+            lessons_enabled: true,
+            learning_enabled: true,
+            python_interpreter: None,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads the project's settings; a missing file or key means defaults.
+    pub fn load(project: &Project) -> Result<Settings, SettingsError> {
+        let path = project.settings_file();
+        let raw = read_raw(&path)?;
+        Settings::from_raw(raw, &path)
+    }
+
+    /// Validates raw settings, naming the key that is wrong.
+    pub fn from_raw(raw: RawSettings, path: &Path) -> Result<Settings, SettingsError> {
+        let mut settings = Settings::default();
+        let invalid = |key: &str, message: String| SettingsError::Value {
+            path: path.to_path_buf(),
+            key: key.to_string(),
+            message,
+        };
+        if let Some(enabled) = raw.enabled {
+            settings.enabled = enabled;
+        }
+        if let Some(backend) = raw.reviewer_backend {
+            settings.reviewer_backend =
+                serde_json::from_value(Value::String(backend.to_lowercase())).map_err(|_| {
+                    invalid(
+                        "reviewerBackend",
+                        format!(
+                            "{backend:?} is not one of manual, claude, codex, opencode, command"
+                        ),
+                    )
+                })?;
+        }
+        settings.reviewer_model = raw.reviewer_model.filter(|model| !model.trim().is_empty());
+        if let Some(timeout) = raw.reviewer_timeout_seconds {
+            if timeout == 0 {
+                return Err(invalid(
+                    "reviewerTimeoutSeconds",
+                    "must be at least 1".into(),
+                ));
+            }
+            settings.reviewer_timeout_seconds = timeout;
+        }
+        settings.reviewer_command = raw.reviewer_command.unwrap_or_default();
+        if settings.reviewer_backend == ReviewerBackend::Command
+            && settings.reviewer_command.is_empty()
+        {
+            return Err(invalid(
+                "reviewerCommand",
+                "reviewerBackend \"command\" needs reviewerCommand: [\"prog\", \"arg\", …]".into(),
+            ));
+        }
+        if let Some(passes) = raw.max_stop_passes {
+            settings.max_stop_passes = passes;
+        }
+        if let Some(severity) = raw.minimum_blocking_severity {
+            let upper = severity.to_uppercase();
+            if upper != "P1" && upper != "P2" {
+                return Err(invalid(
+                    "minimumBlockingSeverity",
+                    format!("{severity:?} must be \"P1\" or \"P2\" (P3 never blocks)"),
+                ));
+            }
+            settings.minimum_blocking_severity = upper;
+        }
+        settings.rules_file = raw.rules_file.filter(|file| !file.trim().is_empty());
+        settings.include_extensions = normalize_extensions(raw.include_extensions);
+        settings.skip_extensions = normalize_extensions(raw.skip_extensions);
+        if let Some(hours) = raw.stale_client_timeout_hours {
+            settings.stale_client_timeout_hours = hours;
+        }
+        if let Some(classifier) = raw.classifier_backend {
+            settings.classifier_backend = classifier.to_lowercase();
+        }
+        if let Some(threshold) = raw.offer_weight_threshold {
+            settings.offer_weight_threshold = threshold;
+        }
+        if let Some(enabled) = raw.lessons_enabled {
+            settings.lessons_enabled = enabled;
+        }
+        if let Some(enabled) = raw.learning_enabled {
+            settings.learning_enabled = enabled;
+        }
+        settings.python_interpreter = raw.python_interpreter.filter(|p| !p.trim().is_empty());
+        Ok(settings)
+    }
+
+    /// Whether a file with this project-relative path is tracked at all.
+    pub fn is_tracked_extension(&self, relative_path: &str) -> bool {
+        let extension = Path::new(relative_path)
+            .extension()
+            .map(|ext| ext.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if self.skip_extensions.contains(&extension) {
+            return false;
+        }
+        self.include_extensions.is_empty() || self.include_extensions.contains(&extension)
+    }
+}
+
+fn normalize_extensions(list: Option<Vec<String>>) -> Vec<String> {
+    list.unwrap_or_default()
+        .into_iter()
+        .map(|ext| ext.trim().trim_start_matches('.').to_lowercase())
+        .filter(|ext| !ext.is_empty())
+        .collect()
+}
+
+/// The whole `.claude/settings.json` as a JSON object (empty when missing).
+pub fn read_settings_document(path: &Path) -> Result<Map<String, Value>, SettingsError> {
+    let Some(text) = crate::files::read_optional(path)? else {
+        return Ok(Map::new());
+    };
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    let value: Value = serde_json::from_str(&text).map_err(|error| SettingsError::Json {
+        path: path.to_path_buf(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        _ => Err(SettingsError::Json {
+            path: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "the top level must be a JSON object".into(),
+        }),
+    }
+}
+
+/// car's raw settings from `.claude/settings.json`.
+pub fn read_raw(path: &Path) -> Result<RawSettings, SettingsError> {
+    let document = read_settings_document(path)?;
+    match document.get(SETTINGS_KEY) {
+        None | Some(Value::Null) => Ok(RawSettings::default()),
+        Some(value) => {
+            serde_json::from_value(value.clone()).map_err(|error| SettingsError::Value {
+                path: path.to_path_buf(),
+                key: "*".into(),
+                message: error.to_string(),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_validation() {
+        let settings = Settings::default();
+        assert!(settings.enabled);
+        assert_eq!(settings.reviewer_backend, ReviewerBackend::Manual);
+        assert_eq!(settings.max_stop_passes, 5);
+        let raw: RawSettings =
+            serde_json::from_str(r#"{"reviewerBackend":"gpt","customKey":1}"#).unwrap();
+        assert!(raw.extra.contains_key("customKey"));
+        let error = Settings::from_raw(raw, Path::new("s.json")).unwrap_err();
+        assert!(error.to_string().contains("reviewerBackend"));
+    }
+
+    #[test]
+    fn extension_filters() {
+        let raw: RawSettings =
+            serde_json::from_str(r#"{"skipExtensions":[".md"],"includeExtensions":[]}"#).unwrap();
+        let settings = Settings::from_raw(raw, Path::new("s.json")).unwrap();
+        assert!(!settings.is_tracked_extension("README.md"));
+        assert!(settings.is_tracked_extension("src/app.py"));
+    }
+}

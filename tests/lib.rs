@@ -1,0 +1,5 @@
+//! car's integration tests: one test binary driving the built `car` the way agents and users do.
+
+mod support;
+
+mod hook_post_tool_use;

@@ -1,0 +1,248 @@
+//! The integration-test harness: a temporary git project, payload fixtures rewritten to point into
+//! it, and the built `car` binary run the way an agent or a user runs it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Where the fixture payloads use this prefix for the project root.
+const FIXTURE_ROOT: &str = "/home/user/proj";
+
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hook-payloads")
+}
+
+pub fn corpus_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpora")
+        .join(name)
+}
+
+/// A throwaway project (a git repository) with an isolated HOME.
+pub struct TestProject {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+    now: Option<String>,
+}
+
+/// What a hook answered.
+#[derive(Debug)]
+pub struct HookAnswer {
+    pub json: Value,
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl HookAnswer {
+    pub fn is_block(&self) -> bool {
+        self.json.get("decision").and_then(Value::as_str) == Some("block")
+    }
+
+    pub fn reason(&self) -> String {
+        self.json["reason"].as_str().unwrap_or_default().to_string()
+    }
+
+    pub fn context(&self) -> String {
+        self.json["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    pub fn system_message(&self) -> String {
+        self.json["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// What a command printed.
+#[derive(Debug)]
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl TestProject {
+    /// An empty git repository.
+    pub fn new() -> TestProject {
+        let project = TestProject::plain();
+        let status = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(project.path())
+            .status()
+            .expect("git must be installed for the tests");
+        assert!(status.success());
+        project
+    }
+
+    /// A folder that is not a git repository.
+    pub fn plain() -> TestProject {
+        TestProject {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+            now: None,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    /// Pins `CAR_NOW` for every later command.
+    pub fn at(&mut self, now: impl ToString) -> &mut TestProject {
+        self.now = Some(now.to_string());
+        self
+    }
+
+    pub fn write(&self, relative: &str, content: &str) -> PathBuf {
+        let path = self.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+
+    pub fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path().join(relative))
+            .unwrap_or_else(|error| panic!("{relative}: {error}"))
+    }
+
+    pub fn exists(&self, relative: &str) -> bool {
+        self.path().join(relative).exists()
+    }
+
+    pub fn read_json(&self, relative: &str) -> Value {
+        serde_json::from_str(&self.read(relative)).unwrap()
+    }
+
+    /// Commits everything (for tests that need a git HEAD).
+    pub fn commit_all(&self) {
+        for args in [
+            vec!["add", "-A"],
+            vec![
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "commit",
+                "-q",
+                "-m",
+                "snapshot",
+            ],
+        ] {
+            let status = std::process::Command::new("git")
+                .args(&args)
+                .current_dir(self.path())
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+    }
+
+    /// A payload fixture with the project prefix rewritten to this project.
+    pub fn fixture(&self, name: &str) -> String {
+        let text = std::fs::read_to_string(fixtures_dir().join(name))
+            .unwrap_or_else(|error| panic!("fixture {name}: {error}"));
+        text.replace(FIXTURE_ROOT, &self.path().to_string_lossy())
+    }
+
+    /// The fixture as JSON, for tests that adjust a field.
+    pub fn fixture_json(&self, name: &str) -> Value {
+        serde_json::from_str(&self.fixture(name)).unwrap()
+    }
+
+    /// `car` with the project as working directory, an isolated HOME and the pinned clock.
+    pub fn car(&self) -> Command {
+        let mut command = Command::cargo_bin("car").unwrap();
+        command
+            .current_dir(self.path())
+            .env("HOME", self.home())
+            .env("XDG_CONFIG_HOME", self.home().join(".config"))
+            .env_remove("CAR_NOW")
+            .env_remove("NO_COLOR");
+        if let Some(now) = &self.now {
+            command.env("CAR_NOW", now);
+        }
+        command
+    }
+
+    /// Runs `car ARGS…`.
+    pub fn run(&self, args: &[&str]) -> Run {
+        let output = self.car().args(args).output().unwrap();
+        Run {
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: output.status.code().unwrap_or(-1),
+        }
+    }
+
+    /// Pipes `payload` into `car hook EVENT` and parses the answer (which must be one JSON object).
+    pub fn hook(&self, event: &str, payload: &str) -> HookAnswer {
+        let output = self
+            .car()
+            .args(["hook", event])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let json = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|error| panic!("hook answer is not JSON ({error}): {stdout:?}"));
+        HookAnswer {
+            json,
+            stdout,
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: output.status.code().unwrap_or(-1),
+        }
+    }
+
+    /// Runs the PostToolUse hook with a fixture.
+    pub fn post_fixture(&self, name: &str) -> HookAnswer {
+        self.hook("post-tool-use", &self.fixture(name))
+    }
+
+    /// An Edit payload for `relative` (the file must already hold `new_string`).
+    pub fn edit_payload(&self, relative: &str, old_string: &str, new_string: &str) -> String {
+        serde_json::json!({
+            "session_id": "test-session",
+            "cwd": self.path(),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Edit",
+            "tool_input": {
+                "file_path": self.path().join(relative),
+                "old_string": old_string,
+                "new_string": new_string
+            },
+            "tool_response": {"filePath": self.path().join(relative), "success": true}
+        })
+        .to_string()
+    }
+
+    /// A Write payload for `relative`; writes the file first.
+    pub fn write_payload(&self, relative: &str, content: &str, original: Option<&str>) -> String {
+        self.write(relative, content);
+        serde_json::json!({
+            "session_id": "test-session",
+            "cwd": self.path(),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": self.path().join(relative), "content": content},
+            "tool_response": {
+                "type": if original.is_some() { "update" } else { "create" },
+                "filePath": self.path().join(relative),
+                "content": content,
+                "originalFile": original
+            }
+        })
+        .to_string()
+    }
+}
