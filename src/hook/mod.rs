@@ -24,6 +24,11 @@ pub fn run(kind: HookCommand) {
         HookCommand::Stop => HookEvent::Stop,
         HookCommand::SessionEnd => HookEvent::SessionEnd,
     };
+    if std::env::var_os(crate::review::backend::NESTED_ENV).is_some() {
+        // A reviewer run that car started: never gate or check it (no recursion).
+        output::print_hook_response("{}");
+        return;
+    }
     let payload = match Payload::read_stdin() {
         Ok(payload) => payload,
         Err(error) => {

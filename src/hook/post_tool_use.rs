@@ -32,7 +32,13 @@ pub fn handle(context: &HookContext) -> HookResponse {
         for edit in tracked {
             let report = check_edit(context, &validators, edit);
             notes.extend(report.notes.iter().cloned());
-            let lesson_outcome = lessons::on_edit(context, edit, &report.diagnostics);
+            let scope = lessons::LessonScope {
+                project: &context.project,
+                settings: &context.settings,
+                clock: context.clock,
+                learn: context.settings.learning_enabled,
+            };
+            let lesson_outcome = lessons::on_edit(scope, edit, &report.diagnostics);
             notes.extend(lesson_outcome.notes);
             if let Err(error) = crate::review::record::edit_checked(
                 context,

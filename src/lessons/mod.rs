@@ -5,7 +5,10 @@ pub mod command;
 
 use serde::{Deserialize, Serialize};
 
-use crate::hook::{Edit, HookContext};
+use crate::clock::Clock;
+use crate::hook::Edit;
+use crate::project::Project;
+use crate::setup::settings::Settings;
 use crate::validate::Diagnostic;
 
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +40,18 @@ pub struct EditLessons {
     pub notes: Vec<String>,
 }
 
-/// Matches the edit's added text, records hits, and learns from the edit's diagnostics.
-pub fn on_edit(_context: &HookContext, _edit: &Edit, _diagnostics: &[Diagnostic]) -> EditLessons {
+/// What the lesson engine needs besides the edit: where, with which settings, and when.
+#[derive(Debug, Clone, Copy)]
+pub struct LessonScope<'a> {
+    pub project: &'a Project,
+    pub settings: &'a Settings,
+    pub clock: Clock,
+    /// Record hits and learn from errors (false for `car check --no-learn` and dry runs).
+    pub learn: bool,
+}
+
+/// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty
+/// list after earlier errors in the same file means the agent fixed them).
+pub fn on_edit(_scope: LessonScope<'_>, _edit: &Edit, _diagnostics: &[Diagnostic]) -> EditLessons {
     EditLessons::default()
 }

@@ -1,6 +1,7 @@
 //! The stop-time review gate (seeds 000 and 001): session event logs, the gate's stages, review
 //! prompts and backends, findings, known limits and the P3 offer list.
 
+pub mod backend;
 pub mod command;
 pub mod event;
 pub mod gate;
