@@ -131,12 +131,13 @@ fn write_lessons(root: &Path, count: usize) {
 }
 
 fn typescript_file(lines: usize) -> String {
-    let mut text =
-        String::from("export interface Row { id: number; name: string; values: number[] }\n\n");
+    let mut text = String::from(
+        "export interface Row { id: number; name: string; values: number[]; tags: string[] }\n\n",
+    );
     let mut index = 0;
     while text.lines().count() < lines - 1 {
         text.push_str(&format!(
-            "export function summarize{index}(rows: Row[]): Map<string, number> {{\n  const out = new Map<string, number>();\n  for (const row of rows) {{\n    const values = row.values.filter((v) => v > {index});\n    out.set(`${{row.name}}-{index}`, values.length);\n  }}\n  return out;\n}}\n\n"
+            "/** Summarizes rows by name for report {index}; rows without the active tag are skipped. */\nexport function summarizeRowsByName{index}(rows: readonly Row[], threshold = {index}): Map<string, number> {{\n  const summary = new Map<string, number>(); // one entry per row name and tag\n  for (const row of rows.filter((candidate) => candidate.tags.includes(\"active\"))) {{\n    const aboveThreshold = row.values.filter((value) => value > threshold);\n    summary.set(`${{row.name}}-${{row.id}}-{index}`, aboveThreshold.length);\n  }}\n  return summary;\n}}\n\n"
         ));
         index += 1;
     }
