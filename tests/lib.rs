@@ -3,3 +3,4 @@
 mod support;
 
 mod hook_post_tool_use;
+mod validate_json_corpus;
