@@ -2,5 +2,7 @@
 
 mod support;
 
+mod check_cli;
 mod hook_post_tool_use;
+mod validate_hook;
 mod validate_json_corpus;
