@@ -2,5 +2,8 @@
 
 mod support;
 
+mod check_cli;
 mod hook_post_tool_use;
 mod install;
+mod validate_hook;
+mod validate_json_corpus;
