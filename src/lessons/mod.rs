@@ -107,11 +107,3 @@ pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) 
     }
     out
 }
-
-/// Merges car's shipped starter lessons into the project's lessons file; returns how many were
-/// added.
-pub fn install_starter_lessons(_project: &Project, _clock: Clock) -> Result<usize, LessonsError> {
-    Err(LessonsError::Invalid(
-        "starter lessons are not built yet".into(),
-    ))
-}
