@@ -214,3 +214,21 @@ fn check_from_a_subfolder_uses_the_given_paths() {
     assert_eq!(run.status.code(), Some(1));
     assert!(stdout.starts_with("mod.py:1:7: SyntaxError"), "{stdout}");
 }
+
+#[cfg(feature = "extra-grammars")]
+#[test]
+fn macro_heavy_c_is_a_warning_not_a_failure() {
+    let project = TestProject::new();
+    project.write(
+        "vec.h",
+        "#define VEC(T) struct { T *items; }\ntypedef Array(void) Array;\n",
+    );
+    let run = project.run(&["check", "vec.h"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("vec.h:2:"), "{run:?}");
+    assert!(
+        run.stdout
+            .ends_with("car check: 0 errors in 1 file, 1 warning\n"),
+        "{run:?}"
+    );
+}

@@ -86,6 +86,20 @@ pub struct Source<'a> {
     pub added: &'a [AddedLine],
 }
 
+impl Source<'_> {
+    /// Whether the added lines are the whole file, in order (a new file, a notebook cell,
+    /// `car check`).
+    pub fn added_everything(&self) -> bool {
+        !self.added.is_empty()
+            && self.added.len() >= self.content.lines().count()
+            && self
+                .added
+                .iter()
+                .enumerate()
+                .all(|(index, added)| added.line == index + 1)
+    }
+}
+
 /// The findings of all validators on one file.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
@@ -192,6 +206,9 @@ impl Validators {
                         source.display_path
                     ));
                 }
+                Ok(found) if treesitter::misreads_valid_code(language) => report
+                    .diagnostics
+                    .extend(errors_only_on_added_lines(found, source)),
                 Ok(found) => report.diagnostics.extend(found),
                 Err(note) => report.notes.push(note),
             },
@@ -211,6 +228,30 @@ pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
     }
     let cut: String = text.chars().take(LIMIT).collect();
     Some(format!("{cut}…"))
+}
+
+/// For grammars that misread valid code (C and C++ macros, modern CSS): a finding is an error
+/// only on a line this edit added, in an edit that did not add the whole file (new files and
+/// `car check` count every line as added); everywhere else it is a warning, which never blocks.
+fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Vec<Diagnostic> {
+    let whole_file = source.added_everything();
+    found
+        .into_iter()
+        .map(|diagnostic| {
+            let on_added_line = source
+                .added
+                .iter()
+                .any(|added| added.line == diagnostic.line);
+            if on_added_line && !whole_file {
+                diagnostic
+            } else {
+                Diagnostic {
+                    severity: Severity::Warning,
+                    ..diagnostic
+                }
+            }
+        })
+        .collect()
 }
 
 /// Helm charts and Jinja-templated YAML are not YAML until rendered.
@@ -330,6 +371,47 @@ mod tests {
         let report = check_in(root.path(), "a.py", "x = (\n", None);
         assert_eq!(report.diagnostics.len(), 1, "{report:?}");
         assert_eq!(report.diagnostics[0].validator, "python");
+    }
+
+    #[cfg(feature = "extra-grammars")]
+    #[test]
+    fn macro_prone_grammars_block_only_on_added_lines() {
+        let root = tempfile::tempdir().unwrap();
+        let validators = Validators::load(&Project::at(root.path()), &Settings::default());
+        let path = root.path().join("a.c");
+        let content = "typedef Array(void) Array;\nint f(void) {\n  return 1\n}\n";
+        let line = |line: usize| AddedLine {
+            line,
+            text: content.lines().nth(line - 1).unwrap().to_string(),
+        };
+        let run = |added: &[AddedLine]| {
+            validators.check(&Source {
+                path: &path,
+                display_path: "a.c",
+                content,
+                language: None,
+                added,
+            })
+        };
+        let severities = |report: Report| -> Vec<(usize, Severity)> {
+            report
+                .diagnostics
+                .iter()
+                .map(|d| (d.line, d.severity))
+                .collect()
+        };
+        let edit = severities(run(&[line(3)]));
+        assert!(edit.contains(&(3, Severity::Error)), "{edit:?}");
+        assert!(
+            edit.iter().all(|(l, s)| *l == 3 || *s == Severity::Warning),
+            "{edit:?}"
+        );
+        let whole: Vec<AddedLine> = (1..=4).map(line).collect();
+        let all = severities(run(&whole));
+        assert!(
+            !all.is_empty() && all.iter().all(|(_, s)| *s == Severity::Warning),
+            "{all:?}"
+        );
     }
 
     #[test]

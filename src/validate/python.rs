@@ -142,13 +142,7 @@ fn import_lines(source: &Source<'_>) -> String {
         .filter(|added| added.line > 0 && added.text.contains("import"))
         .map(|added| added.line.to_string())
         .collect();
-    let added_everything = source.added.len() >= source.content.lines().count()
-        && source
-            .added
-            .iter()
-            .enumerate()
-            .all(|(index, added)| added.line == index + 1);
-    if added_everything && source.content.contains("import") {
+    if source.added_everything() && source.content.contains("import") {
         "all".to_string()
     } else {
         mentions_import.join(",")
