@@ -116,9 +116,12 @@ def add_site_packages(full):
     import site
 
     if not full:
-        folders = list(site.getsitepackages())
-        if not os.environ.get("PYTHONNOUSERSITE"):
-            folders.append(site.getusersitepackages())
+        try:
+            folders = list(site.getsitepackages())
+            if not os.environ.get("PYTHONNOUSERSITE"):
+                folders.append(site.getusersitepackages())
+        except AttributeError:  # old virtualenv's site.py; the full pass below still runs
+            return
         sys.path.extend(folder for folder in folders if os.path.isdir(folder))
         return
     site.ENABLE_USER_SITE = not os.environ.get("PYTHONNOUSERSITE")
