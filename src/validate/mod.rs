@@ -16,6 +16,7 @@ pub mod python;
 pub mod rules;
 pub mod shell;
 pub mod treesitter;
+pub mod walk;
 
 use std::path::Path;
 
@@ -169,15 +170,31 @@ impl Validators {
         report
     }
 
+    /// Whether a file's name alone says there is something to check: a language car validates
+    /// or an enabled custom rule's scope (what a directory walk keeps).
+    pub fn wants(&self, path: &Path) -> bool {
+        if walk::has_known_language(path) {
+            return true;
+        }
+        let relative = self.relative_to_root(path, "");
+        self.rules
+            .iter()
+            .any(|rule| rule.enabled && rule.applies_to(&relative))
+    }
+
     /// The project-relative path rule scopes match against.
     fn relative_path(&self, source: &Source<'_>) -> String {
-        match source.path.strip_prefix(&self.project_root) {
+        self.relative_to_root(source.path, source.display_path)
+    }
+
+    fn relative_to_root(&self, path: &Path, otherwise: &str) -> String {
+        match path.strip_prefix(&self.project_root) {
             Ok(relative) => relative
                 .components()
                 .map(|part| part.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/"),
-            Err(_) => source.display_path.to_string(),
+            Err(_) => otherwise.to_string(),
         }
     }
 
