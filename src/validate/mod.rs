@@ -271,9 +271,13 @@ fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Ve
         .collect()
 }
 
-/// Helm charts and Jinja-templated YAML are not YAML until rendered.
+/// Helm charts and Jinja-templated YAML are not YAML until rendered. GitHub Actions' `${{ … }}`
+/// expressions are plain YAML scalars, not template markers.
 fn is_yaml_template(language: Language, content: &str) -> bool {
-    language == Language::Yaml && (content.contains("{{") || content.contains("{%"))
+    let has_template_braces = content
+        .match_indices("{{")
+        .any(|(at, _)| !content[..at].ends_with('$'));
+    language == Language::Yaml && (has_template_braces || content.contains("{%"))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
@@ -371,6 +375,9 @@ mod tests {
         assert!(report.diagnostics.is_empty(), "{report:?}");
         assert!(report.notes[0].contains("template"), "{report:?}");
         assert!(!check("a.yaml", "a: [1\n", None).diagnostics.is_empty());
+        let workflow = "on: push\njobs:\n  t:\n    runs-on: ${{ matrix.os }}\n    steps: [\n";
+        let report = check(".github/workflows/ci.yml", workflow, None);
+        assert!(!report.diagnostics.is_empty(), "{report:?}");
     }
 
     #[test]
