@@ -123,35 +123,48 @@ fn check_file(
     let report = validators.check(&source);
     findings.checked += 1;
     findings.notes.extend(report.notes);
-    // Lessons and learning are about the project's files; a file elsewhere is only validated.
-    if let Some(relative_path) = scope.project.relative(&target.absolute) {
-        let diagnostics: Vec<Diagnostic> = report
-            .diagnostics
-            .iter()
-            .map(|diagnostic| Diagnostic {
-                file: relative_path.clone(),
-                ..diagnostic.clone()
-            })
-            .collect();
-        let edit = Edit {
-            path: target.absolute.clone(),
-            relative_path,
-            tool: "check".to_string(),
-            content: content.clone(),
-            before: None,
-            added,
-            language: None,
-        };
-        let lessons = lessons::on_edit(scope, &edit, &diagnostics);
-        findings.notes.extend(lessons.notes);
-        findings
-            .warnings
-            .extend(lessons.warnings.into_iter().map(|warning| Warning {
-                file: target.shown.clone(),
-                ..warning
-            }));
-    }
+    run_lessons(target, content, added, &report.diagnostics, scope, findings);
     findings.diagnostics.extend(report.diagnostics);
+}
+
+/// Lesson warnings and learning for one checked file. They are about the project's files: a file
+/// elsewhere is only validated.
+fn run_lessons(
+    target: &Target,
+    content: String,
+    added: Vec<AddedLine>,
+    diagnostics: &[Diagnostic],
+    scope: LessonScope<'_>,
+    findings: &mut Findings,
+) {
+    let Some(relative_path) = scope.project.relative(&target.absolute) else {
+        return;
+    };
+    // The lesson engine keys on project-relative paths, whatever path the user typed.
+    let diagnostics: Vec<Diagnostic> = diagnostics
+        .iter()
+        .map(|diagnostic| Diagnostic {
+            file: relative_path.clone(),
+            ..diagnostic.clone()
+        })
+        .collect();
+    let edit = Edit {
+        path: target.absolute.clone(),
+        relative_path,
+        tool: "check".to_string(),
+        content,
+        before: None,
+        added,
+        language: None,
+    };
+    let lessons = lessons::on_edit(scope, &edit, &diagnostics);
+    findings.notes.extend(lessons.notes);
+    findings
+        .warnings
+        .extend(lessons.warnings.into_iter().map(|warning| Warning {
+            file: target.shown.clone(),
+            ..warning
+        }));
 }
 
 /// The file's text, or the one-line note saying why it is not checked (the hook's rules: over

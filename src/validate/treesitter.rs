@@ -83,33 +83,12 @@ pub fn check(
             language.name()
         ));
     };
-    let mut parser = Parser::new();
-    parser
-        .set_language(&grammar)
-        .map_err(|error| format!("{display_path}: tree-sitter grammar unusable: {error}"))?;
-    let started = Instant::now();
-    let mut out_of_time = |_: &tree_sitter::ParseState| {
-        if started.elapsed() > PARSE_BUDGET {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
-    let bytes = content.as_bytes();
-    let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
-    let tree = parser
-        .parse_with_options(
-            &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-            None,
-            Some(options),
+    let tree = parse(&grammar, content).map_err(|why| {
+        format!(
+            "{display_path}: the {} parse {why}; not checked",
+            language.name()
         )
-        .ok_or_else(|| {
-            format!(
-                "{display_path}: the {} parse took over {} s; not checked",
-                language.name(),
-                PARSE_BUDGET.as_secs()
-            )
-        })?;
+    })?;
     let validator = validator_name(language);
     Ok(syntax_errors(tree.root_node(), content)
         .into_iter()
@@ -124,6 +103,31 @@ pub fn check(
             subject: found.subject,
         })
         .collect())
+}
+
+/// Parses within [`PARSE_BUDGET`]; `Err` says why there is no tree.
+fn parse(grammar: &tree_sitter::Language, content: &str) -> Result<tree_sitter::Tree, String> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(grammar)
+        .map_err(|error| format!("could not start ({error})"))?;
+    let started = Instant::now();
+    let mut out_of_time = |_: &tree_sitter::ParseState| {
+        if started.elapsed() > PARSE_BUDGET {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let bytes = content.as_bytes();
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
+    parser
+        .parse_with_options(
+            &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+            None,
+            Some(options),
+        )
+        .ok_or_else(|| format!("took over {} s", PARSE_BUDGET.as_secs()))
 }
 
 /// One ERROR or MISSING node, located.
