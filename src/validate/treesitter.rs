@@ -207,20 +207,15 @@ fn describe(node: Node<'_>, content: &str) -> SyntaxError {
     }
 }
 
-/// The token an ERROR node is about, when it is one identifier-like token (`DankeTheme.color`,
-/// `elif`): precise enough to learn from. Punctuation and multi-token spans are not.
+/// The token an ERROR node is about, when it is exactly one identifier (`DankeTheme`,
+/// `secondaryText`): precise enough to learn from. Keywords (anonymous nodes), punctuation and
+/// multi-token spans are not: a trigger like `elif` or `)` would fire everywhere.
 fn precise_token(node: Node<'_>, text: &str) -> Option<String> {
-    let single_token = node.child_count() <= 1;
+    let child = node.child(0).filter(|_| node.child_count() == 1)?;
+    let is_identifier =
+        child.is_named() && child.child_count() == 0 && child.kind().contains("identifier");
     let text = text.trim();
-    let is_identifier = text.chars().count() >= 3
-        && text
-            .chars()
-            .next()
-            .is_some_and(|first| first.is_alphabetic() || first == '_' || first == '$')
-        && text
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
-    (single_token && is_identifier).then(|| text.to_string())
+    (is_identifier && text.chars().count() >= 3).then(|| text.to_string())
 }
 
 /// tree-sitter columns are bytes; people count characters.
@@ -385,8 +380,27 @@ mod tests {
     }
 
     #[test]
+    fn keywords_and_spans_are_never_subjects() {
+        for (language, content) in [
+            (Language::Python, "x = 1\nelif x:\n    pass\n"),
+            (
+                Language::JavaScript,
+                "const a = 1\nconst b = a secondaryText c;\n",
+            ),
+        ] {
+            let found = errors(language, content);
+            assert!(!found.is_empty());
+            assert!(
+                found.iter().all(|error| error.subject.is_none()),
+                "{found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn missing_nodes_are_named() {
-        let found = errors(Language::Java, "class A {\n  int f() { return 1 }\n}\n");
-        assert!(found[0].message.contains("missing"), "{found:?}");
+        let found = errors(Language::Rust, "fn main() {\n    let x = 1\n}\n");
+        assert_eq!(found[0].message, "syntax error: missing `;`");
+        assert_eq!((found[0].line, found[0].column), (2, 14));
     }
 }
