@@ -347,11 +347,50 @@ mod tests {
     }
 
     #[test]
-    fn site_packages_are_visible() {
-        // pip itself lives in site-packages of every normal installation.
-        let content = "import pip\n";
-        let report = run(content, &all_added(content));
-        assert!(report.diagnostics.is_empty(), "{report:?}");
+    fn site_packages_of_a_virtualenv_are_visible() {
+        let root = tempfile::tempdir().unwrap();
+        let base = interpreter::resolve(None, root.path()).expect("python3 for the tests");
+        let venv = root.path().join("venv");
+        let status = Command::new(&base)
+            .args(["-m", "venv", "--without-pip"])
+            .arg(&venv)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let python = venv.join("bin/python");
+        let output = Command::new(&python)
+            .args(["-c", "import site; print(site.getsitepackages()[0])"])
+            .output()
+            .unwrap();
+        let site_packages = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        std::fs::create_dir_all(site_packages.join("car_fake_installed")).unwrap();
+        std::fs::write(site_packages.join("car_fake_installed/__init__.py"), "").unwrap();
+        let content = "import car_fake_installed\nimport car_fake_not_installed\n";
+        let path = root.path().join("app.py");
+        let added = all_added(content);
+        let source = Source {
+            path: &path,
+            display_path: "app.py",
+            content,
+            language: None,
+            added: &added,
+        };
+        let check = PythonCheck {
+            interpreter: Ok(python),
+            project_root: root.path(),
+        };
+        let mut report = Report::default();
+        check.run(&source, &mut report);
+        let missing: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.subject.clone())
+            .collect();
+        assert_eq!(
+            missing,
+            [Some("car_fake_not_installed".to_string())],
+            "{report:?}"
+        );
     }
 
     #[test]
