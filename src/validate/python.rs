@@ -133,7 +133,9 @@ fn is_ipython_line(code: &str) -> bool {
 /// The lines whose imports are checked: `all` for `car check` (every line counts as added),
 /// else the added lines that mention `import`; empty when there are none (no AST is built).
 fn import_lines(source: &Source<'_>) -> String {
-    if source.added.is_empty() {
+    // Stubs import what exists only for type checkers (`_typeshed`): nothing to find at run time.
+    let is_stub = source.path.extension().is_some_and(|ext| ext == "pyi");
+    if source.added.is_empty() || is_stub {
         return String::new();
     }
     let mentions_import: Vec<String> = source
@@ -308,6 +310,16 @@ mod tests {
     }
 
     #[test]
+    fn stub_files_are_compiled_but_their_imports_not_checked() {
+        let root = tempfile::tempdir().unwrap();
+        let content = "from _typeshed import StrPath\ndef f(p: StrPath) -> None: ...\n";
+        let report = run_in(root.path(), "m.pyi", content, &all_added(content));
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+        let report = run_in(root.path(), "m.pyi", "def f(:\n", &all_added("def f(:\n"));
+        assert_eq!(report.diagnostics.len(), 1, "{report:?}");
+    }
+
+    #[test]
     fn only_added_imports_are_checked() {
         let content = "import car_no_such_old\nimport json\nx = 1\n";
         let added = vec![AddedLine {
@@ -328,7 +340,7 @@ mod tests {
         std::fs::create_dir_all(root.path().join("src/mypkg")).unwrap();
         std::fs::write(root.path().join("src/mypkg/__init__.py"), "").unwrap();
         std::fs::write(root.path().join("src/mypkg/util.py"), "").unwrap();
-        let content = "try:\n    import car_optional_accel\nexcept ImportError:\n    car_optional_accel = None\nfrom . import sibling\nimport mypkg.util\nimport os.path\n";
+        let content = "try:\n    import car_optional_accel\nexcept ImportError:\n    car_optional_accel = None\nfrom . import sibling\nimport mypkg.util\nimport os.path\nif TYPE_CHECKING:\n    from _typeshed import StrPath\nif sys.version_info < (3, 11):\n    import tomli\nwith suppress(ImportError):\n    import car_optional_other\n";
         let report = run_in(
             root.path(),
             "src/mypkg/main.py",
