@@ -5,5 +5,8 @@ mod support;
 mod check_cli;
 mod hook_post_tool_use;
 mod install;
+mod lessons_commands;
+mod lessons_hook;
+mod lessons_rules;
 mod validate_hook;
 mod validate_json_corpus;
