@@ -4,3 +4,5 @@ mod support;
 
 mod hook_post_tool_use;
 mod install;
+mod review_gate;
+mod review_helpers;
