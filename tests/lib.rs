@@ -4,5 +4,7 @@ mod support;
 
 mod hook_post_tool_use;
 mod install;
+mod review_backends;
 mod review_gate;
 mod review_helpers;
+mod review_session;

@@ -17,19 +17,39 @@ fn stop_without_edits_answers_empty_object_and_writes_nothing() {
 #[test]
 fn manual_review_blocks_with_request_then_submit_lets_the_agent_stop() {
     let project = TestProject::new();
-    write_file(&project, "src/app.py", "def load(path):\n    return open(path).read()\n");
+    write_file(
+        &project,
+        "src/app.py",
+        "def load(path):\n    return open(path).read()\n",
+    );
     let answer = stop(&project);
     assert!(answer.is_block(), "{answer:?}");
     let reason = answer.reason();
-    assert!(reason.contains("car review submit --session test-session FILE"), "{reason}");
+    assert!(
+        reason.contains("car review submit --session test-session FILE"),
+        "{reason}"
+    );
     assert!(reason.contains("src/app.py"));
-    assert!(reason.contains("+def load(path):"), "the session diff is in the request: {reason}");
-    assert!(reason.contains("\"wrong_output\""), "the findings contract: {reason}");
-    let prompt = project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    assert!(
+        reason.contains("+def load(path):"),
+        "the session diff is in the request: {reason}"
+    );
+    assert!(
+        reason.contains("\"wrong_output\""),
+        "the findings contract: {reason}"
+    );
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
     assert!(prompt.contains("# Review rules"));
     assert_eq!(
         stages(&project, SESSION),
-        ["enabled=yes", "changes=pending", "breaker=closed", "reuse=none", "review=requested"]
+        [
+            "enabled=yes",
+            "changes=pending",
+            "breaker=closed",
+            "reuse=none",
+            "review=requested"
+        ]
     );
     let run = submit(&project, &json!({"findings": []}));
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -39,9 +59,22 @@ fn manual_review_blocks_with_request_then_submit_lets_the_agent_stop() {
     let lifecycle = project.read(".claude/claude-auto-review/state.jsonl");
     let kinds: Vec<String> = lifecycle
         .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["event"].as_str().unwrap().to_string())
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert_eq!(kinds, ["review_requested", "stop_blocked", "review_completed", "stop_allowed"]);
+    assert_eq!(
+        kinds,
+        [
+            "review_requested",
+            "stop_blocked",
+            "review_completed",
+            "stop_allowed"
+        ]
+    );
 }
 
 #[test]
@@ -58,30 +91,77 @@ fn blocking_findings_block_without_p3_and_defer_is_refused_for_p1() {
     let answer = stop(&project);
     assert!(answer.is_block());
     let reason = answer.reason();
-    assert!(reason.contains("[P1] F1 src/app.py:2: Loader returns None"), "{reason}");
+    assert!(
+        reason.contains("[P1] F1 src/app.py:2: Loader returns None"),
+        "{reason}"
+    );
     assert!(reason.contains("wrong output: Loader returns None: load('missing.txt')"));
     assert!(reason.contains("[P2] F2"));
-    assert!(!reason.contains("F3") && !reason.contains("Name path better"), "P3 never in a fix request: {reason}");
-    let refused = project.run(&["review", "defer", "F1", "--reason", "later", "--session", SESSION]);
+    assert!(
+        !reason.contains("F3") && !reason.contains("Name path better"),
+        "P3 never in a fix request: {reason}"
+    );
+    let refused = project.run(&[
+        "review",
+        "defer",
+        "F1",
+        "--reason",
+        "later",
+        "--session",
+        SESSION,
+    ]);
     assert_eq!(refused.code, 2, "{refused:?}");
-    assert!(refused.stderr.contains("P1 can never be deferred"), "{}", refused.stderr);
-    let deferred = project.run(&["review", "defer", "F2", "--reason", "sensitivity-only rows", "--session", SESSION]);
+    assert!(
+        refused.stderr.contains("P1 can never be deferred"),
+        "{}",
+        refused.stderr
+    );
+    let deferred = project.run(&[
+        "review",
+        "defer",
+        "F2",
+        "--reason",
+        "sensitivity-only rows",
+        "--session",
+        SESSION,
+    ]);
     assert_eq!(deferred.code, 0, "{deferred:?}");
     let answer = stop(&project);
     assert!(answer.is_block());
-    assert!(answer.reason().contains("F1") && !answer.reason().contains("F2"), "{}", answer.reason());
+    assert!(
+        answer.reason().contains("F1") && !answer.reason().contains("F2"),
+        "{}",
+        answer.reason()
+    );
     // The agent fixes the file: a new review round is asked for, then passes.
-    write_file(&project, "src/app.py", "def load(path):\n    with open(path) as f:\n        return f.read()\n");
+    write_file(
+        &project,
+        "src/app.py",
+        "def load(path):\n    with open(path) as f:\n        return f.read()\n",
+    );
     let answer = stop(&project);
-    assert!(answer.is_block() && answer.reason().contains("review R2"), "{answer:?}");
-    let prompt = project.read(".claude/claude-auto-review/clients/test-session/reviews/R2.prompt.md");
-    assert!(prompt.contains("Known limits") && prompt.contains("sensitivity-only rows"), "{prompt}");
+    assert!(
+        answer.is_block() && answer.reason().contains("review R2"),
+        "{answer:?}"
+    );
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R2.prompt.md");
+    assert!(
+        prompt.contains("Known limits") && prompt.contains("sensitivity-only rows"),
+        "{prompt}"
+    );
     submit(&project, &json!({"findings": []}));
     let answer = stop(&project);
     assert!(!answer.is_block());
     let message = answer.system_message();
-    assert!(message.contains("src/app.py:1: Name path better"), "{message}");
-    assert!(message.contains("Known limits") && message.contains("F2"), "{message}");
+    assert!(
+        message.contains("src/app.py:1: Name path better"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Known limits") && message.contains("F2"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -89,16 +169,26 @@ fn p3_offers_are_shown_once_and_listed_any_time() {
     let project = TestProject::new();
     write_file(&project, "lib/util.py", "def f(x):\n    return x\n");
     stop(&project);
-    submit(&project, &json!({"findings": [finding("F1", "P3", "lib/util.py", 1, "Name f better")]}));
+    submit(
+        &project,
+        &json!({"findings": [finding("F1", "P3", "lib/util.py", 1, "Name f better")]}),
+    );
     let first = stop(&project);
     assert!(!first.is_block());
     assert!(first.system_message().contains("P3 offers (1"), "{first:?}");
-    assert!(first.system_message().contains("lib/util.py:1: Name f better"));
+    assert!(
+        first
+            .system_message()
+            .contains("lib/util.py:1: Name f better")
+    );
     let second = stop(&project);
     assert_eq!(second.json, json!({}), "offers are shown once");
     let offers = project.run(&["review", "offers"]);
     assert_eq!(offers.code, 0);
-    assert!(offers.stdout.contains("lib/util.py:1: Name f better"), "{offers:?}");
+    assert!(
+        offers.stdout.contains("lib/util.py:1: Name f better"),
+        "{offers:?}"
+    );
     let listed = project.run(&["review", "offers", "--json", "--session", SESSION]);
     let value: serde_json::Value = serde_json::from_str(&listed.stdout).unwrap();
     assert_eq!(value["offers"][0]["location"], "lib/util.py:1");
@@ -135,13 +225,19 @@ fn stop_hook_active_still_rereviews_after_fixes() {
     let project = TestProject::new();
     write_file(&project, "src/app.py", "v = 1\n");
     stop(&project);
-    submit(&project, &json!({"findings": [finding("F1", "P1", "src/app.py", 1, "Wrong value")]}));
+    submit(
+        &project,
+        &json!({"findings": [finding("F1", "P1", "src/app.py", 1, "Wrong value")]}),
+    );
     assert!(stop(&project).is_block());
     write_file(&project, "src/app.py", "v = 2\n");
     let mut payload = project.fixture_json("claude-stop-active.json");
     payload["session_id"] = json!(SESSION);
     let answer = project.hook("stop", &payload.to_string());
-    assert!(answer.is_block(), "stop_hook_active does not end the loop: {answer:?}");
+    assert!(
+        answer.is_block(),
+        "stop_hook_active does not end the loop: {answer:?}"
+    );
     assert!(answer.reason().contains("review R2"));
 }
 
@@ -153,11 +249,17 @@ fn breaker_releases_after_max_stop_passes_and_reuses_the_pending_request() {
     assert!(stop(&project).is_block());
     let second = stop(&project);
     assert!(second.is_block());
-    assert!(second.reason().contains("review R1"), "the pending request is reused");
+    assert!(
+        second.reason().contains("review R1"),
+        "the pending request is reused"
+    );
     assert!(stages(&project, SESSION).contains(&"reuse=pending request".to_string()));
     let third = stop(&project);
     assert!(!third.is_block(), "{third:?}");
-    assert!(third.system_message().contains("maxStopPasses 2"), "{third:?}");
+    assert!(
+        third.system_message().contains("maxStopPasses 2"),
+        "{third:?}"
+    );
     assert!(stages(&project, SESSION).contains(&"breaker=breaker".to_string()));
     // The count starts again after an allowed stop; the edits are still pending.
     assert!(stop(&project).is_block());
@@ -168,11 +270,18 @@ fn no_progress_guard_allows_when_nothing_changed_and_findings_are_the_same() {
     let project = TestProject::new();
     write_file(&project, "a.py", "x = 1\n");
     stop(&project);
-    submit(&project, &json!({"findings": [finding("F1", "P2", "a.py", 1, "Slow path")]}));
+    submit(
+        &project,
+        &json!({"findings": [finding("F1", "P2", "a.py", 1, "Slow path")]}),
+    );
     assert!(stop(&project).is_block());
     let answer = stop(&project);
     assert!(!answer.is_block(), "{answer:?}");
-    assert!(answer.system_message().contains("nothing changed since the last blocked stop"));
+    assert!(
+        answer
+            .system_message()
+            .contains("nothing changed since the last blocked stop")
+    );
     assert!(stages(&project, SESSION).contains(&"breaker=no_progress".to_string()));
 }
 
@@ -180,10 +289,17 @@ fn no_progress_guard_allows_when_nothing_changed_and_findings_are_the_same() {
 fn classifier_incomplete_allows_without_review_and_keeps_edits_pending() {
     let project = TestProject::new();
     write_file(&project, "a.py", "x = 1\n");
-    let payload = stop_payload(&project, SESSION, Some("I found two ways to do it. Should I use the cache or the database?"));
+    let payload = stop_payload(
+        &project,
+        SESSION,
+        Some("I found two ways to do it. Should I use the cache or the database?"),
+    );
     let answer = project.hook("stop", &payload);
     assert!(!answer.is_block(), "{answer:?}");
-    assert!(answer.system_message().contains("review postponed"), "{answer:?}");
+    assert!(
+        answer.system_message().contains("review postponed"),
+        "{answer:?}"
+    );
     let names = event_names(&project, SESSION);
     assert!(names.contains(&"classifier_result".to_string()));
     assert!(!names.contains(&"review_requested".to_string()));
@@ -204,7 +320,8 @@ fn classifier_reads_the_transcript_when_the_payload_has_no_message() {
             "\n"
         ),
     );
-    let mut payload: serde_json::Value = serde_json::from_str(&stop_payload(&project, SESSION, None)).unwrap();
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&stop_payload(&project, SESSION, None)).unwrap();
     payload["transcript_path"] = json!(transcript);
     let answer = project.hook("stop", &payload.to_string());
     assert!(!answer.is_block(), "{answer:?}");
@@ -219,9 +336,12 @@ fn classifier_reads_the_transcript_when_the_payload_has_no_message() {
 fn unresolved_validator_errors_block_whatever_the_review_says() {
     let project = TestProject::new();
     let answer = write_file(&project, "config/settings.json", "{\"name\": \"demo\",}\n");
-    let validated_by_hook = events(&project, SESSION)
-        .iter()
-        .any(|event| event["event"] == "validated" && event["errors"].as_array().is_some_and(|errors| !errors.is_empty()));
+    let validated_by_hook = events(&project, SESSION).iter().any(|event| {
+        event["event"] == "validated"
+            && event["errors"]
+                .as_array()
+                .is_some_and(|errors| !errors.is_empty())
+    });
     if !validated_by_hook {
         // The JSON validator lives on another branch; record its verdict the way the hook does.
         assert!(!answer.is_block());
@@ -231,8 +351,16 @@ fn unresolved_validator_errors_block_whatever_the_review_says() {
     submit(&project, &json!({"findings": []}));
     let answer = stop(&project);
     assert!(answer.is_block(), "{answer:?}");
-    assert!(answer.reason().contains("Unresolved validator errors"), "{}", answer.reason());
-    assert!(answer.reason().contains("config/settings.json:1:"), "{}", answer.reason());
+    assert!(
+        answer.reason().contains("Unresolved validator errors"),
+        "{}",
+        answer.reason()
+    );
+    assert!(
+        answer.reason().contains("config/settings.json:1:"),
+        "{}",
+        answer.reason()
+    );
     // Fixing the file resolves the error; the new version is reviewed and the stop allowed.
     write_file(&project, "config/settings.json", "{\"name\": \"demo\"}\n");
     assert!(stop(&project).is_block());
@@ -244,7 +372,11 @@ fn append_validation_error(project: &TestProject, file: &str) {
     let line = json!({"ts": 1, "session": SESSION, "event": "validated", "file": file, "errors": [
         {"file": file, "line": 1, "column": 17, "severity": "error", "validator": "json",
          "message": "trailing comma"}]});
-    let path = project.path().join(".claude/claude-auto-review/clients").join(SESSION).join("events.jsonl");
+    let path = project
+        .path()
+        .join(".claude/claude-auto-review/clients")
+        .join(SESSION)
+        .join("events.jsonl");
     let mut text = std::fs::read_to_string(&path).unwrap();
     text.push_str(&format!("{line}\n"));
     std::fs::write(path, text).unwrap();
@@ -260,7 +392,10 @@ fn disabled_gate_and_subagent_stop_allow() {
     set_settings(&project, json!({"enabled": false}));
     assert_eq!(stop(&project).json, json!({}));
     set_settings(&project, json!({"enabled": true}));
-    assert!(stop(&project).is_block(), "settings are re-read on every call");
+    assert!(
+        stop(&project).is_block(),
+        "settings are re-read on every call"
+    );
 }
 
 #[test]
@@ -274,7 +409,13 @@ fn other_agents_get_their_own_block_shapes() {
     let mut cursor = project.fixture_json("cursor-stop.json");
     cursor["conversation_id"] = json!(SESSION);
     let answer = project.hook("stop", &cursor.to_string());
-    assert!(answer.json["followup_message"].as_str().unwrap().contains("car review submit"), "{answer:?}");
+    assert!(
+        answer.json["followup_message"]
+            .as_str()
+            .unwrap()
+            .contains("car review submit"),
+        "{answer:?}"
+    );
     let gemini = json!({"session_id": SESSION, "cwd": project.path(), "hook_event_name": "AfterAgent",
         "prompt_response": "Done."});
     let answer = project.hook("stop", &gemini.to_string());

@@ -29,7 +29,10 @@ pub fn stop_payload(project: &TestProject, session: &str, message: Option<&str>)
     match message {
         Some(text) => payload["last_assistant_message"] = json!(text),
         None => {
-            payload.as_object_mut().unwrap().remove("last_assistant_message");
+            payload
+                .as_object_mut()
+                .unwrap()
+                .remove("last_assistant_message");
         }
     }
     payload.to_string()

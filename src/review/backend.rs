@@ -202,7 +202,7 @@ pub fn ask_with(
     if output.timed_out {
         return Err(BackendError::Timeout {
             program: program.clone(),
-            seconds: timeout.as_secs(),
+            seconds: timeout.as_millis().div_ceil(1000) as u64,
         });
     }
     if !output.success() {

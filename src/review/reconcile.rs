@@ -3,14 +3,15 @@
 //!
 //! Invariants: a file counts as changed by the session only when its version differs from what
 //! the session last knew of it (its tracked version, else its version in the worktree baseline
-//! taken when the session first recorded something); car's own state folder is never reported.
+//! taken when the session first recorded something); a file another session of the project
+//! edited with its tools is that session's; car's own state folder is never reported.
 //! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::project::{Project, STATE_DIR};
-use crate::review::baseline::disk_version;
+use crate::review::baseline::{Baselines, disk_version};
 use crate::review::event::{Event, Versions};
 use crate::review::snapshot::Snapshot;
 use crate::setup::settings::Settings;
@@ -78,6 +79,7 @@ pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) ->
         .chain(baseline.keys())
         .chain(snapshot.files.keys())
         .collect();
+    let others = other_sessions(project, &snapshot.session);
     let mut events = Vec::new();
     for path in candidates {
         if !is_reviewable(path, settings) {
@@ -90,7 +92,9 @@ pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) ->
         let known = snapshot.files.get(path).or_else(|| baseline.get(path));
         let changed = match known {
             Some(known) => *known != now,
-            None => dirty_now.contains_key(path),
+            None => {
+                dirty_now.contains_key(path) && !others.iter().any(|other| other.is_captured(path))
+            }
         };
         if changed {
             events.push(Event::Reconciled {
@@ -100,6 +104,20 @@ pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) ->
         }
     }
     events
+}
+
+/// The baselines of the project's other sessions: a file one of them edited with its tools is
+/// that session's change, not a Bash change of this one.
+fn other_sessions(project: &Project, session: &str) -> Vec<Baselines> {
+    let own = crate::project::sanitize_component(session);
+    std::fs::read_dir(project.clients_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| *name != own)
+        .map(|name| Baselines::for_session(project, &name))
+        .collect()
 }
 
 #[cfg(test)]
