@@ -8,3 +8,4 @@ mod review_backends;
 mod review_gate;
 mod review_helpers;
 mod review_session;
+mod review_setup;

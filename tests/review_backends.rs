@@ -110,7 +110,10 @@ fn codex_gets_sandbox_schema_and_last_message_file() {
     assert!(fakes.stdin("codex").contains("src/app.py"));
     std::fs::remove_file(fakes.path("codex.argv")).unwrap();
     assert_eq!(stop_with(&project, &fakes).json, json!({}));
-    assert!(!fakes.was_called("codex"), "reviewed versions are not reviewed again");
+    assert!(
+        !fakes.was_called("codex"),
+        "reviewed versions are not reviewed again"
+    );
 }
 
 #[test]

@@ -70,8 +70,7 @@ struct Gate<'a> {
 
 impl<'a> Gate<'a> {
     fn open(context: &'a HookContext, log: EventLog) -> Result<Gate<'a>, ReviewError> {
-        let (records, skipped) = log.read()?;
-        let snapshot = Snapshot::from_records(context.session_id(), records, skipped);
+        let snapshot = crate::review::checkpoint::load(&log)?;
         Ok(Gate {
             context,
             log,

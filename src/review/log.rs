@@ -80,9 +80,9 @@ impl EventLog {
             }
             session_lines.push(line);
         }
-        files::append_line(&self.path, &session_lines.join("\n"), HOOK_LOCK_WAIT)?;
+        append_after_torn(&self.path, &session_lines.join("\n"))?;
         if !lifecycle_lines.is_empty() {
-            files::append_line(&self.lifecycle, &lifecycle_lines.join("\n"), HOOK_LOCK_WAIT)?;
+            append_after_torn(&self.lifecycle, &lifecycle_lines.join("\n"))?;
         }
         Ok(())
     }
@@ -95,7 +95,7 @@ impl EventLog {
             event,
         };
         let line = serde_json::to_string(&record).unwrap_or_default();
-        files::append_line(&self.lifecycle, &line, HOOK_LOCK_WAIT)
+        append_after_torn(&self.lifecycle, &line)
     }
 
     /// Every readable event, oldest first; `(events, skipped_lines)`.
@@ -112,17 +112,114 @@ impl EventLog {
     }
 }
 
+/// Appends `lines` under the lock; when a killed writer left a torn last line (no newline), a
+/// newline is written first so the torn bytes never swallow the next event.
+fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
+    files::ensure_parent(path)?;
+    let _lock = files::FileLock::acquire(path, HOOK_LOCK_WAIT)?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|source| FileError::io(path, source))?;
+    let length = file
+        .metadata()
+        .map_err(|source| FileError::io(path, source))?
+        .len();
+    let mut buffer = String::with_capacity(lines.len() + 2);
+    if length > 0 {
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::Start(length - 1))
+            .and_then(|_| file.read_exact(&mut last))
+            .map_err(|source| FileError::io(path, source))?;
+        if last[0] != b'\n' {
+            buffer.push('\n');
+        }
+    }
+    buffer.push_str(lines);
+    buffer.push('\n');
+    std::io::Write::write_all(&mut file, buffer.as_bytes())
+        .map_err(|source| FileError::io(path, source))
+}
+
 /// Parses JSONL, skipping blank, torn and unknown lines.
 pub fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
     let mut events = Vec::new();
     let mut skipped = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
-        match serde_json::from_str::<EventRecord>(line) {
-            Ok(record) => events.push(record),
-            Err(_) => skipped += 1,
+        match parse_line(line) {
+            Some(record) => events.push(record),
+            None => skipped += 1,
         }
     }
     (events, skipped)
+}
+
+/// One line. car writes `{"ts":N,"session":"…",` first, so the fast path reads those two by hand
+/// and deserializes only the event (serde's `flatten` would buffer every line twice, which is
+/// most of the stop hook's time on a 10,000-event log); anything else takes the general path.
+fn parse_line(line: &str) -> Option<EventRecord> {
+    if let Some((ts, session, tag)) = fast_prefix(line)
+        && let Some(event) = parse_event(tag, line)
+    {
+        return Some(EventRecord {
+            ts,
+            session: session.to_string(),
+            event,
+        });
+    }
+    serde_json::from_str::<EventRecord>(line).ok()
+}
+
+/// `ts`, `session` and the event tag of a line car wrote.
+fn fast_prefix(line: &str) -> Option<(i64, &str, &str)> {
+    let rest = line.strip_prefix("{\"ts\":")?;
+    let digits = rest.find(',')?;
+    let ts = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix(",\"session\":\"")?;
+    let end = rest.find('"')?;
+    let session = &rest[..end];
+    let rest = rest[end..].strip_prefix("\",\"event\":\"")?;
+    let tag = &rest[..rest.find('"')?];
+    (!session.contains('\\')).then_some((ts, session, tag))
+}
+
+/// The frequent events straight into their fields (an internally tagged enum buffers each line
+/// before it can pick the variant); the rest through [`Event`].
+fn parse_event(tag: &str, line: &str) -> Option<Event> {
+    #[derive(serde::Deserialize)]
+    struct Edit {
+        file: String,
+        tool: String,
+        hash: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Validated {
+        file: String,
+        errors: Vec<crate::validate::Diagnostic>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Warned {
+        file: String,
+        warnings: Vec<crate::lessons::Warning>,
+    }
+    let event = match tag {
+        "edit_tracked" => {
+            let Edit { file, tool, hash } = serde_json::from_str(line).ok()?;
+            Event::EditTracked { file, tool, hash }
+        }
+        "validated" => {
+            let Validated { file, errors } = serde_json::from_str(line).ok()?;
+            Event::Validated { file, errors }
+        }
+        "lesson_warned" => {
+            let Warned { file, warnings } = serde_json::from_str(line).ok()?;
+            Event::LessonWarned { file, warnings }
+        }
+        _ => serde_json::from_str::<Event>(line).ok()?,
+    };
+    Some(event)
 }
 
 /// Reads the last 8 KiB of a log and returns the newest `ts` found there.
@@ -162,6 +259,11 @@ mod tests {
         assert_eq!(events.len(), 1);
         assert_eq!(skipped, 1);
         assert_eq!(log.last_ts(), Some(1));
+        log.append(3, Event::FileDeleted { file: "b".into() })
+            .unwrap();
+        let (events, skipped) = log.read().unwrap();
+        assert_eq!(events.len(), 2, "the event after a torn line is kept");
+        assert_eq!(skipped, 1);
     }
 
     #[test]

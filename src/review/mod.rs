@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod baseline;
+pub mod checkpoint;
 pub mod classifier;
 pub mod command;
 pub mod event;

@@ -102,13 +102,13 @@ mod tests {
             r#"{"findings":[{"id":"F1","severity":"P3","file":"a.py","line":3,"title":"Name x better","suggestion":"rename to count"}]}"#,
         )
         .unwrap();
-        let warning = |weight| Warning {
+        let warning = |weight, line| Warning {
             lesson_id: "L1".into(),
             weight,
             lesson: "use textSecondary".into(),
             trigger: "secondaryText".into(),
             file: "a.swift".into(),
-            line: 4,
+            line,
         };
         let mut records = Vec::new();
         for round in ["R1", "R2"] {
@@ -122,7 +122,7 @@ mod tests {
         }
         records.push(Event::LessonWarned {
             file: "a.swift".into(),
-            warnings: vec![warning(2), warning(2), warning(5)],
+            warnings: vec![warning(2, 4), warning(2, 4), warning(5, 9)],
         });
         let records = records
             .into_iter()

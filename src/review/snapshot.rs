@@ -7,13 +7,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
+
 use crate::lessons::Warning;
 use crate::review::event::{Event, EventRecord, Version, Versions, content_hash};
 use crate::review::findings::{Finding, KnownLimit, Severity};
 use crate::validate::Diagnostic;
 
 /// A review that was asked for.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request {
     pub id: String,
     pub backend: String,
@@ -23,7 +25,7 @@ pub struct Request {
 }
 
 /// A review that came back.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompletedReview {
     pub id: String,
     pub files: Versions,
@@ -33,7 +35,7 @@ pub struct CompletedReview {
 }
 
 /// A finding recorded as a known limit.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Deferral {
     pub review: String,
     pub finding: String,
@@ -43,20 +45,20 @@ pub struct Deferral {
 }
 
 /// Why the previous stop was blocked, to tell whether anything changed since.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LastBlock {
     pub kind: String,
     pub fingerprint: String,
 }
 
 /// One outstanding finding, with the review it came from.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outstanding {
     pub review: String,
     pub finding: Finding,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Snapshot {
     pub session: String,
     /// Every file the session changed (edit tools or reconciliation) → its version now.
@@ -66,6 +68,7 @@ pub struct Snapshot {
     pub worktree_baseline: Option<Versions>,
     /// File → the errors of its latest validation.
     pub validated: BTreeMap<String, Vec<Diagnostic>>,
+    /// Lesson warnings of the session, each (lesson, file, line) once.
     pub warnings: Vec<Warning>,
     pub requests: Vec<Request>,
     pub reviews: Vec<CompletedReview>,
@@ -113,7 +116,19 @@ impl Snapshot {
             Event::Validated { file, errors } => {
                 self.validated.insert(file, errors);
             }
-            Event::LessonWarned { warnings, .. } => self.warnings.extend(warnings),
+            Event::LessonWarned { warnings, .. } => {
+                for warning in warnings {
+                    let known = self.warnings.iter().rposition(|known| {
+                        known.lesson_id == warning.lesson_id
+                            && known.file == warning.file
+                            && known.line == warning.line
+                    });
+                    match known {
+                        Some(index) => self.warnings[index] = warning,
+                        None => self.warnings.push(warning),
+                    }
+                }
+            }
             Event::BaselineCaptured { file, hash, .. } => {
                 self.baselines.entry(file).or_insert(hash);
             }
