@@ -63,8 +63,12 @@ pub fn parse_porcelain(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Not car's own state, not the lock sidecars car leaves beside `.claude/settings.json`.
 fn is_reviewable(path: &str, settings: &Settings) -> bool {
-    !path.starts_with(&format!("{STATE_DIR}/")) && settings.is_tracked_extension(path)
+    let is_car_lock = path.starts_with(".claude/") && path.ends_with(".lock");
+    !path.starts_with(&format!("{STATE_DIR}/"))
+        && !is_car_lock
+        && settings.is_tracked_extension(path)
 }
 
 /// The `reconciled` events for changes `git status` shows that the snapshot does not know yet.
@@ -140,6 +144,7 @@ mod tests {
             ".claude/claude-auto-review/clients/s/events.jsonl",
             &settings
         ));
+        assert!(!is_reviewable(".claude/settings.json.lock", &settings));
         assert!(is_reviewable("src/a.py", &settings));
     }
 }
