@@ -2,6 +2,7 @@
 
 mod support;
 
+mod check_cli;
 mod hook_post_tool_use;
 mod install;
 mod review_backends;
@@ -9,3 +10,5 @@ mod review_gate;
 mod review_helpers;
 mod review_session;
 mod review_setup;
+mod validate_hook;
+mod validate_json_corpus;
