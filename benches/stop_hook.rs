@@ -44,6 +44,25 @@ fn main() {
         let _ = std::fs::remove_file(&cache);
     });
     report(&format!("{EVENTS} events, no cache (cold)"), &times);
+
+    // SessionEnd with 40 live sessions and 5 stale ones to remove on every call.
+    let ending = project();
+    let clients = ending.path().join(".claude/claude-auto-review/clients");
+    for index in 0..40 {
+        write_session_log(&clients.join(format!("live-{index}")), 1_800_000_000);
+    }
+    let times = time_hook_with(car, ending.path(), "session-end", "bench", || {
+        for index in 0..5 {
+            write_session_log(&clients.join(format!("stale-{index}")), 1_700_000_000);
+        }
+    });
+    report("session-end, 40 live + 5 stale", &times);
+}
+
+fn write_session_log(dir: &Path, ts: i64) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let line = json!({"ts": ts, "session": "x", "event": "file_deleted", "file": "a"});
+    std::fs::write(dir.join("events.jsonl"), format!("{line}\n")).expect("write");
 }
 
 /// A git project with `FILES` committed files and settings that never trip the breaker.
@@ -130,15 +149,26 @@ fn time_stop(car: &str, root: &Path, session: &str) -> Vec<Duration> {
 
 /// Times `car hook stop`; `before` runs ahead of each call, outside the timing.
 fn time_stop_with(car: &str, root: &Path, session: &str, before: impl Fn()) -> Vec<Duration> {
+    time_hook_with(car, root, "stop", session, before)
+}
+
+/// Times `car hook HOOK`; `before` runs ahead of each call, outside the timing.
+fn time_hook_with(
+    car: &str,
+    root: &Path,
+    hook: &str,
+    session: &str,
+    before: impl Fn(),
+) -> Vec<Duration> {
     let payload = json!({"session_id": session, "cwd": root, "hook_event_name": "Stop",
-        "stop_hook_active": false, "last_assistant_message": "All done."})
+        "stop_hook_active": false, "last_assistant_message": "All done.", "reason": "other"})
     .to_string();
     let mut times = Vec::with_capacity(RUNS);
     for _ in 0..RUNS + 3 {
         before();
         let started = Instant::now();
         let mut child = Command::new(car)
-            .args(["hook", "stop"])
+            .args(["hook", hook])
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())

@@ -238,6 +238,15 @@ fn hanging_reviewer_is_killed_at_its_timeout() {
         answer.reason()
     );
     assert!(answer.reason().contains("reviewerTimeoutSeconds"));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !fakes.is_running("claude", "pid"),
+        "the reviewer was killed"
+    );
+    assert!(
+        !fakes.is_running("claude", "child"),
+        "and everything it started"
+    );
 }
 
 #[test]

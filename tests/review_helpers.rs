@@ -120,7 +120,8 @@ dir=$(dirname "$0")
 for arg in "$@"; do printf '%s\n' "$arg" >> "$dir/$name.argv"; done
 cat > "$dir/$name.stdin"
 printf '%s' "$CAR_NESTED_REVIEW" > "$dir/$name.nested"
-if [ -f "$dir/hang" ]; then sleep 30; fi
+echo $$ > "$dir/$name.pid"
+if [ -f "$dir/hang" ]; then sleep 30 & echo $! > "$dir/$name.child"; wait; fi
 last=""
 while [ $# -gt 0 ]; do
   if [ "$1" = "--output-last-message" ]; then last="$2"; fi
@@ -167,6 +168,15 @@ impl FakeClis {
 
     pub fn nested(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.path().join(format!("{name}.nested"))).unwrap()
+    }
+
+    /// Whether the process whose pid the fake wrote to `<name>.<suffix>` still runs.
+    pub fn is_running(&self, name: &str, suffix: &str) -> bool {
+        let pid = std::fs::read_to_string(self.dir.path().join(format!("{name}.{suffix}")))
+            .unwrap_or_else(|_| panic!("{name}.{suffix} missing"));
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
+        // A zombie waiting for its parent has finished running.
+        stat.is_ok_and(|stat| !stat.split(") ").nth(1).unwrap_or("").starts_with('Z'))
     }
 
     pub fn was_called(&self, name: &str) -> bool {

@@ -133,3 +133,37 @@ fn status_shows_wiring_settings_lessons_pending_reviews_and_errors() {
     assert_eq!(value["sessions"][0]["pending_review"], "R1");
     assert_eq!(value["sessions"][0]["unreviewed"], json!(["a.py"]));
 }
+
+#[test]
+fn submit_without_session_finds_the_pending_request_and_refuses_when_none() {
+    let project = TestProject::new();
+    let none = project.run(&["review", "submit", "-"]);
+    assert_eq!(none.code, 2, "{none:?}");
+    write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    let findings = project.write(
+        "findings.json",
+        r#"{"findings": [{"severity": "P3", "file": "a.py", "line": 1, "title": "Name x"}]}"#,
+    );
+    let run = project.run(&["review", "submit", findings.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("recorded review R1 for session test-session"),
+        "{}",
+        run.stderr
+    );
+    let again = project.run(&["review", "submit", findings.to_str().unwrap()]);
+    assert_eq!(again.code, 2, "nothing is pending any more: {again:?}");
+    let broken = project.write("broken.json", "{\"findings\": [");
+    write_file(&project, "a.py", "x = 2\n");
+    stop(&project);
+    let run = project.run(&[
+        "review",
+        "submit",
+        "--session",
+        SESSION,
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{run:?}");
+}
