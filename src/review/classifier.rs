@@ -81,6 +81,30 @@ pub fn classify(
     builtin(text)
 }
 
+/// Phrases that offer the user a choice. Polite closings ("let me know if you need anything")
+/// are deliberately absent: a false "incomplete" skips a review, the costlier mistake.
+const CHOICES: [&str; 8] = [
+    "would you like me",
+    "do you want me",
+    "should i ",
+    "let me know which",
+    "which do you prefer",
+    "which would you prefer",
+    "which option do you",
+    "or would you rather",
+];
+
+/// Phrases that announce work not done yet.
+const PLANS: [&str; 7] = [
+    "i'll now",
+    "i will now",
+    "next, i'll",
+    "next i'll",
+    "next, i will",
+    "now i'll",
+    "let me now",
+];
+
 /// The offline rules.
 pub fn builtin(text: &str) -> Classification {
     let verdict = |verdict, reason: &str| Classification {
@@ -93,33 +117,12 @@ pub fn builtin(text: &str) -> Classification {
     if tail.trim_end().ends_with('?') {
         return verdict(Verdict::Incomplete, "ends with a question to the user");
     }
-    const CHOICES: [&str; 9] = [
-        "would you like",
-        "do you want me",
-        "should i ",
-        "let me know which",
-        "let me know if you",
-        "which option",
-        "which approach",
-        "option a",
-        "option 1",
-    ];
     if let Some(phrase) = CHOICES.iter().find(|phrase| lower.contains(*phrase)) {
         return verdict(
             Verdict::Incomplete,
             &format!("offers the user a choice ({phrase:?})"),
         );
     }
-    const PLANS: [&str; 8] = [
-        "i'll now",
-        "i will now",
-        "next, i'll",
-        "next i'll",
-        "next, i will",
-        "now i'll",
-        "let me now",
-        "i'm going to",
-    ];
     if let Some(phrase) = PLANS.iter().find(|phrase| lower.contains(*phrase)) {
         return verdict(
             Verdict::Incomplete,

@@ -186,14 +186,7 @@ fn show_offers(project: &Project, session: Option<&str>, as_json: bool) -> Resul
 
 fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Result<Outcome, Error> {
     let settings = load_settings(project);
-    let snapshot = match session {
-        Some(_) => find_session(project, session)?,
-        None => sessions(project)
-            .into_iter()
-            .filter(|snapshot| snapshot.pending_request().is_some())
-            .max_by_key(|snapshot| snapshot.pending_request().map(|request| request.ts))
-            .ok_or_else(|| Error::Usage("no session has a pending review request; the gate asks for one when the agent stops".into()))?,
-    };
+    let snapshot = submit_target(project, session)?;
     let Some(request) = snapshot.pending_request().cloned() else {
         return Err(Error::Usage(format!(
             "session {} has no pending review request (stop the agent to get one)",
@@ -239,6 +232,23 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
         "stop again: the gate will let the agent stop"
     });
     Ok(Outcome::Success)
+}
+
+/// The named session, else the one whose pending request is the newest.
+fn submit_target(project: &Project, session: Option<&str>) -> Result<Snapshot, Error> {
+    if session.is_some() {
+        return find_session(project, session);
+    }
+    sessions(project)
+        .into_iter()
+        .filter(|snapshot| snapshot.pending_request().is_some())
+        .max_by_key(|snapshot| snapshot.pending_request().map(|request| request.ts))
+        .ok_or_else(|| {
+            Error::Usage(
+                "no session has a pending review request; the gate asks for one when the agent stops"
+                    .into(),
+            )
+        })
 }
 
 /// Validates a submission; a P1 named in `known_limits` is refused outright.

@@ -82,26 +82,9 @@ impl<'a> Gate<'a> {
 
     fn run(mut self) -> Result<HookResponse, ReviewError> {
         self.stage("enabled", "yes", "");
-        let reconciled = reconcile::reconcile(
-            &self.context.project,
-            &self.context.settings,
-            &self.snapshot,
-        );
-        for event in reconciled {
-            self.record(event);
-        }
-        let unreviewed = self.snapshot.unreviewed();
-        let outstanding = self.snapshot.outstanding(&self.threshold).len();
-        let errors = self.snapshot.unresolved_errors().len();
-        if unreviewed.is_empty() && outstanding == 0 && errors == 0 {
-            self.stage("changes", "none", "");
+        let Some(unreviewed) = self.pending_changes() else {
             return self.allow_final("clean", None);
-        }
-        let detail = format!(
-            "{} unreviewed files, {outstanding} open findings, {errors} validator errors",
-            unreviewed.len()
-        );
-        self.stage("changes", "pending", &detail);
+        };
         if let Some((kind, message)) = self.breaker() {
             self.stage("breaker", &kind, "");
             return self.allow_final(&kind, Some(message));
@@ -127,6 +110,32 @@ impl<'a> Gate<'a> {
             }
             Produced::Reviewed => self.verdict(),
         }
+    }
+
+    /// Reconciles with git, then the unreviewed files — `None` when nothing at all is pending
+    /// (no unreviewed file, no open finding, no validator error).
+    fn pending_changes(&mut self) -> Option<Versions> {
+        let reconciled = reconcile::reconcile(
+            &self.context.project,
+            &self.context.settings,
+            &self.snapshot,
+        );
+        for event in reconciled {
+            self.record(event);
+        }
+        let unreviewed = self.snapshot.unreviewed();
+        let outstanding = self.snapshot.outstanding(&self.threshold).len();
+        let errors = self.snapshot.unresolved_errors().len();
+        if unreviewed.is_empty() && outstanding == 0 && errors == 0 {
+            self.stage("changes", "none", "");
+            return None;
+        }
+        let detail = format!(
+            "{} unreviewed files, {outstanding} open findings, {errors} validator errors",
+            unreviewed.len()
+        );
+        self.stage("changes", "pending", &detail);
+        Some(unreviewed)
     }
 
     /// Appends an event to the pending batch and folds it into the snapshot.
