@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::validate::{Diagnostic, Severity, snippet_of_line};
+use crate::validate::{Diagnostic, Severity, snippet_at};
 
 /// A JSON syntax error at a 1-based line and (character) column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> 
         severity: Severity::Error,
         validator: if jsonc { "jsonc" } else { "json" }.to_string(),
         message: error.message,
-        snippet: snippet_of_line(content, error.line),
+        snippet: snippet_at(content, error.line, error.column),
         subject: None,
     }]
 }
