@@ -205,6 +205,9 @@ impl Validators {
                 source.content,
                 language == Language::Jsonc,
             )),
+            Language::JsonLines => report
+                .diagnostics
+                .extend(json::check_lines(source.display_path, source.content)),
             Language::Shell => shell::check(source.display_path, source.content, report),
             Language::Python => {
                 let interpreter = self.python.get_or_init(|| {

@@ -31,7 +31,7 @@ pub fn grammar(language: Language) -> Option<tree_sitter::Language> {
         Language::Go => tree_sitter_go::LANGUAGE,
         Language::Yaml => tree_sitter_yaml::LANGUAGE,
         Language::Toml => tree_sitter_toml_ng::LANGUAGE,
-        Language::Json | Language::Jsonc => return None,
+        Language::Json | Language::Jsonc | Language::JsonLines => return None,
         other => return extra_grammar(other),
     };
     Some(tree_sitter::Language::new(function))
