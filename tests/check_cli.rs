@@ -142,8 +142,13 @@ fn a_directory_in_git_is_walked_respecting_gitignore() {
         run.stderr.lines().all(|line| line.starts_with("note: ")),
         "only notes go to stderr: {run:?}"
     );
-    let run = project.run(&["check", "."]);
+    let run = project.run(&["check", ".", "src/bad.json", "./src/bad.json"]);
     assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout.matches("bad.json:1:7").count(),
+        1,
+        "checked once: {run:?}"
+    );
     assert!(
         run.stdout.contains("\nsrc/generated/broken.py:1:"),
         "{run:?}"
