@@ -9,7 +9,23 @@ macro_rules! scenarios {
 }
 
 /// (file name, text) of every built-in scenario.
-pub const SCENARIOS: &[(&str, &str)] = scenarios![];
+pub const SCENARIOS: &[(&str, &str)] = scenarios![
+    "added_text_only.json",
+    "candidate_expiry.json",
+    "candidate_promotion.json",
+    "check_command.json",
+    "config_edit_self_test.json",
+    "corrupt_lessons_untouched.json",
+    "decay_once_per_window.json",
+    "decay_to_zero_removes.json",
+    "fixture_seed_lessons.json",
+    "hit_caps_weight_at_10.json",
+    "hit_raises_weight.json",
+    "merge.json",
+    "regex_lookbehind_trigger.json",
+    "scope_filtering.json",
+    "substring_trigger.json",
+];
 
 #[cfg(test)]
 mod tests {

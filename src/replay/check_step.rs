@@ -82,7 +82,11 @@ fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
     })
 }
 
-/// One maintenance run over the project's lessons and candidates.
-pub fn maintain(_project: &Project, _settings: &Settings, _clock: Clock) -> Result<(), String> {
-    Err("maintain: the lesson engine has no maintenance yet".into())
+/// One maintenance run over the project's lessons and candidates; what it reported (or why it
+/// could not run) is the step's message, so a scenario can expect a refusal.
+pub fn maintain(_project: &Project, _settings: &Settings, _clock: Clock) -> Observation {
+    Observation {
+        message: "maintain: the lesson engine has no maintenance yet".into(),
+        ..Observation::default()
+    }
 }

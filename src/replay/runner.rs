@@ -165,10 +165,11 @@ impl Sandbox {
                 crate::replay::check_step::run(&self.project, &self.settings, clock, paths)
                     .map(Some)
             }
-            Action::Maintain => {
-                crate::replay::check_step::maintain(&self.project, &self.settings, clock)?;
-                Ok(None)
-            }
+            Action::Maintain => Ok(Some(crate::replay::check_step::maintain(
+                &self.project,
+                &self.settings,
+                clock,
+            ))),
         }
     }
 
