@@ -2,6 +2,12 @@
 //! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
 
 pub mod command;
+pub mod keyword;
+pub mod matcher;
+pub mod model;
+pub mod scope;
+pub mod store;
+pub mod trigger;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,10 +17,35 @@ use crate::project::Project;
 use crate::setup::settings::Settings;
 use crate::validate::Diagnostic;
 
+/// Everything that can go wrong with lesson files and lesson commands; each variant names the
+/// file, lesson or trigger involved.
 #[derive(Debug, thiserror::Error)]
 pub enum LessonsError {
     #[error("{0}")]
     Invalid(String),
+    #[error("{path}:{line}:{column}: not valid JSON ({message}); the file was left as it is")]
+    Corrupt {
+        path: std::path::PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {message}; the file was left as it is")]
+    Shape {
+        path: std::path::PathBuf,
+        message: String,
+    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Trigger(#[from] trigger::TriggerError),
+    #[error("no lesson with id {id:?} in {path} (see `car lessons list`)")]
+    NotFound {
+        id: String,
+        path: std::path::PathBuf,
+    },
+    #[error("a lesson with scope {scope:?} and these triggers already exists: {id}")]
+    Duplicate { id: String, scope: String },
 }
 
 /// One lesson that fired on an edit.
