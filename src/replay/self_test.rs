@@ -78,7 +78,7 @@ pub fn check_config_edit(context: &HookContext, edit: &Edit) -> Vec<Diagnostic> 
 pub fn validate(kind: ConfigFile, relative_path: &str, text: &str) -> Vec<Diagnostic> {
     let document = match parse_json(relative_path, text) {
         Ok(document) => document,
-        Err(diagnostic) => return vec![diagnostic],
+        Err(diagnostic) => return vec![*diagnostic],
     };
     let report = |line: usize, message: String| error(relative_path, line, message);
     match kind {
@@ -99,7 +99,7 @@ pub fn validate(kind: ConfigFile, relative_path: &str, text: &str) -> Vec<Diagno
     }
 }
 
-fn parse_json(relative_path: &str, text: &str) -> Result<Value, Diagnostic> {
+fn parse_json(relative_path: &str, text: &str) -> Result<Value, Box<Diagnostic>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Ok(Value::Object(Default::default()));
@@ -110,14 +110,14 @@ fn parse_json(relative_path: &str, text: &str) -> Result<Value, Diagnostic> {
             Some(cut) => message[..cut].to_string(),
             None => message,
         };
-        Diagnostic {
+        Box::new(Diagnostic {
             column: problem.column().max(1),
             ..error(
                 relative_path,
                 problem.line().max(1),
                 format!("invalid JSON: {message}"),
             )
-        }
+        })
     })
 }
 
