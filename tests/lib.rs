@@ -3,3 +3,5 @@
 mod support;
 
 mod hook_post_tool_use;
+mod replay_command;
+mod replay_self_test;
