@@ -3,11 +3,15 @@
 
 pub mod command;
 pub mod keyword;
+pub mod learn;
+pub mod maintain;
 pub mod matcher;
 pub mod model;
+pub mod precision;
 pub mod scope;
 pub mod store;
 pub mod trigger;
+pub mod warn;
 
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +87,19 @@ pub struct LessonScope<'a> {
 
 /// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty
 /// list after earlier errors in the same file means the agent fixed them).
-pub fn on_edit(_scope: LessonScope<'_>, _edit: &Edit, _diagnostics: &[Diagnostic]) -> EditLessons {
-    EditLessons::default()
+pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) -> EditLessons {
+    let mut out = EditLessons::default();
+    if !scope.settings.lessons_enabled {
+        return out;
+    }
+    let layers = warn::Layers::load(&scope, &mut out.notes);
+    warn::match_edit(&scope, edit, &layers, &mut out);
+    // A corrupt lessons file is never touched: no learning and no maintenance until it is fixed.
+    if scope.learn && layers.project.is_some() {
+        if scope.settings.learning_enabled {
+            learn::learn_from_edit(&scope, edit, diagnostics, layers.project.as_ref(), &mut out);
+        }
+        maintain::run_if_due(&scope, &mut out);
+    }
+    out
 }
