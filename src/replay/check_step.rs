@@ -82,11 +82,16 @@ fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
     })
 }
 
-/// One maintenance run over the project's lessons and candidates; what it reported (or why it
-/// could not run) is the step's message, so a scenario can expect a refusal.
-pub fn maintain(_project: &Project, _settings: &Settings, _clock: Clock) -> Observation {
+/// One maintenance run over the project's lessons and candidates (`car lessons maintain`); what
+/// it reported, or why it could not run, is the step's message, so a scenario can expect either.
+pub fn maintain(project: &Project, clock: Clock) -> Observation {
+    let message = match crate::lessons::maintain::run(project, clock, false) {
+        Ok(report) if report.is_empty() => "maintain: nothing to do".to_string(),
+        Ok(report) => format!("maintain: {}", report.lines().join("; ")),
+        Err(error) => format!("maintain: {error}"),
+    };
     Observation {
-        message: "maintain: the lesson engine has no maintenance yet".into(),
+        message,
         ..Observation::default()
     }
 }

@@ -167,7 +167,6 @@ impl Sandbox {
             }
             Action::Maintain => Ok(Some(crate::replay::check_step::maintain(
                 &self.project,
-                &self.settings,
                 clock,
             ))),
         }
