@@ -5,3 +5,4 @@ mod support;
 mod hook_post_tool_use;
 mod replay_command;
 mod replay_self_test;
+mod validate_json_corpus;

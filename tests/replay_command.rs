@@ -152,7 +152,7 @@ fn a_corrupt_lessons_file_is_a_failing_case() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
-            .contains("FAIL .claude/claude-auto-review/lessons.json"),
+            .contains("FAIL .claude/claude-auto-review/lessons.json:2:0: not valid JSON"),
         "{}",
         run.stdout
     );

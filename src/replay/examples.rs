@@ -120,13 +120,16 @@ fn shorten(text: &str) -> String {
 /// one failing case (its examples cannot be trusted to run).
 pub fn cases(project: &Project) -> Vec<Case> {
     let path = project.lessons_file();
-    match LessonFile::load(&path) {
-        Ok(file) => file.lessons().flat_map(lesson_cases).collect(),
-        Err(error) => vec![Case::Broken {
-            name: display(project, &path),
-            error: error.to_string(),
-        }],
-    }
+    let name = display(project, &path);
+    let loaded = crate::files::read_optional(&path)
+        .map_err(|error| error.to_string())
+        .and_then(|text| match text {
+            None => Ok(Vec::new()),
+            Some(text) => LessonFile::parse(Path::new(&name), &text)
+                .map(|file| file.lessons().flat_map(lesson_cases).collect())
+                .map_err(|error| error.to_string()),
+        });
+    loaded.unwrap_or_else(|error| vec![Case::Broken { name, error }])
 }
 
 /// The cases of one lesson's examples.

@@ -87,9 +87,9 @@ pub fn validate(kind: ConfigFile, relative_path: &str, text: &str) -> Vec<Diagno
             .into_iter()
             .map(|(line, message)| report(line, message))
             .collect(),
-        ConfigFile::Validator => validator_problems(&document)
+        ConfigFile::Validator => validator_problems(relative_path, text)
             .into_iter()
-            .map(|message| report(1, message))
+            .map(|(line, message)| report(line, message))
             .collect(),
         ConfigFile::Scenario => match crate::replay::scenario::Scenario::parse(relative_path, text)
         {
@@ -187,14 +187,36 @@ fn candidate_problems(document: &Value, text: &str) -> Vec<(usize, String)> {
     problems
 }
 
-/// A custom validator rule file must at least be a JSON object; its rules are checked by the
-/// validator subsystem when it loads them.
-fn validator_problems(document: &Value) -> Vec<String> {
-    if document.is_object() {
-        Vec::new()
-    } else {
-        vec!["a validator rule file must be a JSON object".into()]
+/// A custom validator rule file, checked by the validator subsystem's own parser (shape, rule
+/// ids, scope globs, reference patterns, command argv): one problem per broken rule.
+fn validator_problems(relative_path: &str, text: &str) -> Vec<(usize, String)> {
+    let located = |line: usize, message: String| (line.max(1), message);
+    match crate::validate::rules::parse_file(relative_path, text) {
+        Err(problem) => vec![located(
+            problem.line,
+            strip_file(&problem.to_string(), relative_path),
+        )],
+        Ok(set) => set
+            .errors
+            .iter()
+            .map(|problem| {
+                let line = problem
+                    .rule
+                    .as_ref()
+                    .map_or(problem.line, |id| line_of(text, &Value::String(id.clone())));
+                located(line, strip_file(&problem.to_string(), relative_path))
+            })
+            .collect(),
     }
+}
+
+/// The rule parser names the file; the diagnostic already does.
+fn strip_file(message: &str, relative_path: &str) -> String {
+    message
+        .strip_prefix(relative_path)
+        .map(|rest| rest.trim_start_matches(':').trim_start())
+        .unwrap_or(message)
+        .to_string()
 }
 
 /// The lessons' examples and, outside a replay, the project's scenarios.
@@ -336,6 +358,22 @@ mod tests {
         );
         let fine = "{\"candidates\": []}";
         assert!(validate(ConfigFile::Candidates, "c.json", fine).is_empty());
+    }
+
+    #[test]
+    fn validator_rules_are_checked_by_the_rule_parser() {
+        let file = ".claude/claude-auto-review/validators/theme.json";
+        let text = "{\"rules\": [\n  {\"id\": \"theme\", \"scope\": \"*.swift\",\n   \"reference\": {\"pattern\": \"DankeTheme\\\\.(\", \"defined_in\": \"Theme.swift\"}}\n]}\n";
+        let problems = validate(ConfigFile::Validator, file, text);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 2);
+        assert!(
+            problems[0].message.starts_with("rule `theme`"),
+            "{problems:?}"
+        );
+        let shape = validate(ConfigFile::Validator, file, "{\"rulez\": []}");
+        assert_eq!(shape.len(), 1, "{shape:?}");
+        assert!(shape[0].message.contains("rulez"), "{shape:?}");
     }
 
     #[test]

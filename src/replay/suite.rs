@@ -56,7 +56,7 @@ impl Case {
                     )
                 })
             }
-            Case::Broken { error, .. } => Err(format!("{error} (the scenario does not load)")),
+            Case::Broken { error, .. } => Err(error.clone()),
             Case::Example(example) => example.run(),
         }
     }
@@ -98,7 +98,7 @@ pub fn folder_cases(
         let case = match std::fs::read_to_string(&path) {
             Ok(text) => scenario_case(&name, &text, origin),
             Err(error) => Case::Broken {
-                error: format!("{name}: {error}"),
+                error: format!("{name}: {error} (the scenario does not load)"),
                 name,
             },
         };
@@ -116,7 +116,7 @@ pub fn scenario_case(name: &str, text: &str, origin: Option<&Project>) -> Case {
         },
         Err(error) => Case::Broken {
             name: name.to_string(),
-            error: error.to_string(),
+            error: format!("{error} (the scenario does not load)"),
         },
     }
 }

@@ -1,11 +1,230 @@
-//! `car check [--json] [--no-learn] PATH...`.
+//! `car check [--json] [--no-learn] PATH...`: the hook's validators and lessons, for people, CI
+//! and pre-commit. Every line of each file counts as added (so import checks and lesson triggers
+//! see the whole file), and errors feed learning unless `--no-learn`.
+//!
+//! Output: `path:line:col: message [validator]` lines with the offending line, then a summary, on
+//! stdout; notes (skipped files, missing tools) on stderr. `--json` prints one JSON array: the
+//! diagnostics, followed by lesson warnings as entries with `"validator": "lesson"` and severity
+//! `warning` (so a consumer filters one list). Exit 1 when any error, 0 otherwise, 2 when a path
+//! does not exist or is a directory (nothing is checked then).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
 
 use crate::app::Outcome;
 use crate::cli::CheckArgs;
+use crate::clock::Clock;
 use crate::error::Error;
+use crate::hook::{AddedLine, Edit};
+use crate::lessons::{self, LessonScope, Warning};
+use crate::output;
+use crate::project::Project;
+use crate::setup::settings::Settings;
+use crate::validate::{Diagnostic, Source, Validators};
 
-pub fn run(_working_dir: &Path, _args: &CheckArgs) -> Result<Outcome, Error> {
-    Err(Error::Usage("`car check` is not built yet".into()))
+/// One path from the command line, ready to check.
+struct Target {
+    /// As the user wrote it (used in output, so it is clickable from where they ran car).
+    shown: String,
+    absolute: PathBuf,
+}
+
+/// What checking all files produced.
+#[derive(Default)]
+struct Findings {
+    diagnostics: Vec<Diagnostic>,
+    warnings: Vec<Warning>,
+    notes: Vec<String>,
+    checked: usize,
+}
+
+pub fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
+    let targets = targets(working_dir, &args.paths)?;
+    let project = Project::discover(working_dir);
+    let settings = Settings::load(&project)?;
+    let clock = Clock::from_env()?;
+    let validators = Validators::load(&project, &settings);
+    let scope = LessonScope {
+        project: &project,
+        settings: &settings,
+        clock,
+        learn: !args.no_learn && settings.learning_enabled,
+    };
+    let mut findings = Findings::default();
+    for target in &targets {
+        check_file(target, &validators, scope, &mut findings);
+    }
+    let mut seen = std::collections::HashSet::new();
+    findings.notes.retain(|note| seen.insert(note.clone()));
+    for note in &findings.notes {
+        output::print_message(&format!("note: {note}"));
+    }
+    if args.json {
+        output::print_json(&json_answer(&findings));
+    } else {
+        output::print_data(&human_answer(&findings));
+    }
+    Ok(if findings.diagnostics.iter().any(Diagnostic::is_error) {
+        Outcome::ProblemsFound
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Resolves every path first, so a typo fails the run before anything is printed or learned.
+fn targets(working_dir: &Path, paths: &[PathBuf]) -> Result<Vec<Target>, Error> {
+    paths
+        .iter()
+        .map(|path| {
+            let joined = working_dir.join(path);
+            let shown = path.to_string_lossy().into_owned();
+            if joined.is_dir() {
+                return Err(Error::Usage(format!(
+                    "{shown}: is a directory; `car check` takes files (e.g. `git ls-files -z {shown} | xargs -0 car check`)"
+                )));
+            }
+            if !joined.exists() {
+                return Err(Error::Usage(format!("{shown}: no such file")));
+            }
+            let absolute = joined.canonicalize().unwrap_or(joined);
+            Ok(Target { shown, absolute })
+        })
+        .collect()
+}
+
+fn check_file(
+    target: &Target,
+    validators: &Validators,
+    scope: LessonScope<'_>,
+    findings: &mut Findings,
+) {
+    let content = match read_text(&target.absolute, &target.shown) {
+        Ok(content) => content,
+        Err(note) => return findings.notes.push(note),
+    };
+    let added = every_line(&content);
+    let source = Source {
+        path: &target.absolute,
+        display_path: &target.shown,
+        content: &content,
+        language: None,
+        added: &added,
+    };
+    let report = validators.check(&source);
+    findings.checked += 1;
+    findings.notes.extend(report.notes);
+    // Lessons and learning are about the project's files; a file elsewhere is only validated.
+    if let Some(relative_path) = scope.project.relative(&target.absolute) {
+        let diagnostics: Vec<Diagnostic> = report
+            .diagnostics
+            .iter()
+            .map(|diagnostic| Diagnostic {
+                file: relative_path.clone(),
+                ..diagnostic.clone()
+            })
+            .collect();
+        let edit = Edit {
+            path: target.absolute.clone(),
+            relative_path,
+            tool: "check".to_string(),
+            content: content.clone(),
+            before: None,
+            added,
+            language: None,
+        };
+        let lessons = lessons::on_edit(scope, &edit, &diagnostics);
+        findings.notes.extend(lessons.notes);
+        findings
+            .warnings
+            .extend(lessons.warnings.into_iter().map(|warning| Warning {
+                file: target.shown.clone(),
+                ..warning
+            }));
+    }
+    findings.diagnostics.extend(report.diagnostics);
+}
+
+/// The file's text, or the one-line note saying why it is not checked (the hook's rules: over
+/// 2 MiB, binary, not UTF-8).
+fn read_text(path: &Path, shown: &str) -> Result<String, String> {
+    let bytes = match crate::files::read_bounded(path, crate::hook::edit::MAX_FILE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(crate::files::FileError::TooLarge { .. }) => {
+            return Err(format!("{shown}: larger than 2 MiB; not checked"));
+        }
+        Err(error) => return Err(format!("{error}; not checked")),
+    };
+    if bytes.contains(&0) {
+        return Err(format!("{shown}: binary file; not checked"));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text; not checked"))
+}
+
+fn every_line(content: &str) -> Vec<AddedLine> {
+    content
+        .lines()
+        .enumerate()
+        .map(|(index, text)| AddedLine {
+            line: index + 1,
+            text: text.to_string(),
+        })
+        .collect()
+}
+
+fn json_answer(findings: &Findings) -> Value {
+    let mut entries: Vec<Value> = findings
+        .diagnostics
+        .iter()
+        .map(|diagnostic| serde_json::to_value(diagnostic).unwrap_or(Value::Null))
+        .collect();
+    entries.extend(findings.warnings.iter().map(|warning| {
+        json!({
+            "file": warning.file,
+            "line": warning.line,
+            "column": 1,
+            "severity": "warning",
+            "validator": "lesson",
+            "message": format!("lesson (weight {}): {}", warning.weight, warning.lesson),
+            "lesson_id": warning.lesson_id,
+            "trigger": warning.trigger,
+            "weight": warning.weight,
+        })
+    }));
+    Value::Array(entries)
+}
+
+fn human_answer(findings: &Findings) -> String {
+    let mut text = String::new();
+    for diagnostic in &findings.diagnostics {
+        text.push_str(&diagnostic.render());
+        text.push('\n');
+    }
+    for warning in &findings.warnings {
+        text.push_str(&format!(
+            "{}:{}: ⚠️ lesson (weight {}): {} [trigger {:?}]\n",
+            warning.file, warning.line, warning.weight, warning.lesson, warning.trigger
+        ));
+    }
+    let errors = findings
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .count();
+    let warnings = findings.diagnostics.len() - errors + findings.warnings.len();
+    text.push_str(&format!(
+        "car check: {} in {}, {}",
+        plural(errors, "error"),
+        plural(findings.checked, "file"),
+        plural(warnings, "warning")
+    ));
+    text
+}
+
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
+    }
 }

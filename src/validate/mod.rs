@@ -7,7 +7,15 @@
 //! `file:line:col`, the validator and the message.
 
 pub mod check;
+pub mod custom;
+pub mod interpreter;
+pub mod json;
+pub mod language;
 pub mod process;
+pub mod python;
+pub mod rules;
+pub mod shell;
+pub mod treesitter;
 
 use std::path::Path;
 
@@ -16,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::hook::AddedLine;
 use crate::project::Project;
 use crate::setup::settings::Settings;
+use crate::validate::language::Language;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -87,18 +96,149 @@ pub struct Report {
 
 /// The validators for one project, loaded once per process.
 pub struct Validators {
-    _settings: Settings,
+    project_root: std::path::PathBuf,
+    /// `pythonInterpreter` from the settings, if set.
+    python_interpreter: Option<String>,
+    /// The resolved interpreter, found on first use (most edits are not Python).
+    python: std::sync::OnceLock<Result<std::path::PathBuf, String>>,
+    rules: Vec<rules::Rule>,
+    /// Broken rule files and rules, reported with every file checked.
+    rule_errors: Vec<rules::RuleError>,
+    custom: custom::CustomRunner,
 }
 
 impl Validators {
-    pub fn load(_project: &Project, settings: &Settings) -> Validators {
+    /// Cheap: reads the rule files (a folder listing and a few small JSON files); nothing is run
+    /// or resolved until a file needs it.
+    pub fn load(project: &Project, settings: &Settings) -> Validators {
+        let rule_set = rules::load(project.root());
         Validators {
-            _settings: settings.clone(),
+            project_root: project.root().to_path_buf(),
+            python_interpreter: settings.python_interpreter.clone(),
+            python: std::sync::OnceLock::new(),
+            rules: rule_set.rules,
+            rule_errors: rule_set.errors,
+            custom: custom::CustomRunner::default(),
         }
     }
 
-    /// Runs every validator that applies to the source.
-    pub fn check(&self, _source: &Source<'_>) -> Report {
-        Report::default()
+    /// Broken rule files and rules, as one line each (naming the file and the rule id).
+    pub fn rule_notes(&self) -> Vec<String> {
+        self.rule_errors
+            .iter()
+            .map(|error| format!("custom validator not loaded: {error}"))
+            .collect()
     }
+
+    /// Runs every validator that applies to the source: the syntax check of its language, then
+    /// the custom rules whose scope matches (only on a file that parses: a broken file would
+    /// mostly make linters repeat the syntax error).
+    pub fn check(&self, source: &Source<'_>) -> Report {
+        let mut report = Report::default();
+        if let Some(language) = Language::detect(source.path, source.content, source.language) {
+            self.check_syntax(source, language, &mut report);
+        }
+        let relative_path = self.relative_path(source);
+        if is_rule_file(&relative_path) {
+            report.diagnostics.extend(check_rule_file(source));
+        }
+        if !report.diagnostics.iter().any(Diagnostic::is_error) {
+            self.custom.run(
+                &self.rules,
+                source,
+                &relative_path,
+                &self.project_root,
+                &mut report,
+            );
+        }
+        report.notes.extend(self.rule_notes());
+        report
+    }
+
+    /// The project-relative path rule scopes match against.
+    fn relative_path(&self, source: &Source<'_>) -> String {
+        match source.path.strip_prefix(&self.project_root) {
+            Ok(relative) => relative
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            Err(_) => source.display_path.to_string(),
+        }
+    }
+
+    fn check_syntax(&self, source: &Source<'_>, language: Language, report: &mut Report) {
+        match language {
+            Language::Json | Language::Jsonc => report.diagnostics.extend(json::check(
+                source.display_path,
+                source.content,
+                language == Language::Jsonc,
+            )),
+            Language::Shell => shell::check(source.display_path, source.content, report),
+            Language::Python => {
+                let interpreter = self.python.get_or_init(|| {
+                    interpreter::resolve(self.python_interpreter.as_deref(), &self.project_root)
+                });
+                python::PythonCheck {
+                    interpreter: interpreter.clone(),
+                    project_root: &self.project_root,
+                }
+                .run(source, report);
+            }
+            _ => match treesitter::check(source.display_path, source.content, language) {
+                Ok(found) => report.diagnostics.extend(found),
+                Err(note) => report.notes.push(note),
+            },
+        }
+    }
+}
+
+/// Line `line` (1-based) of `content`, trimmed and shortened, for showing next to an error.
+pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
+    const LIMIT: usize = 160;
+    let text = content.split('\n').nth(line.checked_sub(1)?)?.trim();
+    if text.is_empty() {
+        return None;
+    }
+    if text.chars().count() <= LIMIT {
+        return Some(text.to_string());
+    }
+    let cut: String = text.chars().take(LIMIT).collect();
+    Some(format!("{cut}…"))
+}
+
+fn is_rule_file(relative_path: &str) -> bool {
+    relative_path
+        .strip_prefix(rules::PROJECT_RULES_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|name| !name.contains('/') && name.ends_with(".json"))
+}
+
+/// An edited rule file is checked as a rule file, so the agent hears about a bad regex now, not
+/// as a note on some later edit.
+fn check_rule_file(source: &Source<'_>) -> Vec<Diagnostic> {
+    let errors = match rules::parse_file(source.display_path, source.content) {
+        Ok(set) => set.errors,
+        Err(error) if error.line > 0 && json::parse(source.content).is_err() => return Vec::new(),
+        Err(error) => vec![error],
+    };
+    errors
+        .into_iter()
+        .map(|error| {
+            let line = error.line.max(1);
+            Diagnostic {
+                file: source.display_path.to_string(),
+                line,
+                column: error.column.max(1),
+                severity: Severity::Error,
+                validator: "car-validators".to_string(),
+                message: match &error.rule {
+                    Some(id) => format!("rule `{id}`: {}", error.message),
+                    None => error.message.clone(),
+                },
+                snippet: snippet_of_line(source.content, line),
+                subject: None,
+            }
+        })
+        .collect()
 }

@@ -1,0 +1,305 @@
+//! The JSON validator: serde_json decides, with line:col. JSON-with-comments files (tsconfig.json,
+//! .vscode/*.json, *.jsonc, …) are first blanked of comments and trailing commas, byte for byte, so
+//! every position serde_json reports is a position in the file as written.
+//!
+//! Invariants: the input is walked, never built into a tree ([`Skip`]), under serde_json's
+//! recursion limit (128), so 100,000 nested arrays are an error, not a stack overflow; a leading
+//! UTF-8 byte-order mark is accepted, as editors write one.
+
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use crate::validate::{Diagnostic, Severity, snippet_of_line};
+
+/// A JSON syntax error at a 1-based line and (character) column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Validates `content` as JSON (`jsonc`: comments and trailing commas allowed).
+pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> {
+    let result = if jsonc {
+        parse(&strip_jsonc(content))
+    } else {
+        parse(content)
+    };
+    let Err(error) = result else {
+        return Vec::new();
+    };
+    vec![Diagnostic {
+        file: display_path.to_string(),
+        line: error.line,
+        column: error.column,
+        severity: Severity::Error,
+        validator: if jsonc { "jsonc" } else { "json" }.to_string(),
+        message: error.message,
+        snippet: snippet_of_line(content, error.line),
+        subject: None,
+    }]
+}
+
+/// Validates raw bytes: JSON text must be UTF-8 (RFC 8259 §8.1).
+pub fn check_bytes(bytes: &[u8]) -> Result<(), JsonError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(error) => {
+            let valid = &bytes[..error.valid_up_to()];
+            let text = String::from_utf8_lossy(valid);
+            let (line, column) = crate::files::line_col(&text, text.len());
+            Err(JsonError {
+                line,
+                column,
+                message: "invalid UTF-8".to_string(),
+            })
+        }
+    }
+}
+
+/// Parses strict JSON (after an optional byte-order mark).
+pub fn parse(text: &str) -> Result<(), JsonError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match serde_json::from_str::<Skip>(body) {
+        Ok(_) => Ok(()),
+        Err(error) => Err(locate(body, &error)),
+    }
+}
+
+/// Accepts any JSON value and keeps nothing. Unlike serde's `IgnoredAny` (which serde_json skips
+/// with a faster scanner) it goes through the full parser, so errors say what people expect
+/// ("trailing comma", not "key must be a string") and the recursion limit applies.
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Skip, D::Error> {
+        deserializer.deserialize_any(SkipVisitor)
+    }
+}
+
+struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = Skip;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+
+    fn visit_unit<E>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+        while map.next_entry::<Skip, Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+}
+
+/// serde_json counts columns in bytes; people (and editors) count characters.
+fn locate(text: &str, error: &serde_json::Error) -> JsonError {
+    let line = error.line().max(1);
+    let line_text = text.split('\n').nth(line - 1).unwrap_or("");
+    let mut byte_column = error.column().min(line_text.len());
+    while byte_column > 0 && !line_text.is_char_boundary(byte_column) {
+        byte_column -= 1;
+    }
+    let column = line_text[..byte_column].chars().count().max(1);
+    let message = error.to_string();
+    // serde's message ends with " at line L column C"; car prints the position itself.
+    let message = match message.rfind(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    };
+    JsonError {
+        line,
+        column,
+        message,
+    }
+}
+
+/// Replaces `//` and `/* */` comments and trailing commas with spaces (newlines kept), respecting
+/// strings, so the result is strict JSON with every byte where it was.
+pub fn strip_jsonc(text: &str) -> String {
+    let mut out = text.as_bytes().to_vec();
+    let bytes = text.as_bytes();
+    // Index in `out` of the last comma not yet followed by a value.
+    let mut pending_comma: Option<usize> = None;
+    // The last significant byte: a comma only trails when it follows a value (`[,]` stays bad).
+    let mut previous = b'[';
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'"' => {
+                pending_comma = None;
+                previous = b'"';
+                index = skip_string(bytes, index);
+                continue;
+            }
+            b'/' if bytes.get(index + 1) == Some(&b'/') => {
+                let end = bytes[index..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |offset| index + offset);
+                blank(&mut out, index, end);
+                index = end;
+                continue;
+            }
+            b'/' if bytes.get(index + 1) == Some(&b'*') => {
+                let end = find(bytes, index + 2, b"*/").map_or(bytes.len(), |at| at + 2);
+                blank(&mut out, index, end);
+                index = end;
+                continue;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            b',' => {
+                pending_comma = (!matches!(previous, b'[' | b'{' | b',' | b':')).then_some(index);
+                previous = b',';
+            }
+            b']' | b'}' => {
+                if let Some(comma) = pending_comma.take() {
+                    out[comma] = b' ';
+                }
+                previous = bytes[index];
+            }
+            other => {
+                pending_comma = None;
+                previous = other;
+            }
+        }
+        index += 1;
+    }
+    // Only ASCII bytes inside comments were replaced by ASCII spaces, and whole multi-byte
+    // characters inside comments were blanked entirely, so the bytes are still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// The index just past the string starting at `start` (a `"`), or the end of the text.
+fn skip_string(bytes: &[u8], start: usize) -> usize {
+    let mut index = start + 1;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'\\' => index += 2,
+            b'"' => return index + 1,
+            // An unterminated string: let serde_json report it where it ends.
+            b'\n' => return index,
+            _ => index += 1,
+        }
+    }
+    bytes.len()
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|window| window == needle)
+        .map(|offset| from + offset)
+}
+
+/// Blanks `out[start..end]`, keeping line breaks so later lines keep their numbers.
+fn blank(out: &mut [u8], start: usize, end: usize) {
+    for byte in &mut out[start..end] {
+        if *byte != b'\n' && *byte != b'\r' {
+            *byte = b' ';
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_json_passes() {
+        assert!(check("a.json", "{\"a\": [1, 2.5e3, null, true, \"x\"]}\n", false).is_empty());
+        assert!(check("a.json", "\u{feff}{}", false).is_empty());
+    }
+
+    #[test]
+    fn trailing_comma_rejected_with_position() {
+        let content = "{\n  \"name\": \"demo\",\n  \"retries\": 3,\n}\n";
+        let found = check("config/settings.json", content, false);
+        assert_eq!(found.len(), 1);
+        let error = &found[0];
+        assert_eq!((error.line, error.column), (4, 1));
+        assert_eq!(error.validator, "json");
+        assert_eq!(error.message, "trailing comma");
+        assert_eq!(error.snippet.as_deref(), Some("}"));
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let found = check("a.json", "{\"é\": \"ü\" \"x\"}", false);
+        assert_eq!((found[0].line, found[0].column), (1, 11));
+    }
+
+    #[test]
+    fn jsonc_accepts_comments_and_trailing_commas() {
+        let content = "// top\n{\n  /* block\n  comment */ \"a\": [1, 2,],\n  \"url\": \"http://x//y\", // tail\n  \"b\": {\"c\": 1,},\n}\n";
+        assert!(check("tsconfig.json", content, true).is_empty());
+        assert!(!check("settings.json", content, false).is_empty());
+    }
+
+    #[test]
+    fn jsonc_keeps_positions_and_rejects_real_errors() {
+        let content = "{\n  // note\n  \"a\": 1\n  \"b\": 2\n}\n";
+        let found = check("tsconfig.json", content, true);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].line, found[0].column), (4, 3));
+        assert_eq!(found[0].validator, "jsonc");
+        // A comma with nothing before the bracket is still an error in a value position.
+        assert!(!check("tsconfig.json", "[,]", true).is_empty());
+        assert!(!check("tsconfig.json", "{\"a\": 1 /* open", true).is_empty());
+    }
+
+    #[test]
+    fn strings_that_look_like_comments_are_kept() {
+        let stripped = strip_jsonc("{\"a\": \"/* x */\", \"b\": \"// y\\\"\" /* z */}");
+        assert_eq!(
+            stripped,
+            "{\"a\": \"/* x */\", \"b\": \"// y\\\"\"        }"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep).is_err());
+        let balanced = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let _answered = parse(&balanced);
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error() {
+        assert!(check_bytes(b"[\"\xff\"]").is_err());
+        assert!(check_bytes(b"[\"ok\"]").is_ok());
+    }
+}

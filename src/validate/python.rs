@@ -1,0 +1,335 @@
+//! The Python validator: one start of the real interpreter compiles the source and checks the
+//! imports the edit added (module not found = error). No interpreter → tree-sitter-python, with a
+//! note saying so (syntax only: no compiler-only errors, no import checks).
+//!
+//! Flags: `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S`
+//! (no `site` at start-up: it costs 5–30 ms with many `.pth` files), `-B` (never write bytecode),
+//! `-W ignore` (SyntaxWarnings are not errors). Import checks need site-packages, so the script
+//! runs `site.main()` itself, and only when a module is not found without it; the project's own
+//! folders (the file's folder and its parents up to the root, and `src/`) and `PYTHONPATH` are
+//! added so local packages count as found. Nothing is imported: modules are looked up with
+//! `find_spec`, so no project code runs and nothing lands in `__pycache__`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::validate::language::Language;
+use crate::validate::process::run_command;
+use crate::validate::{Diagnostic, Report, Severity, Source, snippet_of_line, treesitter};
+
+const SCRIPT: &str = include_str!("python_check.py");
+
+pub const VALIDATOR: &str = "python";
+
+/// Compiling even a 2 MiB file takes a fraction of this; a hung site-packages scan does not.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What to check besides syntax.
+pub struct PythonCheck<'a> {
+    pub interpreter: Result<PathBuf, String>,
+    pub project_root: &'a Path,
+}
+
+impl PythonCheck<'_> {
+    /// Compiles `source` and checks the imports it added; falls back to tree-sitter.
+    pub fn run(&self, source: &Source<'_>, report: &mut Report) {
+        let interpreter = match &self.interpreter {
+            Ok(interpreter) => interpreter,
+            Err(why) => return fallback(source, why, report),
+        };
+        let lines = import_lines(source);
+        let mut command = Command::new(interpreter);
+        command
+            .args(["-I", "-S", "-B", "-W", "ignore", "-c", SCRIPT])
+            .arg(source.display_path)
+            .arg(&lines)
+            .args(search_paths(source.path, self.project_root))
+            .current_dir(self.project_root);
+        let output = match run_command(command, Some(source.content.as_bytes()), TIMEOUT) {
+            Ok(output) => output,
+            Err(error) => return fallback(source, &error.to_string(), report),
+        };
+        if output.timed_out {
+            report.notes.push(format!(
+                "{}: the Python check took over {} s; not checked",
+                source.display_path,
+                TIMEOUT.as_secs()
+            ));
+            return;
+        }
+        if !output.success() {
+            let why = output.stderr.lines().last().unwrap_or("no output").trim();
+            let why = format!("`{}` failed ({why})", interpreter.display());
+            return fallback(source, &why, report);
+        }
+        report.diagnostics.extend(parse_output(
+            source.display_path,
+            source.content,
+            &output.stdout,
+        ));
+    }
+}
+
+/// The lines whose imports are checked: `all` for `car check` (every line counts as added),
+/// else the added lines that mention `import`; empty when there are none (no AST is built).
+fn import_lines(source: &Source<'_>) -> String {
+    if source.added.is_empty() {
+        return String::new();
+    }
+    let mentions_import: Vec<String> = source
+        .added
+        .iter()
+        .filter(|added| added.line > 0 && added.text.contains("import"))
+        .map(|added| added.line.to_string())
+        .collect();
+    let added_everything = source.added.len() >= source.content.lines().count()
+        && source
+            .added
+            .iter()
+            .enumerate()
+            .all(|(index, added)| added.line == index + 1);
+    if added_everything && source.content.contains("import") {
+        "all".to_string()
+    } else {
+        mentions_import.join(",")
+    }
+}
+
+/// Folders where the project's own modules live: the file's folder and its parents up to the
+/// project root, and `<root>/src`.
+fn search_paths(file: &Path, project_root: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = file
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.starts_with(project_root))
+        .map(Path::to_path_buf)
+        .collect();
+    if !paths.iter().any(|dir| dir == project_root) {
+        paths.push(project_root.to_path_buf());
+    }
+    paths.push(project_root.join("src"));
+    paths
+}
+
+/// Reads the script's `E`/`M` lines.
+pub fn parse_output(display_path: &str, content: &str, stdout: &str) -> Vec<Diagnostic> {
+    stdout
+        .lines()
+        .filter_map(|text| {
+            let mut fields = text.splitn(4, '\t');
+            let kind = fields.next()?;
+            let line: usize = fields.next()?.parse().ok()?;
+            let column: usize = fields.next()?.parse().ok()?;
+            let rest = fields.next()?.to_string();
+            let (message, subject) = match kind {
+                "E" => (rest, None),
+                "M" => (
+                    format!("ModuleNotFoundError: No module named '{rest}'"),
+                    Some(rest),
+                ),
+                _ => return None,
+            };
+            Some(Diagnostic {
+                file: display_path.to_string(),
+                line: line.max(1),
+                column: column.max(1),
+                severity: Severity::Error,
+                validator: VALIDATOR.to_string(),
+                message,
+                snippet: snippet_of_line(content, line.max(1)),
+                subject,
+            })
+        })
+        .collect()
+}
+
+fn fallback(source: &Source<'_>, why: &str, report: &mut Report) {
+    report.notes.push(format!(
+        "{}: {why}; checked with tree-sitter-python (syntax only, imports not checked)",
+        source.display_path
+    ));
+    match treesitter::check(source.display_path, source.content, Language::Python) {
+        Ok(found) => report.diagnostics.extend(found),
+        Err(note) => report.notes.push(note),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hook::AddedLine;
+    use crate::validate::interpreter;
+
+    fn all_added(content: &str) -> Vec<AddedLine> {
+        content
+            .lines()
+            .enumerate()
+            .map(|(index, text)| AddedLine {
+                line: index + 1,
+                text: text.to_string(),
+            })
+            .collect()
+    }
+
+    fn run(content: &str, added: &[AddedLine]) -> Report {
+        let root = tempfile::tempdir().unwrap();
+        run_in(root.path(), "app.py", content, added)
+    }
+
+    fn run_in(root: &Path, name: &str, content: &str, added: &[AddedLine]) -> Report {
+        let path = root.join(name);
+        let source = Source {
+            path: &path,
+            display_path: name,
+            content,
+            language: None,
+            added,
+        };
+        let check = PythonCheck {
+            interpreter: interpreter::resolve(None, root),
+            project_root: root,
+        };
+        let mut report = Report::default();
+        check.run(&source, &mut report);
+        report
+    }
+
+    #[test]
+    fn valid_code_passes() {
+        let content = "import json\nimport os.path\nfrom collections import OrderedDict\n\ndef f(x):\n    return json.dumps(x)\n";
+        let report = run(content, &all_added(content));
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+        assert!(report.notes.is_empty(), "{report:?}");
+    }
+
+    #[test]
+    fn return_outside_function_is_a_compiler_error() {
+        let report = run("x = 1\nreturn x\n", &[]);
+        let error = &report.diagnostics[0];
+        assert_eq!((error.line, error.column), (2, 1), "{error:?}");
+        assert!(
+            error.message.contains("'return' outside function"),
+            "{error:?}"
+        );
+        assert_eq!(error.validator, "python");
+        assert_eq!(error.snippet.as_deref(), Some("return x"));
+    }
+
+    #[test]
+    fn indentation_error_has_line() {
+        let report = run("def f():\n    a = 1\n      b = 2\n", &[]);
+        let error = &report.diagnostics[0];
+        assert_eq!(error.line, 3, "{error:?}");
+        assert!(error.message.starts_with("IndentationError"), "{error:?}");
+    }
+
+    #[test]
+    fn unclosed_paren() {
+        let report = run("df = load('data.csv'\nprint(df.head())", &[]);
+        assert_eq!(report.diagnostics[0].line, 1, "{report:?}");
+    }
+
+    #[test]
+    fn added_missing_module_is_an_error_with_subject() {
+        let content =
+            "import json\nimport car_no_such_module_xyz\nfrom car_missing_pkg.sub import thing\n";
+        let report = run(content, &all_added(content));
+        let subjects: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| (d.line, d.subject.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            subjects,
+            vec![
+                (2, "car_no_such_module_xyz".to_string()),
+                (3, "car_missing_pkg.sub".to_string())
+            ]
+        );
+        assert!(
+            report.diagnostics[0]
+                .message
+                .contains("car_no_such_module_xyz")
+        );
+    }
+
+    #[test]
+    fn only_added_imports_are_checked() {
+        let content = "import car_no_such_old\nimport json\nx = 1\n";
+        let added = vec![AddedLine {
+            line: 3,
+            text: "x = 1".into(),
+        }];
+        assert!(run(content, &added).diagnostics.is_empty());
+        let added = vec![AddedLine {
+            line: 1,
+            text: "import car_no_such_old".into(),
+        }];
+        assert_eq!(run(content, &added).diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn guarded_relative_and_local_imports_are_not_flagged() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("src/mypkg")).unwrap();
+        std::fs::write(root.path().join("src/mypkg/__init__.py"), "").unwrap();
+        std::fs::write(root.path().join("src/mypkg/util.py"), "").unwrap();
+        let content = "try:\n    import car_optional_accel\nexcept ImportError:\n    car_optional_accel = None\nfrom . import sibling\nimport mypkg.util\nimport os.path\n";
+        let report = run_in(
+            root.path(),
+            "src/mypkg/main.py",
+            content,
+            &all_added(content),
+        );
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+        let content = "import mypkg.nothing_here\n";
+        let report = run_in(
+            root.path(),
+            "src/mypkg/main.py",
+            content,
+            &all_added(content),
+        );
+        assert_eq!(report.diagnostics.len(), 1, "{report:?}");
+    }
+
+    #[test]
+    fn site_packages_are_visible() {
+        // pip itself lives in site-packages of every normal installation.
+        let content = "import pip\n";
+        let report = run(content, &all_added(content));
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+    }
+
+    #[test]
+    fn nothing_written_to_pycache() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("helper.py"), "X = 1\n").unwrap();
+        let content = "import helper\n";
+        let report = run_in(root.path(), "app.py", content, &all_added(content));
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+        assert!(!root.path().join("__pycache__").exists());
+    }
+
+    #[test]
+    fn without_interpreter_tree_sitter_says_so() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("a.py");
+        let content = "def f(:\n";
+        let source = Source {
+            path: &path,
+            display_path: "a.py",
+            content,
+            language: None,
+            added: &[],
+        };
+        let check = PythonCheck {
+            interpreter: Err("no Python interpreter (python3 or python) on PATH".into()),
+            project_root: root.path(),
+        };
+        let mut report = Report::default();
+        check.run(&source, &mut report);
+        assert!(report.notes[0].contains("tree-sitter-python"), "{report:?}");
+        assert_eq!(report.diagnostics[0].validator, "tree-sitter-python");
+    }
+}

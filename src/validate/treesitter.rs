@@ -1,0 +1,381 @@
+//! The in-process syntax check: parse with the language's tree-sitter grammar and report its
+//! ERROR and MISSING nodes as `path:line:col: message` with the offending line.
+//!
+//! Invariants: at most [`MAX_REPORTED`] distinct errors per file (one typo can make hundreds of
+//! ERROR nodes); a parse that outlives [`PARSE_BUDGET`] is abandoned with a note, never waited on.
+//! The grammars of the `extra-grammars` feature are compiled in only with that feature.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Node, Parser};
+
+use crate::validate::language::Language;
+use crate::validate::{Diagnostic, Severity, snippet_of_line};
+
+/// Errors reported per file; the rest are usually consequences of the first.
+pub const MAX_REPORTED: usize = 5;
+
+/// Longest a parse may take (a 2 MiB file parses in well under this).
+pub const PARSE_BUDGET: Duration = Duration::from_secs(3);
+
+/// The grammar for `language`, if this build has one.
+pub fn grammar(language: Language) -> Option<tree_sitter::Language> {
+    let function = match language {
+        Language::Python => tree_sitter_python::LANGUAGE,
+        Language::Shell => tree_sitter_bash::LANGUAGE,
+        Language::Rust => tree_sitter_rust::LANGUAGE,
+        Language::JavaScript => tree_sitter_javascript::LANGUAGE,
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX,
+        Language::Go => tree_sitter_go::LANGUAGE,
+        Language::Yaml => tree_sitter_yaml::LANGUAGE,
+        Language::Toml => tree_sitter_toml_ng::LANGUAGE,
+        Language::Json | Language::Jsonc => return None,
+        other => return extra_grammar(other),
+    };
+    Some(tree_sitter::Language::new(function))
+}
+
+#[cfg(feature = "extra-grammars")]
+fn extra_grammar(language: Language) -> Option<tree_sitter::Language> {
+    let function = match language {
+        Language::Swift => tree_sitter_swift::LANGUAGE,
+        Language::Java => tree_sitter_java::LANGUAGE,
+        Language::C => tree_sitter_c::LANGUAGE,
+        Language::Cpp => tree_sitter_cpp::LANGUAGE,
+        Language::Ruby => tree_sitter_ruby::LANGUAGE,
+        Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE,
+        Language::Css => tree_sitter_css::LANGUAGE,
+        Language::Html => tree_sitter_html::LANGUAGE,
+        _ => return None,
+    };
+    Some(tree_sitter::Language::new(function))
+}
+
+#[cfg(not(feature = "extra-grammars"))]
+fn extra_grammar(_language: Language) -> Option<tree_sitter::Language> {
+    None
+}
+
+/// The validator name for a language's tree-sitter check ("tree-sitter-rust").
+pub fn validator_name(language: Language) -> String {
+    format!("tree-sitter-{}", language.name())
+}
+
+/// Parses `content` and reports its syntax errors. `Err` is a note: no grammar in this build, or
+/// the parse ran out of time.
+pub fn check(
+    display_path: &str,
+    content: &str,
+    language: Language,
+) -> Result<Vec<Diagnostic>, String> {
+    let Some(grammar) = grammar(language) else {
+        return Err(format!(
+            "{display_path}: this build of car has no {} grammar (enable the `extra-grammars` feature); not checked",
+            language.name()
+        ));
+    };
+    let mut parser = Parser::new();
+    parser
+        .set_language(&grammar)
+        .map_err(|error| format!("{display_path}: tree-sitter grammar unusable: {error}"))?;
+    let started = Instant::now();
+    let mut out_of_time = |_: &tree_sitter::ParseState| {
+        if started.elapsed() > PARSE_BUDGET {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let bytes = content.as_bytes();
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
+    let tree = parser
+        .parse_with_options(
+            &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+            None,
+            Some(options),
+        )
+        .ok_or_else(|| {
+            format!(
+                "{display_path}: the {} parse took over {} s; not checked",
+                language.name(),
+                PARSE_BUDGET.as_secs()
+            )
+        })?;
+    let validator = validator_name(language);
+    Ok(syntax_errors(tree.root_node(), content)
+        .into_iter()
+        .map(|found| Diagnostic {
+            file: display_path.to_string(),
+            line: found.line,
+            column: found.column,
+            severity: Severity::Error,
+            validator: validator.clone(),
+            message: found.message,
+            snippet: snippet_of_line(content, found.line),
+            subject: found.subject,
+        })
+        .collect())
+}
+
+/// One ERROR or MISSING node, located.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub subject: Option<String>,
+}
+
+/// The first [`MAX_REPORTED`] distinct ERROR/MISSING nodes in document order. Subtrees without
+/// errors are skipped; an ERROR node's children are not searched (they are the same mistake).
+pub fn syntax_errors(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
+    let mut found: Vec<SyntaxError> = Vec::new();
+    if !root.has_error() {
+        return found;
+    }
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let is_problem = node.is_error() || node.is_missing();
+        if is_problem {
+            let error = describe(node, content);
+            if !found
+                .iter()
+                .any(|seen| seen.line == error.line && seen.message == error.message)
+            {
+                found.push(error);
+                if found.len() >= MAX_REPORTED {
+                    break;
+                }
+            }
+        }
+        if !is_problem && node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    found
+}
+
+fn describe(node: Node<'_>, content: &str) -> SyntaxError {
+    let start = node.start_position();
+    let line = start.row + 1;
+    let column = char_column(content, start.row, start.column);
+    if node.is_missing() {
+        let kind = node.kind();
+        let message = if node.is_named() {
+            format!("syntax error: missing {kind}")
+        } else {
+            format!("syntax error: missing `{kind}`")
+        };
+        return SyntaxError {
+            line,
+            column,
+            message,
+            subject: None,
+        };
+    }
+    let text = node.utf8_text(content.as_bytes()).unwrap_or_default();
+    let first_line = text.lines().next().unwrap_or("").trim();
+    let message = if first_line.is_empty() {
+        "syntax error".to_string()
+    } else {
+        format!("syntax error near `{}`", shorten(first_line, 40))
+    };
+    SyntaxError {
+        line,
+        column,
+        message,
+        subject: precise_token(node, text),
+    }
+}
+
+/// The token an ERROR node is about, when it is one identifier-like token (`DankeTheme.color`,
+/// `elif`): precise enough to learn from. Punctuation and multi-token spans are not.
+fn precise_token(node: Node<'_>, text: &str) -> Option<String> {
+    let single_token = node.child_count() <= 1;
+    let text = text.trim();
+    let is_identifier = text.chars().count() >= 3
+        && text
+            .chars()
+            .next()
+            .is_some_and(|first| first.is_alphabetic() || first == '_' || first == '$')
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    (single_token && is_identifier).then(|| text.to_string())
+}
+
+/// tree-sitter columns are bytes; people count characters.
+fn char_column(content: &str, row: usize, byte_column: usize) -> usize {
+    let line = content.split('\n').nth(row).unwrap_or("");
+    let mut end = byte_column.min(line.len());
+    while end > 0 && !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    line[..end].chars().count() + 1
+}
+
+fn shorten(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(limit).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(language: Language, content: &str) -> Vec<Diagnostic> {
+        check("file", content, language).expect("grammar available")
+    }
+
+    fn assert_flags(language: Language, good: &str, bad: &str, line: usize) {
+        assert!(
+            errors(language, good).is_empty(),
+            "{language:?} valid file flagged: {:?}",
+            errors(language, good)
+        );
+        let found = errors(language, bad);
+        assert!(!found.is_empty(), "{language:?} broken file passed");
+        assert_eq!(found[0].line, line, "{language:?}: {found:?}");
+        assert_eq!(found[0].validator, validator_name(language));
+        assert!(found[0].snippet.is_some());
+    }
+
+    #[test]
+    fn core_languages() {
+        assert_flags(
+            Language::Rust,
+            "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n",
+            "fn main() {\n    let x = ;\n}\n",
+            2,
+        );
+        assert_flags(
+            Language::JavaScript,
+            "const f = (a) => <div>{a}</div>;\nexport default f;\n",
+            "function f( {\n  return 1;\n}\n",
+            1,
+        );
+        assert_flags(
+            Language::TypeScript,
+            "interface A { x: number }\nconst a: A = { x: 1 };\nexport function f<T>(v: T): T { return v; }\n",
+            "const a: number = 1;\nconst b = (a + ;\n",
+            2,
+        );
+        assert_flags(
+            Language::Tsx,
+            "export const App = (p: {n: number}) => <div>{p.n}</div>;\n",
+            "export const App = () => <div>{</div>;\n",
+            1,
+        );
+        assert_flags(
+            Language::Go,
+            "package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n}\n",
+            "package main\n\nfunc main() {\n\tx := \n}\n",
+            4,
+        );
+        assert_flags(
+            Language::Yaml,
+            "a: 1\nb:\n  - x\n  - y\n",
+            "a: 1\nb: [1, 2\nc: 3\n",
+            2,
+        );
+        assert_flags(
+            Language::Toml,
+            "[package]\nname = \"x\"\n",
+            "[package]\nname = \n",
+            2,
+        );
+        assert_flags(
+            Language::Python,
+            "def f(x):\n    return x\n",
+            "df = load('data.csv'\nprint(df.head())\n",
+            1,
+        );
+        assert_flags(
+            Language::Shell,
+            "echo hi\n",
+            "if true; then\n  echo\nfi fi\n",
+            3,
+        );
+    }
+
+    #[cfg(feature = "extra-grammars")]
+    #[test]
+    fn extra_languages() {
+        assert_flags(
+            Language::Swift,
+            "struct A {\n    let x: Int\n}\n",
+            "struct A {\n    let x: = 1\n}\n",
+            2,
+        );
+        assert_flags(
+            Language::Java,
+            "class A {\n  int f() { return 1; }\n}\n",
+            "class A {\n  int f() { return 1 }\n}\n",
+            2,
+        );
+        assert_flags(
+            Language::C,
+            "int main(void) {\n  return 0;\n}\n",
+            "int main(void) {\n  return 0\n}\n",
+            2,
+        );
+        assert_flags(
+            Language::Cpp,
+            "#include <vector>\nint main() {\n  std::vector<int> v{1};\n  return v[0];\n}\n",
+            "int main() {\n  int x = (1 + ;\n}\n",
+            2,
+        );
+        assert_flags(
+            Language::Ruby,
+            "def f(x)\n  x + 1\nend\n",
+            "def f(x)\n  x +\n",
+            1,
+        );
+        assert_flags(
+            Language::Kotlin,
+            "fun main() {\n    val x = 1\n    println(x)\n}\n",
+            "fun main() {\n    val x = \n}\n",
+            2,
+        );
+        assert_flags(
+            Language::Css,
+            "a { color: red; }\n",
+            "a { color: red; }\nb { color: }\n}\n",
+            2,
+        );
+        assert_flags(
+            Language::Html,
+            "<!DOCTYPE html>\n<html><body><p>hi</p></body></html>\n",
+            "<div>\n<p>hi</p>\n<a href=\"x\" <b>\n</div>\n",
+            3,
+        );
+    }
+
+    #[test]
+    fn reports_a_few_distinct_errors_not_hundreds() {
+        let content = "fn main() {\n".to_string() + &"    let = ;\n".repeat(200) + "}\n";
+        let found = errors(Language::Rust, &content);
+        assert!(
+            !found.is_empty() && found.len() <= MAX_REPORTED,
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn missing_nodes_are_named() {
+        let found = errors(Language::Java, "class A {\n  int f() { return 1 }\n}\n");
+        assert!(found[0].message.contains("missing"), "{found:?}");
+    }
+}
