@@ -185,3 +185,25 @@ fn scenarios_never_touch_the_project() {
         serde_json::from_str::<serde_json::Value>(LOGGER_LESSONS).unwrap()
     );
 }
+
+#[test]
+fn the_users_own_lessons_do_not_leak_into_scenarios() {
+    let project = TestProject::new();
+    // A user-wide lesson that would fire on the scenario's edit if replays read it.
+    let user_lessons = project.home().join(".config/car/lessons.json");
+    std::fs::create_dir_all(user_lessons.parent().unwrap()).unwrap();
+    std::fs::write(&user_lessons, LOGGER_LESSONS).unwrap();
+    project.write(
+        "replay-tests/no_lessons.json",
+        r#"{"steps": [
+  {"write": {"file": "src/a.ts", "content": "console.log(1);\n"},
+   "expect": {"warnings": 0, "lesson_count": 0}}]}"#,
+    );
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(summary(&run.stdout), (shipped_scenarios() + 1, 0));
+    // The user layer itself is intact and still used by the real hook.
+    let payload = project.write_payload("src/b.ts", "console.log(2);\n", None);
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.context().contains("Use the logger"), "{answer:?}");
+}

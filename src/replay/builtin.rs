@@ -50,4 +50,13 @@ mod tests {
             "car's own suite has at least 12 scenarios"
         );
     }
+
+    #[test]
+    fn every_shipped_scenario_passes() {
+        let failures: Vec<String> = crate::replay::suite::builtin_cases()
+            .iter()
+            .filter_map(|case| case.run().err())
+            .collect();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
 }
