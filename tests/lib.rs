@@ -2,7 +2,10 @@
 
 mod support;
 
+mod check_cli;
 mod hook_post_tool_use;
+mod install;
+mod validate_hook;
 mod replay_command;
 mod replay_self_test;
 mod validate_json_corpus;

@@ -2,6 +2,7 @@
 //! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
 
 pub mod command;
+pub mod distill;
 pub mod keyword;
 pub mod learn;
 pub mod maintain;
@@ -9,6 +10,7 @@ pub mod matcher;
 pub mod model;
 pub mod precision;
 pub mod scope;
+pub mod starter;
 pub mod store;
 pub mod trigger;
 pub mod warn;
@@ -20,6 +22,8 @@ use crate::hook::Edit;
 use crate::project::Project;
 use crate::setup::settings::Settings;
 use crate::validate::Diagnostic;
+
+pub use starter::install_starter_lessons;
 
 /// Everything that can go wrong with lesson files and lesson commands; each variant names the
 /// file, lesson or trigger involved.

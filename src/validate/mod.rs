@@ -186,6 +186,12 @@ impl Validators {
                 .run(source, report);
             }
             _ => match treesitter::check(source.display_path, source.content, language) {
+                Ok(found) if !found.is_empty() && is_yaml_template(language, source.content) => {
+                    report.notes.push(format!(
+                        "{}: looks like a template (`{{{{ … }}}}`), not plain YAML; its YAML errors are not reported",
+                        source.display_path
+                    ));
+                }
                 Ok(found) => report.diagnostics.extend(found),
                 Err(note) => report.notes.push(note),
             },
@@ -205,6 +211,11 @@ pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
     }
     let cut: String = text.chars().take(LIMIT).collect();
     Some(format!("{cut}…"))
+}
+
+/// Helm charts and Jinja-templated YAML are not YAML until rendered.
+fn is_yaml_template(language: Language, content: &str) -> bool {
+    language == Language::Yaml && (content.contains("{{") || content.contains("{%"))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
@@ -241,4 +252,101 @@ fn check_rule_file(source: &Source<'_>) -> Vec<Diagnostic> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_in(root: &Path, relative: &str, content: &str, language: Option<&str>) -> Report {
+        let validators = Validators::load(&Project::at(root), &Settings::default());
+        let path = root.join(relative);
+        validators.check(&Source {
+            path: &path,
+            display_path: relative,
+            content,
+            language,
+            added: &[],
+        })
+    }
+
+    fn check(relative: &str, content: &str, language: Option<&str>) -> Report {
+        let root = tempfile::tempdir().unwrap();
+        check_in(root.path(), relative, content, language)
+    }
+
+    #[test]
+    fn picks_the_checker_by_language() {
+        assert_eq!(
+            check("a.json", "{,}", None).diagnostics[0].validator,
+            "json"
+        );
+        assert!(
+            check("tsconfig.json", "{/* c */}", None)
+                .diagnostics
+                .is_empty()
+        );
+        assert_eq!(
+            check("x.ts", "let = ;", None).diagnostics[0].validator,
+            "tree-sitter-typescript"
+        );
+        assert!(check("README.md", "((", None).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn cell_language_overrides_the_file_name() {
+        let report = check("n.ipynb", "x = (", Some("python"));
+        assert_eq!(report.diagnostics[0].validator, "python");
+        assert!(
+            check("n.ipynb", "x = (", Some("markdown"))
+                .diagnostics
+                .is_empty()
+        );
+        assert!(check("n.ipynb", "x = (", Some("R")).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn yaml_templates_are_not_reported() {
+        let helm =
+            "spec:\n  {{- if .Values.enabled }}\n  replicas: {{ .Values.n }}\n  {{- end }}\n";
+        let report = check("templates/deploy.yaml", helm, None);
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+        assert!(report.notes[0].contains("template"), "{report:?}");
+        assert!(!check("a.yaml", "a: [1\n", None).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn custom_rules_wait_for_a_file_that_parses() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join(rules::PROJECT_RULES_DIR);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("r.json"),
+            r#"{"rules":[{"id":"no-x","scope":"*.py","command":{"argv":["sh","-c","echo a.py:1:1: custom; exit 1"]}}]}"#,
+        )
+        .unwrap();
+        let report = check_in(root.path(), "a.py", "x = 1\n", None);
+        assert_eq!(report.diagnostics[0].validator, "no-x", "{report:?}");
+        let report = check_in(root.path(), "a.py", "x = (\n", None);
+        assert_eq!(report.diagnostics.len(), 1, "{report:?}");
+        assert_eq!(report.diagnostics[0].validator, "python");
+    }
+
+    #[test]
+    fn snippets_are_trimmed_and_bounded() {
+        assert_eq!(snippet_of_line("a\n   b c  \n", 2).as_deref(), Some("b c"));
+        assert_eq!(snippet_of_line("a\n", 5), None);
+        assert_eq!(snippet_of_line("a\n", 0), None);
+        let long = "x".repeat(500);
+        assert_eq!(snippet_of_line(&long, 1).unwrap().chars().count(), 161);
+    }
+
+    #[test]
+    fn rule_file_paths() {
+        assert!(is_rule_file(".claude/claude-auto-review/validators/a.json"));
+        assert!(!is_rule_file(
+            ".claude/claude-auto-review/validators/sub/a.json"
+        ));
+        assert!(!is_rule_file("validators/a.json"));
+    }
 }

@@ -34,6 +34,17 @@ pub struct PythonCheck<'a> {
 impl PythonCheck<'_> {
     /// Compiles `source` and checks the imports it added; falls back to tree-sitter.
     pub fn run(&self, source: &Source<'_>, report: &mut Report) {
+        let cell_code;
+        let mut source = *source;
+        if source.language.is_some() {
+            // A notebook cell: IPython syntax is not Python.
+            let Some(code) = ipython_to_python(source.content) else {
+                return;
+            };
+            cell_code = code;
+            source.content = &cell_code;
+        }
+        let source = &source;
         let interpreter = match &self.interpreter {
             Ok(interpreter) => interpreter,
             Err(why) => return fallback(source, why, report),
@@ -69,6 +80,53 @@ impl PythonCheck<'_> {
             &output.stdout,
         ));
     }
+}
+
+/// A notebook cell as plain Python: line magics (`%timeit f()`), shell escapes (`!pip install x`,
+/// `files = !ls`) and help lines (`obj?`) become `pass` at the same indentation, so line numbers do
+/// not move. `None` for a cell magic (`%%bash`, `%%time`, …): the cell is another language or
+/// wraps its code, and car would rather miss than misread it.
+pub fn ipython_to_python(cell: &str) -> Option<String> {
+    let first = cell.lines().map(str::trim).find(|line| !line.is_empty());
+    if first.is_some_and(|line| line.starts_with("%%")) {
+        return None;
+    }
+    let lines: Vec<String> = cell
+        .split('\n')
+        .map(|line| {
+            let code = line.trim_start();
+            let indent = &line[..line.len() - code.len()];
+            if is_ipython_line(code) {
+                format!("{indent}pass")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    Some(lines.join("\n"))
+}
+
+fn is_ipython_line(code: &str) -> bool {
+    if code.starts_with('%') || code.starts_with('!') {
+        return true;
+    }
+    let is_name = |text: &str| {
+        !text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ',' | ' '))
+    };
+    // `files = !ls`, `out = %sx ls`
+    if let Some((target, value)) = code.split_once('=') {
+        let value = value.trim_start();
+        if is_name(target.trim()) && (value.starts_with('!') || value.starts_with('%')) {
+            return true;
+        }
+    }
+    // `obj?`, `obj??`
+    code.strip_suffix('?')
+        .map(|rest| rest.strip_suffix('?').unwrap_or(rest))
+        .is_some_and(|name| is_name(name) && !name.contains(' '))
 }
 
 /// The lines whose imports are checked: `all` for `car check` (every line counts as added),
@@ -309,6 +367,42 @@ mod tests {
         let report = run_in(root.path(), "app.py", content, &all_added(content));
         assert!(report.diagnostics.is_empty(), "{report:?}");
         assert!(!root.path().join("__pycache__").exists());
+    }
+
+    #[test]
+    fn notebook_cells_allow_ipython_syntax() {
+        assert_eq!(
+            ipython_to_python(
+                "%matplotlib inline\n!pip install x\nfiles = !ls\ndf?\nif x:\n    %time f()\n"
+            ),
+            Some("pass\npass\npass\npass\nif x:\n    pass\n".to_string())
+        );
+        assert_eq!(ipython_to_python("\n%%bash\necho $((\n"), None);
+        assert_eq!(
+            ipython_to_python("a = b != c\n"),
+            Some("a = b != c\n".to_string())
+        );
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("n.ipynb");
+        let check = PythonCheck {
+            interpreter: interpreter::resolve(None, root.path()),
+            project_root: root.path(),
+        };
+        for (cell, errors) in [
+            ("%load_ext autoreload\nx = (1,\n", 1),
+            ("!ls -la\nprint(1)\n", 0),
+        ] {
+            let source = Source {
+                path: &path,
+                display_path: "n.ipynb",
+                content: cell,
+                language: Some("python"),
+                added: &[],
+            };
+            let mut report = Report::default();
+            check.run(&source, &mut report);
+            assert_eq!(report.diagnostics.len(), errors, "{cell:?}: {report:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,159 @@
+//! Whole-process benchmark of the PostToolUse hook, the number an agent feels after every edit:
+//! an Edit of a 100-line (~6 KB) TypeScript file in a project with 1,000 lessons, and the same
+//! for a Python file (one interpreter start). Also measures the floor (start-up + payload + state
+//! on a file no validator checks) so car's own overhead can be read off.
+//!
+//! Run: `cargo bench --bench hook` (prints medians; no pass/fail).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+const RUNS: usize = 60;
+
+fn main() {
+    let car = env!("CARGO_BIN_EXE_car");
+    let project = tempfile::tempdir().expect("temp dir");
+    let root = project.path();
+    run(Command::new("git").args(["init", "-q"]).current_dir(root));
+    write_lessons(root, 1_000);
+
+    let typescript = typescript_file(100);
+    let python = python_file(100);
+    std::fs::write(root.join("notes.txt"), "plain text\n".repeat(100)).expect("write");
+    std::fs::write(root.join("app.ts"), &typescript).expect("write");
+    std::fs::write(root.join("app.py"), &python).expect("write");
+
+    println!("PostToolUse hook, whole process, {RUNS} runs each, 1,000 lessons in the project");
+    for (label, file, line) in [
+        ("floor: .txt edit (no validator)", "notes.txt", "plain text"),
+        (
+            "TypeScript 100 lines",
+            "app.ts",
+            "  const total = values.reduce((a, b) => a + b, 0);",
+        ),
+        ("Python 100 lines", "app.py", "    total = sum(values)"),
+    ] {
+        let payload = edit_payload(root, file, line);
+        let times = time_hook(car, root, &payload);
+        report(label, &times);
+    }
+    println!("TypeScript size: {} bytes", typescript.len());
+}
+
+fn time_hook(car: &str, root: &Path, payload: &str) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(RUNS);
+    for _ in 0..RUNS + 3 {
+        let started = Instant::now();
+        let mut child = Command::new(car)
+            .args(["hook", "post-tool-use"])
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("car runs");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(payload.as_bytes())
+            .expect("payload written");
+        child.wait().expect("car finishes");
+        times.push(started.elapsed());
+    }
+    times.drain(..3); // warm-up: page cache, interpreter cache
+    times
+}
+
+fn report(label: &str, times: &[Duration]) {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let median = sorted[sorted.len() / 2];
+    let p90 = sorted[sorted.len() * 9 / 10];
+    println!(
+        "{label:<34} median {:>6.2} ms   p90 {:>6.2} ms   min {:>6.2} ms",
+        ms(median),
+        ms(p90),
+        ms(sorted[0])
+    );
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1_000.0
+}
+
+fn run(command: &mut Command) {
+    let status = command.status().expect("command runs");
+    assert!(status.success());
+}
+
+fn edit_payload(root: &Path, file: &str, line: &str) -> String {
+    json!({
+        "session_id": "bench",
+        "cwd": root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": root.join(file), "old_string": "", "new_string": line},
+        "tool_response": {"filePath": root.join(file), "success": true}
+    })
+    .to_string()
+}
+
+/// 1,000 lessons in the seed format: mostly literal triggers, some regexes, spread over scopes.
+fn write_lessons(root: &Path, count: usize) {
+    let scopes = ["*.ts", "*.py", "*.rs", "*.go", "src/**/*.swift"];
+    let lessons: Vec<_> = (0..count)
+        .map(|index| {
+            let trigger = if index % 10 == 0 {
+                format!("regex:(?<!_)legacyHelper{index}\\(")
+            } else {
+                format!("deprecatedCall{index}(")
+            };
+            json!({
+                "scope": scopes[index % scopes.len()],
+                "triggers": [trigger, format!("OldThing{index}.value")],
+                "lesson": format!("lesson number {index}: use the new API"),
+                "weight": 3, "hits": 1, "last_hit": 1_779_300_000, "created": "2026-05-21"
+            })
+        })
+        .collect();
+    let dir = root.join(".claude/claude-auto-review");
+    std::fs::create_dir_all(&dir).expect("state dir");
+    std::fs::write(
+        dir.join("lessons.json"),
+        serde_json::to_string_pretty(&json!({"lessons": lessons})).expect("json"),
+    )
+    .expect("lessons written");
+}
+
+fn typescript_file(lines: usize) -> String {
+    let mut text = String::from(
+        "export interface Row { id: number; name: string; values: number[]; tags: string[] }\n\n",
+    );
+    let mut index = 0;
+    while text.lines().count() < lines - 1 {
+        text.push_str(&format!(
+            "/** Summarizes rows by name for report {index}; rows without the active tag are skipped. */\nexport function summarizeRowsByName{index}(rows: readonly Row[], threshold = {index}): Map<string, number> {{\n  const summary = new Map<string, number>(); // one entry per row name and tag\n  for (const row of rows.filter((candidate) => candidate.tags.includes(\"active\"))) {{\n    const aboveThreshold = row.values.filter((value) => value > threshold);\n    summary.set(`${{row.name}}-${{row.id}}-{index}`, aboveThreshold.length);\n  }}\n  return summary;\n}}\n\n"
+        ));
+        index += 1;
+    }
+    text.push_str("  const total = values.reduce((a, b) => a + b, 0);\n");
+    text
+}
+
+fn python_file(lines: usize) -> String {
+    let mut text = String::from("import json\nimport os\n\n");
+    let mut index = 0;
+    while text.lines().count() < lines - 2 {
+        text.push_str(&format!(
+            "def summarize_{index}(rows):\n    out = {{}}\n    for row in rows:\n        out[row['name']] = len([v for v in row['values'] if v > {index}])\n    return out\n\n"
+        ));
+        index += 1;
+    }
+    text.push_str("def total(values):\n    total = sum(values)\n    return total\n");
+    text
+}
