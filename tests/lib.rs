@@ -5,7 +5,7 @@ mod support;
 mod check_cli;
 mod hook_post_tool_use;
 mod install;
-mod validate_hook;
 mod replay_command;
 mod replay_self_test;
+mod validate_hook;
 mod validate_json_corpus;
