@@ -102,10 +102,11 @@ fn temporary_project() -> std::io::Result<tempfile::TempDir> {
     let mut builder = tempfile::Builder::new();
     builder.prefix("car-replay-");
     let ram = Path::new(RAM_FOLDER);
-    if cfg!(target_os = "linux") && ram.is_dir() {
-        if let Ok(folder) = builder.tempdir_in(ram) {
-            return Ok(folder);
-        }
+    if cfg!(target_os = "linux")
+        && ram.is_dir()
+        && let Ok(folder) = builder.tempdir_in(ram)
+    {
+        return Ok(folder);
     }
     builder.tempdir()
 }
