@@ -49,8 +49,8 @@ pub fn run(project: &Project, dir: Option<&Path>) -> Result<Outcome, Error> {
     })
 }
 
-/// Every case, in the order they are reported: the project's (or DIR's) scenarios, car's own,
-/// then the lessons' examples.
+/// Every case, in the order they are reported: the project's (or DIR's) scenarios, car's own
+/// (scenarios and the starter lessons' examples), then the project's lessons' examples.
 fn collect(project: &Project, dir: Option<&Path>) -> Result<Vec<Case>, Error> {
     let mut cases = match dir {
         Some(dir) => {
@@ -74,6 +74,7 @@ fn collect(project: &Project, dir: Option<&Path>) -> Result<Vec<Case>, Error> {
         }
     };
     cases.extend(suite::builtin_cases());
+    cases.extend(examples::starter_cases());
     cases.extend(examples::cases(project));
     Ok(cases)
 }

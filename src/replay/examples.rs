@@ -7,17 +7,25 @@
 //! the hook will do (a regex that gives up, or does not compile, fails the case with the reason).
 
 use std::path::Path;
+use std::time::Duration;
 
 use crate::hook::AddedLine;
-use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
+use crate::lessons::matcher::LessonIndex;
 use crate::lessons::model::Lesson;
 use crate::lessons::store::LessonFile;
 use crate::project::Project;
 use crate::replay::suite::Case;
 
+/// Regex time one example may take. An example checks what a lesson matches, not how fast: the
+/// hook's per-edit budget would turn a slow, loaded machine (or a debug build compiling the
+/// regex) into a false failure. A backtracking regex still has its step limit.
+const EXAMPLE_BUDGET: Duration = Duration::from_secs(5);
+
 /// One example of one lesson.
 #[derive(Debug, Clone)]
 pub struct ExampleCase {
+    /// Where the lesson comes from when it is not the project's file (`car:lessons/rust.json`).
+    pub source: Option<String>,
     pub lesson: Box<Lesson>,
     pub should_match: bool,
     /// 0-based position in its list.
@@ -26,15 +34,20 @@ pub struct ExampleCase {
 }
 
 impl ExampleCase {
-    /// `lesson 3fa2c01b9e example match[0] "text"`.
+    /// `lesson 3fa2c01b9e example match[0] "text"`, after the source when it is not the
+    /// project's file.
     pub fn name(&self) -> String {
         let kind = if self.should_match {
             "match"
         } else {
             "no_match"
         };
+        let source = self
+            .source
+            .as_ref()
+            .map_or_else(String::new, |source| format!("{source} "));
         format!(
-            "lesson {} example {kind}[{}] {:?}",
+            "{source}lesson {} example {kind}[{}] {:?}",
             self.lesson.id,
             self.index,
             shorten(&self.text)
@@ -42,7 +55,8 @@ impl ExampleCase {
     }
 
     pub fn run(&self) -> Result<(), String> {
-        let fired = fires(&self.lesson, &self.text)?;
+        let fired = fires(&self.lesson, &self.text)
+            .map_err(|problem| format!("{}: {problem}", self.name()))?;
         match (self.should_match, fired) {
             (true, false) => Err(format!(
                 "{}: expected the lesson to fire, it did not (triggers {:?})",
@@ -81,7 +95,7 @@ pub fn fires(lesson: &Lesson, text: &str) -> Result<bool, String> {
             )
         })?;
     let index = LessonIndex::new(&[lesson]);
-    let outcome = index.find(&path, &added, EDIT_BUDGET);
+    let outcome = index.find(&path, &added, EXAMPLE_BUDGET);
     if let Some(problem) = outcome.problems.first() {
         return Err(problem.clone());
     }
@@ -89,21 +103,39 @@ pub fn fires(lesson: &Lesson, text: &str) -> Result<bool, String> {
 }
 
 /// A file name the scope glob covers: `*.swift` → `example.swift`, `src/**/*.ts` →
-/// `src/example.ts`. `None` for classes and alternatives (`[ab]`, `{a,b}`), which cannot be
-/// filled in without guessing.
+/// `src/example.ts`, `*.{ts,tsx}` → `example.ts`, `[Mm]akefile` → `Makefile`. `None` for what
+/// cannot be filled in without guessing (a negated class, nested alternatives).
 fn path_in_scope(scope: &str) -> Option<String> {
     let scope = scope.trim().trim_start_matches('/');
     if matches!(scope, "" | "*" | "**" | "**/*") {
         return Some("example.txt".into());
     }
-    if scope.contains(['[', '{', '\\']) {
-        return None;
+    let scope = scope.replace("**/", "").replace("/**", "/example");
+    let mut path = String::new();
+    let mut chars = scope.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => path.push_str("example"),
+            '?' => path.push('x'),
+            '\\' => path.push(chars.next()?),
+            '[' => {
+                let class: String = chars.by_ref().take_while(|c| *c != ']').collect();
+                let first = class.chars().next()?;
+                if first == '!' || first == '^' {
+                    return None;
+                }
+                path.push(first);
+            }
+            '{' => {
+                let group: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                if group.contains('{') {
+                    return None;
+                }
+                path.push_str(group.split(',').next()?);
+            }
+            other => path.push(other),
+        }
     }
-    let path = scope
-        .replace("**/", "")
-        .replace("/**", "/example")
-        .replace('*', "example")
-        .replace('?', "x");
     Some(path)
 }
 
@@ -126,19 +158,45 @@ pub fn cases(project: &Project) -> Vec<Case> {
         .and_then(|text| match text {
             None => Ok(Vec::new()),
             Some(text) => LessonFile::parse(Path::new(&name), &text)
-                .map(|file| file.lessons().flat_map(lesson_cases).collect())
+                .map(|file| {
+                    file.lessons()
+                        .flat_map(|lesson| lesson_cases(lesson, None))
+                        .collect()
+                })
                 .map_err(|error| error.to_string()),
         });
     loaded.unwrap_or_else(|error| vec![Case::Broken { name, error }])
 }
 
+/// The examples of the starter lessons car ships (`lessons/*.json`, embedded): part of car's own
+/// suite, so a starter lesson that stops matching its examples fails `car lessons test`.
+pub fn starter_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (file, text) in crate::lessons::starter::STARTER_FILES {
+        let source = format!("{}lessons/{file}", crate::replay::suite::BUILTIN_PREFIX);
+        match LessonFile::parse(Path::new(&source), text) {
+            Ok(parsed) => cases.extend(
+                parsed
+                    .lessons()
+                    .flat_map(|lesson| lesson_cases(lesson, Some(&source))),
+            ),
+            Err(error) => cases.push(Case::Broken {
+                name: source,
+                error: error.to_string(),
+            }),
+        }
+    }
+    cases
+}
+
 /// The cases of one lesson's examples.
-pub fn lesson_cases(lesson: &Lesson) -> Vec<Case> {
+pub fn lesson_cases(lesson: &Lesson, source: Option<&str>) -> Vec<Case> {
     let Some(examples) = &lesson.examples else {
         return Vec::new();
     };
     let case = |should_match: bool, index: usize, text: &String| {
         Case::Example(ExampleCase {
+            source: source.map(String::from),
             lesson: Box::new(lesson.clone()),
             should_match,
             index,
@@ -179,7 +237,7 @@ mod tests {
             "triggers": ["DankeTheme.secondaryText", "regex:(?<!_)re\\.compile"], "lesson": "L",
             "examples": {"match": ["x = DankeTheme.secondaryText", "a\nre.compile(p)"],
                          "no_match": ["x = DankeTheme.textSecondary", "_re.compile(p)"]}}));
-        let cases = lesson_cases(&swift);
+        let cases = lesson_cases(&swift, None);
         assert_eq!(cases.len(), 4);
         for case in &cases {
             assert_eq!(case.run(), Ok(()), "{}", case.name());
@@ -192,7 +250,7 @@ mod tests {
             json!({"id": "logger", "scope": "*.ts", "triggers": ["console.log("],
             "lesson": "L", "examples": {"match": ["console.info(1)"], "no_match": ["console.log(2)"]}}),
         );
-        let failures: Vec<String> = lesson_cases(&wrong)
+        let failures: Vec<String> = lesson_cases(&wrong, None)
             .iter()
             .filter_map(|case| case.run().err())
             .collect();
@@ -211,8 +269,21 @@ mod tests {
             json!({"id": "b", "scope": "*", "triggers": ["regex:print("],
             "lesson": "L", "examples": {"no_match": ["x"]}}),
         );
-        let failure = lesson_cases(&broken)[0].run().unwrap_err();
+        let failure = lesson_cases(&broken, None)[0].run().unwrap_err();
         assert!(failure.contains("does not compile"), "{failure}");
+    }
+
+    #[test]
+    fn every_starter_example_holds() {
+        let cases = starter_cases();
+        assert!(cases.len() >= 20, "{} starter examples", cases.len());
+        let failures: Vec<String> = cases.iter().filter_map(|case| case.run().err()).collect();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        let first = cases[0].name();
+        assert!(
+            first.starts_with("car:lessons/python.json lesson "),
+            "{first}"
+        );
     }
 
     #[test]
@@ -224,6 +295,8 @@ mod tests {
         );
         assert_eq!(path_in_scope("").as_deref(), Some("example.txt"));
         assert_eq!(path_in_scope("Makefile").as_deref(), Some("Makefile"));
-        assert_eq!(path_in_scope("*.{ts,tsx}"), None);
+        assert_eq!(path_in_scope("*.{ts,tsx}").as_deref(), Some("example.ts"));
+        assert_eq!(path_in_scope("[Mm]akefile").as_deref(), Some("Makefile"));
+        assert_eq!(path_in_scope("[!a]*.py"), None);
     }
 }
