@@ -4,9 +4,9 @@
 
 use crate::clock::Clock;
 use crate::hook::{AddedLine, Edit};
-use crate::lessons::{self, LessonScope};
+use crate::lessons::{self, LessonScope, Warning};
 use crate::project::Project;
-use crate::replay::expect::Observation;
+use crate::replay::observation::{Observation, WARNING_MARKER};
 use crate::setup::settings::Settings;
 use crate::validate::{Diagnostic, Source, Validators};
 
@@ -40,22 +40,27 @@ pub fn run(
         errors.extend(report.diagnostics.into_iter().filter(Diagnostic::is_error));
         warnings.extend(outcome.warnings);
     }
+    Ok(observation(&errors, &warnings))
+}
+
+/// What `car check` prints, as the agent would read it: errors as the block reason, lesson hits
+/// as warnings in the hook's format.
+fn observation(errors: &[Diagnostic], warnings: &[Warning]) -> Observation {
     let reason: Vec<String> = errors.iter().map(Diagnostic::render).collect();
-    Ok(Observation {
+    Observation {
         blocked: !errors.is_empty(),
         reason: reason.join("\n"),
-        context: String::new(),
-        message: String::new(),
         warnings: warnings
             .iter()
             .map(|warning| {
                 format!(
-                    "⚠️ lesson (weight {}): {} ({}:{}, trigger {:?})",
+                    "{WARNING_MARKER} (weight {}): {} ({}:{}, trigger {:?})",
                     warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
                 )
             })
             .collect(),
-    })
+        ..Observation::default()
+    }
 }
 
 /// `car check` treats the whole file as added.

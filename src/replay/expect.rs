@@ -8,10 +8,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::output::HookResponse;
-
-/// The marker every rendered lesson warning starts with (post_tool_use::render_warnings).
-const WARNING_MARKER: &str = "⚠️ lesson";
+pub use crate::replay::observation::Observation;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -232,60 +229,6 @@ fn triggers_of(record: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// What a step showed the agent.
-#[derive(Debug, Clone, Default)]
-pub struct Observation {
-    pub blocked: bool,
-    pub reason: String,
-    pub context: String,
-    pub message: String,
-    /// One entry per shown lesson warning.
-    pub warnings: Vec<String>,
-}
-
-impl Observation {
-    pub fn from_response(response: &HookResponse) -> Observation {
-        let reason = response.block_reason.clone().unwrap_or_default();
-        let context = response.additional_context.clone().unwrap_or_default();
-        let warnings = reason
-            .lines()
-            .chain(context.lines())
-            .filter(|line| line.starts_with(WARNING_MARKER))
-            .map(String::from)
-            .collect();
-        Observation {
-            blocked: response.block_reason.is_some(),
-            reason,
-            context,
-            message: response.system_message.clone().unwrap_or_default(),
-            warnings,
-        }
-    }
-
-    /// Whether a shown warning mentions `text`; a trigger is shown quoted, so its backslashes
-    /// are doubled there and compared both ways.
-    fn warned_about(&self, text: &str) -> bool {
-        let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
-        self.warnings
-            .iter()
-            .any(|line| line.contains(text) || line.contains(&escaped))
-    }
-
-    /// A short account of what was shown, for failure messages.
-    fn summary(&self) -> String {
-        let verdict = if self.blocked {
-            "blocked"
-        } else {
-            "not blocked"
-        };
-        if self.warnings.is_empty() {
-            format!("{verdict}, no warnings")
-        } else {
-            format!("{verdict}, warnings: {}", self.warnings.join(" | "))
-        }
-    }
-}
-
 /// The files a step left behind, as plain JSON.
 #[derive(Debug, Clone)]
 pub struct DiskState {
@@ -349,6 +292,27 @@ fn check_observation(expect: &Expect, seen: &Observation, failures: &mut Vec<Str
         };
         failures.push(format!("expected {wanted}, got {}{reason}", seen.summary()));
     }
+    check_warnings(expect, seen, failures);
+    let texts = [
+        ("the block reason", &expect.reason_contains, &seen.reason),
+        (
+            "the system message",
+            &expect.message_contains,
+            &seen.message,
+        ),
+    ];
+    for (what, wanted, actual) in texts {
+        for text in wanted {
+            if !actual.contains(text.as_str()) {
+                failures.push(format!(
+                    "expected {what} to contain {text:?}, got {actual:?}"
+                ));
+            }
+        }
+    }
+}
+
+fn check_warnings(expect: &Expect, seen: &Observation, failures: &mut Vec<String>) {
     for text in &expect.warned {
         if !seen.warned_about(text) {
             failures.push(format!(
@@ -369,22 +333,6 @@ fn check_observation(expect: &Expect, seen: &Observation, failures: &mut Vec<Str
         && count != seen.warnings.len()
     {
         failures.push(format!("expected {count} warnings, got {}", seen.summary()));
-    }
-    for text in &expect.reason_contains {
-        if !seen.reason.contains(text.as_str()) {
-            failures.push(format!(
-                "expected the block reason to contain {text:?}, got {:?}",
-                seen.reason
-            ));
-        }
-    }
-    for text in &expect.message_contains {
-        if !seen.message.contains(text.as_str()) {
-            failures.push(format!(
-                "expected the system message to contain {text:?}, got {:?}",
-                seen.message
-            ));
-        }
     }
 }
 
@@ -415,39 +363,42 @@ fn check_record(
         .filter(|record| expect.selects(record))
         .collect();
     let name = format!("{kind} with {}", expect.describe());
-    let record = match (expect.present, found.as_slice()) {
-        (false, []) => return,
-        (false, _) => return failures.push(format!("expected no {name}, found {}", found[0])),
-        (true, []) => return failures.push(format!("expected a {name}, found none")),
-        (true, [record]) => *record,
-        (true, _) => {
-            return failures.push(format!("expected one {name}, found {}", found.len()));
-        }
-    };
+    match (expect.present, found.as_slice()) {
+        (false, []) => {}
+        (false, _) => failures.push(format!("expected no {name}, found {}", found[0])),
+        (true, []) => failures.push(format!("expected a {name}, found none")),
+        (true, [record]) => check_fields(&name, expect, record, now, failures),
+        (true, _) => failures.push(format!("expected one {name}, found {}", found.len())),
+    }
+}
+
+/// The fields of the one record an expectation picked.
+fn check_fields(
+    name: &str,
+    expect: &RecordExpect,
+    record: &Value,
+    now: i64,
+    failures: &mut Vec<String>,
+) {
     let selector = &expect.selector;
     for (field, wanted) in [("weight", selector.weight), ("hits", selector.hits)] {
-        let actual = record.get(field).and_then(Value::as_i64);
         if let Some(wanted) = wanted
-            && actual != Some(wanted)
+            && record.get(field).and_then(Value::as_i64) != Some(wanted)
         {
-            failures.push(format!(
-                "{name}: expected {field} {wanted}, got {}",
-                shown(record, field)
-            ));
+            let got = shown(record, field);
+            failures.push(format!("{name}: expected {field} {wanted}, got {got}"));
         }
     }
-    for (field, wanted) in [
+    let times = [
         ("last_hit", &expect.last_hit),
         ("last_decay_at", &expect.last_decay_at),
-    ] {
+    ];
+    for (field, wanted) in times {
         if let Some(wanted) = wanted
             && !time_matches(wanted, record.get(field), now)
         {
-            failures.push(format!(
-                "{name}: expected {field} {}, got {}",
-                describe_time(wanted, now),
-                shown(record, field)
-            ));
+            let (wanted, got) = (describe_time(wanted, now), shown(record, field));
+            failures.push(format!("{name}: expected {field} {wanted}, got {got}"));
         }
     }
     if let Some(wanted) = &selector.triggers {
@@ -492,6 +443,7 @@ fn shown(record: &Value, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::HookResponse;
     use serde_json::json;
 
     fn expect(value: Value) -> Expect {

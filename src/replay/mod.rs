@@ -12,6 +12,7 @@ pub mod command;
 pub mod examples;
 pub mod expect;
 pub mod fixtures;
+pub mod observation;
 pub mod runner;
 pub mod scenario;
 pub mod self_test;

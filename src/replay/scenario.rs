@@ -177,30 +177,13 @@ impl Scenario {
         .map_err(invalid)?;
         let candidates =
             initial(raw.candidates, raw.candidates_text, false, "candidates").map_err(invalid)?;
-        let mut files = Vec::new();
-        for (path, content) in raw.files {
-            check_relative(&path).map_err(|message| invalid(format!("files: {message}")))?;
-            let Value::String(content) = content else {
-                return Err(invalid(format!(
-                    "files.{path:?}: the content must be a string"
-                )));
-            };
-            files.push((path, content));
-        }
+        let files = files(raw.files).map_err(invalid)?;
         if raw.steps.is_empty() {
             return Err(invalid(
                 "\"steps\" is empty: a scenario needs at least one".into(),
             ));
         }
-        let mut steps = Vec::new();
-        let mut now = DEFAULT_NOW;
-        for (index, raw_step) in raw.steps.into_iter().enumerate() {
-            let number = index + 1;
-            let step = Step::from_raw(number, raw_step, now)
-                .map_err(|message| invalid(format!("step {number}: {message}")))?;
-            now = step.now;
-            steps.push(step);
-        }
+        let steps = steps(raw.steps).map_err(invalid)?;
         Ok(Scenario {
             name: name.to_string(),
             description: raw.description,
@@ -234,8 +217,57 @@ impl Step {
     }
 }
 
+/// Validates the starting files: relative paths, string contents.
+fn files(raw: Map<String, Value>) -> Result<Vec<(String, String)>, String> {
+    let mut files = Vec::new();
+    for (path, content) in raw {
+        check_relative(&path).map_err(|message| format!("files: {message}"))?;
+        let Value::String(content) = content else {
+            return Err(format!("files.{path:?}: the content must be a string"));
+        };
+        files.push((path, content));
+    }
+    Ok(files)
+}
+
+/// Numbers the steps and resolves each one's time from the previous one's.
+fn steps(raw: Vec<RawStep>) -> Result<Vec<Step>, String> {
+    let mut steps = Vec::new();
+    let mut now = DEFAULT_NOW;
+    for (index, raw_step) in raw.into_iter().enumerate() {
+        let number = index + 1;
+        let step = Step::from_raw(number, raw_step, now)
+            .map_err(|message| format!("step {number}: {message}"))?;
+        now = step.now;
+        steps.push(step);
+    }
+    Ok(steps)
+}
+
 /// Exactly one action per step (or none: a step of expectations only).
 fn action(raw: &RawStep) -> Result<Action, String> {
+    let mut actions = Vec::new();
+    actions.extend(edit_action(raw)?);
+    actions.extend(fixture_action(raw)?);
+    if let Some(paths) = &raw.check {
+        for path in paths {
+            check_relative(path).map_err(|message| format!("check: {message}"))?;
+        }
+        actions.push(Action::Check(paths.clone()));
+    }
+    if raw.maintain == Some(true) {
+        actions.push(Action::Maintain);
+    }
+    if actions.len() > 1 {
+        return Err(
+            "a step does one thing: edit, write, fixture, check or maintain; split it".into(),
+        );
+    }
+    Ok(actions.pop().unwrap_or(Action::Nothing))
+}
+
+/// The step's `edit` and `write`, if any.
+fn edit_action(raw: &RawStep) -> Result<Vec<Action>, String> {
     let mut actions = Vec::new();
     if let Some(edit) = &raw.edit {
         check_relative(&edit.file).map_err(|message| format!("edit.file: {message}"))?;
@@ -255,35 +287,26 @@ fn action(raw: &RawStep) -> Result<Action, String> {
             content: write.content.clone(),
         });
     }
-    if let Some(fixture) = &raw.fixture {
-        if crate::replay::fixtures::get(fixture).is_none() {
-            return Err(format!(
-                "fixture {fixture:?} is not one of {}",
-                crate::replay::fixtures::names().join(", ")
-            ));
-        }
-        actions.push(Action::Fixture {
-            name: fixture.clone(),
-            file_content: raw.file_content.clone(),
-        });
-    } else if raw.file_content.is_some() {
-        return Err("\"file_content\" belongs to a \"fixture\" step".into());
+    Ok(actions)
+}
+
+fn fixture_action(raw: &RawStep) -> Result<Option<Action>, String> {
+    let Some(fixture) = &raw.fixture else {
+        return match raw.file_content {
+            Some(_) => Err("\"file_content\" belongs to a \"fixture\" step".into()),
+            None => Ok(None),
+        };
+    };
+    if crate::replay::fixtures::get(fixture).is_none() {
+        return Err(format!(
+            "fixture {fixture:?} is not one of {}",
+            crate::replay::fixtures::names().join(", ")
+        ));
     }
-    if let Some(paths) = &raw.check {
-        for path in paths {
-            check_relative(path).map_err(|message| format!("check: {message}"))?;
-        }
-        actions.push(Action::Check(paths.clone()));
-    }
-    if raw.maintain == Some(true) {
-        actions.push(Action::Maintain);
-    }
-    if actions.len() > 1 {
-        return Err(
-            "a step does one thing: edit, write, fixture, check or maintain; split it".into(),
-        );
-    }
-    Ok(actions.pop().unwrap_or(Action::Nothing))
+    Ok(Some(Action::Fixture {
+        name: fixture.clone(),
+        file_content: raw.file_content.clone(),
+    }))
 }
 
 fn initial(
