@@ -228,3 +228,82 @@ fn plural(count: usize, word: &str) -> String {
         format!("{count} {word}s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::Severity;
+
+    fn findings() -> Findings {
+        Findings {
+            diagnostics: vec![
+                Diagnostic {
+                    file: "a.py".into(),
+                    line: 2,
+                    column: 1,
+                    severity: Severity::Error,
+                    validator: "python".into(),
+                    message: "ModuleNotFoundError: No module named 'requets'".into(),
+                    snippet: Some("import requets".into()),
+                    subject: Some("requets".into()),
+                },
+                Diagnostic {
+                    file: "b.sh".into(),
+                    line: 1,
+                    column: 1,
+                    severity: Severity::Warning,
+                    validator: "shellcheck".into(),
+                    message: "quote this".into(),
+                    snippet: None,
+                    subject: None,
+                },
+            ],
+            warnings: vec![Warning {
+                lesson_id: "L7".into(),
+                weight: 3,
+                lesson: "requests, not requets".into(),
+                trigger: "requets".into(),
+                file: "a.py".into(),
+                line: 2,
+            }],
+            notes: Vec::new(),
+            checked: 2,
+        }
+    }
+
+    #[test]
+    fn human_output_lists_diagnostics_warnings_and_a_summary() {
+        assert_eq!(
+            human_answer(&findings()),
+            "a.py:2:1: ModuleNotFoundError: No module named 'requets' [python]\n    import requets\n\
+             b.sh:1:1: quote this [shellcheck]\n\
+             a.py:2: ⚠️ lesson (weight 3): requests, not requets [trigger \"requets\"]\n\
+             car check: 1 error in 2 files, 2 warnings"
+        );
+    }
+
+    #[test]
+    fn json_output_is_one_array_with_lessons_last() {
+        let answer = json_answer(&findings());
+        assert_eq!(
+            answer,
+            json!([
+                {"file": "a.py", "line": 2, "column": 1, "severity": "error", "validator": "python",
+                 "message": "ModuleNotFoundError: No module named 'requets'",
+                 "snippet": "import requets", "subject": "requets"},
+                {"file": "b.sh", "line": 1, "column": 1, "severity": "warning",
+                 "validator": "shellcheck", "message": "quote this"},
+                {"file": "a.py", "line": 2, "column": 1, "severity": "warning", "validator": "lesson",
+                 "message": "lesson (weight 3): requests, not requets", "lesson_id": "L7",
+                 "trigger": "requets", "weight": 3}
+            ])
+        );
+    }
+
+    #[test]
+    fn every_line_counts_as_added() {
+        let added = every_line("a\n\nb");
+        assert_eq!(added.len(), 3);
+        assert_eq!((added[2].line, added[2].text.as_str()), (3, "b"));
+    }
+}

@@ -163,17 +163,8 @@ pub fn strip_jsonc(text: &str) -> String {
                 index = skip_string(bytes, index);
                 continue;
             }
-            b'/' if bytes.get(index + 1) == Some(&b'/') => {
-                let end = bytes[index..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |offset| index + offset);
-                blank(&mut out, index, end);
-                index = end;
-                continue;
-            }
-            b'/' if bytes.get(index + 1) == Some(&b'*') => {
-                let end = find(bytes, index + 2, b"*/").map_or(bytes.len(), |at| at + 2);
+            b'/' if comment_end(bytes, index).is_some() => {
+                let end = comment_end(bytes, index).unwrap_or(bytes.len());
                 blank(&mut out, index, end);
                 index = end;
                 continue;
@@ -199,6 +190,21 @@ pub fn strip_jsonc(text: &str) -> String {
     // Only ASCII bytes inside comments were replaced by ASCII spaces, and whole multi-byte
     // characters inside comments were blanked entirely, so the bytes are still UTF-8.
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// The index just past the `//` or `/* */` comment starting at `start`, if one starts there (an
+/// unterminated block comment runs to the end; serde_json then reports the missing value).
+fn comment_end(bytes: &[u8], start: usize) -> Option<usize> {
+    match bytes.get(start + 1)? {
+        b'/' => Some(
+            bytes[start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |offset| start + offset),
+        ),
+        b'*' => Some(find(bytes, start + 2, b"*/").map_or(bytes.len(), |at| at + 2)),
+        _ => None,
+    }
 }
 
 /// The index just past the string starting at `start` (a `"`), or the end of the text.

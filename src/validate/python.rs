@@ -44,17 +44,19 @@ impl PythonCheck<'_> {
             cell_code = code;
             source.content = &cell_code;
         }
-        let source = &source;
-        let interpreter = match &self.interpreter {
-            Ok(interpreter) => interpreter,
-            Err(why) => return fallback(source, why, report),
-        };
-        let lines = import_lines(source);
+        match &self.interpreter {
+            Ok(interpreter) => self.compile(interpreter, &source, report),
+            Err(why) => fallback(&source, why, report),
+        }
+    }
+
+    /// The one interpreter call: compile, then the added imports.
+    fn compile(&self, interpreter: &Path, source: &Source<'_>, report: &mut Report) {
         let mut command = Command::new(interpreter);
         command
             .args(["-I", "-S", "-B", "-W", "ignore", "-c", SCRIPT])
             .arg(source.display_path)
-            .arg(&lines)
+            .arg(import_lines(source))
             .args(search_paths(source.path, self.project_root))
             .current_dir(self.project_root);
         let output = match run_command(command, Some(source.content.as_bytes()), TIMEOUT) {
@@ -62,12 +64,11 @@ impl PythonCheck<'_> {
             Err(error) => return fallback(source, &error.to_string(), report),
         };
         if output.timed_out {
-            report.notes.push(format!(
+            return report.notes.push(format!(
                 "{}: the Python check took over {} s; not checked",
                 source.display_path,
                 TIMEOUT.as_secs()
             ));
-            return;
         }
         if !output.success() {
             let why = output.stderr.lines().last().unwrap_or("no output").trim();
