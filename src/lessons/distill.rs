@@ -29,6 +29,9 @@ use crate::setup::settings::{ReviewerBackend, Settings};
 /// Scopes with fewer lessons are left alone.
 pub const MIN_LESSONS_PER_SCOPE: usize = 5;
 
+/// A general trigger must still require this much specific text (`DankeTheme.`, not `Text`).
+pub const MIN_REQUIRED_TEXT: usize = 6;
+
 /// A proposed general lesson.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proposal {
@@ -153,6 +156,9 @@ pub fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), String> 
         return Err("no triggers".into());
     }
     check_not_generic(&triggers)?;
+    if proposal.replaces.is_empty() {
+        return Err("replaces no lesson".into());
+    }
     let fires = |text: &str| triggers.iter().any(|t| t.is_match(text));
     for id in &proposal.replaces {
         let lesson = lessons
@@ -192,6 +198,12 @@ fn check_not_generic(triggers: &[Trigger]) -> Result<(), String> {
         for text in required {
             precision::check(&text)
                 .map_err(|refusal| format!("{:?} is generic: {refusal}", trigger.as_str()))?;
+            if text.trim().chars().count() < MIN_REQUIRED_TEXT {
+                return Err(format!(
+                    "{:?} is generic: it only requires {text:?} (fewer than {MIN_REQUIRED_TEXT} characters)",
+                    trigger.as_str()
+                ));
+            }
         }
     }
     Ok(())

@@ -126,9 +126,14 @@ pub fn signals(
         let trigger = match trigger_for(diagnostic, &edit.content) {
             Ok(trigger) => trigger,
             Err(refusals) => {
-                if let Some(refusal) = refusals.first() {
-                    notes.push(format!("not learned from this error: {refusal}"));
-                }
+                let reason = refusals.first().map_or_else(
+                    || "it names no identifier or token".to_string(),
+                    ToString::to_string,
+                );
+                notes.push(format!(
+                    "not learned from {}:{} (rather miss than false-alarm): {reason}",
+                    diagnostic.file, diagnostic.line
+                ));
                 continue;
             }
         };
@@ -139,7 +144,10 @@ pub fn signals(
             && let Err(refusal) =
                 precision::check_project(scope.project.root(), extension, &edit.path, &trigger)
         {
-            notes.push(format!("not learned from this error: {refusal}"));
+            notes.push(format!(
+                "not learned from {}:{} (rather miss than false-alarm): {refusal}",
+                diagnostic.file, diagnostic.line
+            ));
             continue;
         }
         out.push(signal(&lesson_scope, trigger, diagnostic, edit));

@@ -18,9 +18,9 @@ pub const BACKTRACK_LIMIT: usize = 200_000;
 pub enum TriggerError {
     #[error("empty trigger")]
     Empty,
-    #[error("trigger {trigger:?}: the pattern does not compile: {message}")]
+    #[error("trigger `{trigger}`: the pattern does not compile: {message}")]
     Compile { trigger: String, message: String },
-    #[error("trigger {trigger:?}: gave up on this text ({message})")]
+    #[error("trigger `{trigger}`: gave up on this text ({message})")]
     Gaveup { trigger: String, message: String },
 }
 
