@@ -23,6 +23,7 @@ pub const SCENARIOS: &[(&str, &str)] = scenarios![
     "hit_raises_weight.json",
     "json_error_blocks_without_guessing.json",
     "merge.json",
+    "other_agents.json",
     "regex_lookbehind_trigger.json",
     "scope_filtering.json",
     "substring_trigger.json",

@@ -1,5 +1,5 @@
-//! The Claude Code PostToolUse payload fixtures, embedded so scenarios that replay them run from
-//! an installed binary too. Each uses `/home/user/proj` for the project root; the runner rewrites
+//! The recorded after-edit payload fixtures (Claude Code, Codex, Gemini CLI, Cursor), embedded so
+//! scenarios that replay them run from an installed binary too. Each uses `/home/user/proj` for the project root; the runner rewrites
 //! it to the scenario's temporary project.
 
 /// The project root the fixtures were recorded with.
@@ -34,6 +34,18 @@ const FIXTURES: &[(&str, &str)] = &[
         "claude-post-bash-rm.json",
         include_str!("../../tests/fixtures/hook-payloads/claude-post-bash-rm.json"),
     ),
+    (
+        "codex-post-apply-patch.json",
+        include_str!("../../tests/fixtures/hook-payloads/codex-post-apply-patch.json"),
+    ),
+    (
+        "gemini-after-tool-replace.json",
+        include_str!("../../tests/fixtures/hook-payloads/gemini-after-tool-replace.json"),
+    ),
+    (
+        "cursor-after-file-edit.json",
+        include_str!("../../tests/fixtures/hook-payloads/cursor-after-file-edit.json"),
+    ),
 ];
 
 /// The fixture's text, with the recorded project root still in it.
@@ -51,16 +63,20 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn every_fixture_is_a_post_tool_use_payload() {
+    fn every_fixture_is_an_after_edit_payload_in_the_fixture_project() {
         for name in super::names() {
-            let payload: serde_json::Value = serde_json::from_str(super::get(name).unwrap())
+            let text = super::get(name).unwrap();
+            let payload = crate::hook::Payload::parse(text.as_bytes())
                 .unwrap_or_else(|error| panic!("{name}: {error}"));
-            assert_eq!(payload["hook_event_name"], "PostToolUse", "{name}");
+            assert_eq!(
+                payload.cwd(),
+                std::path::Path::new(super::FIXTURE_ROOT),
+                "{name}"
+            );
+            let event = payload.event_name.as_str();
             assert!(
-                payload["cwd"]
-                    .as_str()
-                    .unwrap()
-                    .starts_with(super::FIXTURE_ROOT)
+                ["PostToolUse", "AfterTool", "afterFileEdit"].contains(&event),
+                "{name}: {event}"
             );
         }
     }

@@ -263,8 +263,11 @@ impl Sandbox {
         let root = self.project.root().to_string_lossy();
         let payload: Value = serde_json::from_str(&text.replace(FIXTURE_ROOT, &root))
             .map_err(|error| format!("fixture {name}: {error}"))?;
-        let input = &payload["tool_input"];
-        let path = input["file_path"].as_str().map(PathBuf::from);
+        // Claude and Gemini name the file in tool_input, Cursor at the top level.
+        let path = payload["tool_input"]["file_path"]
+            .as_str()
+            .or_else(|| payload["file_path"].as_str())
+            .map(PathBuf::from);
         let content = file_content
             .map(String::from)
             .or_else(|| content_after(&payload));
