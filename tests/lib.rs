@@ -13,5 +13,7 @@ mod review_gate;
 mod review_helpers;
 mod review_session;
 mod review_setup;
+mod replay_command;
+mod replay_self_test;
 mod validate_hook;
 mod validate_json_corpus;
