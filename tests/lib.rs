@@ -8,6 +8,8 @@ mod install;
 mod lessons_commands;
 mod lessons_hook;
 mod lessons_rules;
+mod replay_command;
+mod replay_self_test;
 mod review_backends;
 mod review_gate;
 mod review_helpers;
