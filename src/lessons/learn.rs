@@ -19,6 +19,7 @@ use crate::lessons::model::{Candidate, Lesson, PROMOTED_WEIGHT, RawLesson, lesso
 use crate::lessons::precision::{self, Refusal};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
+use crate::replay::self_test::VALIDATOR as SELF_TEST;
 use crate::validate::Diagnostic;
 
 /// Field marking a candidate or lesson whose fix is not known yet.
@@ -118,7 +119,10 @@ pub fn signals(
     let extension = lesson_scope.strip_prefix("*.").unwrap_or_default();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for diagnostic in diagnostics.iter().filter(|d| d.is_error()) {
+    // The config self-test's errors are about car's own configuration, not a mistake in the
+    // project's code: learning from them would turn a lesson's trigger into a new lesson.
+    let learnable = |d: &&Diagnostic| d.is_error() && d.validator != SELF_TEST;
+    for diagnostic in diagnostics.iter().filter(learnable) {
         let trigger = match trigger_for(diagnostic, &edit.content) {
             Ok(trigger) => trigger,
             Err(refusals) => {

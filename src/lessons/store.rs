@@ -258,6 +258,11 @@ pub fn with_candidates<T>(
 /// The user-wide lessons file: `$XDG_CONFIG_HOME/car/lessons.json`, else
 /// `$HOME/.config/car/lessons.json`.
 pub fn user_lessons_path() -> Option<PathBuf> {
+    // A replay scenario runs in a throwaway project: the user's own lessons must not change
+    // what it sees (and a scenario must pass the same on every machine).
+    if crate::replay::runner::is_replaying() {
+        return None;
+    }
     let config = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|dir| dir.is_absolute())

@@ -14,7 +14,7 @@ use regex::Regex;
 
 use crate::validate::process::{ProcessError, run_command};
 use crate::validate::rules::{CommandRule, ReferenceRule, Rule, RuleKind};
-use crate::validate::{Diagnostic, Report, Source, snippet_of_line};
+use crate::validate::{Diagnostic, Report, Source, snippet_at};
 
 /// Diagnostics one rule may report per file.
 const MAX_PER_RULE: usize = 20;
@@ -130,7 +130,7 @@ pub fn missing_references(
             severity: rule.severity,
             validator: rule.id.clone(),
             message,
-            snippet: snippet_of_line(source.content, line),
+            snippet: snippet_at(source.content, line, column),
             subject: Some(whole.as_str().to_string()),
         });
         if found.len() >= MAX_PER_RULE {
@@ -181,41 +181,30 @@ fn run_command_rule(
     project_root: &Path,
     report: &mut Report,
 ) {
-    let fill = |arg: &String| {
-        arg.replace("{file}", &source.path.to_string_lossy())
-            .replace("{relative}", relative_path)
-            .replace("{root}", &project_root.to_string_lossy())
+    let argv = fill_placeholders(&command_rule.argv, source.path, relative_path, project_root);
+    // Loading refuses an empty argv; a rule built some other way simply does nothing.
+    let Some((program, arguments)) = argv.split_first() else {
+        return;
     };
-    let argv: Vec<String> = command_rule.argv.iter().map(fill).collect();
-    let mut command = Command::new(&argv[0]);
-    command.args(&argv[1..]).current_dir(project_root);
+    let mut command = Command::new(program);
+    command.args(arguments).current_dir(project_root);
     let stdin = command_rule.stdin.then_some(source.content.as_bytes());
-    let program = &command_rule.argv[0];
+    let note = |text: String| format!("rule `{}` ({}): {text}", rule.id, rule.file);
     let output = match run_command(command, stdin, command_rule.timeout) {
         Ok(output) => output,
         Err(ProcessError::NotFound { .. }) => {
-            report.notes.push(format!(
-                "rule `{}` ({}): `{program}` was not found on PATH; install it or set \"enabled\": false",
-                rule.id, rule.file
-            ));
-            return;
+            return report.notes.push(note(format!(
+                "`{program}` was not found on PATH; install it or set \"enabled\": false"
+            )));
         }
-        Err(error) => {
-            report
-                .notes
-                .push(format!("rule `{}` ({}): {error}", rule.id, rule.file));
-            return;
-        }
+        Err(error) => return report.notes.push(note(error.to_string())),
     };
     if output.timed_out {
-        report.notes.push(format!(
-            "rule `{}` ({}): `{program}` took over {:.0} s and was stopped; {} not checked by it",
-            rule.id,
-            rule.file,
+        return report.notes.push(note(format!(
+            "`{program}` took over {:.0} s and was stopped; {} not checked by it",
             command_rule.timeout.as_secs_f64(),
             source.display_path
-        ));
-        return;
+        )));
     }
     if output.success() {
         return;
@@ -232,6 +221,22 @@ fn run_command_rule(
         ));
     }
     report.diagnostics.extend(found);
+}
+
+/// The rule's argv with `{file}`, `{relative}` and `{root}` filled in.
+fn fill_placeholders(
+    argv: &[String],
+    file: &Path,
+    relative_path: &str,
+    project_root: &Path,
+) -> Vec<String> {
+    argv.iter()
+        .map(|arg| {
+            arg.replace("{file}", &file.to_string_lossy())
+                .replace("{relative}", relative_path)
+                .replace("{root}", &project_root.to_string_lossy())
+        })
+        .collect()
 }
 
 /// `path:line:col: message` (or `path:line: message`) lines about this file.
@@ -258,7 +263,7 @@ fn parse_tool_output(rule: &Rule, source: &Source<'_>, text: &str) -> Vec<Diagno
             severity: rule.severity,
             validator: rule.id.clone(),
             message: message.to_string(),
-            snippet: snippet_of_line(source.content, line),
+            snippet: snippet_at(source.content, line, column),
             subject: quoted_token(message),
         });
         if found.len() >= MAX_PER_RULE {

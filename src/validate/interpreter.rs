@@ -4,8 +4,10 @@
 //! Resolution runs `python3 -c 'import sys; print(sys.executable)'` once, in the project folder
 //! (pyenv picks the version from `.python-version` there), and caches the answer in
 //! `$XDG_CACHE_HOME/car/python-interpreters.json` (else `~/.cache/car/…`), keyed by everything the
-//! answer depends on: the shim's path, `PATH`, `VIRTUAL_ENV`, `PYENV_VERSION` and the project root.
-//! A cached binary that no longer exists is resolved again. The cache is only a cache: losing
+//! answer depends on: the shim's path, `PATH`, `VIRTUAL_ENV`, `PYENV_VERSION`, `CONDA_PREFIX`, the
+//! nearest `.python-version` / `.tool-versions` above the project and pyenv's global `version`
+//! file. Projects that pin nothing share one entry. A cached binary that no longer exists is
+//! resolved again. The cache is only a cache: losing
 //! a concurrent write, or having no cache folder, costs one extra resolution, nothing else.
 
 use std::collections::BTreeMap;
@@ -77,14 +79,41 @@ fn cache_key(candidate: &Path, project_root: &Path) -> String {
                 .as_encoded_bytes(),
         );
     }
-    hasher.update([0]);
-    hasher.update(project_root.as_os_str().as_encoded_bytes());
+    for pin in version_pins(project_root) {
+        hasher.update([0]);
+        hasher.update(pin.as_os_str().as_encoded_bytes());
+        hasher.update(std::fs::read(&pin).unwrap_or_default());
+    }
     hasher
         .finalize()
         .iter()
         .take(12)
         .map(|byte| format!("{byte:02x}"))
         .collect()
+}
+
+/// The files that pin a Python version for this project: the nearest `.python-version` and
+/// `.tool-versions` (pyenv, asdf) at or above the root, and pyenv's global `version` file.
+fn version_pins(project_root: &Path) -> Vec<PathBuf> {
+    let mut pins = Vec::new();
+    for name in [".python-version", ".tool-versions"] {
+        if let Some(pin) = project_root
+            .ancestors()
+            .map(|dir| dir.join(name))
+            .find(|pin| pin.is_file())
+        {
+            pins.push(pin);
+        }
+    }
+    let pyenv_root = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".pyenv")));
+    if let Some(global) = pyenv_root.map(|root| root.join("version"))
+        && global.is_file()
+    {
+        pins.push(global);
+    }
+    pins
 }
 
 /// The cache file, when there is a place for it.
@@ -127,16 +156,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn key_depends_on_project_and_program() {
-        let a = cache_key(Path::new("/usr/bin/python3"), Path::new("/p1"));
-        let b = cache_key(Path::new("/usr/bin/python3"), Path::new("/p2"));
-        let c = cache_key(Path::new("/usr/local/bin/python3"), Path::new("/p1"));
-        assert_ne!(a, b);
-        assert_ne!(a, c);
+    fn key_depends_on_version_pins_and_program() {
+        let unpinned = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        let pinned = tempfile::tempdir().unwrap();
+        std::fs::write(pinned.path().join(".python-version"), "3.12.1\n").unwrap();
+        let python = Path::new("/usr/bin/python3");
+        let a = cache_key(python, unpinned.path());
         assert_eq!(
             a,
-            cache_key(Path::new("/usr/bin/python3"), Path::new("/p1"))
+            cache_key(python, other.path()),
+            "unpinned projects share"
         );
+        assert_ne!(a, cache_key(python, pinned.path()));
+        assert_ne!(
+            a,
+            cache_key(Path::new("/usr/local/bin/python3"), unpinned.path())
+        );
+        let before = cache_key(python, pinned.path());
+        std::fs::write(pinned.path().join(".python-version"), "3.11.7\n").unwrap();
+        assert_ne!(before, cache_key(python, pinned.path()));
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub enum Language {
     Json,
     /// JSON with `//` and `/* */` comments and trailing commas (tsconfig.json, .vscode/*.json, …).
     Jsonc,
+    /// One JSON value per line (`.jsonl`, `.ndjson`).
+    JsonLines,
     Rust,
     JavaScript,
     TypeScript,
@@ -66,6 +68,7 @@ impl Language {
             "bash" | "sh" | "shell" => Language::Shell,
             "json" => Language::Json,
             "jsonc" => Language::Jsonc,
+            "jsonl" | "ndjson" | "jsonlines" => Language::JsonLines,
             "rust" => Language::Rust,
             "javascript" | "js" | "jsx" | "node" => Language::JavaScript,
             "typescript" | "ts" => Language::TypeScript,
@@ -93,6 +96,7 @@ impl Language {
             Language::Shell => "bash",
             Language::Json => "json",
             Language::Jsonc => "jsonc",
+            Language::JsonLines => "jsonl",
             Language::Rust => "rust",
             Language::JavaScript => "javascript",
             Language::TypeScript => "typescript",
@@ -112,6 +116,17 @@ impl Language {
     }
 }
 
+/// JSON files whose tools accept comments and trailing commas.
+const JSONC_NAMES: &[&str] = &[
+    ".eslintrc.json",
+    "deno.json",
+    "biome.json",
+    "turbo.json",
+    "tslint.json",
+    "api-extractor.json",
+    "typedoc.json",
+];
+
 /// File names that decide the language on their own (lower-cased).
 fn by_file_name(path: &Path, file_name: &str) -> Option<Language> {
     let in_vscode = path
@@ -125,7 +140,7 @@ fn by_file_name(path: &Path, file_name: &str) -> Option<Language> {
             || file_name.starts_with("jsconfig")
             || file_name == ".devcontainer.json"
             || file_name == "devcontainer.json"
-            || file_name == ".eslintrc.json")
+            || JSONC_NAMES.contains(&file_name))
     {
         return Some(Language::Jsonc);
     }
@@ -140,7 +155,8 @@ fn by_extension(extension: &str) -> Option<Language> {
     let language = match extension {
         "py" | "pyw" | "pyi" => Language::Python,
         "json" | "ipynb" | "geojson" | "webmanifest" => Language::Json,
-        "jsonc" | "code-workspace" => Language::Jsonc,
+        "jsonc" | "code-workspace" | "code-snippets" => Language::Jsonc,
+        "jsonl" | "ndjson" => Language::JsonLines,
         "rs" => Language::Rust,
         "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
         "ts" | "mts" | "cts" => Language::TypeScript,
@@ -211,6 +227,9 @@ mod tests {
         assert_eq!(detect("jsconfig.json", ""), Some(Language::Jsonc));
         assert_eq!(detect(".vscode/settings.json", ""), Some(Language::Jsonc));
         assert_eq!(detect("a/b.jsonc", ""), Some(Language::Jsonc));
+        assert_eq!(detect("deno.json", ""), Some(Language::Jsonc));
+        assert_eq!(detect("events.jsonl", ""), Some(Language::JsonLines));
+        assert_eq!(detect("package.json", ""), Some(Language::Json));
         assert_eq!(detect(".devcontainer.json", ""), Some(Language::Jsonc));
         assert_eq!(
             detect(".devcontainer/devcontainer.json", ""),

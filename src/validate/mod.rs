@@ -16,6 +16,7 @@ pub mod python;
 pub mod rules;
 pub mod shell;
 pub mod treesitter;
+pub mod walk;
 
 use std::path::Path;
 
@@ -84,6 +85,20 @@ pub struct Source<'a> {
     pub language: Option<&'a str>,
     /// What the edit added (import checks look only at added imports); empty for `car check`.
     pub added: &'a [AddedLine],
+}
+
+impl Source<'_> {
+    /// Whether the added lines are the whole file, in order (a new file, a notebook cell,
+    /// `car check`).
+    pub fn added_everything(&self) -> bool {
+        !self.added.is_empty()
+            && self.added.len() >= self.content.lines().count()
+            && self
+                .added
+                .iter()
+                .enumerate()
+                .all(|(index, added)| added.line == index + 1)
+    }
 }
 
 /// The findings of all validators on one file.
@@ -155,15 +170,31 @@ impl Validators {
         report
     }
 
+    /// Whether a file's name alone says there is something to check: a language car validates
+    /// or an enabled custom rule's scope (what a directory walk keeps).
+    pub fn wants(&self, path: &Path) -> bool {
+        if walk::has_known_language(path) {
+            return true;
+        }
+        let relative = self.relative_to_root(path, "");
+        self.rules
+            .iter()
+            .any(|rule| rule.enabled && rule.applies_to(&relative))
+    }
+
     /// The project-relative path rule scopes match against.
     fn relative_path(&self, source: &Source<'_>) -> String {
-        match source.path.strip_prefix(&self.project_root) {
+        self.relative_to_root(source.path, source.display_path)
+    }
+
+    fn relative_to_root(&self, path: &Path, otherwise: &str) -> String {
+        match path.strip_prefix(&self.project_root) {
             Ok(relative) => relative
                 .components()
                 .map(|part| part.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/"),
-            Err(_) => source.display_path.to_string(),
+            Err(_) => otherwise.to_string(),
         }
     }
 
@@ -174,6 +205,9 @@ impl Validators {
                 source.content,
                 language == Language::Jsonc,
             )),
+            Language::JsonLines => report
+                .diagnostics
+                .extend(json::check_lines(source.display_path, source.content)),
             Language::Shell => shell::check(source.display_path, source.content, report),
             Language::Python => {
                 let interpreter = self.python.get_or_init(|| {
@@ -192,6 +226,9 @@ impl Validators {
                         source.display_path
                     ));
                 }
+                Ok(found) if treesitter::misreads_valid_code(language) => report
+                    .diagnostics
+                    .extend(errors_only_on_added_lines(found, source)),
                 Ok(found) => report.diagnostics.extend(found),
                 Err(note) => report.notes.push(note),
             },
@@ -201,21 +238,68 @@ impl Validators {
 
 /// Line `line` (1-based) of `content`, trimmed and shortened, for showing next to an error.
 pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
-    const LIMIT: usize = 160;
-    let text = content.split('\n').nth(line.checked_sub(1)?)?.trim();
-    if text.is_empty() {
-        return None;
-    }
-    if text.chars().count() <= LIMIT {
-        return Some(text.to_string());
-    }
-    let cut: String = text.chars().take(LIMIT).collect();
-    Some(format!("{cut}…"))
+    snippet_at(content, line, 1)
 }
 
-/// Helm charts and Jinja-templated YAML are not YAML until rendered.
+/// Like [`snippet_of_line`], but a long line (minified JSON or JavaScript) is shown around
+/// `column` (1-based, in characters) rather than from its start.
+pub fn snippet_at(content: &str, line: usize, column: usize) -> Option<String> {
+    const LIMIT: usize = 160;
+    let text = content.split('\n').nth(line.checked_sub(1)?)?;
+    let length = text.chars().count();
+    if length <= LIMIT || column <= LIMIT / 2 {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        if text.chars().count() <= LIMIT {
+            return Some(text.to_string());
+        }
+        let cut: String = text.chars().take(LIMIT).collect();
+        return Some(format!("{cut}…"));
+    }
+    let start = column
+        .saturating_sub(LIMIT / 3)
+        .min(length.saturating_sub(LIMIT));
+    let window: String = text.chars().skip(start).take(LIMIT).collect();
+    let tail = if start + LIMIT < length { "…" } else { "" };
+    Some(format!("…{}{tail}", window.trim()))
+}
+
+/// For grammars that misread valid code (C and C++ macros, modern CSS): a finding is an error
+/// only on a line this edit added, in an edit that did not add the whole file (new files and
+/// `car check` count every line as added); everywhere else it is a warning, which never blocks.
+fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Vec<Diagnostic> {
+    let whole_file = source.added_everything();
+    found
+        .into_iter()
+        .map(|diagnostic| {
+            let on_added_line = source
+                .added
+                .iter()
+                .any(|added| added.line == diagnostic.line);
+            if on_added_line && !whole_file {
+                diagnostic
+            } else {
+                Diagnostic {
+                    severity: Severity::Warning,
+                    ..diagnostic
+                }
+            }
+        })
+        .collect()
+}
+
+/// Helm charts and Jinja-templated YAML are not YAML until rendered. GitHub Actions' `${{ … }}`
+/// expressions are plain YAML scalars, not template markers.
 fn is_yaml_template(language: Language, content: &str) -> bool {
-    language == Language::Yaml && (content.contains("{{") || content.contains("{%"))
+    if language != Language::Yaml {
+        return false;
+    }
+    content.contains("{%")
+        || content
+            .match_indices("{{")
+            .any(|(at, _)| !content[..at].ends_with('$'))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
@@ -313,6 +397,9 @@ mod tests {
         assert!(report.diagnostics.is_empty(), "{report:?}");
         assert!(report.notes[0].contains("template"), "{report:?}");
         assert!(!check("a.yaml", "a: [1\n", None).diagnostics.is_empty());
+        let workflow = "on: push\njobs:\n  t:\n    runs-on: ${{ matrix.os }}\n    steps: [\n";
+        let report = check(".github/workflows/ci.yml", workflow, None);
+        assert!(!report.diagnostics.is_empty(), "{report:?}");
     }
 
     #[test]
@@ -332,6 +419,47 @@ mod tests {
         assert_eq!(report.diagnostics[0].validator, "python");
     }
 
+    #[cfg(feature = "extra-grammars")]
+    #[test]
+    fn macro_prone_grammars_block_only_on_added_lines() {
+        let root = tempfile::tempdir().unwrap();
+        let validators = Validators::load(&Project::at(root.path()), &Settings::default());
+        let path = root.path().join("a.c");
+        let content = "typedef Array(void) Array;\nint f(void) {\n  return 1\n}\n";
+        let line = |line: usize| AddedLine {
+            line,
+            text: content.lines().nth(line - 1).unwrap().to_string(),
+        };
+        let run = |added: &[AddedLine]| {
+            validators.check(&Source {
+                path: &path,
+                display_path: "a.c",
+                content,
+                language: None,
+                added,
+            })
+        };
+        let severities = |report: Report| -> Vec<(usize, Severity)> {
+            report
+                .diagnostics
+                .iter()
+                .map(|d| (d.line, d.severity))
+                .collect()
+        };
+        let edit = severities(run(&[line(3)]));
+        assert!(edit.contains(&(3, Severity::Error)), "{edit:?}");
+        assert!(
+            edit.iter().all(|(l, s)| *l == 3 || *s == Severity::Warning),
+            "{edit:?}"
+        );
+        let whole: Vec<AddedLine> = (1..=4).map(line).collect();
+        let all = severities(run(&whole));
+        assert!(
+            !all.is_empty() && all.iter().all(|(_, s)| *s == Severity::Warning),
+            "{all:?}"
+        );
+    }
+
     #[test]
     fn snippets_are_trimmed_and_bounded() {
         assert_eq!(snippet_of_line("a\n   b c  \n", 2).as_deref(), Some("b c"));
@@ -339,6 +467,16 @@ mod tests {
         assert_eq!(snippet_of_line("a\n", 0), None);
         let long = "x".repeat(500);
         assert_eq!(snippet_of_line(&long, 1).unwrap().chars().count(), 161);
+        let minified = format!("{}ERROR{}", "a".repeat(1000), "b".repeat(1000));
+        let around = snippet_at(&minified, 1, 1001).unwrap();
+        assert!(around.starts_with('…') && around.ends_with('…'), "{around}");
+        assert!(around.contains("aERRORb"), "{around}");
+        assert_eq!(around.chars().count(), 162);
+        let at_end = snippet_at(&minified, 1, 2005).unwrap();
+        assert!(
+            at_end.ends_with("bbb") && at_end.starts_with('…'),
+            "{at_end}"
+        );
     }
 
     #[test]
