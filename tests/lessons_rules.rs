@@ -86,6 +86,11 @@ fn broken_json_written_twice_becomes_a_candidate_then_a_lesson_with_its_fix() {
         "{answer:?}"
     );
     assert!(answer.reason().contains("config/c.json:2"), "{answer:?}");
+    assert_eq!(
+        project.read_json(CANDIDATES)["candidates"],
+        json!([]),
+        "an error a lesson already covers is not a new candidate"
+    );
 }
 
 #[test]

@@ -250,9 +250,17 @@ pub fn learn_from_edit(
     edit: &Edit,
     diagnostics: &[Diagnostic],
     lesson_fix_pending: bool,
+    known: &[&Lesson],
     out: &mut EditLessons,
 ) {
-    let new_signals = signals(scope, edit, diagnostics, &mut out.notes);
+    let mut new_signals = signals(scope, edit, diagnostics, &mut out.notes);
+    // An error a lesson already warns about is not news: the hit was recorded.
+    new_signals.retain(|signal| {
+        !known.iter().any(|lesson| {
+            lesson.scope.as_str() == signal.scope
+                && lesson.triggers.iter().any(|t| t.as_str() == signal.trigger)
+        })
+    });
     let candidates_path = scope.project.candidates_file();
     let pool = match CandidateFile::load(&candidates_path) {
         Ok(pool) => pool,

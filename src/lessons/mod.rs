@@ -103,7 +103,12 @@ pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) 
     if scope.learn && layers.project.is_some() {
         if scope.settings.learning_enabled {
             let pending = layers.has_pending_fix(&edit.relative_path);
-            learn::learn_from_edit(&scope, edit, diagnostics, pending, &mut out);
+            let known: Vec<&model::Lesson> = layers
+                .active()
+                .into_iter()
+                .map(|(lesson, _)| lesson)
+                .collect();
+            learn::learn_from_edit(&scope, edit, diagnostics, pending, &known, &mut out);
         }
         maintain::run_if_due(&scope, &mut out);
     }

@@ -97,9 +97,17 @@ pub struct Candidate {
     pub trigger: String,
     #[serde(default)]
     pub lesson: String,
-    #[serde(default, deserialize_with = "lenient_u64")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hits: Option<u64>,
-    #[serde(default, deserialize_with = "lenient_i64")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_hit: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<String>,
