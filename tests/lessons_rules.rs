@@ -308,3 +308,49 @@ fn distill_dry_run_proposes_validates_and_writes_nothing() {
     assert_eq!(project.run(&["lessons", "distill"]).code, 2);
     assert_eq!(project.read(LESSONS), lessons);
 }
+
+/// Seed 003's own story: a custom rule says `DankeTheme.secondaryText` does not exist; the agent
+/// makes that mistake in two files, and the third time the lesson warns before the rule blocks.
+#[test]
+fn custom_rule_errors_teach_the_seed_lesson() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(
+        "DankeTheme.swift",
+        "enum DankeTheme {\n    static let textSecondary = 1\n    static let textPrimary = 2\n}\n",
+    );
+    let rule = include_str!("../validators/reference-must-exist.example.json")
+        .replace("\"enabled\": false", "\"enabled\": true");
+    project.write(".claude/claude-auto-review/validators/theme.json", &rule);
+    let view = "let color = DankeTheme.secondaryText\n";
+    let first = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/A.swift", view, None),
+    );
+    assert!(first.is_block(), "the custom rule blocks: {first:?}");
+    assert_eq!(
+        project.read_json(CANDIDATES)["candidates"][0]["trigger"],
+        "DankeTheme.secondaryText"
+    );
+    project.at(T0 + 3 * DAY);
+    let second = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/B.swift", view, None),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}"
+    );
+    let lessons = project.read_json(LESSONS);
+    assert_eq!(lessons["lessons"][0]["scope"], "*.swift");
+    assert_eq!(
+        lessons["lessons"][0]["triggers"],
+        json!(["DankeTheme.secondaryText"])
+    );
+    let third = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/C.swift", view, None),
+    );
+    assert!(third.reason().contains("⚠️ lesson (weight 3)"), "{third:?}");
+    assert!(third.reason().contains("ios/C.swift:1"), "{third:?}");
+}
