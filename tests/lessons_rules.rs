@@ -354,3 +354,42 @@ fn custom_rule_errors_teach_the_seed_lesson() {
     assert!(third.reason().contains("⚠️ lesson (weight 3)"), "{third:?}");
     assert!(third.reason().contains("ios/C.swift:1"), "{third:?}");
 }
+
+/// The seed's import check: a module that does not exist, imported in two files, becomes a
+/// lesson whose text ends with the fix the agent made.
+#[test]
+fn missing_python_module_twice_becomes_a_lesson_with_the_fix() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let wrong = "import yamlish_helpers_car\n";
+    let first = project.hook("post-tool-use", &project.write_payload("a.py", wrong, None));
+    assert!(first.reason().contains("yamlish_helpers_car"), "{first:?}");
+    assert_eq!(
+        project.read_json(CANDIDATES)["candidates"][0]["trigger"],
+        "yamlish_helpers_car"
+    );
+    project.at(T0 + 2 * DAY);
+    let second = project.hook("post-tool-use", &project.write_payload("b.py", wrong, None));
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}"
+    );
+    let fixed = "import json\n";
+    let fix = project.hook(
+        "post-tool-use",
+        &project.write_payload("b.py", fixed, Some(wrong)),
+    );
+    assert!(!fix.is_block(), "{fix:?}");
+    let text = project.read_json(LESSONS)["lessons"][0]["lesson"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("No module named 'yamlish_helpers_car'"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Fix that worked: `import yamlish_helpers_car` became `import json`."),
+        "{text}"
+    );
+}
