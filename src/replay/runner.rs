@@ -140,6 +140,11 @@ impl Sandbox {
         if let Some(text) = initial_text(&scenario.candidates, candidates_origin)? {
             write(&project.candidates_file(), &text)?;
         }
+        if scenario.project_validators {
+            let origin = origin
+                .ok_or("\"project_validators\" needs a project (run it with `car lessons test`)")?;
+            copy_validators(origin, &project)?;
+        }
         for (relative, content) in &scenario.files {
             write(&root.join(relative), content)?;
         }
@@ -315,6 +320,23 @@ fn content_after(payload: &Value) -> Option<String> {
         content = content.replacen(old, new, 1);
     }
     Some(content)
+}
+
+/// The project's custom validator files, copied as they are.
+fn copy_validators(origin: &Project, sandbox: &Project) -> Result<(), String> {
+    let folder = origin.validators_dir();
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == "json")
+            && let (Some(name), Some(text)) = (path.file_name(), read(&path)?)
+        {
+            write(&sandbox.validators_dir().join(name), &text)?;
+        }
+    }
+    Ok(())
 }
 
 fn initial_text(initial: &Initial, origin: Option<PathBuf>) -> Result<Option<String>, String> {
