@@ -2,19 +2,35 @@
 //! opencode, or any command) and get its text back. Used by the review gate, the model classifier
 //! and `car lessons distill`.
 //!
+//! | backend | argv (prompt on stdin) |
+//! | --- | --- |
+//! | claude | `claude -p --output-format json --allowedTools Read,Grep,Glob --disallowedTools … --settings {"disableAllHooks":true} [--model M]` |
+//! | codex | `codex exec --sandbox read-only --skip-git-repo-check [--output-schema F] --output-last-message F [--model M] -` |
+//! | opencode | `opencode run --agent plan [--model M] <instruction>` |
+//! | command | `reviewerCommand` as given |
+//!
 //! Invariants: the prompt never goes through a shell; the nested run is read-only, has hooks
 //! disabled and carries [`NESTED_ENV`] so car's own hooks never gate a reviewer; a missing CLI, a
 //! timeout, a failure or empty output is an error, never an empty "clean" answer.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+
+use serde_json::Value;
 
 use crate::setup::settings::{ReviewerBackend, Settings};
 use crate::validate::process::{ProcessError, run_command};
 
 /// Set for every reviewer run; car's hooks answer `{}` at once when they see it.
 pub const NESTED_ENV: &str = "CAR_NESTED_REVIEW";
+
+/// Tools a nested claude run must never use (it only reads).
+const CLAUDE_DENIED_TOOLS: &str = "Bash,Edit,Write,MultiEdit,NotebookEdit";
+
+/// The one-line instruction opencode gets as its message; the prompt itself comes on stdin.
+const OPENCODE_INSTRUCTION: &str =
+    "Follow the review request given on stdin; answer with the findings JSON only.";
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackendError {
@@ -34,54 +50,137 @@ pub enum BackendError {
     },
     #[error("the reviewer CLI `{program}` printed nothing")]
     Empty { program: String },
+    #[error("{path}: {message}")]
+    Scratch { path: PathBuf, message: String },
+}
+
+impl BackendError {
+    /// Whether another attempt could help (a crash or an empty answer, not a missing CLI or a
+    /// timeout that already used the budget).
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            BackendError::Failed { .. } | BackendError::Empty { .. }
+        )
+    }
+
+    /// What the user can do about it.
+    pub fn hint(&self, settings: &Settings) -> String {
+        match self {
+            BackendError::NotFound { program } => format!(
+                "install `{program}` or put it on PATH, or choose another reviewer: car config --backend manual"
+            ),
+            BackendError::Timeout { .. } => format!(
+                "raise reviewerTimeoutSeconds (now {}) with `car config --timeout N`, then reinstall (`car install`) so the Stop hook's timeout follows",
+                settings.reviewer_timeout_seconds
+            ),
+            BackendError::Manual => "run the review yourself and submit it".to_string(),
+            _ => "check that the reviewer CLI works on its own (is it logged in?)".to_string(),
+        }
+    }
+}
+
+/// Extra files a reviewer run may use.
+#[derive(Debug, Clone, Default)]
+pub struct AskOptions {
+    /// A JSON schema the answer must follow (codex `--output-schema`).
+    pub output_schema: Option<Value>,
+    /// Where to keep the run's files (`<prefix>.schema.json`, `<prefix>.last-message.txt`);
+    /// a temporary folder when `None`.
+    pub files_prefix: Option<PathBuf>,
+}
+
+/// The files of one run, named in the argv.
+#[derive(Debug, Clone)]
+pub struct RunFiles {
+    pub schema: Option<PathBuf>,
+    pub last_message: PathBuf,
 }
 
 /// The argv of one reviewer run (program first). The prompt goes on stdin.
-pub fn argv(settings: &Settings) -> Result<Vec<String>, BackendError> {
-    let model = settings.reviewer_model.clone();
-    let mut argv: Vec<String> = match settings.reviewer_backend {
-        ReviewerBackend::Manual => return Err(BackendError::Manual),
-        ReviewerBackend::Claude => vec![
-            "claude".into(),
-            "-p".into(),
-            "--output-format".into(),
-            "text".into(),
-            "--allowedTools".into(),
-            "Read,Grep,Glob".into(),
-            "--settings".into(),
-            r#"{"disableAllHooks":true}"#.into(),
-        ],
-        ReviewerBackend::Codex => vec![
-            "codex".into(),
-            "exec".into(),
-            "--sandbox".into(),
-            "read-only".into(),
-            "--skip-git-repo-check".into(),
-        ],
-        ReviewerBackend::Opencode => vec!["opencode".into(), "run".into()],
-        ReviewerBackend::Command => settings.reviewer_command.clone(),
+pub fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, BackendError> {
+    let strings = |items: &[&str]| {
+        items
+            .iter()
+            .map(|item| item.to_string())
+            .collect::<Vec<_>>()
     };
-    if let Some(model) = model
-        && settings.reviewer_backend != ReviewerBackend::Command
-    {
+    let mut argv = match settings.reviewer_backend {
+        ReviewerBackend::Manual => return Err(BackendError::Manual),
+        ReviewerBackend::Command => return Ok(settings.reviewer_command.clone()),
+        ReviewerBackend::Claude => strings(&[
+            "claude",
+            "-p",
+            "--output-format",
+            "json",
+            "--allowedTools",
+            "Read,Grep,Glob",
+            "--disallowedTools",
+            CLAUDE_DENIED_TOOLS,
+            "--settings",
+            r#"{"disableAllHooks":true}"#,
+        ]),
+        ReviewerBackend::Codex => {
+            let mut argv = strings(&[
+                "codex",
+                "exec",
+                "--sandbox",
+                "read-only",
+                "--skip-git-repo-check",
+            ]);
+            if let Some(schema) = &files.schema {
+                argv.push("--output-schema".into());
+                argv.push(schema.to_string_lossy().into_owned());
+            }
+            argv.push("--output-last-message".into());
+            argv.push(files.last_message.to_string_lossy().into_owned());
+            argv
+        }
+        ReviewerBackend::Opencode => strings(&["opencode", "run", "--agent", "plan"]),
+    };
+    if let Some(model) = &settings.reviewer_model {
         argv.push("--model".into());
-        argv.push(model);
+        argv.push(model.clone());
     }
-    if settings.reviewer_backend == ReviewerBackend::Codex {
+    match settings.reviewer_backend {
         // `-` makes codex read the prompt from stdin.
-        argv.push("-".into());
+        ReviewerBackend::Codex => argv.push("-".into()),
+        ReviewerBackend::Opencode => argv.push(OPENCODE_INSTRUCTION.into()),
+        _ => {}
     }
     Ok(argv)
 }
 
-/// Sends `prompt` to the configured reviewer and returns what it printed.
+/// Sends `prompt` to the configured reviewer and returns what it answered (plain text).
 pub fn ask(
     settings: &Settings,
     working_dir: &Path,
     prompt: &str,
     timeout: Duration,
 ) -> Result<String, BackendError> {
-    let argv = argv(settings)?;
+    ask_with(
+        settings,
+        working_dir,
+        prompt,
+        timeout,
+        &AskOptions::default(),
+    )
+}
+
+/// [`ask`] with an output schema and named run files.
+pub fn ask_with(
+    settings: &Settings,
+    working_dir: &Path,
+    prompt: &str,
+    timeout: Duration,
+    options: &AskOptions,
+) -> Result<String, BackendError> {
+    let scratch = tempfile::tempdir().map_err(|error| BackendError::Scratch {
+        path: std::env::temp_dir(),
+        message: error.to_string(),
+    })?;
+    let files = run_files(scratch.path(), options)?;
+    let argv = argv(settings, &files)?;
     let Some((program, args)) = argv.split_first() else {
         return Err(BackendError::NotFound {
             program: String::new(),
@@ -103,7 +202,7 @@ pub fn ask(
     if output.timed_out {
         return Err(BackendError::Timeout {
             program: program.clone(),
-            seconds: timeout.as_secs(),
+            seconds: timeout.as_millis().div_ceil(1000) as u64,
         });
     }
     if !output.success() {
@@ -115,12 +214,65 @@ pub fn ask(
             stderr: tail(&output.stderr, 400),
         });
     }
-    if output.stdout.trim().is_empty() {
+    let answer = answer_text(settings, &files, &output.stdout);
+    if answer.trim().is_empty() {
         return Err(BackendError::Empty {
             program: program.clone(),
         });
     }
-    Ok(output.stdout)
+    Ok(answer)
+}
+
+/// Names the run's files and writes the schema.
+fn run_files(scratch: &Path, options: &AskOptions) -> Result<RunFiles, BackendError> {
+    let prefix = options
+        .files_prefix
+        .clone()
+        .unwrap_or_else(|| scratch.join("run"));
+    let with_suffix = |suffix: &str| {
+        let mut name = prefix.file_name().unwrap_or_default().to_os_string();
+        name.push(suffix);
+        prefix.with_file_name(name)
+    };
+    let schema = match &options.output_schema {
+        Some(schema) => {
+            let path = with_suffix(".schema.json");
+            crate::files::write_atomic(&path, schema.to_string().as_bytes()).map_err(|error| {
+                BackendError::Scratch {
+                    path: path.clone(),
+                    message: error.to_string(),
+                }
+            })?;
+            Some(path)
+        }
+        None => None,
+    };
+    let last_message = with_suffix(".last-message.txt");
+    let _ = std::fs::remove_file(&last_message);
+    Ok(RunFiles {
+        schema,
+        last_message,
+    })
+}
+
+/// The reviewer's answer: codex's last-message file, claude's JSON `result`, else stdout.
+fn answer_text(settings: &Settings, files: &RunFiles, stdout: &str) -> String {
+    match settings.reviewer_backend {
+        ReviewerBackend::Codex => std::fs::read_to_string(&files.last_message)
+            .ok()
+            .filter(|text| !text.trim().is_empty())
+            .unwrap_or_else(|| stdout.to_string()),
+        ReviewerBackend::Claude => serde_json::from_str::<Value>(stdout.trim())
+            .ok()
+            .and_then(|value| {
+                value
+                    .get("result")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            })
+            .unwrap_or_else(|| stdout.to_string()),
+        _ => stdout.to_string(),
+    }
 }
 
 /// The last `limit` characters of `text`, for error messages.
@@ -128,4 +280,38 @@ fn tail(text: &str, limit: usize) -> String {
     let trimmed = text.trim();
     let count = trimmed.chars().count();
     trimmed.chars().skip(count.saturating_sub(limit)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files() -> RunFiles {
+        RunFiles {
+            schema: Some(PathBuf::from("/r/R1.schema.json")),
+            last_message: PathBuf::from("/r/R1.last-message.txt"),
+        }
+    }
+
+    #[test]
+    fn codex_is_read_only_with_schema_and_last_message() {
+        let settings = Settings {
+            reviewer_backend: ReviewerBackend::Codex,
+            reviewer_model: Some("gpt-5".into()),
+            ..Settings::default()
+        };
+        assert_eq!(
+            argv(&settings, &files()).unwrap().join(" "),
+            "codex exec --sandbox read-only --skip-git-repo-check --output-schema /r/R1.schema.json \
+             --output-last-message /r/R1.last-message.txt --model gpt-5 -"
+        );
+    }
+
+    #[test]
+    fn manual_has_no_argv() {
+        assert!(matches!(
+            argv(&Settings::default(), &files()),
+            Err(BackendError::Manual)
+        ));
+    }
 }

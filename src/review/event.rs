@@ -1,11 +1,24 @@
 //! The shape of every event car records about a session: one JSON object per line, with the time,
 //! the session and a tagged `event`. Hooks write events; the stop gate reads them back into one
 //! snapshot per stop attempt and never re-parses payloads.
+//!
+//! Invariants: events are facts, never rewritten; a file "version" is the SHA-256 of its content,
+//! or `null` when the file does not exist. Lifecycle events (see [`Event::is_lifecycle`]) are
+//! also copied into the project's `state.jsonl` by the one append path in [`crate::review::log`].
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
+use crate::review::findings::{Finding, KnownLimit};
 use crate::validate::Diagnostic;
+
+/// A file's content hash, or `None` when the file does not exist (deleted / never created).
+pub type Version = Option<String>;
+
+/// File → version, sorted so two sets compare and print the same way every time.
+pub type Versions = BTreeMap<String, Version>;
 
 /// One line of a session's event log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -15,6 +28,18 @@ pub struct EventRecord {
     pub session: String,
     #[serde(flatten)]
     pub event: Event,
+}
+
+/// Where a file's session baseline came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BaselineSource {
+    /// The edit payload carried the previous content.
+    Payload,
+    /// The committed version (`git show HEAD:file`).
+    GitHead,
+    /// The file did not exist before the session (or car could not know its content).
+    Absent,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,6 +64,88 @@ pub enum Event {
         file: String,
         warnings: Vec<Warning>,
     },
+    /// The content of a file before the session first edited it was stored under
+    /// `clients/<session>/baselines/`; `hash` is that content's version.
+    BaselineCaptured {
+        file: String,
+        source: BaselineSource,
+        hash: Version,
+    },
+    /// `git status` when the session first recorded something: the files already dirty then,
+    /// with their versions, so changes made later outside the edit tools can be told apart.
+    WorktreeBaseline { dirty: Versions },
+    /// At stop time `git status` showed a file changed outside the edit tools (Bash rm/mv/…).
+    Reconciled { file: String, hash: Version },
+    /// One stage of a stop attempt and what it decided.
+    StopStage {
+        stage: String,
+        outcome: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        detail: String,
+    },
+    /// The classifier's reading of the agent's last message.
+    ClassifierResult {
+        verdict: String,
+        source: String,
+        reason: String,
+    },
+    /// A review of `files` (at these versions) was asked for.
+    ReviewRequested {
+        review: String,
+        backend: String,
+        files: Versions,
+        prompt_file: String,
+    },
+    /// A review came back; the verdict is derived from `findings` alone.
+    ReviewCompleted {
+        review: String,
+        files: Versions,
+        findings: Vec<Finding>,
+        #[serde(default)]
+        known_limits: Vec<KnownLimit>,
+        #[serde(default)]
+        notes: Vec<String>,
+    },
+    /// The reviewer could not produce a usable review (never counts as clean).
+    ReviewFailed { review: String, error: String },
+    /// A P2 finding was recorded as a known limit; it no longer blocks.
+    FindingDeferred {
+        review: String,
+        finding: String,
+        file: String,
+        title: String,
+        reason: String,
+    },
+    /// The gate blocked a stop.
+    StopBlocked { kind: String, fingerprint: String },
+    /// The gate let the agent stop.
+    StopAllowed { kind: String },
+    /// P3 offers shown to the user (keys), so each is shown once.
+    OffersShown { keys: Vec<String> },
+    /// SessionEnd: the session is closed.
+    SessionEnded {
+        #[serde(default)]
+        reason: String,
+    },
+    /// SessionEnd removed a stale session's folder (lifecycle log only).
+    SessionRemoved { removed: String, last_seen: i64 },
+}
+
+impl Event {
+    /// Events the project lifecycle log `state.jsonl` also keeps.
+    pub fn is_lifecycle(&self) -> bool {
+        matches!(
+            self,
+            Event::ReviewRequested { .. }
+                | Event::ReviewCompleted { .. }
+                | Event::ReviewFailed { .. }
+                | Event::FindingDeferred { .. }
+                | Event::StopBlocked { .. }
+                | Event::StopAllowed { .. }
+                | Event::SessionEnded { .. }
+                | Event::SessionRemoved { .. }
+        )
+    }
 }
 
 /// SHA-256 of `bytes` as lower-case hex.
@@ -50,6 +157,14 @@ pub fn content_hash(bytes: &[u8]) -> String {
         hex.push_str(&format!("{byte:02x}"));
     }
     hex
+}
+
+/// The short form of a version for messages and prompts.
+pub fn short(version: &Version) -> String {
+    match version {
+        Some(hash) => hash.chars().take(12).collect(),
+        None => "deleted".to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -71,6 +186,26 @@ mod tests {
             r#"{"ts":5,"session":"s1","event":"file_deleted","file":"src/a.py"}"#
         );
         assert_eq!(serde_json::from_str::<EventRecord>(&text).unwrap(), record);
+    }
+
+    #[test]
+    fn versions_serialize_deleted_as_null() {
+        let mut files = Versions::new();
+        files.insert("a".into(), None);
+        files.insert("b".into(), Some("ff".into()));
+        let event = Event::Reconciled {
+            file: "a".into(),
+            hash: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            serde_json::json!({"event":"reconciled","file":"a","hash":null})
+        );
+        assert!(!event.is_lifecycle());
+        assert_eq!(
+            serde_json::to_string(&files).unwrap(),
+            r#"{"a":null,"b":"ff"}"#
+        );
     }
 
     #[test]

@@ -1,8 +1,502 @@
-//! The Stop / SubagentStop hook: the review gate.
+//! The Stop / SubagentStop hook: the review gate. Stages, in order, each leaving an event:
+//! enabled? → unreviewed changes? (after reconciling with `git status`) → breaker
+//! (`maxStopPasses` blocks in a row, or no progress since the last block) → classifier (is the
+//! agent waiting for the user?) → reuse a pending review of exactly these versions → produce the
+//! review → verdict.
+//!
+//! Invariants: the verdict comes from the findings alone; P3 never appear in a fix request;
+//! unresolved validator errors block by themselves; a reviewer that is missing, times out or
+//! answers nothing usable blocks with what failed (until the breaker); `stop_hook_active` never
+//! ends the loop — the breaker does. SubagentStop is not gated: a subagent's edits are recorded in
+//! the parent session's log and reviewed when the main agent stops. Any internal error fails open.
+
+use std::time::{Duration, Instant};
 
 use crate::hook::HookContext;
 use crate::output::HookResponse;
+use crate::review::ReviewError;
+use crate::review::backend::{self, AskOptions, BackendError};
+use crate::review::classifier::{self, Verdict};
+use crate::review::event::{Event, EventRecord, Versions};
+use crate::review::findings::Review;
+use crate::review::log::EventLog;
+use crate::review::offers;
+use crate::review::prompt::{self, PromptInput};
+use crate::review::reconcile;
+use crate::review::snapshot::{Outstanding, Request, Snapshot};
+use crate::setup::settings::ReviewerBackend;
 
-pub fn handle_stop(_context: &HookContext) -> HookResponse {
-    HookResponse::allow()
+/// Review requests up to this size are put into the block reason itself.
+const INLINE_PROMPT_LIMIT: usize = 16 * 1024;
+
+pub fn handle_stop(context: &HookContext) -> HookResponse {
+    if !context.settings.enabled || context.payload.is_subagent_stop() {
+        return HookResponse::allow();
+    }
+    let log = EventLog::for_session(&context.project, context.session_id());
+    if !log.exists() {
+        // Nothing was edited in this session: the fast path.
+        return HookResponse::allow();
+    }
+    match Gate::open(context, log).and_then(Gate::run) {
+        Ok(answer) => answer,
+        Err(error) => {
+            crate::hook::context::log_hook_error(
+                &context.project.state_dir(),
+                &format!("stop gate: {error}"),
+            );
+            HookResponse::fail_open(format!("the review gate failed ({error}); stop allowed"))
+        }
+    }
+}
+
+/// What producing the review led to.
+enum Produced {
+    /// Manual backend: the agent must review and submit.
+    Requested(Request),
+    /// The reviewer could not deliver; what failed and how to fix it.
+    Failed(String, String),
+    /// Findings are recorded; go to the verdict.
+    Reviewed,
+}
+
+struct Gate<'a> {
+    context: &'a HookContext,
+    log: EventLog,
+    snapshot: Snapshot,
+    pending: Vec<Event>,
+    threshold: String,
+}
+
+impl<'a> Gate<'a> {
+    fn open(context: &'a HookContext, log: EventLog) -> Result<Gate<'a>, ReviewError> {
+        let snapshot = crate::review::checkpoint::load(&log)?;
+        Ok(Gate {
+            context,
+            log,
+            snapshot,
+            pending: Vec::new(),
+            threshold: context.settings.minimum_blocking_severity.clone(),
+        })
+    }
+
+    fn run(mut self) -> Result<HookResponse, ReviewError> {
+        self.stage("enabled", "yes", "");
+        let Some(unreviewed) = self.pending_changes() else {
+            return self.allow_final("clean", None);
+        };
+        if let Some((kind, message)) = self.breaker() {
+            self.stage("breaker", &kind, "");
+            return self.allow_final(&kind, Some(message));
+        }
+        self.stage("breaker", "closed", "");
+        if let Some(answer) = self.classify(&unreviewed)? {
+            return Ok(answer);
+        }
+        let produced = if unreviewed.is_empty() {
+            self.stage("review", "not needed", "every change was reviewed");
+            Produced::Reviewed
+        } else {
+            self.produce(&unreviewed)?
+        };
+        match produced {
+            Produced::Requested(request) => {
+                let reason = request_reason(self.context, &request);
+                self.block("review_request", reason)
+            }
+            Produced::Failed(what, fix) => {
+                let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes);
+                self.block("reviewer_failed", reason)
+            }
+            Produced::Reviewed => self.verdict(),
+        }
+    }
+
+    /// Reconciles with git, then the unreviewed files — `None` when nothing at all is pending
+    /// (no unreviewed file, no open finding, no validator error).
+    fn pending_changes(&mut self) -> Option<Versions> {
+        let reconciled = reconcile::reconcile(
+            &self.context.project,
+            &self.context.settings,
+            &self.snapshot,
+        );
+        for event in reconciled {
+            self.record(event);
+        }
+        let unreviewed = self.snapshot.unreviewed();
+        let outstanding = self.snapshot.outstanding(&self.threshold).len();
+        let errors = self.snapshot.unresolved_errors().len();
+        if unreviewed.is_empty() && outstanding == 0 && errors == 0 {
+            self.stage("changes", "none", "");
+            return None;
+        }
+        let detail = format!(
+            "{} unreviewed files, {outstanding} open findings, {errors} validator errors",
+            unreviewed.len()
+        );
+        self.stage("changes", "pending", &detail);
+        Some(unreviewed)
+    }
+
+    /// Appends an event to the pending batch and folds it into the snapshot.
+    fn record(&mut self, event: Event) {
+        self.snapshot.apply(EventRecord {
+            ts: self.context.clock.now(),
+            session: self.snapshot.session.clone(),
+            event: event.clone(),
+        });
+        self.pending.push(event);
+    }
+
+    fn stage(&mut self, stage: &str, outcome: &str, detail: &str) {
+        self.record(Event::StopStage {
+            stage: stage.into(),
+            outcome: outcome.into(),
+            detail: detail.into(),
+        });
+    }
+
+    fn flush(&mut self) -> Result<(), ReviewError> {
+        let events = std::mem::take(&mut self.pending);
+        self.log.append_all(self.context.clock.now(), events)?;
+        Ok(())
+    }
+
+    /// `maxStopPasses` blocks in a row, or nothing moved since a findings block.
+    fn breaker(&self) -> Option<(String, String)> {
+        let max = self.context.settings.max_stop_passes;
+        if self.snapshot.blocks_since_allow >= max {
+            return Some((
+                "breaker".into(),
+                format!(
+                    "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open. `car review status` shows what is pending.",
+                    self.snapshot.blocks_since_allow
+                ),
+            ));
+        }
+        let last = self.snapshot.last_block.as_ref()?;
+        if last.kind == "findings" && last.fingerprint == self.snapshot.fingerprint(&self.threshold)
+        {
+            return Some((
+                "no_progress".into(),
+                "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop. The open findings are listed by `car review status`.".into(),
+            ));
+        }
+        None
+    }
+
+    /// Lets the agent stop without a review when it is waiting for the user.
+    fn classify(&mut self, unreviewed: &Versions) -> Result<Option<HookResponse>, ReviewError> {
+        let payload = &self.context.payload;
+        let transcript_text = || {
+            payload
+                .raw
+                .transcript_path
+                .as_deref()
+                .and_then(|path| classifier::transcript_last_text(std::path::Path::new(path)))
+        };
+        let message = payload
+            .raw
+            .last_assistant_message
+            .clone()
+            .or_else(transcript_text);
+        let result = classifier::classify(
+            &self.context.settings,
+            self.context.project.root(),
+            message.as_deref(),
+        );
+        self.record(Event::ClassifierResult {
+            verdict: result.verdict.as_str().into(),
+            source: result.source.clone(),
+            reason: result.reason.clone(),
+        });
+        if result.verdict != Verdict::Incomplete {
+            return Ok(None);
+        }
+        self.record(Event::StopAllowed {
+            kind: "incomplete".into(),
+        });
+        self.flush()?;
+        Ok(Some(HookResponse::allow().with_system_line(format!(
+            "car: review postponed: the agent's last message {}; {} changed files stay pending.",
+            result.reason,
+            unreviewed.len()
+        ))))
+    }
+
+    /// Reuses a pending manual request for exactly these versions, or produces a new review.
+    fn produce(&mut self, unreviewed: &Versions) -> Result<Produced, ReviewError> {
+        let manual = self.context.settings.reviewer_backend == ReviewerBackend::Manual;
+        if manual
+            && let Some(request) = self.snapshot.pending_request()
+            && request.files == *unreviewed
+        {
+            let request = request.clone();
+            self.stage("reuse", "pending request", &request.id);
+            return Ok(Produced::Requested(request));
+        }
+        self.stage("reuse", "none", "");
+        let request = self.request(unreviewed)?;
+        if manual {
+            self.stage("review", "requested", &request.id);
+            return Ok(Produced::Requested(request));
+        }
+        self.flush()?;
+        Ok(self.run_reviewer(&request))
+    }
+
+    /// Writes the prompt and records the request.
+    fn request(&mut self, unreviewed: &Versions) -> Result<Request, ReviewError> {
+        let id = self.snapshot.next_review_id();
+        let text = prompt::build(&PromptInput {
+            project: &self.context.project,
+            settings: &self.context.settings,
+            snapshot: &self.snapshot,
+            files: unreviewed,
+        });
+        let path = self
+            .log
+            .dir()
+            .join("reviews")
+            .join(format!("{id}.prompt.md"));
+        crate::files::write_atomic(&path, text.as_bytes())?;
+        let prompt_file = self
+            .context
+            .project
+            .relative(&path)
+            .unwrap_or_else(|| path.display().to_string());
+        let backend = format!("{:?}", self.context.settings.reviewer_backend).to_lowercase();
+        self.record(Event::ReviewRequested {
+            review: id.clone(),
+            backend,
+            files: unreviewed.clone(),
+            prompt_file,
+        });
+        self.snapshot
+            .pending_request()
+            .cloned()
+            .ok_or_else(|| ReviewError::Invalid("the review request was not recorded".into()))
+    }
+
+    /// Asks the reviewer CLI (one retry for a crash or an unusable answer, inside the timeout).
+    fn run_reviewer(&mut self, request: &Request) -> Produced {
+        let settings = &self.context.settings;
+        let deadline = Instant::now() + Duration::from_secs(settings.reviewer_timeout_seconds);
+        let prompt_text =
+            std::fs::read_to_string(self.context.project.root().join(&request.prompt_file))
+                .unwrap_or_default();
+        let options = AskOptions {
+            output_schema: Some(prompt::findings_schema()),
+            files_prefix: Some(self.log.dir().join("reviews").join(&request.id)),
+        };
+        let mut last_error = (String::new(), String::new());
+        for attempt in 1..=2 {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if attempt > 1 && remaining < Duration::from_secs(2) {
+                break;
+            }
+            let answer = backend::ask_with(
+                settings,
+                self.context.project.root(),
+                &prompt_text,
+                remaining,
+                &options,
+            );
+            match self.accept(request, answer) {
+                Ok(()) => return Produced::Reviewed,
+                Err((what, fix, retryable)) => {
+                    last_error = (what, fix);
+                    if !retryable {
+                        break;
+                    }
+                }
+            }
+        }
+        self.record(Event::ReviewFailed {
+            review: request.id.clone(),
+            error: last_error.0.clone(),
+        });
+        self.stage("review", "failed", &last_error.0);
+        Produced::Failed(last_error.0, last_error.1)
+    }
+
+    /// Parses a reviewer answer into a completed review; on failure (what, fix, retryable).
+    fn accept(
+        &mut self,
+        request: &Request,
+        answer: Result<String, BackendError>,
+    ) -> Result<(), (String, String, bool)> {
+        let settings = &self.context.settings;
+        let text = answer.map_err(|error| {
+            (
+                error.to_string(),
+                error.hint(settings),
+                error.is_retryable(),
+            )
+        })?;
+        let answer_path = self
+            .log
+            .dir()
+            .join("reviews")
+            .join(format!("{}.answer.txt", request.id));
+        let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
+        let review = Review::parse_text(&text).map_err(|error| {
+            (
+                format!("the reviewer's answer is unusable: {error}"),
+                format!(
+                    "the raw answer is in {}; check the reviewer and its model",
+                    answer_path.display()
+                ),
+                true,
+            )
+        })?;
+        self.stage("review", "completed", &request.id);
+        self.record(Event::ReviewCompleted {
+            review: request.id.clone(),
+            files: request.files.clone(),
+            findings: review.findings,
+            known_limits: review.known_limits,
+            notes: review.notes,
+        });
+        Ok(())
+    }
+
+    /// Blocks on open P1/P2 findings or unresolved validator errors; allows otherwise.
+    fn verdict(mut self) -> Result<HookResponse, ReviewError> {
+        let outstanding = self.snapshot.outstanding(&self.threshold);
+        let errors = self.snapshot.unresolved_errors();
+        if outstanding.is_empty() && errors.is_empty() {
+            self.stage("verdict", "pass", "");
+            return self.allow_final("reviewed", None);
+        }
+        let detail = format!("{} findings, {} errors", outstanding.len(), errors.len());
+        self.stage("verdict", "block", &detail);
+        let reason = findings_reason(self.context.session_id(), &outstanding, &errors);
+        self.block("findings", reason)
+    }
+
+    fn block(mut self, kind: &str, reason: String) -> Result<HookResponse, ReviewError> {
+        let fingerprint = self.snapshot.fingerprint(&self.threshold);
+        self.record(Event::StopBlocked {
+            kind: kind.into(),
+            fingerprint,
+        });
+        self.flush()?;
+        Ok(HookResponse::block(reason))
+    }
+
+    /// The stop that is finally allowed: shows the P3 offers and known limits not shown yet.
+    fn allow_final(
+        mut self,
+        kind: &str,
+        message: Option<String>,
+    ) -> Result<HookResponse, ReviewError> {
+        let settings = &self.context.settings;
+        let offers = offers::unshown(&self.snapshot, settings);
+        let limits: Vec<(String, String)> = self
+            .snapshot
+            .known_limits()
+            .into_iter()
+            .filter(|(what, _)| {
+                !self
+                    .snapshot
+                    .shown_offers
+                    .contains(&format!("limit|{what}"))
+            })
+            .collect();
+        let mut keys: Vec<String> = offers.iter().map(|offer| offer.key.clone()).collect();
+        keys.extend(limits.iter().map(|(what, _)| format!("limit|{what}")));
+        self.record(Event::StopAllowed { kind: kind.into() });
+        if !keys.is_empty() {
+            self.record(Event::OffersShown { keys });
+        }
+        self.flush()?;
+        let mut answer = HookResponse::allow();
+        if let Some(message) = message {
+            answer = answer.with_system_line(message);
+        }
+        if !offers.is_empty() {
+            answer = answer.with_system_line(offers::render(&offers));
+        }
+        if !limits.is_empty() {
+            answer = answer.with_system_line(offers::render_known_limits(&limits));
+        }
+        Ok(answer)
+    }
+}
+
+/// The manual review request: what to review and the exact command to record the findings.
+fn request_reason(context: &HookContext, request: &Request) -> String {
+    let session = context.session_id();
+    let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
+    let mut reason = format!(
+        "car: review {} required before stopping ({} changed files: {}).\n\
+         Review the session's changes as the request below says, write the findings JSON to a \
+         file, and record it:\n  car review submit --session {session} FILE\n\
+         or pipe it: car review submit --session {session} -\n\
+         The request is saved at {}.\n",
+        request.id,
+        files.len(),
+        files.join(", "),
+        request.prompt_file
+    );
+    let prompt_text = std::fs::read_to_string(context.project.root().join(&request.prompt_file))
+        .unwrap_or_default();
+    if prompt_text.len() <= INLINE_PROMPT_LIMIT {
+        reason.push('\n');
+        reason.push_str(&prompt_text);
+    } else {
+        reason.push_str("Read that file: it is too large to show here.\n");
+    }
+    reason
+}
+
+fn failure_reason(what: &str, fix: &str, max_stop_passes: u32) -> String {
+    format!(
+        "car: the review could not run, so the stop stays blocked (a failed review never counts as clean).\n\
+         What failed: {what}\nHow to fix it: {fix}\n\
+         The gate lets the agent stop after {max_stop_passes} blocked stops in a row (maxStopPasses)."
+    )
+}
+
+/// The fix request: blocking findings (never P3) and unresolved validator errors.
+fn findings_reason(
+    session: &str,
+    outstanding: &[Outstanding],
+    errors: &[crate::validate::Diagnostic],
+) -> String {
+    let mut reason = String::from(
+        "car: the stop is blocked; fix these, then stop again (car re-reviews what you change):\n",
+    );
+    for item in outstanding {
+        let finding = &item.finding;
+        reason.push_str(&format!(
+            "- [{}] {} {}: {}\n",
+            finding.severity,
+            finding.id,
+            finding.location(),
+            finding.title
+        ));
+        if !finding.wrong_output.is_empty() {
+            reason.push_str(&format!("    wrong output: {}\n", finding.wrong_output));
+        }
+        if !finding.suggestion.is_empty() {
+            reason.push_str(&format!("    fix: {}\n", finding.suggestion));
+        }
+    }
+    if !errors.is_empty() {
+        reason.push_str("Unresolved validator errors (they block whatever the review says):\n");
+        for error in errors {
+            reason.push_str(&format!("- {}\n", error.render()));
+        }
+    }
+    if outstanding
+        .iter()
+        .any(|item| item.finding.severity != crate::review::findings::Severity::P1)
+    {
+        reason.push_str(&format!(
+            "A P2 that is a deliberate limitation can be recorded instead of fixed: car review defer ID --reason \"…\" --session {session} (never a P1).\n"
+        ));
+    }
+    reason.trim_end().to_string()
 }

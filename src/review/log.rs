@@ -1,24 +1,35 @@
-//! The one append path for session events: `clients/<session>/events.jsonl`. Each append is one
-//! complete line under the file's lock; a reader skips a torn or unreadable line instead of
-//! failing, so a hook killed mid-write never breaks the log.
+//! The one append path for session events: `clients/<session>/events.jsonl`, plus the project
+//! lifecycle log `state.jsonl` for the events that matter beyond one session (reviews, stop
+//! decisions, session end). Each append is complete lines in one `write` under the file's lock; a
+//! reader skips a torn or unreadable line instead of failing, so a hook killed mid-write never
+//! breaks the log.
+//!
+//! Invariant: every event goes through [`EventLog::append`] / [`EventLog::append_all`], which
+//! copy lifecycle events into `state.jsonl` so the two logs never disagree about what happened.
 
-use std::path::PathBuf;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
 use crate::files::{self, FileError, HOOK_LOCK_WAIT};
 use crate::project::Project;
 use crate::review::event::{Event, EventRecord};
 
+/// File name of a session's event log inside its client folder.
+pub const EVENTS_FILE: &str = "events.jsonl";
+
 /// A session's event log.
 #[derive(Debug, Clone)]
 pub struct EventLog {
     path: PathBuf,
+    lifecycle: PathBuf,
     session: String,
 }
 
 impl EventLog {
     pub fn for_session(project: &Project, session_id: &str) -> EventLog {
         EventLog {
-            path: project.client_dir(session_id).join("events.jsonl"),
+            path: project.client_dir(session_id).join(EVENTS_FILE),
+            lifecycle: project.state_log(),
             session: session_id.to_string(),
         }
     }
@@ -27,15 +38,64 @@ impl EventLog {
         &self.path
     }
 
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+
+    /// The session's folder (`clients/<session>/`).
+    pub fn dir(&self) -> PathBuf {
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
+    /// Whether the session recorded anything yet.
+    pub fn exists(&self) -> bool {
+        self.path.exists()
+    }
+
     /// Appends one event at `now`.
     pub fn append(&self, now: i64, event: Event) -> Result<(), FileError> {
+        self.append_all(now, vec![event])
+    }
+
+    /// Appends events at `now` in one write (all or, if killed, a torn last line).
+    pub fn append_all(&self, now: i64, events: Vec<Event>) -> Result<(), FileError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut session_lines = Vec::with_capacity(events.len());
+        let mut lifecycle_lines = Vec::new();
+        for event in events {
+            let is_lifecycle = event.is_lifecycle();
+            let record = EventRecord {
+                ts: now,
+                session: self.session.clone(),
+                event,
+            };
+            let line = serde_json::to_string(&record).unwrap_or_default();
+            if is_lifecycle {
+                lifecycle_lines.push(line.clone());
+            }
+            session_lines.push(line);
+        }
+        append_after_torn(&self.path, &session_lines.join("\n"))?;
+        if !lifecycle_lines.is_empty() {
+            append_after_torn(&self.lifecycle, &lifecycle_lines.join("\n"))?;
+        }
+        Ok(())
+    }
+
+    /// Records an event in the lifecycle log only (about a session whose folder is gone).
+    pub fn append_lifecycle_only(&self, now: i64, event: Event) -> Result<(), FileError> {
         let record = EventRecord {
             ts: now,
             session: self.session.clone(),
             event,
         };
         let line = serde_json::to_string(&record).unwrap_or_default();
-        files::append_line(&self.path, &line, HOOK_LOCK_WAIT)
+        append_after_torn(&self.lifecycle, &line)
     }
 
     /// Every readable event, oldest first; `(events, skipped_lines)`.
@@ -43,16 +103,140 @@ impl EventLog {
         let Some(text) = files::read_optional(&self.path)? else {
             return Ok((Vec::new(), 0));
         };
-        let mut events = Vec::new();
-        let mut skipped = 0;
-        for line in text.lines().filter(|line| !line.trim().is_empty()) {
-            match serde_json::from_str::<EventRecord>(line) {
-                Ok(record) => events.push(record),
-                Err(_) => skipped += 1,
-            }
-        }
-        Ok((events, skipped))
+        Ok(parse_lines(&text))
     }
+
+    /// The time of the last readable event, reading only the log's tail (for SessionEnd).
+    pub fn last_ts(&self) -> Option<i64> {
+        last_ts_of(&self.path)
+    }
+}
+
+/// Appends `lines` under the lock; when a killed writer left a torn last line (no newline), a
+/// newline is written first so the torn bytes never swallow the next event.
+fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
+    files::ensure_parent(path)?;
+    let _lock = files::FileLock::acquire(path, HOOK_LOCK_WAIT)?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|source| FileError::io(path, source))?;
+    let length = file
+        .metadata()
+        .map_err(|source| FileError::io(path, source))?
+        .len();
+    let mut buffer = String::with_capacity(lines.len() + 2);
+    if length > 0 {
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::Start(length - 1))
+            .and_then(|_| file.read_exact(&mut last))
+            .map_err(|source| FileError::io(path, source))?;
+        if last[0] != b'\n' {
+            buffer.push('\n');
+        }
+    }
+    buffer.push_str(lines);
+    buffer.push('\n');
+    std::io::Write::write_all(&mut file, buffer.as_bytes())
+        .map_err(|source| FileError::io(path, source))
+}
+
+/// Parses JSONL, skipping blank, torn and unknown lines.
+pub fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
+    let mut events = Vec::new();
+    let mut skipped = 0;
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        match parse_line(line) {
+            Some(record) => events.push(record),
+            None => skipped += 1,
+        }
+    }
+    (events, skipped)
+}
+
+/// One line. car writes `{"ts":N,"session":"…",` first, so the fast path reads those two by hand
+/// and deserializes only the event (serde's `flatten` would buffer every line twice, which is
+/// most of the stop hook's time on a 10,000-event log); anything else takes the general path.
+fn parse_line(line: &str) -> Option<EventRecord> {
+    if let Some((ts, session, tag)) = fast_prefix(line)
+        && let Some(event) = parse_event(tag, line)
+    {
+        return Some(EventRecord {
+            ts,
+            session: session.to_string(),
+            event,
+        });
+    }
+    serde_json::from_str::<EventRecord>(line).ok()
+}
+
+/// `ts`, `session` and the event tag of a line car wrote.
+fn fast_prefix(line: &str) -> Option<(i64, &str, &str)> {
+    let rest = line.strip_prefix("{\"ts\":")?;
+    let digits = rest.find(',')?;
+    let ts = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix(",\"session\":\"")?;
+    let end = rest.find('"')?;
+    let session = &rest[..end];
+    let rest = rest[end..].strip_prefix("\",\"event\":\"")?;
+    let tag = &rest[..rest.find('"')?];
+    (!session.contains('\\')).then_some((ts, session, tag))
+}
+
+/// The frequent events straight into their fields (an internally tagged enum buffers each line
+/// before it can pick the variant); the rest through [`Event`].
+fn parse_event(tag: &str, line: &str) -> Option<Event> {
+    #[derive(serde::Deserialize)]
+    struct Edit {
+        file: String,
+        tool: String,
+        hash: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Validated {
+        file: String,
+        errors: Vec<crate::validate::Diagnostic>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Warned {
+        file: String,
+        warnings: Vec<crate::lessons::Warning>,
+    }
+    let event = match tag {
+        "edit_tracked" => {
+            let Edit { file, tool, hash } = serde_json::from_str(line).ok()?;
+            Event::EditTracked { file, tool, hash }
+        }
+        "validated" => {
+            let Validated { file, errors } = serde_json::from_str(line).ok()?;
+            Event::Validated { file, errors }
+        }
+        "lesson_warned" => {
+            let Warned { file, warnings } = serde_json::from_str(line).ok()?;
+            Event::LessonWarned { file, warnings }
+        }
+        _ => serde_json::from_str::<Event>(line).ok()?,
+    };
+    Some(event)
+}
+
+/// Reads the last 8 KiB of a log and returns the newest `ts` found there.
+pub fn last_ts_of(path: &Path) -> Option<i64> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let length = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(length.saturating_sub(8 * 1024)))
+        .ok()?;
+    let mut tail = Vec::new();
+    file.read_to_end(&mut tail).ok()?;
+    let text = String::from_utf8_lossy(&tail);
+    text.lines().rev().find_map(|line| {
+        serde_json::from_str::<serde_json::Value>(line)
+            .ok()?
+            .get("ts")?
+            .as_i64()
+    })
 }
 
 #[cfg(test)]
@@ -74,5 +258,34 @@ mod tests {
         let (events, skipped) = log.read().unwrap();
         assert_eq!(events.len(), 1);
         assert_eq!(skipped, 1);
+        assert_eq!(log.last_ts(), Some(1));
+        log.append(3, Event::FileDeleted { file: "b".into() })
+            .unwrap();
+        let (events, skipped) = log.read().unwrap();
+        assert_eq!(events.len(), 2, "the event after a torn line is kept");
+        assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn lifecycle_events_are_copied_to_state_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let log = EventLog::for_session(&project, "s1");
+        log.append_all(
+            7,
+            vec![
+                Event::FileDeleted { file: "a".into() },
+                Event::StopAllowed {
+                    kind: "clean".into(),
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(log.read().unwrap().0.len(), 2);
+        let lifecycle = std::fs::read_to_string(project.state_log()).unwrap();
+        assert_eq!(
+            lifecycle.trim(),
+            r#"{"ts":7,"session":"s1","event":"stop_allowed","kind":"clean"}"#
+        );
     }
 }

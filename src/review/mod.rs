@@ -2,12 +2,22 @@
 //! prompts and backends, findings, known limits and the P3 offer list.
 
 pub mod backend;
+pub mod baseline;
+pub mod checkpoint;
+pub mod classifier;
 pub mod command;
 pub mod event;
+pub mod findings;
 pub mod gate;
 pub mod log;
+pub mod offers;
+pub mod prompt;
+pub mod reconcile;
 pub mod record;
 pub mod session_end;
+pub mod snapshot;
+
+pub use prompt::install_default_rules;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReviewError {
@@ -15,4 +25,6 @@ pub enum ReviewError {
     Invalid(String),
     #[error(transparent)]
     File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Findings(#[from] findings::FindingsError),
 }

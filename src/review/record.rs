@@ -1,11 +1,18 @@
-//! What the PostToolUse hook records for the stop gate: the edit (with its content hash), the
-//! validator errors of the file now, and the lesson warnings the edit drew.
+//! What the PostToolUse hook records for the stop gate: the file's baseline (before the session's
+//! first edit of it), the edit (with its content hash), the validator errors of the file now, and
+//! the lesson warnings the edit drew. The session's first record also notes which files were
+//! already dirty in git, so changes made later outside the edit tools can be reconciled.
+//!
+//! Invariant: one hook call appends its events in one write, so parallel hooks of one session
+//! interleave whole groups and never lose an event.
 
 use crate::files::FileError;
 use crate::hook::{Edit, HookContext};
 use crate::lessons::Warning;
+use crate::review::baseline::Baselines;
 use crate::review::event::{Event, content_hash};
 use crate::review::log::EventLog;
+use crate::review::reconcile::dirty_versions;
 use crate::validate::Diagnostic;
 
 /// Records one checked edit.
@@ -16,44 +23,54 @@ pub fn edit_checked(
     warnings: &[Warning],
 ) -> Result<(), FileError> {
     let log = EventLog::for_session(&context.project, context.session_id());
-    let now = context.clock.now();
-    log.append(
-        now,
-        Event::EditTracked {
-            file: edit.relative_path.clone(),
-            tool: edit.tool.clone(),
-            hash: content_hash(edit.content.as_bytes()),
-        },
-    )?;
-    log.append(
-        now,
-        Event::Validated {
-            file: edit.relative_path.clone(),
-            errors: diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .cloned()
-                .collect(),
-        },
-    )?;
+    let mut events = session_start(context, &log);
+    let baselines = Baselines::for_session(&context.project, context.session_id());
+    events.extend(baselines.capture(
+        &context.project,
+        &edit.relative_path,
+        edit.before.as_deref(),
+    )?);
+    events.push(Event::EditTracked {
+        file: edit.relative_path.clone(),
+        tool: edit.tool.clone(),
+        hash: content_hash(edit.content.as_bytes()),
+    });
+    events.push(Event::Validated {
+        file: edit.relative_path.clone(),
+        errors: diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect(),
+    });
     if !warnings.is_empty() {
-        log.append(
-            now,
-            Event::LessonWarned {
-                file: edit.relative_path.clone(),
-                warnings: warnings.to_vec(),
-            },
-        )?;
+        events.push(Event::LessonWarned {
+            file: edit.relative_path.clone(),
+            warnings: warnings.to_vec(),
+        });
     }
-    Ok(())
+    log.append_all(context.clock.now(), events)
 }
 
 /// Records a file a tool deleted.
 pub fn file_deleted(context: &HookContext, relative_path: &str) -> Result<(), FileError> {
-    EventLog::for_session(&context.project, context.session_id()).append(
-        context.clock.now(),
-        Event::FileDeleted {
-            file: relative_path.to_string(),
-        },
-    )
+    let log = EventLog::for_session(&context.project, context.session_id());
+    let mut events = session_start(context, &log);
+    let baselines = Baselines::for_session(&context.project, context.session_id());
+    events.extend(baselines.capture(&context.project, relative_path, None)?);
+    events.push(Event::FileDeleted {
+        file: relative_path.to_string(),
+    });
+    log.append_all(context.clock.now(), events)
+}
+
+/// The worktree baseline, when this is the session's first record.
+fn session_start(context: &HookContext, log: &EventLog) -> Vec<Event> {
+    if log.exists() {
+        return Vec::new();
+    }
+    dirty_versions(&context.project, &context.settings)
+        .map(|dirty| Event::WorktreeBaseline { dirty })
+        .into_iter()
+        .collect()
 }

@@ -1,8 +1,72 @@
 //! The SessionEnd hook: close the session's state and remove stale sessions.
+//!
+//! Invariants: bounded time (only the tail of each session log is read); a session is stale when
+//! its newest event is older than `staleClientTimeoutHours` by the one clock — other live
+//! sessions are never touched; the ending session's own folder is kept (its P3 offers stay
+//! available to `car review offers`) until it goes stale in turn.
+
+use std::path::Path;
 
 use crate::hook::HookContext;
 use crate::output::HookResponse;
+use crate::project::Project;
+use crate::review::event::Event;
+use crate::review::log::{EVENTS_FILE, EventLog, last_ts_of};
 
-pub fn handle(_context: &HookContext) -> HookResponse {
-    HookResponse::allow()
+pub fn handle(context: &HookContext) -> HookResponse {
+    let log = EventLog::for_session(&context.project, context.session_id());
+    let now = context.clock.now();
+    let mut answer = HookResponse::allow();
+    if log.exists() {
+        let reason = context.payload.raw.reason.clone().unwrap_or_default();
+        if let Err(error) = log.append(now, Event::SessionEnded { reason }) {
+            answer = answer.with_system_line(format!("car: could not close the session: {error}"));
+        }
+    }
+    let max_age = i64::try_from(context.settings.stale_client_timeout_hours)
+        .unwrap_or(i64::MAX / 7200)
+        .saturating_mul(3600);
+    let current = crate::project::sanitize_component(context.session_id());
+    remove_stale(&context.project, &current, now, max_age);
+    answer
+}
+
+/// Removes every other session folder whose newest event is older than `max_age` seconds.
+pub fn remove_stale(project: &Project, current: &str, now: i64, max_age: i64) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(project.clients_dir()) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == current || !entry.path().is_dir() {
+            continue;
+        }
+        let last_seen = last_seen(&entry.path());
+        if now.saturating_sub(last_seen) <= max_age {
+            continue;
+        }
+        if std::fs::remove_dir_all(entry.path()).is_ok() {
+            let _ = EventLog::for_session(project, &name).append_lifecycle_only(
+                now,
+                Event::SessionRemoved {
+                    removed: name.clone(),
+                    last_seen,
+                },
+            );
+            removed.push(name);
+        }
+    }
+    removed
+}
+
+/// The newest event's time, else the folder's modification time.
+fn last_seen(dir: &Path) -> i64 {
+    last_ts_of(&dir.join(EVENTS_FILE)).unwrap_or_else(|| {
+        std::fs::metadata(dir)
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |age| age.as_secs() as i64)
+    })
 }

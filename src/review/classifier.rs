@@ -1,0 +1,251 @@
+//! The last-message classifier: did the agent stop because it is done, or because it is waiting
+//! for the user (a question, a choice offered, a plan announced but not carried out)? When it is
+//! waiting, the gate lets it stop without a review and keeps the edits pending.
+//!
+//! The built-in classifier is offline and instant; `classifierBackend: "model"` asks the reviewer
+//! CLI with a short timeout and falls back to the built-in one on any failure. The text is
+//! `last_assistant_message`, else the last assistant text of the transcript (a bounded read from
+//! its end).
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::setup::settings::Settings;
+
+/// How much of a transcript's end is read to find the last assistant text.
+const TRANSCRIPT_TAIL_BYTES: u64 = 256 * 1024;
+
+/// The model classifier's timeout (never more than the reviewer's own).
+const MODEL_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The agent finished its turn: review.
+    Complete,
+    /// The agent waits for the user: no review now.
+    Incomplete,
+    /// No text to judge: review.
+    Unknown,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Complete => "complete",
+            Verdict::Incomplete => "incomplete",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// What the classifier decided, by which means, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification {
+    pub verdict: Verdict,
+    pub source: String,
+    pub reason: String,
+}
+
+/// Classifies the agent's last message with the configured classifier.
+pub fn classify(
+    settings: &Settings,
+    working_dir: &Path,
+    last_message: Option<&str>,
+) -> Classification {
+    let Some(text) = last_message.map(str::trim).filter(|text| !text.is_empty()) else {
+        return Classification {
+            verdict: Verdict::Unknown,
+            source: "builtin".into(),
+            reason: "no last assistant message".into(),
+        };
+    };
+    if settings.classifier_backend == "model" {
+        match ask_model(settings, working_dir, text) {
+            Ok(verdict) => {
+                return Classification {
+                    verdict,
+                    source: "model".into(),
+                    reason: "the reviewer model's answer".into(),
+                };
+            }
+            Err(error) => {
+                let mut fallback = builtin(text);
+                fallback.reason = format!("{} (model failed: {error})", fallback.reason);
+                return fallback;
+            }
+        }
+    }
+    builtin(text)
+}
+
+/// Phrases that offer the user a choice. Polite closings ("let me know if you need anything")
+/// are deliberately absent: a false "incomplete" skips a review, the costlier mistake.
+const CHOICES: [&str; 8] = [
+    "would you like me",
+    "do you want me",
+    "should i ",
+    "let me know which",
+    "which do you prefer",
+    "which would you prefer",
+    "which option do you",
+    "or would you rather",
+];
+
+/// Phrases that announce work not done yet.
+const PLANS: [&str; 7] = [
+    "i'll now",
+    "i will now",
+    "next, i'll",
+    "next i'll",
+    "next, i will",
+    "now i'll",
+    "let me now",
+];
+
+/// The offline rules.
+pub fn builtin(text: &str) -> Classification {
+    let verdict = |verdict, reason: &str| Classification {
+        verdict,
+        source: "builtin".into(),
+        reason: reason.to_string(),
+    };
+    let tail = last_paragraph(text);
+    let lower = tail.to_lowercase();
+    if tail.trim_end().ends_with('?') {
+        return verdict(Verdict::Incomplete, "ends with a question to the user");
+    }
+    if let Some(phrase) = CHOICES.iter().find(|phrase| lower.contains(*phrase)) {
+        return verdict(
+            Verdict::Incomplete,
+            &format!("offers the user a choice ({phrase:?})"),
+        );
+    }
+    if let Some(phrase) = PLANS.iter().find(|phrase| lower.contains(*phrase)) {
+        return verdict(
+            Verdict::Incomplete,
+            &format!("announces a plan it has not carried out ({phrase:?})"),
+        );
+    }
+    verdict(Verdict::Complete, "reads as a finished turn")
+}
+
+/// The last non-empty paragraph (where a closing question or plan sits).
+fn last_paragraph(text: &str) -> &str {
+    text.trim()
+        .rsplit("\n\n")
+        .find(|paragraph| !paragraph.trim().is_empty())
+        .unwrap_or(text)
+}
+
+fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verdict, String> {
+    let prompt = format!(
+        "An AI coding agent ended its turn with the message below. Answer with exactly one word: \
+         INCOMPLETE if it asks the user a question, offers a choice, or announces work it has not \
+         done yet; COMPLETE otherwise.\n\n<message>\n{text}\n</message>\n"
+    );
+    let timeout = MODEL_TIMEOUT.min(Duration::from_secs(settings.reviewer_timeout_seconds));
+    let answer = crate::review::backend::ask(settings, working_dir, &prompt, timeout)
+        .map_err(|error| error.to_string())?;
+    let upper = answer.to_uppercase();
+    if upper.contains("INCOMPLETE") {
+        Ok(Verdict::Incomplete)
+    } else if upper.contains("COMPLETE") {
+        Ok(Verdict::Complete)
+    } else {
+        Err(format!("unclear answer {:?}", answer.trim()))
+    }
+}
+
+/// The last assistant text in a Claude Code transcript (JSONL), reading at most its last 256 KiB.
+pub fn transcript_last_text(path: &Path) -> Option<String> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let length = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(
+        length.saturating_sub(TRANSCRIPT_TAIL_BYTES),
+    ))
+    .ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    text.lines().rev().find_map(assistant_text)
+}
+
+fn assistant_text(line: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(line).ok()?;
+    let message = value.get("message").unwrap_or(&value);
+    let role = value
+        .get("type")
+        .or_else(|| message.get("role"))
+        .and_then(Value::as_str)?;
+    if role != "assistant" {
+        return None;
+    }
+    let text = match message.get("content")? {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter(|part| part.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => return None,
+    };
+    (!text.trim().is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_rules() {
+        let cases = [
+            ("I refactored the loader. All done.", Verdict::Complete),
+            (
+                "Done.\n\nShould I also update the docs?",
+                Verdict::Incomplete,
+            ),
+            (
+                "Two ways: Option A keeps the API, option B is faster. Which do you prefer",
+                Verdict::Incomplete,
+            ),
+            (
+                "I've read the code. Next, I'll update the parser and the tests.",
+                Verdict::Incomplete,
+            ),
+            (
+                "Fixed the bug (was it the cache? yes).\n\nAll tests pass.",
+                Verdict::Complete,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(builtin(text).verdict, expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn transcript_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(
+            &path,
+            concat!(
+                r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+                "\n",
+                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Want me to continue?"}]}}"#,
+                "\n",
+                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","name":"Read"}]}}"#,
+                "\n{\"torn"
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            transcript_last_text(&path).as_deref(),
+            Some("Want me to continue?")
+        );
+        assert_eq!(transcript_last_text(&dir.path().join("missing")), None);
+    }
+}

@@ -1,0 +1,378 @@
+//! Findings: what a review produces, whatever the backend (DESIGN.md "Findings JSON"). Raw JSON
+//! ([`RawFindings`]) is validated once into [`Review`]: every finding has an id, a severity, a
+//! file and a title.
+//!
+//! Invariants: the verdict is derived from the findings alone (a model's own "PASS" field is
+//! ignored); a P1/P2 that does not name a specific wrong output (these inputs → this wrong result)
+//! is downgraded to P3; a P1 can never be a known limit — [`Review::from_raw`] drops such a limit
+//! with a note and [`check_deferrable`] refuses it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FindingsError {
+    #[error("the review output is empty")]
+    Empty,
+    #[error("the review output holds no findings JSON (an object with a \"findings\" list): {0}")]
+    NoJson(String),
+    #[error("findings JSON line {line}, column {column}: {message}")]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("finding {index}: {message}")]
+    Finding { index: usize, message: String },
+}
+
+/// How bad a finding is. P1 and P2 block (down to `minimumBlockingSeverity`); P3 never does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Severity {
+    P1,
+    P2,
+    P3,
+}
+
+impl Severity {
+    pub fn parse(text: &str) -> Option<Severity> {
+        match text.trim().to_ascii_uppercase().as_str() {
+            "P1" | "BLOCKER" | "CRITICAL" => Some(Severity::P1),
+            "P2" | "IMPORTANT" | "MAJOR" => Some(Severity::P2),
+            "P3" | "MINOR" | "NIT" => Some(Severity::P3),
+            _ => None,
+        }
+    }
+
+    /// Whether a finding of this severity blocks the stop at `threshold` ("P1" or "P2").
+    pub fn blocks_at(self, threshold: &str) -> bool {
+        match self {
+            Severity::P1 => true,
+            Severity::P2 => threshold != "P1",
+            Severity::P3 => false,
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            Severity::P1 => "P1",
+            Severity::P2 => "P2",
+            Severity::P3 => "P3",
+        })
+    }
+}
+
+/// A finding as a reviewer wrote it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct RawFinding {
+    pub id: Option<Value>,
+    pub severity: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<Value>,
+    pub title: Option<String>,
+    pub wrong_output: Option<String>,
+    pub suggestion: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct RawKnownLimit {
+    pub finding: Option<Value>,
+    pub reason: Option<String>,
+}
+
+/// The findings JSON as a reviewer wrote it; any other field (a "verdict") is ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct RawFindings {
+    pub findings: Vec<RawFinding>,
+    pub known_limits: Vec<RawKnownLimit>,
+}
+
+/// One validated finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    pub id: String,
+    pub severity: Severity,
+    pub file: String,
+    /// 1-based; 0 when the reviewer named no line.
+    #[serde(default)]
+    pub line: u64,
+    pub title: String,
+    #[serde(default)]
+    pub wrong_output: String,
+    #[serde(default)]
+    pub suggestion: String,
+    /// The reviewer said P1/P2 but named no specific wrong output.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub downgraded: bool,
+}
+
+impl Finding {
+    /// `file:line` (or just the file).
+    pub fn location(&self) -> String {
+        if self.line > 0 {
+            format!("{}:{}", self.file, self.line)
+        } else {
+            self.file.clone()
+        }
+    }
+
+    /// What identifies "the same finding" across review rounds.
+    pub fn key(&self) -> String {
+        format!("{}|{}", self.file, normalize_title(&self.title))
+    }
+}
+
+/// A finding recorded as a known limit, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownLimit {
+    pub finding: String,
+    pub reason: String,
+}
+
+/// A validated review: findings plus the known limits it declared, and notes about what car
+/// changed while validating (downgrades, refused limits).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Review {
+    pub findings: Vec<Finding>,
+    pub known_limits: Vec<KnownLimit>,
+    pub notes: Vec<String>,
+}
+
+impl Review {
+    /// Finds the findings JSON in a reviewer's text and validates it.
+    pub fn parse_text(text: &str) -> Result<Review, FindingsError> {
+        let value = extract_json(text)?;
+        let raw: RawFindings =
+            serde_json::from_value(value).map_err(|error| FindingsError::Json {
+                line: error.line(),
+                column: error.column(),
+                message: error.to_string(),
+            })?;
+        Review::from_raw(raw)
+    }
+
+    /// Validates raw findings (see the module invariants).
+    pub fn from_raw(raw: RawFindings) -> Result<Review, FindingsError> {
+        let mut review = Review::default();
+        for (index, raw_finding) in raw.findings.into_iter().enumerate() {
+            let finding = validate_finding(index + 1, raw_finding)?;
+            if finding.downgraded {
+                review.notes.push(format!(
+                    "{} was downgraded to P3: a P1/P2 must name the specific wrong output",
+                    finding.id
+                ));
+            }
+            review.findings.push(finding);
+        }
+        for limit in raw.known_limits {
+            let finding = limit.finding.as_ref().map(id_text).unwrap_or_default();
+            let reason = limit.reason.unwrap_or_default().trim().to_string();
+            match review.findings.iter().find(|found| found.id == finding) {
+                Some(found) if found.severity == Severity::P1 => review.notes.push(format!(
+                    "known limit for {finding} refused: a P1 can never be deferred"
+                )),
+                Some(_) if !reason.is_empty() => {
+                    review.known_limits.push(KnownLimit { finding, reason })
+                }
+                Some(_) => review.notes.push(format!(
+                    "known limit for {finding} ignored: it gives no reason"
+                )),
+                None => review.notes.push(format!(
+                    "known limit for unknown finding {finding:?} ignored"
+                )),
+            }
+        }
+        Ok(review)
+    }
+
+    /// Findings that block at `threshold`, minus those deferred by this review's known limits.
+    pub fn blocking<'a>(&'a self, threshold: &'a str) -> impl Iterator<Item = &'a Finding> + 'a {
+        self.findings.iter().filter(move |finding| {
+            finding.severity.blocks_at(threshold)
+                && !self
+                    .known_limits
+                    .iter()
+                    .any(|limit| limit.finding == finding.id)
+        })
+    }
+}
+
+/// Refuses to defer a P1 (exit 2 at the command line).
+pub fn check_deferrable(finding: &Finding) -> Result<(), String> {
+    match finding.severity {
+        Severity::P1 => Err(format!(
+            "{} is a P1 ({}); a P1 can never be deferred as a known limit: fix it",
+            finding.id, finding.title
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsError> {
+    let invalid = |message: &str| FindingsError::Finding {
+        index,
+        message: message.to_string(),
+    };
+    let severity_text = raw.severity.ok_or_else(|| invalid("no \"severity\""))?;
+    let severity = Severity::parse(&severity_text)
+        .ok_or_else(|| invalid(&format!("severity {severity_text:?} is not P1, P2 or P3")))?;
+    let title = raw.title.unwrap_or_default().trim().to_string();
+    if title.is_empty() {
+        return Err(invalid("no \"title\""));
+    }
+    let id = raw
+        .id
+        .as_ref()
+        .map(id_text)
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| format!("F{index}"));
+    let wrong_output = raw.wrong_output.unwrap_or_default().trim().to_string();
+    let downgraded = severity != Severity::P3 && !is_specific(&wrong_output);
+    Ok(Finding {
+        id,
+        severity: if downgraded { Severity::P3 } else { severity },
+        file: raw.file.unwrap_or_default().trim().to_string(),
+        line: raw.line.as_ref().and_then(line_number).unwrap_or(0),
+        title,
+        wrong_output,
+        suggestion: raw.suggestion.unwrap_or_default().trim().to_string(),
+        downgraded,
+    })
+}
+
+/// Whether a wrong output names something concrete: long enough, and not a stock phrase.
+pub fn is_specific(wrong_output: &str) -> bool {
+    const VAGUE: [&str; 10] = [
+        "n/a",
+        "none",
+        "unknown",
+        "tbd",
+        "-",
+        "may cause issues",
+        "could cause problems",
+        "could lead to bugs",
+        "potential bug",
+        "unexpected behavior",
+    ];
+    let text = wrong_output.trim().trim_end_matches('.').to_lowercase();
+    text.chars().filter(|c| c.is_alphanumeric()).count() >= 12 && !VAGUE.contains(&text.as_str())
+}
+
+fn id_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.trim().to_string(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn line_number(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(number) => number.as_u64(),
+        Value::String(text) => text.split([':', '-']).next()?.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn normalize_title(title: &str) -> String {
+    title
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The findings JSON inside a reviewer's text: the whole text, a Claude `--output-format json`
+/// envelope (`result`), a fenced block, or the first `{…}` holding a `findings` list.
+pub fn extract_json(text: &str) -> Result<Value, FindingsError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(FindingsError::Empty);
+    }
+    if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
+        if value.get("findings").is_some() {
+            return Ok(value);
+        }
+        if let Some(inner) = value.get("result").and_then(Value::as_str) {
+            return extract_json(inner);
+        }
+    }
+    for (offset, _) in trimmed.match_indices('{') {
+        let mut stream =
+            serde_json::Deserializer::from_str(&trimmed[offset..]).into_iter::<Value>();
+        if let Some(Ok(value)) = stream.next()
+            && value.get("findings").is_some_and(Value::is_array)
+        {
+            return Ok(value);
+        }
+    }
+    let preview: String = trimmed.chars().take(200).collect();
+    Err(FindingsError::NoJson(preview))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Review {
+        Review::parse_text(text).unwrap()
+    }
+
+    #[test]
+    fn vague_p1_is_downgraded_and_verdict_ignores_pass() {
+        let review = parse(
+            r#"{"verdict":"PASS","findings":[
+              {"id":"F1","severity":"P1","file":"a.py","line":3,"title":"Bug","wrong_output":"may cause issues"},
+              {"id":"F2","severity":"p2","file":"a.py","line":"7","title":"Slow","wrong_output":"load(10k rows) takes 40 s: quadratic scan"}]}"#,
+        );
+        assert_eq!(review.findings[0].severity, Severity::P3);
+        assert!(review.findings[0].downgraded);
+        assert_eq!(review.findings[1].severity, Severity::P2);
+        assert_eq!(review.findings[1].line, 7);
+        let blocking: Vec<_> = review.blocking("P2").map(|f| f.id.clone()).collect();
+        assert_eq!(blocking, ["F2"]);
+        assert_eq!(review.blocking("P1").count(), 0);
+    }
+
+    #[test]
+    fn p1_known_limit_is_refused() {
+        let review = parse(
+            r#"{"findings":[
+              {"id":"F1","severity":"P1","file":"a","title":"x","wrong_output":"f(None) raises TypeError"},
+              {"id":"F2","severity":"P2","file":"a","title":"y","wrong_output":"g(2) returns 5 instead of 4"}],
+             "known_limits":[{"finding":"F1","reason":"later"},{"finding":"F2","reason":"sensitivity only"}]}"#,
+        );
+        assert_eq!(review.known_limits.len(), 1);
+        assert_eq!(review.known_limits[0].finding, "F2");
+        assert!(review.notes[0].contains("P1 can never be deferred"));
+        let blocking: Vec<_> = review.blocking("P2").map(|f| f.id.clone()).collect();
+        assert_eq!(blocking, ["F1"]);
+        assert!(check_deferrable(&review.findings[0]).is_err());
+        assert!(check_deferrable(&review.findings[1]).is_ok());
+    }
+
+    #[test]
+    fn json_is_found_in_envelopes_and_prose() {
+        let envelope = r#"{"type":"result","result":"Here:\n```json\n{\"findings\":[]}\n```"}"#;
+        assert_eq!(parse(envelope), Review::default());
+        let prose = "Review done.\n{\"findings\": [{\"severity\":\"P3\",\"file\":\"a\",\"title\":\"name\"}]}\nbye";
+        assert_eq!(parse(prose).findings[0].id, "F1");
+        assert_eq!(Review::parse_text("  "), Err(FindingsError::Empty));
+        assert!(matches!(
+            Review::parse_text("LGTM, PASS"),
+            Err(FindingsError::NoJson(_))
+        ));
+        assert!(matches!(
+            Review::parse_text(r#"{"findings":[{"severity":"P9","title":"t"}]}"#),
+            Err(FindingsError::Finding { index: 1, .. })
+        ));
+    }
+}

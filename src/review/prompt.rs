@@ -1,0 +1,242 @@
+//! The review prompt: the rules file, the session-scoped diff of the unreviewed files, the
+//! session's lesson warnings and validator errors as known pitfalls to verify, the known limits
+//! (so they are not re-reported), and the findings contract.
+//!
+//! Invariants: the diff is against each file's session baseline (never the whole working tree);
+//! the prompt is bounded in size (oversized diffs are cut with a note naming the file to read).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use similar::TextDiff;
+
+use crate::project::Project;
+use crate::review::ReviewError;
+use crate::review::baseline::{Baselines, git_head_version};
+use crate::review::event::Versions;
+use crate::review::snapshot::Snapshot;
+use crate::setup::settings::Settings;
+
+/// car's default review rules, installed as `.claude/claude-auto-review/rules.md`.
+pub const DEFAULT_RULES: &str = include_str!("default_rules.md");
+
+/// The installed rules file's name inside the state folder (the `rulesFile` default).
+pub const RULES_FILE_NAME: &str = "rules.md";
+
+/// Largest diff shown per file, and for the whole prompt.
+const MAX_FILE_DIFF: usize = 60 * 1024;
+const MAX_TOTAL_DIFF: usize = 240 * 1024;
+
+/// Writes the default rules file into the project unless one exists; its path when written.
+pub fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, ReviewError> {
+    let path = project.state_dir().join(RULES_FILE_NAME);
+    if path.exists() {
+        return Ok(None);
+    }
+    crate::files::write_atomic(&path, DEFAULT_RULES.as_bytes())?;
+    Ok(Some(path))
+}
+
+/// The rules text and where it came from: `rulesFile`, else the installed file, else car's own.
+pub fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
+    let configured = settings
+        .rules_file
+        .as_ref()
+        .map(|file| project.root().join(file));
+    let installed = project.state_dir().join(RULES_FILE_NAME);
+    for path in configured.into_iter().chain([installed]) {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            return (text, path.display().to_string());
+        }
+    }
+    (DEFAULT_RULES.to_string(), "car's default rules".to_string())
+}
+
+/// Everything the prompt is made from.
+pub struct PromptInput<'a> {
+    pub project: &'a Project,
+    pub settings: &'a Settings,
+    pub snapshot: &'a Snapshot,
+    pub files: &'a Versions,
+}
+
+/// Builds the review prompt.
+pub fn build(input: &PromptInput<'_>) -> String {
+    let (rules, _) = rules_text(input.project, input.settings);
+    let mut prompt = String::from(
+        "You are a code reviewer. Review ONLY the changes shown below (the session-scoped diff \
+         of the files an AI coding agent changed). Do not modify any file.\n\n",
+    );
+    prompt.push_str("<rules>\n");
+    prompt.push_str(rules.trim());
+    prompt.push_str("\n</rules>\n\n");
+    prompt.push_str(&pitfalls(input));
+    prompt.push_str(&known_limits(input.snapshot));
+    prompt.push_str(&diffs(input));
+    prompt.push_str(CONTRACT);
+    prompt
+}
+
+/// The findings contract every backend is held to.
+const CONTRACT: &str = r#"
+## Answer format
+Answer with ONE JSON object and nothing else:
+{"findings": [{"id": "F1", "severity": "P1", "file": "path/relative/to/project", "line": 42,
+  "title": "what is wrong, in one line",
+  "wrong_output": "these inputs -> this wrong result (required for P1/P2)",
+  "suggestion": "how to fix it"}],
+ "known_limits": []}
+- P1 blocker (bug, security, data loss); P2 important (performance, maintainability);
+  P3 minor (style, naming). P1 and P2 block the agent until fixed; P3 is only offered to the user.
+- A P1/P2 without a specific wrong_output is downgraded to P3.
+- No problems: {"findings": [], "known_limits": []}. Any verdict field you add is ignored.
+"#;
+
+fn pitfalls(input: &PromptInput<'_>) -> String {
+    let threshold = input.settings.offer_weight_threshold;
+    let mut lines: Vec<String> = Vec::new();
+    for warning in &input.snapshot.warnings {
+        if warning.weight >= threshold && input.files.contains_key(&warning.file) {
+            lines.push(format!(
+                "- lesson (weight {}): {} at {}:{} (trigger {:?})",
+                warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
+            ));
+        }
+    }
+    for error in input.snapshot.unresolved_errors() {
+        lines.push(format!(
+            "- validator error still present: {}",
+            error.render()
+        ));
+    }
+    lines.dedup();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "## Known pitfalls to verify\ncar flagged these while the agent worked; check whether \
+         each is a real problem in the final code:\n{}\n\n",
+        lines.join("\n")
+    )
+}
+
+fn known_limits(snapshot: &Snapshot) -> String {
+    let limits = snapshot.known_limits();
+    if limits.is_empty() {
+        return String::new();
+    }
+    let mut text =
+        String::from("## Known limits (deferred on purpose; do not report them again)\n");
+    for (what, reason) in limits {
+        text.push_str(&format!("- {what}: {reason}\n"));
+    }
+    text.push('\n');
+    text
+}
+
+fn diffs(input: &PromptInput<'_>) -> String {
+    let baselines = Baselines::for_session(input.project, &input.snapshot.session);
+    let mut text = String::from("## Changes to review (session-scoped diff)\n");
+    let mut total = 0;
+    for (file, version) in input.files {
+        let before = baselines
+            .load(file)
+            .unwrap_or_else(|| git_head_version(input.project, file))
+            .unwrap_or_default();
+        let after = match version {
+            Some(_) => std::fs::read_to_string(input.project.root().join(file)).unwrap_or_default(),
+            None => String::new(),
+        };
+        let state = if version.is_none() { " (deleted)" } else { "" };
+        let diff = TextDiff::from_lines(&before, &after)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{file}"), &format!("b/{file}"))
+            .to_string();
+        text.push_str(&format!("\n### {file}{state}\n"));
+        if diff.len() > MAX_FILE_DIFF || total + diff.len() > MAX_TOTAL_DIFF {
+            text.push_str(&format!(
+                "(diff of {} bytes not shown: read {file} yourself)\n",
+                diff.len()
+            ));
+            continue;
+        }
+        total += diff.len();
+        text.push_str("```diff\n");
+        text.push_str(&diff);
+        text.push_str("```\n");
+    }
+    text
+}
+
+/// The JSON schema of the findings answer (strict: codex `--output-schema` requires every
+/// property to be listed as required and no others allowed).
+pub fn findings_schema() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["findings", "known_limits"],
+        "properties": {
+            "findings": {"type": "array", "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["id", "severity", "file", "line", "title", "wrong_output", "suggestion"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "severity": {"type": "string", "enum": ["P1", "P2", "P3"]},
+                    "file": {"type": "string"},
+                    "line": {"type": ["integer", "null"]},
+                    "title": {"type": "string"},
+                    "wrong_output": {"type": "string"},
+                    "suggestion": {"type": "string"}
+                }
+            }},
+            "known_limits": {"type": "array", "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["finding", "reason"],
+                "properties": {"finding": {"type": "string"}, "reason": {"type": "string"}}
+            }}
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::event::{Event, EventRecord};
+
+    #[test]
+    fn prompt_has_rules_diff_pitfalls_and_contract() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        std::fs::write(dir.path().join("a.py"), "x = 2\n").unwrap();
+        let baselines = Baselines::for_session(&project, "s");
+        baselines
+            .capture(&project, "a.py", Some("x = 1\n"))
+            .unwrap();
+        let records = vec![EventRecord {
+            ts: 1,
+            session: "s".into(),
+            event: Event::EditTracked {
+                file: "a.py".into(),
+                tool: "Edit".into(),
+                hash: "h".into(),
+            },
+        }];
+        let snapshot = Snapshot::from_records("s", records, 0);
+        let settings = Settings::default();
+        let files = snapshot.unreviewed();
+        let prompt = build(&PromptInput {
+            project: &project,
+            settings: &settings,
+            snapshot: &snapshot,
+            files: &files,
+        });
+        assert!(prompt.contains("# Review rules"));
+        assert!(prompt.contains("-x = 1\n+x = 2\n"), "{prompt}");
+        assert!(prompt.contains("\"wrong_output\""));
+        assert!(install_default_rules(&project).unwrap().is_some());
+        assert!(install_default_rules(&project).unwrap().is_none());
+    }
+}

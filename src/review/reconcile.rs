@@ -1,0 +1,150 @@
+//! Reconciliation with `git status` at stop time: files the session changed outside the edit tools
+//! (Bash `rm`, `mv`, `sed -i`, redirects) become `reconciled` events, so they are reviewed too.
+//!
+//! Invariants: a file counts as changed by the session only when its version differs from what
+//! the session last knew of it (its tracked version, else its version in the worktree baseline
+//! taken when the session first recorded something); a file another session of the project
+//! edited with its tools is that session's; car's own state folder is never reported.
+//! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use crate::project::{Project, STATE_DIR};
+use crate::review::baseline::{Baselines, disk_version};
+use crate::review::event::{Event, Versions};
+use crate::review::snapshot::Snapshot;
+use crate::setup::settings::Settings;
+use crate::validate::process::run_with_timeout;
+
+/// How long `git status` may take before reconciliation is skipped.
+const GIT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Every dirty path (modified, added, deleted, untracked) → its version on disk now.
+pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
+    if !project.root().join(".git").exists() {
+        return None;
+    }
+    let root = project.root().to_string_lossy().into_owned();
+    let output = run_with_timeout(
+        "git",
+        &[
+            "-C",
+            &root,
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+        ],
+        None,
+        GIT_TIMEOUT,
+    )
+    .ok()?;
+    if !output.success() {
+        return None;
+    }
+    let versions = parse_porcelain(&output.stdout)
+        .into_iter()
+        .filter(|path| is_reviewable(path, settings))
+        .map(|path| {
+            let version = disk_version(&project.root().join(&path));
+            (path, version)
+        })
+        .collect();
+    Some(versions)
+}
+
+/// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries.
+pub fn parse_porcelain(text: &str) -> Vec<String> {
+    text.split('\0')
+        .filter(|entry| entry.len() > 3)
+        .map(|entry| entry[3..].to_string())
+        .collect()
+}
+
+/// Not car's own state, not the lock sidecars car leaves beside `.claude/settings.json`.
+fn is_reviewable(path: &str, settings: &Settings) -> bool {
+    let is_car_lock = path.starts_with(".claude/") && path.ends_with(".lock");
+    !path.starts_with(&format!("{STATE_DIR}/"))
+        && !is_car_lock
+        && settings.is_tracked_extension(path)
+}
+
+/// The `reconciled` events for changes `git status` shows that the snapshot does not know yet.
+pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) -> Vec<Event> {
+    let Some(dirty_now) = dirty_versions(project, settings) else {
+        return Vec::new();
+    };
+    let empty = Versions::new();
+    let baseline = snapshot.worktree_baseline.as_ref().unwrap_or(&empty);
+    let candidates: BTreeSet<&String> = dirty_now
+        .keys()
+        .chain(baseline.keys())
+        .chain(snapshot.files.keys())
+        .collect();
+    let others = other_sessions(project, &snapshot.session);
+    let mut events = Vec::new();
+    for path in candidates {
+        if !is_reviewable(path, settings) {
+            continue;
+        }
+        let now = match dirty_now.get(path) {
+            Some(version) => version.clone(),
+            None => disk_version(&project.root().join(path)),
+        };
+        let known = snapshot.files.get(path).or_else(|| baseline.get(path));
+        let changed = match known {
+            Some(known) => *known != now,
+            None => {
+                dirty_now.contains_key(path) && !others.iter().any(|other| other.is_captured(path))
+            }
+        };
+        if changed {
+            events.push(Event::Reconciled {
+                file: path.clone(),
+                hash: now,
+            });
+        }
+    }
+    events
+}
+
+/// The baselines of the project's other sessions: a file one of them edited with its tools is
+/// that session's change, not a Bash change of this one.
+fn other_sessions(project: &Project, session: &str) -> Vec<Baselines> {
+    let own = crate::project::sanitize_component(session);
+    std::fs::read_dir(project.clients_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| *name != own)
+        .map(|name| Baselines::for_session(project, &name))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn porcelain_paths() {
+        let text = " D src/legacy_loader.py\0?? new file.txt\0M  a.py\0";
+        assert_eq!(
+            parse_porcelain(text),
+            ["src/legacy_loader.py", "new file.txt", "a.py"]
+        );
+    }
+
+    #[test]
+    fn state_folder_is_never_reviewable() {
+        let settings = Settings::default();
+        assert!(!is_reviewable(
+            ".claude/claude-auto-review/clients/s/events.jsonl",
+            &settings
+        ));
+        assert!(!is_reviewable(".claude/settings.json.lock", &settings));
+        assert!(is_reviewable("src/a.py", &settings));
+    }
+}

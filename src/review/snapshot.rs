@@ -1,0 +1,449 @@
+//! One view of a session, folded from its event log once per stop attempt (or command): which
+//! files the session changed and at which version, what was reviewed, which findings are still
+//! outstanding, which validator errors are unresolved, how many stops in a row were blocked.
+//!
+//! Invariants: the snapshot is a pure function of the events (no I/O here), so every question the
+//! gate asks during one stop attempt gets answers from the same view; later events win.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::lessons::Warning;
+use crate::review::event::{Event, EventRecord, Version, Versions, content_hash};
+use crate::review::findings::{Finding, KnownLimit, Severity};
+use crate::validate::Diagnostic;
+
+/// A review that was asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub id: String,
+    pub backend: String,
+    pub files: Versions,
+    pub prompt_file: String,
+    pub ts: i64,
+}
+
+/// A review that came back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompletedReview {
+    pub id: String,
+    pub files: Versions,
+    pub findings: Vec<Finding>,
+    pub known_limits: Vec<KnownLimit>,
+    pub notes: Vec<String>,
+}
+
+/// A finding recorded as a known limit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Deferral {
+    pub review: String,
+    pub finding: String,
+    pub file: String,
+    pub title: String,
+    pub reason: String,
+}
+
+/// Why the previous stop was blocked, to tell whether anything changed since.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LastBlock {
+    pub kind: String,
+    pub fingerprint: String,
+}
+
+/// One outstanding finding, with the review it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outstanding {
+    pub review: String,
+    pub finding: Finding,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub session: String,
+    /// Every file the session changed (edit tools or reconciliation) → its version now.
+    pub files: BTreeMap<String, Version>,
+    /// File → its version before the session's first edit.
+    pub baselines: BTreeMap<String, Version>,
+    pub worktree_baseline: Option<Versions>,
+    /// File → the errors of its latest validation.
+    pub validated: BTreeMap<String, Vec<Diagnostic>>,
+    /// Lesson warnings of the session, each (lesson, file, line) once.
+    pub warnings: Vec<Warning>,
+    pub requests: Vec<Request>,
+    pub reviews: Vec<CompletedReview>,
+    /// Review id → what failed.
+    pub failures: BTreeMap<String, String>,
+    pub deferred: Vec<Deferral>,
+    /// Blocked stops since the last allowed one.
+    pub blocks_since_allow: u32,
+    pub last_block: Option<LastBlock>,
+    pub shown_offers: BTreeSet<String>,
+    pub ended: bool,
+    pub last_ts: i64,
+    pub events: usize,
+    /// Torn or unreadable lines skipped while reading.
+    pub skipped_lines: usize,
+}
+
+impl Snapshot {
+    pub fn from_records(session: &str, records: Vec<EventRecord>, skipped: usize) -> Snapshot {
+        let mut snapshot = Snapshot {
+            session: session.to_string(),
+            skipped_lines: skipped,
+            ..Snapshot::default()
+        };
+        for record in records {
+            snapshot.apply(record);
+        }
+        snapshot
+    }
+
+    /// Folds one more event into the view.
+    pub fn apply(&mut self, record: EventRecord) {
+        self.last_ts = self.last_ts.max(record.ts);
+        self.events += 1;
+        match record.event {
+            Event::EditTracked { file, hash, .. } => {
+                self.files.insert(file, Some(hash));
+            }
+            Event::FileDeleted { file } => {
+                self.files.insert(file, None);
+            }
+            Event::Reconciled { file, hash } => {
+                self.files.insert(file, hash);
+            }
+            Event::Validated { file, errors } => {
+                self.validated.insert(file, errors);
+            }
+            Event::LessonWarned { warnings, .. } => {
+                for warning in warnings {
+                    let known = self.warnings.iter().rposition(|known| {
+                        known.lesson_id == warning.lesson_id
+                            && known.file == warning.file
+                            && known.line == warning.line
+                    });
+                    match known {
+                        Some(index) => self.warnings[index] = warning,
+                        None => self.warnings.push(warning),
+                    }
+                }
+            }
+            Event::BaselineCaptured { file, hash, .. } => {
+                self.baselines.entry(file).or_insert(hash);
+            }
+            Event::WorktreeBaseline { dirty } => {
+                self.worktree_baseline.get_or_insert(dirty);
+            }
+            other => self.apply_gate_event(other, record.ts),
+        }
+    }
+
+    fn apply_gate_event(&mut self, event: Event, ts: i64) {
+        match event {
+            Event::ReviewRequested {
+                review,
+                backend,
+                files,
+                prompt_file,
+            } => self.requests.push(Request {
+                id: review,
+                backend,
+                files,
+                prompt_file,
+                ts,
+            }),
+            Event::ReviewCompleted {
+                review,
+                files,
+                findings,
+                known_limits,
+                notes,
+            } => self.reviews.push(CompletedReview {
+                id: review,
+                files,
+                findings,
+                known_limits,
+                notes,
+            }),
+            Event::ReviewFailed { review, error } => {
+                self.failures.insert(review, error);
+            }
+            Event::FindingDeferred {
+                review,
+                finding,
+                file,
+                title,
+                reason,
+            } => self.deferred.push(Deferral {
+                review,
+                finding,
+                file,
+                title,
+                reason,
+            }),
+            Event::StopBlocked { kind, fingerprint } => {
+                self.blocks_since_allow += 1;
+                self.last_block = Some(LastBlock { kind, fingerprint });
+            }
+            Event::StopAllowed { .. } => {
+                self.blocks_since_allow = 0;
+                self.last_block = None;
+            }
+            Event::OffersShown { keys } => self.shown_offers.extend(keys),
+            Event::SessionEnded { .. } => self.ended = true,
+            _ => {}
+        }
+    }
+
+    /// Files the session changed and that differ from their baseline (an edit undone is no change).
+    pub fn session_changes(&self) -> Versions {
+        self.files
+            .iter()
+            .filter(|(file, version)| {
+                self.baselines
+                    .get(*file)
+                    .is_none_or(|baseline| baseline != *version)
+            })
+            .map(|(file, version)| (file.clone(), version.clone()))
+            .collect()
+    }
+
+    /// Changed files whose current version no completed review covered.
+    pub fn unreviewed(&self) -> Versions {
+        self.session_changes()
+            .into_iter()
+            .filter(|(file, version)| {
+                !self
+                    .reviews
+                    .iter()
+                    .any(|review| review.files.get(file) == Some(version))
+            })
+            .collect()
+    }
+
+    /// Blocking findings not fixed (their file is unchanged since the review), not superseded by a
+    /// later review of the file, and not deferred.
+    pub fn outstanding(&self, threshold: &str) -> Vec<Outstanding> {
+        let mut outstanding = Vec::new();
+        for (index, review) in self.reviews.iter().enumerate() {
+            let later = &self.reviews[index + 1..];
+            for finding in &review.findings {
+                if !finding.severity.blocks_at(threshold)
+                    || self.is_deferred(review, finding)
+                    || !self.still_applies(review, finding, later)
+                {
+                    continue;
+                }
+                outstanding.push(Outstanding {
+                    review: review.id.clone(),
+                    finding: finding.clone(),
+                });
+            }
+        }
+        outstanding
+    }
+
+    fn is_deferred(&self, review: &CompletedReview, finding: &Finding) -> bool {
+        review
+            .known_limits
+            .iter()
+            .any(|limit| limit.finding == finding.id)
+            || self.deferred.iter().any(|deferral| {
+                (deferral.review == review.id && deferral.finding == finding.id)
+                    || format!("{}|{}", deferral.file, deferral.title)
+                        == format!("{}|{}", finding.file, finding.title)
+            })
+    }
+
+    fn still_applies(
+        &self,
+        review: &CompletedReview,
+        finding: &Finding,
+        later: &[CompletedReview],
+    ) -> bool {
+        match review.files.get(&finding.file) {
+            Some(reviewed) => {
+                self.files.get(&finding.file) == Some(reviewed)
+                    && !later
+                        .iter()
+                        .any(|next| next.files.contains_key(&finding.file))
+            }
+            // A finding about a file outside the review's scope lives as long as the review is the
+            // latest one and nothing it covered changed.
+            None => {
+                later.is_empty()
+                    && review
+                        .files
+                        .iter()
+                        .all(|(file, version)| self.files.get(file) == Some(version))
+            }
+        }
+    }
+
+    /// Errors of each file's latest validation, for files that still exist.
+    pub fn unresolved_errors(&self) -> Vec<Diagnostic> {
+        self.validated
+            .iter()
+            .filter(|(file, _)| !matches!(self.files.get(*file), Some(None)))
+            .flat_map(|(_, errors)| errors.iter().cloned())
+            .collect()
+    }
+
+    /// The latest review request that neither completed nor failed.
+    pub fn pending_request(&self) -> Option<&Request> {
+        self.requests.iter().rev().find(|request| {
+            !self.failures.contains_key(&request.id)
+                && !self.reviews.iter().any(|review| review.id == request.id)
+        })
+    }
+
+    /// The id the next review request gets.
+    pub fn next_review_id(&self) -> String {
+        format!("R{}", self.requests.len() + 1)
+    }
+
+    /// Deferred findings and known limits declared by reviews, for the final summary and prompts.
+    pub fn known_limits(&self) -> Vec<(String, String)> {
+        let mut limits: Vec<(String, String)> = self
+            .deferred
+            .iter()
+            .map(|deferral| {
+                (
+                    format!(
+                        "{} {} ({})",
+                        deferral.finding, deferral.title, deferral.file
+                    ),
+                    deferral.reason.clone(),
+                )
+            })
+            .collect();
+        for review in &self.reviews {
+            for limit in &review.known_limits {
+                if let Some(finding) = review.findings.iter().find(|f| f.id == limit.finding) {
+                    limits.push((
+                        format!("{} {} ({})", finding.id, finding.title, finding.location()),
+                        limit.reason.clone(),
+                    ));
+                }
+            }
+        }
+        limits.dedup();
+        limits
+    }
+
+    /// Non-blocking findings (P3, and P2 when only P1 blocks) of every round.
+    pub fn minor_findings(&self, threshold: &str) -> Vec<&Finding> {
+        self.reviews
+            .iter()
+            .flat_map(|review| review.findings.iter())
+            .filter(|finding| {
+                finding.severity == Severity::P3 || !finding.severity.blocks_at(threshold)
+            })
+            .collect()
+    }
+
+    /// A digest of what a block is about: the changed files' versions, the outstanding findings
+    /// and the unresolved errors. Equal digests on two stops mean nothing moved in between.
+    pub fn fingerprint(&self, threshold: &str) -> String {
+        let mut text = String::new();
+        for (file, version) in self.session_changes() {
+            text.push_str(&format!("{file}={version:?}\n"));
+        }
+        for item in self.outstanding(threshold) {
+            text.push_str(&format!("finding {}\n", item.finding.key()));
+        }
+        for error in self.unresolved_errors() {
+            text.push_str(&format!("error {}\n", error.render()));
+        }
+        content_hash(text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::findings::Review;
+
+    fn record(event: Event) -> EventRecord {
+        EventRecord {
+            ts: 1,
+            session: "s".into(),
+            event,
+        }
+    }
+
+    fn edit(file: &str, hash: &str) -> EventRecord {
+        record(Event::EditTracked {
+            file: file.into(),
+            tool: "Edit".into(),
+            hash: hash.into(),
+        })
+    }
+
+    fn completed(id: &str, files: &[(&str, &str)], json: &str) -> EventRecord {
+        let review = Review::parse_text(json).unwrap();
+        record(Event::ReviewCompleted {
+            review: id.into(),
+            files: files
+                .iter()
+                .map(|(f, h)| (f.to_string(), Some(h.to_string())))
+                .collect(),
+            findings: review.findings,
+            known_limits: review.known_limits,
+            notes: Vec::new(),
+        })
+    }
+
+    const P1_ON_A: &str = r#"{"findings":[{"id":"F1","severity":"P1","file":"a","line":2,"title":"boom","wrong_output":"f(0) divides by zero and crashes"}]}"#;
+
+    #[test]
+    fn review_covers_versions_and_findings_clear_when_the_file_changes() {
+        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1"), edit("b", "h2")], 0);
+        assert_eq!(snapshot.unreviewed().len(), 2);
+        snapshot.apply(completed("R1", &[("a", "h1"), ("b", "h2")], P1_ON_A));
+        assert!(snapshot.unreviewed().is_empty());
+        assert_eq!(snapshot.outstanding("P2").len(), 1);
+        snapshot.apply(edit("a", "h3"));
+        assert!(snapshot.outstanding("P2").is_empty());
+        assert_eq!(snapshot.unreviewed().keys().collect::<Vec<_>>(), ["a"]);
+    }
+
+    #[test]
+    fn deferral_and_edit_undone() {
+        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1")], 0);
+        snapshot.apply(record(Event::BaselineCaptured {
+            file: "a".into(),
+            source: crate::review::event::BaselineSource::Payload,
+            hash: Some("h0".into()),
+        }));
+        snapshot.apply(completed("R1", &[("a", "h1")], P1_ON_A));
+        snapshot.apply(record(Event::FindingDeferred {
+            review: "R1".into(),
+            finding: "F1".into(),
+            file: "a".into(),
+            title: "boom".into(),
+            reason: "r".into(),
+        }));
+        assert!(snapshot.outstanding("P2").is_empty());
+        snapshot.apply(edit("a", "h0"));
+        assert!(snapshot.session_changes().is_empty());
+    }
+
+    #[test]
+    fn blocks_count_until_allowed() {
+        let mut snapshot = Snapshot::default();
+        for _ in 0..3 {
+            snapshot.apply(record(Event::StopBlocked {
+                kind: "findings".into(),
+                fingerprint: "x".into(),
+            }));
+        }
+        assert_eq!(snapshot.blocks_since_allow, 3);
+        snapshot.apply(record(Event::StopAllowed {
+            kind: "clean".into(),
+        }));
+        assert_eq!(snapshot.blocks_since_allow, 0);
+        assert!(snapshot.last_block.is_none());
+    }
+}

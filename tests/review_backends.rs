@@ -1,0 +1,292 @@
+//! The gate with reviewer CLIs: fake `claude`, `codex`, `opencode` and a `command` reviewer on
+//! PATH record the exact argv, stdin and environment car gives them.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::review_helpers::*;
+use crate::support::{HookAnswer, TestProject};
+
+fn stop_with(project: &TestProject, fakes: &FakeClis) -> HookAnswer {
+    let path = fakes.path_env();
+    hook_with_env(
+        project,
+        "stop",
+        &stop_payload(project, SESSION, Some("Refactored the loader. All done.")),
+        &[("PATH", path.as_str())],
+    )
+}
+
+fn p1_answer() -> String {
+    json!({"verdict": "PASS", "findings": [
+        finding("F1", "P1", "src/app.py", 2, "Loader returns None"),
+        finding("F2", "P3", "src/app.py", 1, "Rename loader")]})
+    .to_string()
+}
+
+#[test]
+fn claude_runs_read_only_with_hooks_disabled_and_its_verdict_is_ignored() {
+    let project = TestProject::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "claude", "reviewerModel": "sonnet"}),
+    );
+    write_file(&project, "src/app.py", "def load(p):\n    return None\n");
+    let fakes = FakeClis::new();
+    let envelope = json!({"type": "result", "is_error": false, "result": format!("Review:\n```json\n{}\n```", p1_answer())});
+    fakes.answer(&envelope.to_string());
+    let answer = stop_with(&project, &fakes);
+    assert_eq!(
+        fakes.argv("claude"),
+        [
+            "-p",
+            "--output-format",
+            "json",
+            "--allowedTools",
+            "Read,Grep,Glob",
+            "--disallowedTools",
+            "Bash,Edit,Write,MultiEdit,NotebookEdit",
+            "--settings",
+            r#"{"disableAllHooks":true}"#,
+            "--model",
+            "sonnet"
+        ]
+    );
+    assert_eq!(fakes.nested("claude"), "1", "the recursion guard is set");
+    let prompt = fakes.stdin("claude");
+    assert!(
+        prompt.contains("+def load(p):") && prompt.contains("# Review rules"),
+        "{prompt}"
+    );
+    assert!(answer.is_block(), "a model's PASS is ignored: {answer:?}");
+    assert!(answer.reason().contains("[P1] F1 src/app.py:2"));
+    assert!(
+        !answer.reason().contains("Rename loader"),
+        "P3 never in a fix request"
+    );
+    assert!(
+        project.exists(".claude/claude-auto-review/clients/test-session/reviews/R1.answer.txt")
+    );
+}
+
+#[test]
+fn codex_gets_sandbox_schema_and_last_message_file() {
+    let project = TestProject::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "codex", "reviewerModel": "gpt-5-codex"}),
+    );
+    write_file(&project, "src/app.py", "x = 1\n");
+    let fakes = FakeClis::new();
+    fakes.answer(r#"{"findings": [], "known_limits": []}"#);
+    let answer = stop_with(&project, &fakes);
+    assert_eq!(answer.json, json!({}), "{answer:?}");
+    let argv = fakes.argv("codex");
+    let reviews = project
+        .path()
+        .join(".claude/claude-auto-review/clients/test-session/reviews");
+    let schema = reviews.join("R1.schema.json");
+    let last = reviews.join("R1.last-message.txt");
+    assert_eq!(
+        argv,
+        [
+            "exec",
+            "--sandbox",
+            "read-only",
+            "--skip-git-repo-check",
+            "--output-schema",
+            &schema.to_string_lossy(),
+            "--output-last-message",
+            &last.to_string_lossy(),
+            "--model",
+            "gpt-5-codex",
+            "-"
+        ]
+    );
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema).unwrap()).unwrap();
+    assert_eq!(schema["required"], json!(["findings", "known_limits"]));
+    assert!(fakes.stdin("codex").contains("src/app.py"));
+    std::fs::remove_file(fakes.path("codex.argv")).unwrap();
+    assert_eq!(stop_with(&project, &fakes).json, json!({}));
+    assert!(
+        !fakes.was_called("codex"),
+        "reviewed versions are not reviewed again"
+    );
+}
+
+#[test]
+fn opencode_gets_the_prompt_on_stdin_and_prose_around_the_json_is_fine() {
+    let project = TestProject::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "opencode", "reviewerModel": "anthropic/claude-sonnet-4"}),
+    );
+    write_file(&project, "src/app.py", "x = 1\n");
+    let fakes = FakeClis::new();
+    fakes.answer(&format!(
+        "I looked at the diff.\n{}\nThat is all.",
+        p1_answer()
+    ));
+    let answer = stop_with(&project, &fakes);
+    let argv = fakes.argv("opencode");
+    assert_eq!(
+        &argv[..5],
+        [
+            "run",
+            "--agent",
+            "plan",
+            "--model",
+            "anthropic/claude-sonnet-4"
+        ]
+    );
+    assert!(argv[5].contains("stdin"));
+    assert!(fakes.stdin("opencode").contains("src/app.py"));
+    assert!(
+        answer.is_block() && answer.reason().contains("F1"),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn command_reviewer_gets_prompt_on_stdin_and_prints_findings() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    let reviewer = fakes.path("reviewer");
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [reviewer, "--strict"]}),
+    );
+    write_file(&project, "src/app.py", "x = 1\n");
+    fakes.answer(
+        &json!({"findings": [finding("F1", "P3", "src/app.py", 1, "Name x better")]}).to_string(),
+    );
+    let answer = stop_with(&project, &fakes);
+    assert_eq!(fakes.argv("reviewer"), ["--strict"]);
+    assert!(fakes.stdin("reviewer").contains("## Answer format"));
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        answer
+            .system_message()
+            .contains("src/app.py:1: Name x better")
+    );
+}
+
+#[test]
+fn missing_reviewer_cli_blocks_saying_what_failed_and_how_to_fix() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"reviewerBackend": "codex"}));
+    write_file(&project, "a.py", "x = 1\n");
+    let empty = tempfile::tempdir().unwrap();
+    let path = format!("{}:/usr/bin:/bin", empty.path().display());
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let answer = hook_with_env(&project, "stop", &payload, &[("PATH", path.as_str())]);
+    assert!(
+        answer.is_block(),
+        "a missing CLI is never clean: {answer:?}"
+    );
+    assert!(
+        answer.reason().contains("`codex` is not on PATH"),
+        "{}",
+        answer.reason()
+    );
+    assert!(answer.reason().contains("car config --backend manual"));
+    assert!(event_names(&project, SESSION).contains(&"review_failed".to_string()));
+}
+
+#[test]
+fn unparseable_or_empty_output_is_never_clean() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"reviewerBackend": "opencode"}));
+    write_file(&project, "a.py", "x = 1\n");
+    let fakes = FakeClis::new();
+    fakes.answer("Looks good to me. PASS");
+    let answer = stop_with(&project, &fakes);
+    assert!(answer.is_block());
+    assert!(answer.reason().contains("unusable"), "{}", answer.reason());
+    fakes.answer("");
+    write_file(&project, "a.py", "x = 2\n");
+    let answer = stop_with(&project, &fakes);
+    assert!(answer.is_block());
+    assert!(
+        answer.reason().contains("printed nothing"),
+        "{}",
+        answer.reason()
+    );
+}
+
+#[test]
+fn hanging_reviewer_is_killed_at_its_timeout() {
+    let project = TestProject::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "claude", "reviewerTimeoutSeconds": 2}),
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    let fakes = FakeClis::new();
+    fakes.hang();
+    fakes.answer("{}");
+    let started = Instant::now();
+    let answer = stop_with(&project, &fakes);
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    assert!(answer.is_block());
+    assert!(
+        answer.reason().contains("did not answer within 2 s"),
+        "{}",
+        answer.reason()
+    );
+    assert!(answer.reason().contains("reviewerTimeoutSeconds"));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !fakes.is_running("claude", "pid"),
+        "the reviewer was killed"
+    );
+    assert!(
+        !fakes.is_running("claude", "child"),
+        "and everything it started"
+    );
+}
+
+#[test]
+fn model_classifier_falls_back_to_builtin_when_the_cli_fails() {
+    let project = TestProject::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "claude", "classifierBackend": "model"}),
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    let fakes = FakeClis::new();
+    fakes.answer(&json!({"result": "INCOMPLETE"}).to_string());
+    let payload = stop_payload(&project, SESSION, Some("Refactoring is finished."));
+    let path = fakes.path_env();
+    let answer = hook_with_env(&project, "stop", &payload, &[("PATH", path.as_str())]);
+    assert!(!answer.is_block(), "the model said incomplete: {answer:?}");
+    let result = events(&project, SESSION)
+        .into_iter()
+        .find(|e| e["event"] == "classifier_result")
+        .unwrap();
+    assert_eq!(result["source"], "model");
+    let empty = tempfile::tempdir().unwrap();
+    let no_cli = format!("{}:/usr/bin:/bin", empty.path().display());
+    let payload = stop_payload(&project, SESSION, Some("Should I continue with the tests?"));
+    let answer = hook_with_env(&project, "stop", &payload, &[("PATH", no_cli.as_str())]);
+    assert!(!answer.is_block(), "{answer:?}");
+    let last = events(&project, SESSION)
+        .into_iter()
+        .rev()
+        .find(|e| e["event"] == "classifier_result")
+        .unwrap();
+    assert_eq!(last["source"], "builtin");
+    assert!(last["reason"].as_str().unwrap().contains("model failed"));
+}
+
+#[test]
+fn nested_reviewer_runs_are_never_gated() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let answer = hook_with_env(&project, "stop", &payload, &[("CAR_NESTED_REVIEW", "1")]);
+    assert_eq!(answer.json, json!({}));
+}

@@ -1,0 +1,460 @@
+//! The stop gate with the manual backend: every stage, driven through the binary.
+
+use serde_json::json;
+
+use crate::review_helpers::*;
+use crate::support::TestProject;
+
+#[test]
+fn stop_without_edits_answers_empty_object_and_writes_nothing() {
+    let project = TestProject::new();
+    let answer = project.hook("stop", &project.fixture("claude-stop.json"));
+    assert_eq!(answer.code, 0);
+    assert_eq!(answer.json, json!({}));
+    assert!(!project.exists(".claude/claude-auto-review/clients"));
+}
+
+#[test]
+fn manual_review_blocks_with_request_then_submit_lets_the_agent_stop() {
+    let project = TestProject::new();
+    write_file(
+        &project,
+        "src/app.py",
+        "def load(path):\n    return open(path).read()\n",
+    );
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(
+        reason.contains("car review submit --session test-session FILE"),
+        "{reason}"
+    );
+    assert!(reason.contains("src/app.py"));
+    assert!(
+        reason.contains("+def load(path):"),
+        "the session diff is in the request: {reason}"
+    );
+    assert!(
+        reason.contains("\"wrong_output\""),
+        "the findings contract: {reason}"
+    );
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    assert!(prompt.contains("# Review rules"));
+    assert_eq!(
+        stages(&project, SESSION),
+        [
+            "enabled=yes",
+            "changes=pending",
+            "breaker=closed",
+            "reuse=none",
+            "review=requested"
+        ]
+    );
+    let run = submit(&project, &json!({"findings": []}));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("recorded review R1"), "{}", run.stderr);
+    let answer = stop(&project);
+    assert_eq!(answer.json, json!({}), "{answer:?}");
+    let lifecycle = project.read(".claude/claude-auto-review/state.jsonl");
+    let kinds: Vec<String> = lifecycle
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "review_requested",
+            "stop_blocked",
+            "review_completed",
+            "stop_allowed"
+        ]
+    );
+}
+
+#[test]
+fn blocking_findings_block_without_p3_and_defer_is_refused_for_p1() {
+    let project = TestProject::new();
+    write_file(&project, "src/app.py", "def load(path):\n    return None\n");
+    assert!(stop(&project).is_block());
+    let findings = json!({"findings": [
+        finding("F1", "P1", "src/app.py", 2, "Loader returns None"),
+        finding("F2", "P2", "src/app.py", 1, "Reads whole file"),
+        finding("F3", "P3", "src/app.py", 1, "Name path better"),
+    ]});
+    assert_eq!(submit(&project, &findings).code, 0);
+    let answer = stop(&project);
+    assert!(answer.is_block());
+    let reason = answer.reason();
+    assert!(
+        reason.contains("[P1] F1 src/app.py:2: Loader returns None"),
+        "{reason}"
+    );
+    assert!(reason.contains("wrong output: Loader returns None: load('missing.txt')"));
+    assert!(reason.contains("[P2] F2"));
+    assert!(
+        !reason.contains("F3") && !reason.contains("Name path better"),
+        "P3 never in a fix request: {reason}"
+    );
+    let refused = project.run(&[
+        "review",
+        "defer",
+        "F1",
+        "--reason",
+        "later",
+        "--session",
+        SESSION,
+    ]);
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(
+        refused.stderr.contains("P1 can never be deferred"),
+        "{}",
+        refused.stderr
+    );
+    let deferred = project.run(&[
+        "review",
+        "defer",
+        "F2",
+        "--reason",
+        "sensitivity-only rows",
+        "--session",
+        SESSION,
+    ]);
+    assert_eq!(deferred.code, 0, "{deferred:?}");
+    let answer = stop(&project);
+    assert!(answer.is_block());
+    assert!(
+        answer.reason().contains("F1") && !answer.reason().contains("F2"),
+        "{}",
+        answer.reason()
+    );
+    // The agent fixes the file: a new review round is asked for, then passes.
+    write_file(
+        &project,
+        "src/app.py",
+        "def load(path):\n    with open(path) as f:\n        return f.read()\n",
+    );
+    let answer = stop(&project);
+    assert!(
+        answer.is_block() && answer.reason().contains("review R2"),
+        "{answer:?}"
+    );
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R2.prompt.md");
+    assert!(
+        prompt.contains("Known limits") && prompt.contains("sensitivity-only rows"),
+        "{prompt}"
+    );
+    submit(&project, &json!({"findings": []}));
+    let answer = stop(&project);
+    assert!(!answer.is_block());
+    let message = answer.system_message();
+    assert!(
+        message.contains("src/app.py:1: Name path better"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Known limits") && message.contains("F2"),
+        "{message}"
+    );
+}
+
+#[test]
+fn p3_offers_are_shown_once_and_listed_any_time() {
+    let project = TestProject::new();
+    write_file(&project, "lib/util.py", "def f(x):\n    return x\n");
+    stop(&project);
+    submit(
+        &project,
+        &json!({"findings": [finding("F1", "P3", "lib/util.py", 1, "Name f better")]}),
+    );
+    let first = stop(&project);
+    assert!(!first.is_block());
+    assert!(first.system_message().contains("P3 offers (1"), "{first:?}");
+    assert!(
+        first
+            .system_message()
+            .contains("lib/util.py:1: Name f better")
+    );
+    let second = stop(&project);
+    assert_eq!(second.json, json!({}), "offers are shown once");
+    let offers = project.run(&["review", "offers"]);
+    assert_eq!(offers.code, 0);
+    assert!(
+        offers.stdout.contains("lib/util.py:1: Name f better"),
+        "{offers:?}"
+    );
+    let listed = project.run(&["review", "offers", "--json", "--session", SESSION]);
+    let value: serde_json::Value = serde_json::from_str(&listed.stdout).unwrap();
+    assert_eq!(value["offers"][0]["location"], "lib/util.py:1");
+}
+
+#[test]
+fn vague_p1_is_downgraded_and_offered_instead_of_blocking() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    stop(&project);
+    let vague = json!({"findings": [{"id": "F1", "severity": "P1", "file": "a.py", "line": 1,
+        "title": "Might be wrong", "wrong_output": "may cause issues"}]});
+    let run = submit(&project, &vague);
+    assert!(run.stderr.contains("downgraded to P3"), "{}", run.stderr);
+    let answer = stop(&project);
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(answer.system_message().contains("a.py:1: Might be wrong"));
+}
+
+#[test]
+fn submitted_known_limit_for_a_p1_is_refused() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    stop(&project);
+    let findings = json!({"findings": [finding("F1", "P1", "a.py", 1, "Crash")],
+        "known_limits": [{"finding": "F1", "reason": "not now"}]});
+    let run = submit(&project, &findings);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(!event_names(&project, SESSION).contains(&"review_completed".to_string()));
+}
+
+#[test]
+fn stop_hook_active_still_rereviews_after_fixes() {
+    let project = TestProject::new();
+    write_file(&project, "src/app.py", "v = 1\n");
+    stop(&project);
+    submit(
+        &project,
+        &json!({"findings": [finding("F1", "P1", "src/app.py", 1, "Wrong value")]}),
+    );
+    assert!(stop(&project).is_block());
+    write_file(&project, "src/app.py", "v = 2\n");
+    let mut payload = project.fixture_json("claude-stop-active.json");
+    payload["session_id"] = json!(SESSION);
+    let answer = project.hook("stop", &payload.to_string());
+    assert!(
+        answer.is_block(),
+        "stop_hook_active does not end the loop: {answer:?}"
+    );
+    assert!(answer.reason().contains("review R2"));
+}
+
+#[test]
+fn breaker_releases_after_max_stop_passes_and_reuses_the_pending_request() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"maxStopPasses": 2}));
+    write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    let second = stop(&project);
+    assert!(second.is_block());
+    assert!(
+        second.reason().contains("review R1"),
+        "the pending request is reused"
+    );
+    assert!(stages(&project, SESSION).contains(&"reuse=pending request".to_string()));
+    let third = stop(&project);
+    assert!(!third.is_block(), "{third:?}");
+    assert!(
+        third.system_message().contains("maxStopPasses 2"),
+        "{third:?}"
+    );
+    assert!(stages(&project, SESSION).contains(&"breaker=breaker".to_string()));
+    // The count starts again after an allowed stop; the edits are still pending.
+    assert!(stop(&project).is_block());
+}
+
+#[test]
+fn no_progress_guard_allows_when_nothing_changed_and_findings_are_the_same() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    stop(&project);
+    submit(
+        &project,
+        &json!({"findings": [finding("F1", "P2", "a.py", 1, "Slow path")]}),
+    );
+    assert!(stop(&project).is_block());
+    let answer = stop(&project);
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        answer
+            .system_message()
+            .contains("nothing changed since the last blocked stop")
+    );
+    assert!(stages(&project, SESSION).contains(&"breaker=no_progress".to_string()));
+}
+
+#[test]
+fn classifier_incomplete_allows_without_review_and_keeps_edits_pending() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let payload = stop_payload(
+        &project,
+        SESSION,
+        Some("I found two ways to do it. Should I use the cache or the database?"),
+    );
+    let answer = project.hook("stop", &payload);
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        answer.system_message().contains("review postponed"),
+        "{answer:?}"
+    );
+    let names = event_names(&project, SESSION);
+    assert!(names.contains(&"classifier_result".to_string()));
+    assert!(!names.contains(&"review_requested".to_string()));
+    let answer = stop(&project);
+    assert!(answer.is_block(), "the edits stayed pending: {answer:?}");
+}
+
+#[test]
+fn classifier_reads_the_transcript_when_the_payload_has_no_message() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let transcript = project.write(
+        "transcript.jsonl",
+        concat!(
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done with step one."}]}}"#,
+            "\n",
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Would you like me to also migrate the old records?"}]}}"#,
+            "\n"
+        ),
+    );
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&stop_payload(&project, SESSION, None)).unwrap();
+    payload["transcript_path"] = json!(transcript);
+    let answer = project.hook("stop", &payload.to_string());
+    assert!(!answer.is_block(), "{answer:?}");
+    let classifier = events(&project, SESSION)
+        .into_iter()
+        .find(|event| event["event"] == "classifier_result")
+        .unwrap();
+    assert_eq!(classifier["verdict"], "incomplete");
+}
+
+#[test]
+fn unresolved_validator_errors_block_whatever_the_review_says() {
+    let project = TestProject::new();
+    let answer = write_file(&project, "config/settings.json", "{\"name\": \"demo\",}\n");
+    assert!(
+        answer.is_block(),
+        "the JSON validator reports the edit: {answer:?}"
+    );
+    let validated = events(&project, SESSION)
+        .into_iter()
+        .find(|event| event["event"] == "validated")
+        .unwrap();
+    assert!(
+        !validated["errors"].as_array().unwrap().is_empty(),
+        "{validated}"
+    );
+    stop(&project);
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    assert!(
+        prompt.contains("validator error still present: config/settings.json:1:"),
+        "{prompt}"
+    );
+    submit(&project, &json!({"findings": []}));
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(
+        answer.reason().contains("Unresolved validator errors"),
+        "{}",
+        answer.reason()
+    );
+    assert!(
+        answer.reason().contains("config/settings.json:1:"),
+        "{}",
+        answer.reason()
+    );
+    // Fixing the file resolves the error; the new version is reviewed and the stop allowed.
+    let answer = write_file(&project, "config/settings.json", "{\"name\": \"demo\"}\n");
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(stop(&project).is_block());
+    submit(&project, &json!({"findings": []}));
+    assert!(!stop(&project).is_block());
+}
+
+#[test]
+fn disabled_gate_and_subagent_stop_allow() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let mut subagent = project.fixture_json("claude-subagent-stop.json");
+    subagent["session_id"] = json!(SESSION);
+    assert_eq!(project.hook("stop", &subagent.to_string()).json, json!({}));
+    set_settings(&project, json!({"enabled": false}));
+    assert_eq!(stop(&project).json, json!({}));
+    set_settings(&project, json!({"enabled": true}));
+    assert!(
+        stop(&project).is_block(),
+        "settings are re-read on every call"
+    );
+}
+
+#[test]
+fn other_agents_get_their_own_block_shapes() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let mut codex = project.fixture_json("codex-stop.json");
+    codex["session_id"] = json!(SESSION);
+    let answer = project.hook("stop", &codex.to_string());
+    assert_eq!(answer.json["decision"], "block", "{answer:?}");
+    let mut cursor = project.fixture_json("cursor-stop.json");
+    cursor["conversation_id"] = json!(SESSION);
+    let answer = project.hook("stop", &cursor.to_string());
+    assert!(
+        answer.json["followup_message"]
+            .as_str()
+            .unwrap()
+            .contains("car review submit"),
+        "{answer:?}"
+    );
+    let gemini = json!({"session_id": SESSION, "cwd": project.path(), "hook_event_name": "AfterAgent",
+        "prompt_response": "Done."});
+    let answer = project.hook("stop", &gemini.to_string());
+    assert_eq!(answer.json["decision"], "deny", "{answer:?}");
+}
+
+#[test]
+fn lesson_warnings_feed_the_prompt_or_the_offer_list_by_weight() {
+    let project = TestProject::new();
+    write_file(
+        &project,
+        "src/theme.swift",
+        "let c = DankeTheme.secondaryText\n",
+    );
+    // What the edit hook records when lessons fire (the lesson engine is another module's).
+    let warning = |id: &str, weight: u32, line: u32, lesson: &str| {
+        json!({"lesson_id": id, "weight": weight, "lesson": lesson, "trigger": "DankeTheme.secondaryText",
+               "file": "src/theme.swift", "line": line})
+    };
+    let event = json!({"ts": 2, "session": SESSION, "event": "lesson_warned", "file": "src/theme.swift",
+        "warnings": [warning("L1", 5, 1, "The property is textSecondary"), warning("L2", 2, 1, "Prefer semantic colours")]});
+    let log = project
+        .path()
+        .join(".claude/claude-auto-review/clients/test-session/events.jsonl");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str(&format!("{event}\n"));
+    std::fs::write(&log, text).unwrap();
+    assert!(stop(&project).is_block());
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    assert!(
+        prompt.contains("lesson (weight 5): The property is textSecondary at src/theme.swift:1"),
+        "{prompt}"
+    );
+    assert!(
+        !prompt.contains("Prefer semantic colours"),
+        "light lessons go to the offers: {prompt}"
+    );
+    submit(&project, &json!({"findings": []}));
+    let answer = stop(&project);
+    assert!(!answer.is_block());
+    assert!(
+        answer
+            .system_message()
+            .contains("src/theme.swift:1: lesson (weight 2): Prefer semantic colours"),
+        "{answer:?}"
+    );
+}

@@ -1,0 +1,236 @@
+//! Helpers for the review gate tests: settings, stop payloads, fake reviewer CLIs on PATH, and
+//! reading a session's events back.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::support::{HookAnswer, Run, TestProject};
+
+pub const SESSION: &str = "test-session";
+
+/// Writes car's settings key (other keys of the file are kept).
+pub fn set_settings(project: &TestProject, settings: Value) {
+    let path = project.path().join(".claude/settings.json");
+    let mut document: Value = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| json!({}));
+    document["claude-auto-review"] = settings;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(&document).unwrap()).unwrap();
+}
+
+/// A Claude Stop payload for `session` with `message` as the last assistant message.
+pub fn stop_payload(project: &TestProject, session: &str, message: Option<&str>) -> String {
+    let mut payload = project.fixture_json("claude-stop.json");
+    payload["session_id"] = json!(session);
+    payload["transcript_path"] = json!(project.path().join("no-transcript.jsonl"));
+    match message {
+        Some(text) => payload["last_assistant_message"] = json!(text),
+        None => {
+            payload
+                .as_object_mut()
+                .unwrap()
+                .remove("last_assistant_message");
+        }
+    }
+    payload.to_string()
+}
+
+/// Stops the test session with a "done" message.
+pub fn stop(project: &TestProject) -> HookAnswer {
+    project.hook(
+        "stop",
+        &stop_payload(project, SESSION, Some("I changed the loader. All done.")),
+    )
+}
+
+/// Writes `relative` through a real PostToolUse Write hook of the test session.
+pub fn write_file(project: &TestProject, relative: &str, content: &str) -> HookAnswer {
+    let original = std::fs::read_to_string(project.path().join(relative)).ok();
+    let payload = project.write_payload(relative, content, original.as_deref());
+    let answer = project.hook("post-tool-use", &payload);
+    assert_eq!(answer.code, 0);
+    answer
+}
+
+/// The session's events, parsed.
+pub fn events(project: &TestProject, session: &str) -> Vec<Value> {
+    let path = project
+        .path()
+        .join(".claude/claude-auto-review/clients")
+        .join(session)
+        .join("events.jsonl");
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// The names of the session's events, in order.
+pub fn event_names(project: &TestProject, session: &str) -> Vec<String> {
+    events(project, session)
+        .iter()
+        .map(|event| event["event"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Stage events as `stage=outcome`.
+pub fn stages(project: &TestProject, session: &str) -> Vec<String> {
+    events(project, session)
+        .iter()
+        .filter(|event| event["event"] == "stop_stage")
+        .map(|event| {
+            format!(
+                "{}={}",
+                event["stage"].as_str().unwrap(),
+                event["outcome"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+/// `car review submit --session SESSION -` with `findings` on stdin.
+pub fn submit(project: &TestProject, findings: &Value) -> Run {
+    let output = project
+        .car()
+        .args(["review", "submit", "--session", SESSION, "-"])
+        .write_stdin(findings.to_string())
+        .output()
+        .unwrap();
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+    }
+}
+
+/// A folder of fake reviewer CLIs that record their argv, stdin and environment and print the
+/// answer in `<dir>/answer.txt` (codex writes it to its `--output-last-message` file).
+pub struct FakeClis {
+    pub dir: tempfile::TempDir,
+}
+
+const FAKE_SCRIPT: &str = r#"#!/bin/sh
+name=$(basename "$0")
+dir=$(dirname "$0")
+: > "$dir/$name.argv"
+for arg in "$@"; do printf '%s\n' "$arg" >> "$dir/$name.argv"; done
+cat > "$dir/$name.stdin"
+printf '%s' "$CAR_NESTED_REVIEW" > "$dir/$name.nested"
+echo $$ > "$dir/$name.pid"
+if [ -f "$dir/hang" ]; then sleep 30 & echo $! > "$dir/$name.child"; wait; fi
+last=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--output-last-message" ]; then last="$2"; fi
+  shift
+done
+if [ -n "$last" ]; then cat "$dir/answer.txt" > "$last"; echo "codex progress noise"; else cat "$dir/answer.txt"; fi
+"#;
+
+impl FakeClis {
+    pub fn new() -> FakeClis {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["claude", "codex", "opencode", "reviewer"] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, FAKE_SCRIPT).unwrap();
+            make_executable(&path);
+        }
+        FakeClis { dir }
+    }
+
+    pub fn answer(&self, text: &str) {
+        std::fs::write(self.dir.path().join("answer.txt"), text).unwrap();
+    }
+
+    pub fn hang(&self) {
+        std::fs::write(self.dir.path().join("hang"), "").unwrap();
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The argv a fake recorded (program name excluded).
+    pub fn argv(&self, name: &str) -> Vec<String> {
+        std::fs::read_to_string(self.dir.path().join(format!("{name}.argv")))
+            .unwrap_or_else(|_| panic!("{name} was not called"))
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    pub fn stdin(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(format!("{name}.stdin"))).unwrap()
+    }
+
+    pub fn nested(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(format!("{name}.nested"))).unwrap()
+    }
+
+    /// Whether the process whose pid the fake wrote to `<name>.<suffix>` still runs.
+    pub fn is_running(&self, name: &str, suffix: &str) -> bool {
+        let pid = std::fs::read_to_string(self.dir.path().join(format!("{name}.{suffix}")))
+            .unwrap_or_else(|_| panic!("{name}.{suffix} missing"));
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
+        // A zombie waiting for its parent has finished running.
+        stat.is_ok_and(|stat| !stat.split(") ").nth(1).unwrap_or("").starts_with('Z'))
+    }
+
+    pub fn was_called(&self, name: &str) -> bool {
+        self.dir.path().join(format!("{name}.argv")).exists()
+    }
+
+    /// PATH with the fakes first.
+    pub fn path_env(&self) -> String {
+        format!(
+            "{}:{}",
+            self.dir.path().display(),
+            std::env::var("PATH").unwrap_or_default()
+        )
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Runs `car hook EVENT` with extra environment variables.
+pub fn hook_with_env(
+    project: &TestProject,
+    event: &str,
+    payload: &str,
+    env: &[(&str, &str)],
+) -> HookAnswer {
+    let mut command = project.car();
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command
+        .args(["hook", event])
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let json = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|error| panic!("hook answer is not JSON ({error}): {stdout:?}"));
+    HookAnswer {
+        json,
+        stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+    }
+}
+
+/// One finding as JSON.
+pub fn finding(id: &str, severity: &str, file: &str, line: u64, title: &str) -> Value {
+    json!({
+        "id": id, "severity": severity, "file": file, "line": line, "title": title,
+        "wrong_output": format!("{title}: load('missing.txt') returns None and render() raises TypeError"),
+        "suggestion": format!("fix {title}")
+    })
+}

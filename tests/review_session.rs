@@ -1,0 +1,238 @@
+//! Session state under stress: two sessions at once, parallel hooks, torn lines, edits made
+//! outside the edit tools, linked worktrees, and SessionEnd cleaning stale sessions.
+
+use serde_json::json;
+
+use crate::review_helpers::*;
+use crate::support::TestProject;
+
+fn write_as(project: &TestProject, session: &str, relative: &str, content: &str) {
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&project.write_payload(relative, content, None)).unwrap();
+    payload["session_id"] = json!(session);
+    assert_eq!(project.hook("post-tool-use", &payload.to_string()).code, 0);
+}
+
+#[test]
+fn two_sessions_in_one_project_never_mix() {
+    let project = TestProject::new();
+    write_as(&project, "session-a", "a.py", "a = 1\n");
+    write_as(&project, "session-b", "b.py", "b = 1\n");
+    let answer = project.hook("stop", &stop_payload(&project, "session-a", Some("Done.")));
+    assert!(
+        answer.reason().contains("1 changed files: a.py"),
+        "{}",
+        answer.reason()
+    );
+    assert!(!answer.reason().contains("b.py"));
+    let files = |session: &str| -> Vec<String> {
+        events(&project, session)
+            .iter()
+            .filter(|event| event["event"] == "edit_tracked")
+            .map(|event| event["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(files("session-a"), ["a.py"]);
+    assert_eq!(files("session-b"), ["b.py"]);
+    assert!(
+        events(&project, "session-b")
+            .iter()
+            .all(|event| event["session"] == "session-b")
+    );
+}
+
+#[test]
+fn parallel_post_tool_use_hooks_lose_no_event() {
+    let project = TestProject::new();
+    let count = 24;
+    let children: Vec<_> = (0..count)
+        .map(|index| {
+            let relative = format!("src/mod_{index}.py");
+            let payload = project.write_payload(&relative, &format!("value = {index}\n"), None);
+            let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("car"));
+            command
+                .args(["hook", "post-tool-use"])
+                .current_dir(project.path())
+                .env("HOME", project.home())
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped());
+            let mut child = command.spawn().unwrap();
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.as_bytes())
+                .unwrap();
+            child
+        })
+        .collect();
+    for child in children {
+        assert!(child.wait_with_output().unwrap().status.success());
+    }
+    let all = events(&project, SESSION);
+    let tracked = all
+        .iter()
+        .filter(|event| event["event"] == "edit_tracked")
+        .count();
+    assert_eq!(tracked, count);
+    let baselines = all
+        .iter()
+        .filter(|event| event["event"] == "baseline_captured")
+        .count();
+    assert_eq!(baselines, count);
+    let raw = project.read(".claude/claude-auto-review/clients/test-session/events.jsonl");
+    assert!(
+        raw.lines()
+            .all(|line| serde_json::from_str::<serde_json::Value>(line).is_ok())
+    );
+}
+
+#[test]
+fn a_torn_last_line_is_skipped_and_the_gate_still_decides() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let log = project
+        .path()
+        .join(".claude/claude-auto-review/clients/test-session/events.jsonl");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str("{\"ts\":5,\"session\":\"test-session\",\"event\":\"edit_tr");
+    std::fs::write(&log, text).unwrap();
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(answer.reason().contains("a.py"));
+}
+
+#[test]
+fn bash_deletions_are_reconciled_with_git_status_and_older_dirt_is_ignored() {
+    let project = TestProject::new();
+    project.write("src/legacy_loader.py", "def old():\n    pass\n");
+    project.write("src/app.py", "import sys\n");
+    project.write("notes.txt", "committed\n");
+    project.commit_all();
+    project.write("notes.txt", "the user's own uncommitted work\n");
+    write_file(&project, "src/app.py", "import os\n");
+    // The agent's Bash tool removes a file; the PostToolUse hook sees no edit.
+    std::fs::remove_file(project.path().join("src/legacy_loader.py")).unwrap();
+    let answer = project.post_fixture("claude-post-bash-rm.json");
+    assert_eq!(answer.code, 0);
+    let answer = stop(&project);
+    let reason = answer.reason();
+    assert!(answer.is_block());
+    assert!(
+        reason.contains("2 changed files: src/app.py, src/legacy_loader.py"),
+        "{reason}"
+    );
+    assert!(
+        !reason.contains("notes.txt"),
+        "dirt from before the session is not the session's: {reason}"
+    );
+    assert!(
+        reason.contains("src/legacy_loader.py (deleted)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("-def old():"),
+        "the deleted file's diff: {reason}"
+    );
+    let reconciled: Vec<_> = events(&project, SESSION)
+        .into_iter()
+        .filter(|event| event["event"] == "reconciled")
+        .collect();
+    assert_eq!(reconciled.len(), 1);
+    assert_eq!(reconciled[0]["hash"], serde_json::Value::Null);
+}
+
+#[test]
+fn the_baseline_makes_the_review_session_scoped() {
+    let project = TestProject::new();
+    project.write(
+        "src/big.py",
+        "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\ng = 7\nh = 8\n",
+    );
+    project.commit_all();
+    write_file(
+        &project,
+        "src/big.py",
+        "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\ng = 7\nh = 9\n",
+    );
+    write_file(
+        &project,
+        "src/big.py",
+        "a = 0\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\ng = 7\nh = 9\n",
+    );
+    let baseline = events(&project, SESSION)
+        .into_iter()
+        .filter(|event| event["event"] == "baseline_captured")
+        .collect::<Vec<_>>();
+    assert_eq!(baseline.len(), 1, "captured before the first edit only");
+    let reason = stop(&project).reason();
+    assert!(
+        reason.contains("-a = 1\n+a = 0") && reason.contains("-h = 8\n+h = 9"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_hook_in_a_linked_worktree_uses_the_main_checkout_state() {
+    let project = TestProject::new();
+    project.write("README.md", "x\n");
+    project.commit_all();
+    let linked = project.path().join("linked-wt");
+    let status = std::process::Command::new("git")
+        .args(["worktree", "add", "-q", linked.to_str().unwrap()])
+        .current_dir(project.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    write_file(&project, "a.py", "x = 1\n");
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&stop_payload(&project, SESSION, Some("Done."))).unwrap();
+    payload["cwd"] = json!(linked);
+    let answer = project.hook("stop", &payload.to_string());
+    assert!(
+        answer.is_block(),
+        "the main checkout's session state is used: {answer:?}"
+    );
+    assert!(answer.reason().contains("a.py"));
+    assert!(
+        !linked.join(".claude").exists(),
+        "no state in the linked worktree"
+    );
+}
+
+#[test]
+fn session_end_closes_the_session_and_removes_only_stale_ones() {
+    let mut project = TestProject::new();
+    let start = 1_800_000_000_i64;
+    project.at(start);
+    write_as(&project, "stale", "old.py", "x = 1\n");
+    project.at(start + 30 * 3600);
+    write_as(&project, "live", "live.py", "x = 1\n");
+    write_as(&project, "ending", "end.py", "x = 1\n");
+    project.at(start + 31 * 3600);
+    let mut payload = project.fixture_json("claude-session-end.json");
+    payload["session_id"] = json!("ending");
+    let started = std::time::Instant::now();
+    let answer = project.hook("session-end", &payload.to_string());
+    let elapsed = started.elapsed();
+    assert_eq!(answer.json, json!({}));
+    assert!(elapsed.as_millis() < 1000, "{elapsed:?}");
+    let clients = project.path().join(".claude/claude-auto-review/clients");
+    assert!(!clients.join("stale").exists(), "stale session removed");
+    assert!(
+        clients.join("live").exists(),
+        "a live session is never touched"
+    );
+    assert!(clients.join("ending").exists());
+    assert_eq!(
+        event_names(&project, "ending").last().unwrap(),
+        "session_ended"
+    );
+    let lifecycle = project.read(".claude/claude-auto-review/state.jsonl");
+    assert!(
+        lifecycle.contains("\"event\":\"session_removed\",\"removed\":\"stale\""),
+        "{lifecycle}"
+    );
+    assert!(lifecycle.contains("\"event\":\"session_ended\""));
+}

@@ -1,0 +1,169 @@
+//! `car config` and `car status` through the binary.
+
+use serde_json::json;
+
+use crate::review_helpers::*;
+use crate::support::TestProject;
+
+#[test]
+fn config_non_interactive_writes_only_cars_key_and_warns_about_a_missing_cli() {
+    let project = TestProject::new();
+    project.write(
+        ".claude/settings.json",
+        r#"{"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]}]},
+ "claude-auto-review": {"customKey": 7, "maxStopPasses": 3}}"#,
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let output = project
+        .car()
+        .env("PATH", format!("{}:/usr/bin:/bin", empty.path().display()))
+        .args([
+            "config",
+            "--non-interactive",
+            "--backend",
+            "codex",
+            "--model",
+            "gpt-5",
+            "--max-stop-passes",
+            "4",
+            "--timeout",
+            "120",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("`codex` is not on PATH"), "{stderr}");
+    let document = project.read_json(".claude/settings.json");
+    assert_eq!(document["model"], "opus");
+    assert_eq!(
+        document["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "my-linter"
+    );
+    let car = &document["claude-auto-review"];
+    assert_eq!(car["reviewerBackend"], "codex");
+    assert_eq!(car["reviewerModel"], "gpt-5");
+    assert_eq!(car["maxStopPasses"], 4);
+    assert_eq!(car["reviewerTimeoutSeconds"], 120);
+    assert_eq!(
+        car["customKey"], 7,
+        "unknown keys inside car's key are kept"
+    );
+}
+
+#[test]
+fn config_refuses_invalid_values_and_writes_nothing() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"maxStopPasses": 3}));
+    let before = project.read(".claude/settings.json");
+    let run = project.run(&["config", "--non-interactive", "--backend", "gpt"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("reviewerBackend"), "{}", run.stderr);
+    let run = project.run(&[
+        "config",
+        "--non-interactive",
+        "--minimum-blocking-severity",
+        "P3",
+    ]);
+    assert_eq!(run.code, 2);
+    assert_eq!(project.read(".claude/settings.json"), before);
+}
+
+#[test]
+fn config_command_backend_takes_its_argv() {
+    let project = TestProject::new();
+    let run = project.run(&[
+        "config",
+        "--non-interactive",
+        "--backend",
+        "command",
+        "--command-arg",
+        "sh",
+        "--command-arg",
+        "review.sh",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let document = project.read_json(".claude/settings.json");
+    assert_eq!(
+        document["claude-auto-review"]["reviewerCommand"],
+        json!(["sh", "review.sh"])
+    );
+}
+
+#[test]
+fn status_shows_wiring_settings_lessons_pending_reviews_and_errors() {
+    let project = TestProject::new();
+    project.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "car hook stop", "timeout": 100}]}]},
+ "claude-auto-review": {"reviewerTimeoutSeconds": 300}}"#,
+    );
+    project.write(
+        ".claude/claude-auto-review/lessons.json",
+        r#"{"lessons": [{"scope": "*.py", "triggers": ["x"], "lesson": "a"}, {"scope": "*.py", "triggers": ["y"], "lesson": "b"}]}"#,
+    );
+    project.write(
+        ".claude/claude-auto-review/hook-errors.jsonl",
+        "{\"ts\":1800000000,\"error\":\"stop gate: disk full\"}\n",
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    let run = project.run(&["status"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.stdout;
+    assert!(out.contains("enabled: yes"), "{out}");
+    assert!(
+        out.contains("Stop yes (timeout 100 s)") && out.contains("PostToolUse NO"),
+        "{out}"
+    );
+    assert!(
+        out.contains("not above reviewerTimeoutSeconds (300)"),
+        "{out}"
+    );
+    assert!(out.contains("reviewerBackend manual"), "{out}");
+    assert!(out.contains("lessons: 2 in"), "{out}");
+    assert!(
+        out.contains("session test-session: 1 unreviewed files")
+            && out.contains("pending review R1"),
+        "{out}"
+    );
+    assert!(out.contains("stop gate: disk full"), "{out}");
+    let review = project.run(&["review", "status", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&review.stdout).unwrap();
+    assert_eq!(value["sessions"][0]["pending_review"], "R1");
+    assert_eq!(value["sessions"][0]["unreviewed"], json!(["a.py"]));
+}
+
+#[test]
+fn submit_without_session_finds_the_pending_request_and_refuses_when_none() {
+    let project = TestProject::new();
+    let none = project.run(&["review", "submit", "-"]);
+    assert_eq!(none.code, 2, "{none:?}");
+    write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    let findings = project.write(
+        "findings.json",
+        r#"{"findings": [{"severity": "P3", "file": "a.py", "line": 1, "title": "Name x"}]}"#,
+    );
+    let run = project.run(&["review", "submit", findings.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("recorded review R1 for session test-session"),
+        "{}",
+        run.stderr
+    );
+    let again = project.run(&["review", "submit", findings.to_str().unwrap()]);
+    assert_eq!(again.code, 2, "nothing is pending any more: {again:?}");
+    let broken = project.write("broken.json", "{\"findings\": [");
+    write_file(&project, "a.py", "x = 2\n");
+    stop(&project);
+    let run = project.run(&[
+        "review",
+        "submit",
+        "--session",
+        SESSION,
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{run:?}");
+}
