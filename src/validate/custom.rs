@@ -182,10 +182,13 @@ fn run_command_rule(
     report: &mut Report,
 ) {
     let argv = fill_placeholders(&command_rule.argv, source.path, relative_path, project_root);
-    let mut command = Command::new(&argv[0]);
-    command.args(&argv[1..]).current_dir(project_root);
+    // Loading refuses an empty argv; a rule built some other way simply does nothing.
+    let Some((program, arguments)) = argv.split_first() else {
+        return;
+    };
+    let mut command = Command::new(program);
+    command.args(arguments).current_dir(project_root);
     let stdin = command_rule.stdin.then_some(source.content.as_bytes());
-    let program = &command_rule.argv[0];
     let note = |text: String| format!("rule `{}` ({}): {text}", rule.id, rule.file);
     let output = match run_command(command, stdin, command_rule.timeout) {
         Ok(output) => output,

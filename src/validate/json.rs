@@ -303,6 +303,59 @@ mod tests {
         let _answered = parse(&balanced);
     }
 
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "[a-z ]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[a-z]{1,6}", inner, 0..6)
+                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Strict JSON has nothing to strip: the JSONC pass is the identity on it.
+        #[test]
+        fn stripping_strict_json_changes_nothing(value in json_value()) {
+            for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap()] {
+                proptest::prop_assert_eq!(strip_jsonc(&text), text.clone());
+            }
+        }
+
+        /// Comments after every comma and line, and a trailing comma before every closing
+        /// bracket, leave the same value (the strings here hold no `,`, `/` or newline).
+        #[test]
+        fn comments_and_trailing_commas_leave_the_same_value(value in json_value()) {
+            let pretty = serde_json::to_string_pretty(&value).unwrap();
+            let commented: Vec<String> = pretty
+                .lines()
+                .map(|line| {
+                    let code = line.trim_start();
+                    let indent = &line[..line.len() - code.len()];
+                    // Pretty printing puts a closing bracket on its own line only after a value.
+                    let code = if code.starts_with(']') || code.starts_with('}') {
+                        format!(",{code}")
+                    } else {
+                        code.to_string()
+                    };
+                    format!("{indent}{} // line note ] }}", code.replace(',', ", /* a, b */"))
+                })
+                .collect();
+            let commented = commented.join("\n");
+            let stripped = strip_jsonc(&commented);
+            let reparsed: serde_json::Value = serde_json::from_str(&stripped).unwrap();
+            proptest::prop_assert_eq!(reparsed, value);
+            proptest::prop_assert_eq!(stripped.len(), commented.len());
+        }
+    }
+
     #[test]
     fn invalid_utf8_is_an_error() {
         assert!(check_bytes(b"[\"\xff\"]").is_err());

@@ -274,10 +274,13 @@ fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Ve
 /// Helm charts and Jinja-templated YAML are not YAML until rendered. GitHub Actions' `${{ … }}`
 /// expressions are plain YAML scalars, not template markers.
 fn is_yaml_template(language: Language, content: &str) -> bool {
-    let has_template_braces = content
-        .match_indices("{{")
-        .any(|(at, _)| !content[..at].ends_with('$'));
-    language == Language::Yaml && (has_template_braces || content.contains("{%"))
+    if language != Language::Yaml {
+        return false;
+    }
+    content.contains("{%")
+        || content
+            .match_indices("{{")
+            .any(|(at, _)| !content[..at].ends_with('$'))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
