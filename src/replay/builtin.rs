@@ -26,6 +26,7 @@ pub const SCENARIOS: &[(&str, &str)] = scenarios![
     "other_agents.json",
     "regex_lookbehind_trigger.json",
     "scope_filtering.json",
+    "settings_live_reload.json",
     "substring_trigger.json",
 ];
 

@@ -114,7 +114,6 @@ fn temporary_project() -> std::io::Result<tempfile::TempDir> {
 /// The temporary project a scenario runs in.
 struct Sandbox {
     project: Project,
-    settings: Settings,
     initial_lessons_text: Option<String>,
 }
 
@@ -128,7 +127,8 @@ impl Sandbox {
         let settings_object = scenario.settings.clone().unwrap_or_default();
         let raw: RawSettings = serde_json::from_value(Value::Object(settings_object.clone()))
             .map_err(|error| format!("settings: {error}"))?;
-        let settings = Settings::from_raw(raw, &project.settings_file())
+        // Refuse bad settings up front: a scenario should not silently run on defaults.
+        Settings::from_raw(raw, &project.settings_file())
             .map_err(|error| format!("settings: {error}"))?;
         let document = json!({"claude-auto-review": settings_object});
         write(&project.settings_file(), &pretty(&document))?;
@@ -150,7 +150,6 @@ impl Sandbox {
         }
         Ok(Sandbox {
             project,
-            settings,
             initial_lessons_text: lessons_text,
         })
     }
@@ -185,7 +184,7 @@ impl Sandbox {
                 Ok(Some(self.hook(payload, clock)?))
             }
             Action::Check(paths) => {
-                crate::replay::check_step::run(&self.project, &self.settings, clock, paths)
+                crate::replay::check_step::run(&self.project, &self.settings().0, clock, paths)
                     .map(Some)
             }
             Action::Maintain => Ok(Some(crate::replay::check_step::maintain(
@@ -195,15 +194,25 @@ impl Sandbox {
         }
     }
 
+    /// The settings as a hook reads them: live from `.claude/settings.json` (a step may edit it),
+    /// defaults plus the problem when the file is broken.
+    fn settings(&self) -> (Settings, Option<String>) {
+        match Settings::load(&self.project) {
+            Ok(settings) => (settings, None),
+            Err(problem) => (Settings::default(), Some(problem.to_string())),
+        }
+    }
+
     /// Runs the PostToolUse hook in-process, exactly as `car hook post-tool-use` would.
     fn hook(&self, payload: Value, clock: Clock) -> Result<Observation, String> {
         let raw = serde_json::from_value(payload).map_err(|error| format!("payload: {error}"))?;
         let payload = Payload::from_raw(raw).map_err(|error| format!("payload: {error}"))?;
+        let (settings, settings_problem) = self.settings();
         let context = HookContext {
             payload,
             project: self.project.clone(),
-            settings: self.settings.clone(),
-            settings_problem: None,
+            settings,
+            settings_problem,
             clock,
         };
         let response = crate::hook::post_tool_use::handle(&context);
