@@ -266,3 +266,21 @@ fn a_project_suite_can_replay_learning_from_its_own_validators() {
         run.stdout
     );
 }
+
+#[test]
+fn the_documented_example_scenario_passes() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/replay.md"))
+            .unwrap();
+    let format = &docs[docs.find("## Scenario format").unwrap()..];
+    let example = format
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap();
+    let project = TestProject::new();
+    project.write("replay-tests/documented.json", example);
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(summary(&run.stdout), (builtin_cases() + 1, 0));
+}
