@@ -14,7 +14,7 @@ use regex::Regex;
 
 use crate::validate::process::{ProcessError, run_command};
 use crate::validate::rules::{CommandRule, ReferenceRule, Rule, RuleKind};
-use crate::validate::{Diagnostic, Report, Source, snippet_of_line};
+use crate::validate::{Diagnostic, Report, Source, snippet_at};
 
 /// Diagnostics one rule may report per file.
 const MAX_PER_RULE: usize = 20;
@@ -130,7 +130,7 @@ pub fn missing_references(
             severity: rule.severity,
             validator: rule.id.clone(),
             message,
-            snippet: snippet_of_line(source.content, line),
+            snippet: snippet_at(source.content, line, column),
             subject: Some(whole.as_str().to_string()),
         });
         if found.len() >= MAX_PER_RULE {
@@ -263,7 +263,7 @@ fn parse_tool_output(rule: &Rule, source: &Source<'_>, text: &str) -> Vec<Diagno
             severity: rule.severity,
             validator: rule.id.clone(),
             message: message.to_string(),
-            snippet: snippet_of_line(source.content, line),
+            snippet: snippet_at(source.content, line, column),
             subject: quoted_token(message),
         });
         if found.len() >= MAX_PER_RULE {

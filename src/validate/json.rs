@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::validate::{Diagnostic, Severity, snippet_of_line};
+use crate::validate::{Diagnostic, Severity, snippet_at};
 
 /// A JSON syntax error at a 1-based line and (character) column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,9 +37,35 @@ pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> 
         severity: Severity::Error,
         validator: if jsonc { "jsonc" } else { "json" }.to_string(),
         message: error.message,
-        snippet: snippet_of_line(content, error.line),
+        snippet: snippet_at(content, error.line, error.column),
         subject: None,
     }]
+}
+
+/// Validates JSON Lines: every non-blank line is one JSON value. The first few bad lines are
+/// reported (a truncated export would otherwise produce one error per line).
+pub fn check_lines(display_path: &str, content: &str) -> Vec<Diagnostic> {
+    const MAX_REPORTED: usize = 5;
+    content
+        .split('\n')
+        .enumerate()
+        .filter(|(_, text)| !text.trim().is_empty())
+        .filter_map(|(index, text)| {
+            let error = parse(text).err()?;
+            let line = index + 1;
+            Some(Diagnostic {
+                file: display_path.to_string(),
+                line,
+                column: error.column,
+                severity: Severity::Error,
+                validator: "jsonl".to_string(),
+                message: error.message,
+                snippet: snippet_at(content, line, error.column),
+                subject: None,
+            })
+        })
+        .take(MAX_REPORTED)
+        .collect()
 }
 
 /// Validates raw bytes: JSON text must be UTF-8 (RFC 8259 §8.1).
@@ -354,6 +380,17 @@ mod tests {
             proptest::prop_assert_eq!(reparsed, value);
             proptest::prop_assert_eq!(stripped.len(), commented.len());
         }
+    }
+
+    #[test]
+    fn json_lines_are_checked_one_by_one() {
+        let content = "{\"a\": 1}\n\n[1, 2]\r\n{\"b\": }\n\"text\"\n";
+        let found = check_lines("events.jsonl", content);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].line, found[0].column), (4, 7));
+        assert_eq!(found[0].validator, "jsonl");
+        let many = "x\n".repeat(50);
+        assert_eq!(check_lines("e.jsonl", &many).len(), 5);
     }
 
     #[test]
