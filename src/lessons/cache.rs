@@ -81,17 +81,26 @@ pub fn index_path(lessons_file: &Path) -> PathBuf {
 /// The shortlist for `text` from the index, rebuilding it when stale. A missing lessons file is
 /// an empty shortlist; a corrupt one is an error (and no index is written).
 pub fn shortlist(lessons_file: &Path, text: &str) -> Result<Shortlist, LessonsError> {
+    shortlist_with(lessons_file, &index_path(lessons_file), text)
+}
+
+/// [`shortlist`] with the index kept at `index` (the user-wide layer keeps its index in the
+/// cache folder, never beside the user's file).
+pub fn shortlist_with(
+    lessons_file: &Path,
+    index: &Path,
+    text: &str,
+) -> Result<Shortlist, LessonsError> {
     let Some(stamp) = Stamp::of(lessons_file) else {
         return Ok(Shortlist::default());
     };
-    let index = index_path(lessons_file);
     let lowered = text.to_ascii_lowercase();
-    if let Some(found) = read_shortlist(&index, stamp, lowered.as_bytes()) {
+    if let Some(found) = read_shortlist(index, stamp, lowered.as_bytes()) {
         return Ok(found);
     }
     let file = LessonFile::load(lessons_file)?;
-    if write_index(&index, &build(&file, stamp))
-        && let Some(found) = read_shortlist(&index, stamp, lowered.as_bytes())
+    if write_index(index, &build(&file, stamp))
+        && let Some(found) = read_shortlist(index, stamp, lowered.as_bytes())
     {
         return Ok(found);
     }
@@ -107,6 +116,9 @@ fn write_index(index: &Path, bytes: &[u8]) -> bool {
     let Some(folder) = index.parent() else {
         return false;
     };
+    if std::fs::create_dir_all(folder).is_err() {
+        return false;
+    }
     let Ok(mut temp) = tempfile::Builder::new()
         .prefix(".car-index-")
         .tempfile_in(folder)

@@ -274,6 +274,20 @@ pub fn user_lessons_path() -> Option<PathBuf> {
     Some(config.join("car").join("lessons.json"))
 }
 
+/// Where the hook keeps the index of the user-wide lessons: `$XDG_CACHE_HOME/car/`, else
+/// `~/.cache/car/` (the user's config folder is only ever read).
+pub fn user_index_path() -> Option<PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|home| !home.is_empty())
+                .map(|home| PathBuf::from(home).join(".cache"))
+        })?;
+    Some(cache.join("car").join("user-lessons.index"))
+}
+
 /// The top-level object of a lesson or candidate file; empty text is an empty object.
 fn parse_document(path: &Path, text: &str) -> Result<Map<String, Value>, LessonsError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
