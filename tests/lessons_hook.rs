@@ -194,10 +194,17 @@ fn user_wide_lessons_fire_but_are_never_written() {
         .unwrap()
         .map(|entry| entry.unwrap().file_name())
         .collect();
-    assert_eq!(config_files, ["lessons.json"], "nothing is written beside the user's file");
+    assert_eq!(
+        config_files,
+        ["lessons.json"],
+        "nothing is written beside the user's file"
+    );
     // A second edit reads the user layer through its index (in the cache folder) and agrees.
     let again = project.post_fixture("claude-post-edit.json");
-    assert!(again.context().contains("⚠️ lesson (weight 5): user-wide"), "{again:?}");
+    assert!(
+        again.context().contains("⚠️ lesson (weight 5): user-wide"),
+        "{again:?}"
+    );
     let listed: Value =
         serde_json::from_str(&project.run(&["lessons", "list", "--json"]).stdout).unwrap();
     assert_eq!(listed[0]["origin"], "user");

@@ -359,7 +359,7 @@ fn lesson_sections(lessons: &[&Lesson]) -> (Vec<u64>, Vec<u8>) {
     let mut blobs = Vec::new();
     for lesson in lessons {
         offsets.push(blobs.len() as u64);
-        blobs.extend(serde_json::to_vec(&lesson.to_value()).unwrap_or_default());
+        blobs.extend(serde_json::to_vec(&lesson.to_raw()).unwrap_or_default());
     }
     offsets.push(blobs.len() as u64);
     (offsets, blobs)
