@@ -393,26 +393,3 @@ fn missing_python_module_twice_becomes_a_lesson_with_the_fix() {
         "{text}"
     );
 }
-
-#[test]
-fn car_check_twice_on_the_same_broken_file_is_one_mistake() {
-    let mut project = TestProject::new();
-    project.at(T0);
-    project.write("conf.json", "{\n  \"mode\": 'strict_mode'\n}\n");
-    for _ in 0..2 {
-        let run = project.run(&["check", "conf.json"]);
-        assert_eq!(run.code, 1, "{run:?}");
-    }
-    let pool = project.read_json(CANDIDATES);
-    assert_eq!(pool["candidates"][0]["trigger"], "'strict_mode'");
-    assert!(
-        !project.exists(LESSONS),
-        "not promoted by the same unfixed file"
-    );
-    project.write("other.json", "{\n  \"mode\": 'strict_mode'\n}\n");
-    assert_eq!(project.run(&["check", "other.json"]).code, 1);
-    assert_eq!(
-        project.read_json(LESSONS)["lessons"][0]["triggers"],
-        json!(["'strict_mode'"])
-    );
-}

@@ -4,9 +4,6 @@
 //! session) the candidate is promoted to a lesson of weight 2. When a later edit of the same file
 //! no longer has the error, the fix (the line the agent wrote instead) is added to the text.
 //!
-//! A candidate whose error is still unfixed in the same file is not promoted by that file again
-//! (rewriting a broken file, or `car check` run twice, is one mistake, not two).
-//!
 //! Invariants: nothing is written when the edit has no signal and no pending fix for its file.
 //! Candidates are locked before lessons (the one lock order, shared with `maintain`). A signal
 //! counts only when its trigger occurs in the edit's added text, so re-editing a file that still
@@ -310,9 +307,6 @@ fn apply(
             .iter()
             .find(|c| c.scope == signal.scope && c.trigger == signal.trigger);
         match seen_before {
-            // The same file still carrying the unfixed error (a rewrite, `car check` run twice):
-            // the same mistake, not a second one.
-            Some(candidate) if is_still_pending_in(candidate, &signal.file) => {}
             Some(candidate) => promoted.extend(promote(candidate, signal, scope)),
             None => {
                 pool.candidates.push(new_candidate(signal, scope));
@@ -335,15 +329,6 @@ fn apply(
         changed = true;
     }
     Ok((notes, changed))
-}
-
-fn is_still_pending_in(candidate: &Candidate, file: &str) -> bool {
-    candidate
-        .extra
-        .get(PENDING_FIX)
-        .and_then(|pending| pending.get("file"))
-        .and_then(Value::as_str)
-        == Some(file)
 }
 
 /// Candidates whose error this edit fixed learn what the fix was.

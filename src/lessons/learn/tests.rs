@@ -115,23 +115,6 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
     );
     assert!(!project.lessons_file().exists());
 
-    // Rewriting a.py with the error still in it is the same mistake, not a second one.
-    let rewrite = edit(
-        dir.path(),
-        "a.py",
-        "import requestz",
-        &[(1, "import requestz")],
-    );
-    learn_from_edit(
-        &scope(clock),
-        &rewrite,
-        std::slice::from_ref(&error),
-        false,
-        &[],
-        &mut out,
-    );
-    assert!(!project.lessons_file().exists());
-
     clock = Clock::fixed(clock.now() + DAY);
     let second = edit(
         dir.path(),
