@@ -322,7 +322,8 @@ fn lesson_warnings_are_entries_of_the_json_list() {
     );
     let human = project.run(&["check", "--no-learn", "fetch.py"]);
     assert!(
-        human.stdout.contains("fetch.py:4: ⚠️ lesson (weight "),
+        human.stdout.contains("⚠️ lesson (weight ")
+            && human.stdout.contains("(fetch.py:4, trigger `"),
         "{human:?}"
     );
     assert!(

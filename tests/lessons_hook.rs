@@ -124,7 +124,9 @@ fn lookbehind_trigger_runs_on_fancy_regex() {
     let answer = project.hook("post-tool-use", &payload);
     assert!(answer.context().contains("m.py:3"), "{answer:?}");
     assert!(
-        answer.context().contains("regex:(?<!_)re\\\\.compile"),
+        answer
+            .context()
+            .contains("trigger `regex:(?<!_)re\\.compile`"),
         "{answer:?}"
     );
 }

@@ -143,17 +143,7 @@ fn render_warnings(warnings: &[Warning]) -> Option<String> {
     let mut lines: Vec<String> = warnings
         .iter()
         .take(MAX_WARNINGS_SHOWN)
-        .map(|warning| {
-            let location = if warning.line > 0 {
-                format!("{}:{}", warning.file, warning.line)
-            } else {
-                warning.file.clone()
-            };
-            format!(
-                "⚠️ lesson (weight {}): {} ({location}, trigger {:?})",
-                warning.weight, warning.lesson, warning.trigger
-            )
-        })
+        .map(Warning::render)
         .collect();
     if warnings.len() > MAX_WARNINGS_SHOWN {
         lines.push(format!(

@@ -80,6 +80,22 @@ pub struct Warning {
     pub line: usize,
 }
 
+impl Warning {
+    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`: how every warning reads, to the agent
+    /// and to people.
+    pub fn render(&self) -> String {
+        let location = if self.line > 0 {
+            format!("{}:{}", self.file, self.line)
+        } else {
+            self.file.clone()
+        };
+        format!(
+            "⚠️ lesson (weight {}): {} ({location}, trigger `{}`)",
+            self.weight, self.lesson, self.trigger
+        )
+    }
+}
+
 /// What the lesson engine has to say about one edit.
 #[derive(Debug, Clone, Default)]
 pub struct EditLessons {

@@ -6,7 +6,7 @@ use crate::clock::Clock;
 use crate::hook::{AddedLine, Edit};
 use crate::lessons::{self, LessonScope, Warning};
 use crate::project::Project;
-use crate::replay::observation::{Observation, WARNING_MARKER};
+use crate::replay::observation::Observation;
 use crate::setup::settings::Settings;
 use crate::validate::{Diagnostic, Source, Validators};
 
@@ -50,15 +50,7 @@ fn observation(errors: &[Diagnostic], warnings: &[Warning]) -> Observation {
     Observation {
         blocked: !errors.is_empty(),
         reason: reason.join("\n"),
-        warnings: warnings
-            .iter()
-            .map(|warning| {
-                format!(
-                    "{WARNING_MARKER} (weight {}): {} ({}:{}, trigger {:?})",
-                    warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
-                )
-            })
-            .collect(),
+        warnings: warnings.iter().map(Warning::render).collect(),
         ..Observation::default()
     }
 }

@@ -98,7 +98,7 @@ fn pitfalls(input: &PromptInput<'_>) -> String {
     for warning in &input.snapshot.warnings {
         if warning.weight >= threshold && input.files.contains_key(&warning.file) {
             lines.push(format!(
-                "- lesson (weight {}): {} at {}:{} (trigger {:?})",
+                "- lesson (weight {}): {} at {}:{} (trigger `{}`)",
                 warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
             ));
         }

@@ -226,10 +226,8 @@ fn human_answer(findings: &Findings) -> String {
         text.push('\n');
     }
     for warning in &findings.warnings {
-        text.push_str(&format!(
-            "{}:{}: ⚠️ lesson (weight {}): {} [trigger {:?}]\n",
-            warning.file, warning.line, warning.weight, warning.lesson, warning.trigger
-        ));
+        text.push_str(&warning.render());
+        text.push('\n');
     }
     let errors = findings
         .diagnostics
@@ -302,7 +300,7 @@ mod tests {
             human_answer(&findings()),
             "a.py:2:1: ModuleNotFoundError: No module named 'requets' [python]\n    import requets\n\
              b.sh:1:1: quote this [shellcheck]\n\
-             a.py:2: ⚠️ lesson (weight 3): requests, not requets [trigger \"requets\"]\n\
+             ⚠️ lesson (weight 3): requests, not requets (a.py:2, trigger `requets`)\n\
              car check: 1 error in 2 files, 2 warnings"
         );
     }
