@@ -103,8 +103,17 @@ fn imprecise_signals_are_refused_with_the_reason() {
     let answer = project.hook("post-tool-use", &payload);
     assert!(answer.is_block());
     assert!(
-        answer.system_message().contains("not learned"),
-        "{answer:?}"
+        !answer.system_message().contains("not learned"),
+        "the agent's session is not told about every refusal: {answer:?}"
+    );
+    assert!(!project.exists(CANDIDATES));
+    // People running `car check` are told why nothing was learned.
+    let run = project.run(&["check", "config/x.json"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("not learned from config/x.json:3 (rather miss than false-alarm)"),
+        "{run:?}"
     );
     assert!(!project.exists(CANDIDATES));
 }

@@ -112,7 +112,7 @@ pub fn signals(
     scope: &LessonScope<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],
-    notes: &mut Vec<String>,
+    refused: &mut Vec<String>,
 ) -> Vec<Signal> {
     let added = edit.added_text();
     let lesson_scope = scope_for(&edit.relative_path);
@@ -130,7 +130,7 @@ pub fn signals(
                     || "it names no identifier or token".to_string(),
                     ToString::to_string,
                 );
-                notes.push(format!(
+                refused.push(format!(
                     "not learned from {}:{} (rather miss than false-alarm): {reason}",
                     diagnostic.file, diagnostic.line
                 ));
@@ -144,7 +144,7 @@ pub fn signals(
             && let Err(refusal) =
                 precision::check_project(scope.project.root(), extension, &edit.path, &trigger)
         {
-            notes.push(format!(
+            refused.push(format!(
                 "not learned from {}:{} (rather miss than false-alarm): {refusal}",
                 diagnostic.file, diagnostic.line
             ));
@@ -253,7 +253,7 @@ pub fn learn_from_edit(
     known: &[&Lesson],
     out: &mut EditLessons,
 ) {
-    let mut new_signals = signals(scope, edit, diagnostics, &mut out.notes);
+    let mut new_signals = signals(scope, edit, diagnostics, &mut out.refusals);
     // An error a lesson already warns about is not news: the hit was recorded.
     new_signals.retain(|signal| {
         !known.iter().any(|lesson| {

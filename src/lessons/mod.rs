@@ -102,6 +102,10 @@ pub struct EditLessons {
     pub warnings: Vec<Warning>,
     /// Lines for the human (a broken lessons file, a skipped write, a new candidate…).
     pub notes: Vec<String>,
+    /// Errors learning refused to learn from, and why (*rather miss than false-alarm*). `car check`
+    /// prints them; the hook keeps them out of the agent's session, where they would repeat on
+    /// every such error.
+    pub refusals: Vec<String>,
 }
 
 /// What the lesson engine needs besides the edit: where, with which settings, and when.

@@ -162,6 +162,7 @@ fn run_lessons(
     };
     let lessons = lessons::on_edit(scope, &edit, &diagnostics);
     findings.notes.extend(lessons.notes);
+    findings.notes.extend(lessons.refusals);
     findings
         .warnings
         .extend(lessons.warnings.into_iter().map(|warning| Warning {
