@@ -194,7 +194,7 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
         )));
     };
     let text = read_input(file)?;
-    let review = parse_submission(&text)?;
+    let review = parse_submission(&text)?.relative_to(project);
     let log = EventLog::for_session(project, &snapshot.session);
     log.append(
         Clock::from_env()?.now(),

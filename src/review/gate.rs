@@ -340,16 +340,18 @@ impl<'a> Gate<'a> {
             .join("reviews")
             .join(format!("{}.answer.txt", request.id));
         let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
-        let review = Review::parse_text(&text).map_err(|error| {
-            (
-                format!("the reviewer's answer is unusable: {error}"),
-                format!(
-                    "the raw answer is in {}; check the reviewer and its model",
-                    answer_path.display()
-                ),
-                true,
-            )
-        })?;
+        let review = Review::parse_text(&text)
+            .map(|review| review.relative_to(&self.context.project))
+            .map_err(|error| {
+                (
+                    format!("the reviewer's answer is unusable: {error}"),
+                    format!(
+                        "the raw answer is in {}; check the reviewer and its model",
+                        answer_path.display()
+                    ),
+                    true,
+                )
+            })?;
         self.stage("review", "completed", &request.id);
         self.record(Event::ReviewCompleted {
             review: request.id.clone(),
