@@ -214,6 +214,13 @@ pub fn ask_with(
             stderr: tail(&output.stderr, 400),
         });
     }
+    if let Some(message) = claude_error(settings, &output.stdout) {
+        return Err(BackendError::Failed {
+            program: program.clone(),
+            code: "0, is_error".into(),
+            stderr: tail(&message, 400),
+        });
+    }
     let answer = answer_text(settings, &files, &output.stdout);
     if answer.trim().is_empty() {
         return Err(BackendError::Empty {
@@ -273,6 +280,21 @@ fn answer_text(settings: &Settings, files: &RunFiles, stdout: &str) -> String {
             .unwrap_or_else(|| stdout.to_string()),
         _ => stdout.to_string(),
     }
+}
+
+/// Claude's JSON envelope can report a failure with exit 0 (`"is_error": true`).
+fn claude_error(settings: &Settings, stdout: &str) -> Option<String> {
+    if settings.reviewer_backend != ReviewerBackend::Claude {
+        return None;
+    }
+    let value: Value = serde_json::from_str(stdout.trim()).ok()?;
+    (value.get("is_error") == Some(&Value::Bool(true))).then(|| {
+        value
+            .get("result")
+            .and_then(Value::as_str)
+            .unwrap_or("is_error without a message")
+            .to_string()
+    })
 }
 
 /// The last `limit` characters of `text`, for error messages.
