@@ -97,12 +97,63 @@ fn missing_path_or_directory_is_a_usage_error() {
         "{run:?}"
     );
     assert!(run.stdout.is_empty(), "nothing is checked: {run:?}");
-    std::fs::create_dir_all(project.path().join("src")).unwrap();
-    let run = project.run(&["check", "src"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert!(run.stderr.contains("src: is a directory"), "{run:?}");
     let run = project.run(&["check"]);
     assert_eq!(run.code, 2, "a path is required: {run:?}");
+    let outside_git = TestProject::plain();
+    outside_git.write("src/a.py", "x = (\n");
+    let run = outside_git.run(&["check", "src"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("src: is a directory outside a git repository"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn a_directory_in_git_is_walked_respecting_gitignore() {
+    let project = TestProject::new();
+    project.write(".gitignore", "/generated/\n");
+    project.write("src/ok.py", "x = 1\n");
+    project.write("src/bad.json", "{\"a\": }\n");
+    project.write("src/logo.png", "not checked, no note");
+    project.write("src/generated/broken.py", "def (\n");
+    project.write("generated/broken.py", "def (\n");
+    project.commit_all();
+    project.write("src/new.ts", "let = ;\n");
+    let run = project.run(&["check", "src"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let errors: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| !line.starts_with("    "))
+        .collect();
+    assert!(errors[0].starts_with("src/bad.json:1:7: "), "{run:?}");
+    assert!(
+        errors[1].starts_with("src/generated/broken.py:1:"),
+        "{run:?}"
+    );
+    assert!(
+        errors[2].starts_with("src/new.ts:1:"),
+        "untracked files count: {run:?}"
+    );
+    assert_eq!(errors[3], "car check: 3 errors in 4 files, 0 warnings");
+    assert!(
+        run.stderr.lines().all(|line| line.starts_with("note: ")),
+        "only notes go to stderr: {run:?}"
+    );
+    let run = project.run(&["check", "."]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.contains("\nsrc/generated/broken.py:1:"),
+        "{run:?}"
+    );
+    assert!(
+        !run.stdout
+            .lines()
+            .any(|line| line.starts_with("generated/")),
+        "ignored files are not checked: {run:?}"
+    );
 }
 
 #[test]
@@ -213,4 +264,22 @@ fn check_from_a_subfolder_uses_the_given_paths() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(1));
     assert!(stdout.starts_with("mod.py:1:7: SyntaxError"), "{stdout}");
+}
+
+#[cfg(feature = "extra-grammars")]
+#[test]
+fn macro_heavy_c_is_a_warning_not_a_failure() {
+    let project = TestProject::new();
+    project.write(
+        "vec.h",
+        "#define VEC(T) struct { T *items; }\ntypedef Array(void) Array;\n",
+    );
+    let run = project.run(&["check", "vec.h"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("vec.h:2:"), "{run:?}");
+    assert!(
+        run.stdout
+            .ends_with("car check: 0 errors in 1 file, 1 warning\n"),
+        "{run:?}"
+    );
 }

@@ -278,3 +278,31 @@ fn external_command_rule_missing_tool_is_a_note() {
         "{answer:?}"
     );
 }
+
+#[cfg(feature = "extra-grammars")]
+#[test]
+fn c_error_blocks_only_on_the_lines_the_edit_added() {
+    let project = TestProject::new();
+    // `Array(void)` is a macro tree-sitter-c cannot see through: not the edit's fault.
+    project.write(
+        "src/list.c",
+        "typedef Array(void) Array;\n\nint size(void) {\n  return 1\n}\n",
+    );
+    let payload = project.edit_payload("src/list.c", "  return 0;", "  return 1");
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(reason.contains("src/list.c:4:"), "{reason}");
+    assert!(reason.contains("[tree-sitter-c]"), "{reason}");
+    assert!(
+        !reason.contains("src/list.c:1:"),
+        "the macro line is not blamed: {reason}"
+    );
+    project.write(
+        "src/list.c",
+        "typedef Array(void) Array;\n\nint size(void) {\n  return 1;\n}\n",
+    );
+    let payload = project.edit_payload("src/list.c", "  return 1", "  return 1;");
+    let answer = project.hook("post-tool-use", &payload);
+    assert_eq!(answer.json, json!({}), "{answer:?}");
+}

@@ -1,10 +1,331 @@
-//! `car lessons …` commands.
+//! `car lessons …` commands (except `test`, which belongs to replay).
+//!
+//! Data goes to stdout (tables, JSON, the exported file); messages to stderr. A lessons file car
+//! cannot read is an error naming the file and line (exit 2) and is left untouched.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
 
 use crate::app::Outcome;
-use crate::cli::LessonsCommand;
+use crate::cli::{LessonAddArgs, LessonsCommand};
+use crate::clock::Clock;
 use crate::error::Error;
+use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
+use crate::lessons::scope::Scope;
+use crate::lessons::store::{self, CandidateFile, LessonFile};
+use crate::lessons::trigger::Trigger;
+use crate::lessons::{LessonsError, distill, maintain};
+use crate::output;
 use crate::project::Project;
 
-pub fn run(_project: &Project, _command: LessonsCommand) -> Result<Outcome, Error> {
-    Err(Error::Usage("`car lessons` is not built yet".into()))
+pub fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error> {
+    let clock = Clock::from_env()?;
+    match command {
+        LessonsCommand::List { json } => list(project, json),
+        LessonsCommand::Show { id, json } => show(project, &id, json),
+        LessonsCommand::Add(args) => add(project, clock, &args),
+        LessonsCommand::Rm { id } => remove(project, &id),
+        LessonsCommand::Import { path } => import(project, &path),
+        LessonsCommand::Export => export(project),
+        LessonsCommand::Candidates { json } => candidates(project, json),
+        LessonsCommand::Maintain { dry_run } => run_maintain(project, clock, dry_run),
+        LessonsCommand::Distill { dry_run, json } => distill::command(project, dry_run, json),
+        LessonsCommand::Test { .. } => Err(Error::Usage(
+            "`car lessons test` is handled by the replay runner".into(),
+        )),
+    }
+}
+
+/// Project lessons, then user-wide lessons the project does not override; `(lesson, origin)`.
+fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error> {
+    let file = LessonFile::load(&project.lessons_file())?;
+    for problem in file.problems() {
+        output::print_message(&format!("warning: {problem}"));
+    }
+    let user = match store::user_lessons_path() {
+        Some(path) if path.exists() => Some(LessonFile::load(&path)?),
+        _ => None,
+    };
+    Ok((file, user))
+}
+
+fn summary(lesson: &Lesson, origin: &str) -> Value {
+    json!({
+        "id": lesson.id,
+        "scope": lesson.scope.as_str(),
+        "triggers": lesson.trigger_texts(),
+        "lesson": lesson.text,
+        "weight": lesson.weight,
+        "hits": lesson.hits,
+        "last_hit": lesson.last_hit,
+        "last_decay_at": lesson.last_decay_at,
+        "created": lesson.created,
+        "origin": origin,
+    })
+}
+
+fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
+    let (file, user) = layered(project)?;
+    let mut rows: Vec<(&Lesson, &str)> = file.lessons().map(|l| (l, "project")).collect();
+    if let Some(user) = &user {
+        for lesson in user.lessons() {
+            if file.find(&lesson.id).is_none() {
+                rows.push((lesson, "user"));
+            }
+        }
+    }
+    if as_json {
+        let list: Vec<Value> = rows.iter().map(|(l, origin)| summary(l, origin)).collect();
+        output::print_json(&Value::Array(list));
+        return Ok(Outcome::Success);
+    }
+    if rows.is_empty() {
+        output::print_message(&format!(
+            "no lessons in {}",
+            project.lessons_file().display()
+        ));
+        output::print_hint(
+            "add one with `car lessons add --scope '*.py' --trigger T --lesson TEXT`",
+        );
+        return Ok(Outcome::Success);
+    }
+    let mut text = String::new();
+    for (lesson, origin) in rows {
+        let marker = if origin == "user" { " (user)" } else { "" };
+        text.push_str(&format!(
+            "{}  weight {:>2}  hits {:>3}  {}{marker}  [{}]\n    {}\n",
+            lesson.id,
+            lesson.weight,
+            lesson.hits,
+            lesson.scope.as_str(),
+            lesson.trigger_texts().join(" | "),
+            lesson.text
+        ));
+    }
+    output::print_data(&text);
+    Ok(Outcome::Success)
+}
+
+fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
+    let (file, user) = layered(project)?;
+    let found = file
+        .find(id)
+        .map(|l| (l, "project"))
+        .or_else(|| user.as_ref().and_then(|u| u.find(id)).map(|l| (l, "user")));
+    let Some((lesson, origin)) = found else {
+        return Err(not_found(project, id));
+    };
+    if as_json {
+        output::print_json(&lesson.to_value());
+    } else {
+        let mut value = summary(lesson, origin);
+        if let Some(examples) = &lesson.examples {
+            value["examples"] = serde_json::to_value(examples).unwrap_or(Value::Null);
+        }
+        output::print_json(&value);
+    }
+    Ok(Outcome::Success)
+}
+
+fn not_found(project: &Project, id: &str) -> Error {
+    Error::Lessons(LessonsError::NotFound {
+        id: id.to_string(),
+        path: project.lessons_file(),
+    })
+}
+
+/// Validates `car lessons add` input into a lesson (triggers compiled, examples checked).
+fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error> {
+    for trigger in &args.triggers {
+        Trigger::validate(trigger).map_err(LessonsError::from)?;
+    }
+    Scope::parse(&args.scope)
+        .map_err(|message| Error::Usage(format!("--scope {:?}: {message}", args.scope)))?;
+    if args.weight == 0 || args.weight > MAX_WEIGHT {
+        return Err(Error::Usage(format!(
+            "--weight {} must be 1–{MAX_WEIGHT}",
+            args.weight
+        )));
+    }
+    if args.lesson.trim().is_empty() {
+        return Err(Error::Usage("--lesson must say what to remember".into()));
+    }
+    let examples =
+        (!args.example_match.is_empty() || !args.example_no_match.is_empty()).then(|| Examples {
+            should_match: args.example_match.clone(),
+            should_not_match: args.example_no_match.clone(),
+        });
+    let raw = RawLesson {
+        id: Some(lesson_id(&args.scope, &args.triggers)),
+        scope: args.scope.clone(),
+        triggers: args.triggers.clone(),
+        lesson: args.lesson.clone(),
+        weight: Some(u64::from(args.weight)),
+        hits: Some(0),
+        created: Some(clock.today()),
+        examples,
+        ..RawLesson::default()
+    };
+    let lesson = Lesson::from_raw(raw).map_err(|problem| Error::Usage(problem.to_string()))?;
+    check_examples(&lesson).map_err(Error::Usage)?;
+    Ok(lesson)
+}
+
+/// A lesson's own examples must hold: every `match` fires, no `no_match` does.
+pub fn check_examples(lesson: &Lesson) -> Result<(), String> {
+    let Some(examples) = &lesson.examples else {
+        return Ok(());
+    };
+    let fires = |text: &str| crate::lessons::matcher::lesson_matches_text(lesson, text);
+    if let Some(text) = examples.should_match.iter().find(|text| !fires(text)) {
+        return Err(format!(
+            "example {text:?} should fire but no trigger matches it"
+        ));
+    }
+    if let Some(text) = examples.should_not_match.iter().find(|text| fires(text)) {
+        return Err(format!(
+            "example {text:?} must not fire but a trigger matches it"
+        ));
+    }
+    Ok(())
+}
+
+fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome, Error> {
+    let lesson = lesson_from_args(args, clock)?;
+    let id = lesson.id.clone();
+    store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
+        if let Some(existing) = file
+            .lessons()
+            .find(|l| l.is_duplicate_of(&args.scope, &args.triggers))
+        {
+            return Err(LessonsError::Duplicate {
+                id: existing.id.clone(),
+                scope: args.scope.clone(),
+            });
+        }
+        file.entries.push(Entry::Valid(lesson));
+        Ok(((), true))
+    })?;
+    output::print_data(&id);
+    output::print_message(&format!(
+        "added lesson {id} to {}",
+        project.lessons_file().display()
+    ));
+    Ok(Outcome::Success)
+}
+
+fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
+    let removed = store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
+        let removed = file.remove(id);
+        Ok((removed, removed))
+    })?;
+    if !removed {
+        return Err(not_found(project, id));
+    }
+    output::print_message(&format!("removed lesson {id}"));
+    Ok(Outcome::Success)
+}
+
+/// Imports a seed-format file: every trigger must compile (else nothing is imported), duplicates
+/// (same scope and triggers) are skipped.
+fn import(project: &Project, path: &Path) -> Result<Outcome, Error> {
+    let incoming = LessonFile::load(path)?;
+    if !path.exists() {
+        return Err(Error::Usage(format!("{}: no such file", path.display())));
+    }
+    let mut refused: Vec<String> = incoming.problems();
+    for lesson in incoming.lessons() {
+        for trigger in &lesson.triggers {
+            if let Err(error) = trigger.engine() {
+                refused.push(format!("{}: lesson {}: {error}", path.display(), lesson.id));
+            }
+        }
+    }
+    if !refused.is_empty() {
+        return Err(Error::Usage(format!(
+            "nothing imported:\n  {}",
+            refused.join("\n  ")
+        )));
+    }
+    let (added, skipped) = store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
+        let (mut added, mut skipped) = (0, 0);
+        for lesson in incoming.lessons() {
+            let triggers = lesson.trigger_texts();
+            if file
+                .lessons()
+                .any(|l| l.is_duplicate_of(lesson.scope.as_str(), &triggers))
+            {
+                skipped += 1;
+                continue;
+            }
+            file.entries.push(Entry::Valid(lesson.clone()));
+            added += 1;
+        }
+        Ok(((added, skipped), added > 0))
+    })?;
+    output::print_message(&format!(
+        "imported {added} lesson(s) from {}; {skipped} duplicate(s) skipped",
+        path.display()
+    ));
+    Ok(Outcome::Success)
+}
+
+fn export(project: &Project) -> Result<Outcome, Error> {
+    let file = LessonFile::load(&project.lessons_file())?;
+    output::print_data(&file.render());
+    Ok(Outcome::Success)
+}
+
+fn candidates(project: &Project, as_json: bool) -> Result<Outcome, Error> {
+    let pool = CandidateFile::load(&project.candidates_file())?;
+    if as_json {
+        let list: Vec<Value> = pool
+            .candidates
+            .iter()
+            .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
+            .collect();
+        output::print_json(&Value::Array(list));
+        return Ok(Outcome::Success);
+    }
+    if pool.candidates.is_empty() {
+        output::print_message("no lesson candidates (errors seen once appear here)");
+        return Ok(Outcome::Success);
+    }
+    let mut text = String::new();
+    for candidate in &pool.candidates {
+        text.push_str(&format!(
+            "{}  `{}`  seen {}×, last {}\n    {}\n",
+            candidate.scope,
+            candidate.trigger,
+            candidate.hits(),
+            candidate
+                .last_seen()
+                .map(crate::clock::date_of)
+                .unwrap_or_else(|| "?".into()),
+            candidate.lesson
+        ));
+    }
+    output::print_data(&text);
+    Ok(Outcome::Success)
+}
+
+fn run_maintain(project: &Project, clock: Clock, dry_run: bool) -> Result<Outcome, Error> {
+    let report = maintain::run(project, clock, dry_run)?;
+    let prefix = if dry_run { "would have " } else { "" };
+    if report.is_empty() {
+        output::print_data("nothing to change");
+    } else {
+        let lines: Vec<String> = report
+            .lines()
+            .into_iter()
+            .map(|line| format!("{prefix}{line}"))
+            .collect();
+        output::print_data(&lines.join("\n"));
+    }
+    if dry_run {
+        output::print_message("dry run: nothing was written");
+    }
+    Ok(Outcome::Success)
 }

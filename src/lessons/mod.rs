@@ -2,6 +2,18 @@
 //! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
 
 pub mod command;
+pub mod distill;
+pub mod keyword;
+pub mod learn;
+pub mod maintain;
+pub mod matcher;
+pub mod model;
+pub mod precision;
+pub mod scope;
+pub mod starter;
+pub mod store;
+pub mod trigger;
+pub mod warn;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,10 +23,37 @@ use crate::project::Project;
 use crate::setup::settings::Settings;
 use crate::validate::Diagnostic;
 
+pub use starter::install_starter_lessons;
+
+/// Everything that can go wrong with lesson files and lesson commands; each variant names the
+/// file, lesson or trigger involved.
 #[derive(Debug, thiserror::Error)]
 pub enum LessonsError {
     #[error("{0}")]
     Invalid(String),
+    #[error("{path}:{line}:{column}: not valid JSON ({message}); the file was left as it is")]
+    Corrupt {
+        path: std::path::PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {message}; the file was left as it is")]
+    Shape {
+        path: std::path::PathBuf,
+        message: String,
+    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Trigger(#[from] trigger::TriggerError),
+    #[error("no lesson with id {id:?} in {path} (see `car lessons list`)")]
+    NotFound {
+        id: String,
+        path: std::path::PathBuf,
+    },
+    #[error("a lesson with scope {scope:?} and these triggers already exists: {id}")]
+    Duplicate { id: String, scope: String },
 }
 
 /// One lesson that fired on an edit.
@@ -52,14 +91,19 @@ pub struct LessonScope<'a> {
 
 /// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty
 /// list after earlier errors in the same file means the agent fixed them).
-pub fn on_edit(_scope: LessonScope<'_>, _edit: &Edit, _diagnostics: &[Diagnostic]) -> EditLessons {
-    EditLessons::default()
-}
-
-/// Merges car's shipped starter lessons into the project's lessons file; returns how many were
-/// added.
-pub fn install_starter_lessons(_project: &Project, _clock: Clock) -> Result<usize, LessonsError> {
-    Err(LessonsError::Invalid(
-        "starter lessons are not built yet".into(),
-    ))
+pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) -> EditLessons {
+    let mut out = EditLessons::default();
+    if !scope.settings.lessons_enabled {
+        return out;
+    }
+    let layers = warn::Layers::load(&scope, &mut out.notes);
+    warn::match_edit(&scope, edit, &layers, &mut out);
+    // A corrupt lessons file is never touched: no learning and no maintenance until it is fixed.
+    if scope.learn && layers.project.is_some() {
+        if scope.settings.learning_enabled {
+            learn::learn_from_edit(&scope, edit, diagnostics, layers.project.as_ref(), &mut out);
+        }
+        maintain::run_if_due(&scope, &mut out);
+    }
+    out
 }

@@ -6,7 +6,8 @@
 //! stdout; notes (skipped files, missing tools) on stderr. `--json` prints one JSON array: the
 //! diagnostics, followed by lesson warnings as entries with `"validator": "lesson"` and severity
 //! `warning` (so a consumer filters one list). Exit 1 when any error, 0 otherwise, 2 when a path
-//! does not exist or is a directory (nothing is checked then).
+//! does not exist or is a directory outside git (nothing is checked then). A directory inside git
+//! is walked the way git lists it (see [`walk`]).
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,7 @@ use crate::lessons::{self, LessonScope, Warning};
 use crate::output;
 use crate::project::Project;
 use crate::setup::settings::Settings;
-use crate::validate::{Diagnostic, Source, Validators};
+use crate::validate::{Diagnostic, Source, Validators, walk};
 
 /// One path from the command line, ready to check.
 struct Target {
@@ -40,11 +41,11 @@ struct Findings {
 }
 
 pub fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
-    let targets = targets(working_dir, &args.paths)?;
     let project = Project::discover(working_dir);
     let settings = Settings::load(&project)?;
     let clock = Clock::from_env()?;
     let validators = Validators::load(&project, &settings);
+    let targets = targets(working_dir, &args.paths, &validators)?;
     let scope = LessonScope {
         project: &project,
         settings: &settings,
@@ -72,25 +73,33 @@ pub fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
     })
 }
 
-/// Resolves every path first, so a typo fails the run before anything is printed or learned.
-fn targets(working_dir: &Path, paths: &[PathBuf]) -> Result<Vec<Target>, Error> {
-    paths
-        .iter()
-        .map(|path| {
-            let joined = working_dir.join(path);
-            let shown = path.to_string_lossy().into_owned();
-            if joined.is_dir() {
-                return Err(Error::Usage(format!(
-                    "{shown}: is a directory; `car check` takes files (e.g. `git ls-files -z {shown} | xargs -0 car check`)"
-                )));
-            }
-            if !joined.exists() {
-                return Err(Error::Usage(format!("{shown}: no such file")));
-            }
-            let absolute = joined.canonicalize().unwrap_or(joined);
-            Ok(Target { shown, absolute })
-        })
-        .collect()
+/// Resolves every path first, so a typo fails the run before anything is printed or learned. A
+/// directory means the checkable files git shows in it ([`walk`]).
+fn targets(
+    working_dir: &Path,
+    paths: &[PathBuf],
+    validators: &Validators,
+) -> Result<Vec<Target>, Error> {
+    let mut targets = Vec::new();
+    for path in paths {
+        let joined = working_dir.join(path);
+        let shown = path.to_string_lossy().into_owned();
+        if joined.is_dir() {
+            let files = walk::files_under(&joined, &shown, &|file| validators.wants(file))
+                .map_err(Error::Usage)?;
+            targets.extend(files.into_iter().map(|(shown, absolute)| Target {
+                shown,
+                absolute: absolute.canonicalize().unwrap_or(absolute),
+            }));
+            continue;
+        }
+        if !joined.exists() {
+            return Err(Error::Usage(format!("{shown}: no such file or directory")));
+        }
+        let absolute = joined.canonicalize().unwrap_or(joined);
+        targets.push(Target { shown, absolute });
+    }
+    Ok(targets)
 }
 
 fn check_file(
@@ -114,35 +123,48 @@ fn check_file(
     let report = validators.check(&source);
     findings.checked += 1;
     findings.notes.extend(report.notes);
-    // Lessons and learning are about the project's files; a file elsewhere is only validated.
-    if let Some(relative_path) = scope.project.relative(&target.absolute) {
-        let diagnostics: Vec<Diagnostic> = report
-            .diagnostics
-            .iter()
-            .map(|diagnostic| Diagnostic {
-                file: relative_path.clone(),
-                ..diagnostic.clone()
-            })
-            .collect();
-        let edit = Edit {
-            path: target.absolute.clone(),
-            relative_path,
-            tool: "check".to_string(),
-            content: content.clone(),
-            before: None,
-            added,
-            language: None,
-        };
-        let lessons = lessons::on_edit(scope, &edit, &diagnostics);
-        findings.notes.extend(lessons.notes);
-        findings
-            .warnings
-            .extend(lessons.warnings.into_iter().map(|warning| Warning {
-                file: target.shown.clone(),
-                ..warning
-            }));
-    }
+    run_lessons(target, content, added, &report.diagnostics, scope, findings);
     findings.diagnostics.extend(report.diagnostics);
+}
+
+/// Lesson warnings and learning for one checked file. They are about the project's files: a file
+/// elsewhere is only validated.
+fn run_lessons(
+    target: &Target,
+    content: String,
+    added: Vec<AddedLine>,
+    diagnostics: &[Diagnostic],
+    scope: LessonScope<'_>,
+    findings: &mut Findings,
+) {
+    let Some(relative_path) = scope.project.relative(&target.absolute) else {
+        return;
+    };
+    // The lesson engine keys on project-relative paths, whatever path the user typed.
+    let diagnostics: Vec<Diagnostic> = diagnostics
+        .iter()
+        .map(|diagnostic| Diagnostic {
+            file: relative_path.clone(),
+            ..diagnostic.clone()
+        })
+        .collect();
+    let edit = Edit {
+        path: target.absolute.clone(),
+        relative_path,
+        tool: "check".to_string(),
+        content,
+        before: None,
+        added,
+        language: None,
+    };
+    let lessons = lessons::on_edit(scope, &edit, &diagnostics);
+    findings.notes.extend(lessons.notes);
+    findings
+        .warnings
+        .extend(lessons.warnings.into_iter().map(|warning| Warning {
+            file: target.shown.clone(),
+            ..warning
+        }));
 }
 
 /// The file's text, or the one-line note saying why it is not checked (the hook's rules: over

@@ -112,6 +112,17 @@ impl Language {
     }
 }
 
+/// JSON files whose tools accept comments and trailing commas.
+const JSONC_NAMES: &[&str] = &[
+    ".eslintrc.json",
+    "deno.json",
+    "biome.json",
+    "turbo.json",
+    "tslint.json",
+    "api-extractor.json",
+    "typedoc.json",
+];
+
 /// File names that decide the language on their own (lower-cased).
 fn by_file_name(path: &Path, file_name: &str) -> Option<Language> {
     let in_vscode = path
@@ -125,7 +136,7 @@ fn by_file_name(path: &Path, file_name: &str) -> Option<Language> {
             || file_name.starts_with("jsconfig")
             || file_name == ".devcontainer.json"
             || file_name == "devcontainer.json"
-            || file_name == ".eslintrc.json")
+            || JSONC_NAMES.contains(&file_name))
     {
         return Some(Language::Jsonc);
     }
@@ -140,7 +151,7 @@ fn by_extension(extension: &str) -> Option<Language> {
     let language = match extension {
         "py" | "pyw" | "pyi" => Language::Python,
         "json" | "ipynb" | "geojson" | "webmanifest" => Language::Json,
-        "jsonc" | "code-workspace" => Language::Jsonc,
+        "jsonc" | "code-workspace" | "code-snippets" => Language::Jsonc,
         "rs" => Language::Rust,
         "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
         "ts" | "mts" | "cts" => Language::TypeScript,
@@ -211,6 +222,8 @@ mod tests {
         assert_eq!(detect("jsconfig.json", ""), Some(Language::Jsonc));
         assert_eq!(detect(".vscode/settings.json", ""), Some(Language::Jsonc));
         assert_eq!(detect("a/b.jsonc", ""), Some(Language::Jsonc));
+        assert_eq!(detect("deno.json", ""), Some(Language::Jsonc));
+        assert_eq!(detect("package.json", ""), Some(Language::Json));
         assert_eq!(detect(".devcontainer.json", ""), Some(Language::Jsonc));
         assert_eq!(
             detect(".devcontainer/devcontainer.json", ""),

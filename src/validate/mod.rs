@@ -16,6 +16,7 @@ pub mod python;
 pub mod rules;
 pub mod shell;
 pub mod treesitter;
+pub mod walk;
 
 use std::path::Path;
 
@@ -84,6 +85,20 @@ pub struct Source<'a> {
     pub language: Option<&'a str>,
     /// What the edit added (import checks look only at added imports); empty for `car check`.
     pub added: &'a [AddedLine],
+}
+
+impl Source<'_> {
+    /// Whether the added lines are the whole file, in order (a new file, a notebook cell,
+    /// `car check`).
+    pub fn added_everything(&self) -> bool {
+        !self.added.is_empty()
+            && self.added.len() >= self.content.lines().count()
+            && self
+                .added
+                .iter()
+                .enumerate()
+                .all(|(index, added)| added.line == index + 1)
+    }
 }
 
 /// The findings of all validators on one file.
@@ -155,15 +170,31 @@ impl Validators {
         report
     }
 
+    /// Whether a file's name alone says there is something to check: a language car validates
+    /// or an enabled custom rule's scope (what a directory walk keeps).
+    pub fn wants(&self, path: &Path) -> bool {
+        if walk::has_known_language(path) {
+            return true;
+        }
+        let relative = self.relative_to_root(path, "");
+        self.rules
+            .iter()
+            .any(|rule| rule.enabled && rule.applies_to(&relative))
+    }
+
     /// The project-relative path rule scopes match against.
     fn relative_path(&self, source: &Source<'_>) -> String {
-        match source.path.strip_prefix(&self.project_root) {
+        self.relative_to_root(source.path, source.display_path)
+    }
+
+    fn relative_to_root(&self, path: &Path, otherwise: &str) -> String {
+        match path.strip_prefix(&self.project_root) {
             Ok(relative) => relative
                 .components()
                 .map(|part| part.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/"),
-            Err(_) => source.display_path.to_string(),
+            Err(_) => otherwise.to_string(),
         }
     }
 
@@ -192,6 +223,9 @@ impl Validators {
                         source.display_path
                     ));
                 }
+                Ok(found) if treesitter::misreads_valid_code(language) => report
+                    .diagnostics
+                    .extend(errors_only_on_added_lines(found, source)),
                 Ok(found) => report.diagnostics.extend(found),
                 Err(note) => report.notes.push(note),
             },
@@ -213,9 +247,37 @@ pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
     Some(format!("{cut}…"))
 }
 
-/// Helm charts and Jinja-templated YAML are not YAML until rendered.
+/// For grammars that misread valid code (C and C++ macros, modern CSS): a finding is an error
+/// only on a line this edit added, in an edit that did not add the whole file (new files and
+/// `car check` count every line as added); everywhere else it is a warning, which never blocks.
+fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Vec<Diagnostic> {
+    let whole_file = source.added_everything();
+    found
+        .into_iter()
+        .map(|diagnostic| {
+            let on_added_line = source
+                .added
+                .iter()
+                .any(|added| added.line == diagnostic.line);
+            if on_added_line && !whole_file {
+                diagnostic
+            } else {
+                Diagnostic {
+                    severity: Severity::Warning,
+                    ..diagnostic
+                }
+            }
+        })
+        .collect()
+}
+
+/// Helm charts and Jinja-templated YAML are not YAML until rendered. GitHub Actions' `${{ … }}`
+/// expressions are plain YAML scalars, not template markers.
 fn is_yaml_template(language: Language, content: &str) -> bool {
-    language == Language::Yaml && (content.contains("{{") || content.contains("{%"))
+    let has_template_braces = content
+        .match_indices("{{")
+        .any(|(at, _)| !content[..at].ends_with('$'));
+    language == Language::Yaml && (has_template_braces || content.contains("{%"))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
@@ -313,6 +375,9 @@ mod tests {
         assert!(report.diagnostics.is_empty(), "{report:?}");
         assert!(report.notes[0].contains("template"), "{report:?}");
         assert!(!check("a.yaml", "a: [1\n", None).diagnostics.is_empty());
+        let workflow = "on: push\njobs:\n  t:\n    runs-on: ${{ matrix.os }}\n    steps: [\n";
+        let report = check(".github/workflows/ci.yml", workflow, None);
+        assert!(!report.diagnostics.is_empty(), "{report:?}");
     }
 
     #[test]
@@ -330,6 +395,47 @@ mod tests {
         let report = check_in(root.path(), "a.py", "x = (\n", None);
         assert_eq!(report.diagnostics.len(), 1, "{report:?}");
         assert_eq!(report.diagnostics[0].validator, "python");
+    }
+
+    #[cfg(feature = "extra-grammars")]
+    #[test]
+    fn macro_prone_grammars_block_only_on_added_lines() {
+        let root = tempfile::tempdir().unwrap();
+        let validators = Validators::load(&Project::at(root.path()), &Settings::default());
+        let path = root.path().join("a.c");
+        let content = "typedef Array(void) Array;\nint f(void) {\n  return 1\n}\n";
+        let line = |line: usize| AddedLine {
+            line,
+            text: content.lines().nth(line - 1).unwrap().to_string(),
+        };
+        let run = |added: &[AddedLine]| {
+            validators.check(&Source {
+                path: &path,
+                display_path: "a.c",
+                content,
+                language: None,
+                added,
+            })
+        };
+        let severities = |report: Report| -> Vec<(usize, Severity)> {
+            report
+                .diagnostics
+                .iter()
+                .map(|d| (d.line, d.severity))
+                .collect()
+        };
+        let edit = severities(run(&[line(3)]));
+        assert!(edit.contains(&(3, Severity::Error)), "{edit:?}");
+        assert!(
+            edit.iter().all(|(l, s)| *l == 3 || *s == Severity::Warning),
+            "{edit:?}"
+        );
+        let whole: Vec<AddedLine> = (1..=4).map(line).collect();
+        let all = severities(run(&whole));
+        assert!(
+            !all.is_empty() && all.iter().all(|(_, s)| *s == Severity::Warning),
+            "{all:?}"
+        );
     }
 
     #[test]

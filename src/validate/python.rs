@@ -133,7 +133,9 @@ fn is_ipython_line(code: &str) -> bool {
 /// The lines whose imports are checked: `all` for `car check` (every line counts as added),
 /// else the added lines that mention `import`; empty when there are none (no AST is built).
 fn import_lines(source: &Source<'_>) -> String {
-    if source.added.is_empty() {
+    // Stubs import what exists only for type checkers (`_typeshed`): nothing to find at run time.
+    let is_stub = source.path.extension().is_some_and(|ext| ext == "pyi");
+    if source.added.is_empty() || is_stub {
         return String::new();
     }
     let mentions_import: Vec<String> = source
@@ -142,13 +144,7 @@ fn import_lines(source: &Source<'_>) -> String {
         .filter(|added| added.line > 0 && added.text.contains("import"))
         .map(|added| added.line.to_string())
         .collect();
-    let added_everything = source.added.len() >= source.content.lines().count()
-        && source
-            .added
-            .iter()
-            .enumerate()
-            .all(|(index, added)| added.line == index + 1);
-    if added_everything && source.content.contains("import") {
+    if source.added_everything() && source.content.contains("import") {
         "all".to_string()
     } else {
         mentions_import.join(",")
@@ -314,6 +310,16 @@ mod tests {
     }
 
     #[test]
+    fn stub_files_are_compiled_but_their_imports_not_checked() {
+        let root = tempfile::tempdir().unwrap();
+        let content = "from _typeshed import StrPath\ndef f(p: StrPath) -> None: ...\n";
+        let report = run_in(root.path(), "m.pyi", content, &all_added(content));
+        assert!(report.diagnostics.is_empty(), "{report:?}");
+        let report = run_in(root.path(), "m.pyi", "def f(:\n", &all_added("def f(:\n"));
+        assert_eq!(report.diagnostics.len(), 1, "{report:?}");
+    }
+
+    #[test]
     fn only_added_imports_are_checked() {
         let content = "import car_no_such_old\nimport json\nx = 1\n";
         let added = vec![AddedLine {
@@ -334,7 +340,7 @@ mod tests {
         std::fs::create_dir_all(root.path().join("src/mypkg")).unwrap();
         std::fs::write(root.path().join("src/mypkg/__init__.py"), "").unwrap();
         std::fs::write(root.path().join("src/mypkg/util.py"), "").unwrap();
-        let content = "try:\n    import car_optional_accel\nexcept ImportError:\n    car_optional_accel = None\nfrom . import sibling\nimport mypkg.util\nimport os.path\n";
+        let content = "try:\n    import car_optional_accel\nexcept ImportError:\n    car_optional_accel = None\nfrom . import sibling\nimport mypkg.util\nimport os.path\nif TYPE_CHECKING:\n    from _typeshed import StrPath\nif sys.version_info < (3, 11):\n    import tomli\nwith suppress(ImportError):\n    import car_optional_other\n";
         let report = run_in(
             root.path(),
             "src/mypkg/main.py",
@@ -353,11 +359,50 @@ mod tests {
     }
 
     #[test]
-    fn site_packages_are_visible() {
-        // pip itself lives in site-packages of every normal installation.
-        let content = "import pip\n";
-        let report = run(content, &all_added(content));
-        assert!(report.diagnostics.is_empty(), "{report:?}");
+    fn site_packages_of_a_virtualenv_are_visible() {
+        let root = tempfile::tempdir().unwrap();
+        let base = interpreter::resolve(None, root.path()).expect("python3 for the tests");
+        let venv = root.path().join("venv");
+        let status = Command::new(&base)
+            .args(["-m", "venv", "--without-pip"])
+            .arg(&venv)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let python = venv.join("bin/python");
+        let output = Command::new(&python)
+            .args(["-c", "import site; print(site.getsitepackages()[0])"])
+            .output()
+            .unwrap();
+        let site_packages = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        std::fs::create_dir_all(site_packages.join("car_fake_installed")).unwrap();
+        std::fs::write(site_packages.join("car_fake_installed/__init__.py"), "").unwrap();
+        let content = "import car_fake_installed\nimport car_fake_not_installed\n";
+        let path = root.path().join("app.py");
+        let added = all_added(content);
+        let source = Source {
+            path: &path,
+            display_path: "app.py",
+            content,
+            language: None,
+            added: &added,
+        };
+        let check = PythonCheck {
+            interpreter: Ok(python),
+            project_root: root.path(),
+        };
+        let mut report = Report::default();
+        check.run(&source, &mut report);
+        let missing: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.subject.clone())
+            .collect();
+        assert_eq!(
+            missing,
+            [Some("car_fake_not_installed".to_string())],
+            "{report:?}"
+        );
     }
 
     #[test]

@@ -50,11 +50,14 @@ def children(node):
 
 
 def added_imports(tree, wanted):
-    """(line, col, module) of absolute imports on wanted lines, outside try blocks (a guarded
-    import is allowed to be missing)."""
+    """(line, col, module) of absolute imports on wanted lines that always run. An import inside
+    `try` (optional dependency), `if` (TYPE_CHECKING, version or platform checks) or `with`
+    (contextlib.suppress(ImportError)) is allowed to be missing."""
     import _ast
 
-    guards = tuple(t for t in (getattr(_ast, "Try", None), getattr(_ast, "TryStar", None)) if t)
+    names = ("Try", "TryStar")
+    guards = tuple(getattr(_ast, n) for n in names if hasattr(_ast, n))
+    conditional = tuple(getattr(_ast, n) for n in ("If", "With", "AsyncWith"))
     found = []
     pending = [(tree, False)]
     while pending:
@@ -67,6 +70,9 @@ def added_imports(tree, wanted):
                     found.append((node.lineno, node.col_offset + 1, alias.name))
             elif node.level == 0 and node.module:
                 found.append((node.lineno, node.col_offset + 1, node.module))
+            continue
+        if isinstance(node, conditional):
+            pending.extend((child, True) for child in children(node))
             continue
         if isinstance(node, guards):
             pending.extend((part, True) for part in node.body)
@@ -116,9 +122,12 @@ def add_site_packages(full):
     import site
 
     if not full:
-        folders = list(site.getsitepackages())
-        if not os.environ.get("PYTHONNOUSERSITE"):
-            folders.append(site.getusersitepackages())
+        try:
+            folders = list(site.getsitepackages())
+            if not os.environ.get("PYTHONNOUSERSITE"):
+                folders.append(site.getusersitepackages())
+        except AttributeError:  # old virtualenv's site.py; the full pass below still runs
+            return
         sys.path.extend(folder for folder in folders if os.path.isdir(folder))
         return
     site.ENABLE_USER_SITE = not os.environ.get("PYTHONNOUSERSITE")

@@ -1,0 +1,370 @@
+//! Distill: for scopes with at least 5 lessons, propose more general lessons (seed 003: dry-run
+//! only, suggestions, never applied automatically).
+//!
+//! Two sources: a deterministic one (literal triggers sharing a prefix and suffix become one
+//! regex, `Prefix\.\w+Suffix`) and the configured reviewer CLI, asked for precise triggers.
+//! Every proposal, whatever its source, is validated the same way: its triggers compile; it
+//! matches every literal trigger it replaces (and the `match` examples of replaced regex
+//! triggers); it matches none of the replaced lessons' `no_match` examples; and it is not
+//! generic (its required text passes the precision rules). Failing proposals are discarded with
+//! the reason. Nothing is ever written.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::app::Outcome;
+use crate::error::Error;
+use crate::lessons::keyword::required_literals;
+use crate::lessons::model::Lesson;
+use crate::lessons::precision;
+use crate::lessons::store::LessonFile;
+use crate::lessons::trigger::Trigger;
+use crate::output;
+use crate::project::Project;
+use crate::setup::settings::{ReviewerBackend, Settings};
+
+/// Scopes with fewer lessons are left alone.
+pub const MIN_LESSONS_PER_SCOPE: usize = 5;
+
+/// A general trigger must still require this much specific text (`DankeTheme.`, not `Text`).
+pub const MIN_REQUIRED_TEXT: usize = 6;
+
+/// A proposed general lesson.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub scope: String,
+    pub triggers: Vec<String>,
+    pub lesson: String,
+    /// Ids of the lessons it would replace.
+    pub replaces: Vec<String>,
+    #[serde(default)]
+    pub source: String,
+}
+
+/// A proposal that failed validation, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Discarded {
+    pub proposal: Proposal,
+    pub reason: String,
+}
+
+/// The lessons of each scope with enough lessons to distill.
+pub fn crowded_scopes(file: &LessonFile) -> BTreeMap<String, Vec<&Lesson>> {
+    let mut scopes: BTreeMap<String, Vec<&Lesson>> = BTreeMap::new();
+    for lesson in file.lessons() {
+        scopes
+            .entry(lesson.scope.as_str().to_string())
+            .or_default()
+            .push(lesson);
+    }
+    scopes.retain(|_, lessons| lessons.len() >= MIN_LESSONS_PER_SCOPE);
+    scopes
+}
+
+/// Deterministic proposals: literal triggers grouped by their leading name (up to the first `.`,
+/// `::`, `(` or `->`), each group of ≥ 2 lessons generalised to prefix + `\w+` + common suffix.
+pub fn deterministic(scope: &str, lessons: &[&Lesson]) -> Vec<Proposal> {
+    let mut groups: BTreeMap<String, Vec<(&Lesson, &str)>> = BTreeMap::new();
+    for lesson in lessons {
+        for trigger in &lesson.triggers {
+            if let Trigger::Literal(text) = trigger
+                && let Some(head) = head_of(text)
+            {
+                groups.entry(head).or_default().push((lesson, text));
+            }
+        }
+    }
+    let mut proposals = Vec::new();
+    for members in groups.values() {
+        let mut ids: Vec<String> = members.iter().map(|(l, _)| l.id.clone()).collect();
+        ids.dedup();
+        if ids.len() < 2 {
+            continue;
+        }
+        let texts: Vec<&str> = members.iter().map(|(_, text)| *text).collect();
+        if let Some(pattern) = generalise(&texts) {
+            let mut lesson_texts: Vec<&str> = Vec::new();
+            for (lesson, _) in members {
+                if !lesson_texts.contains(&lesson.text.as_str()) {
+                    lesson_texts.push(&lesson.text);
+                }
+            }
+            proposals.push(Proposal {
+                scope: scope.to_string(),
+                triggers: vec![format!("regex:{pattern}")],
+                lesson: lesson_texts.join(" / "),
+                replaces: ids,
+                source: "deterministic".into(),
+            });
+        }
+    }
+    proposals
+}
+
+fn head_of(text: &str) -> Option<String> {
+    let end = ["::", "->", ".", "("]
+        .iter()
+        .filter_map(|separator| text.find(separator).map(|at| at + separator.len()))
+        .min()?;
+    (end >= 4).then(|| text[..end].to_string())
+}
+
+/// `escape(prefix) + \w+ + escape(suffix)` when the differing middles are word characters.
+fn generalise(texts: &[&str]) -> Option<String> {
+    let prefix = common_prefix(texts);
+    let reversed: Vec<String> = texts.iter().map(|t| t.chars().rev().collect()).collect();
+    let reversed_refs: Vec<&str> = reversed.iter().map(String::as_str).collect();
+    let mut suffix: String = common_prefix(&reversed_refs).chars().rev().collect();
+    let shortest = texts.iter().map(|t| t.len()).min()?;
+    while prefix.len() + suffix.len() >= shortest && !suffix.is_empty() {
+        suffix.remove(0);
+    }
+    let middles_are_words = texts.iter().all(|text| {
+        let middle = &text[prefix.len()..text.len() - suffix.len()];
+        !middle.is_empty() && middle.chars().all(|c| c.is_alphanumeric() || c == '_')
+    });
+    middles_are_words.then(|| format!("{}\\w+{}", regex::escape(&prefix), regex::escape(&suffix)))
+}
+
+fn common_prefix(texts: &[&str]) -> String {
+    let Some(first) = texts.first() else {
+        return String::new();
+    };
+    let mut end = first.len();
+    for text in &texts[1..] {
+        end = first
+            .char_indices()
+            .zip(text.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((index, c), _)| index + c.len_utf8())
+            .min(end);
+    }
+    first[..end].to_string()
+}
+
+/// Checks a proposal against the lessons it replaces; the reason when it fails.
+pub fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), String> {
+    let mut triggers = Vec::new();
+    for text in &proposal.triggers {
+        triggers.push(Trigger::validate(text).map_err(|e| e.to_string())?);
+    }
+    if triggers.is_empty() {
+        return Err("no triggers".into());
+    }
+    check_not_generic(&triggers)?;
+    if proposal.replaces.is_empty() {
+        return Err("replaces no lesson".into());
+    }
+    let fires = |text: &str| triggers.iter().any(|t| t.is_match(text));
+    for id in &proposal.replaces {
+        let lesson = lessons
+            .iter()
+            .find(|l| &l.id == id)
+            .ok_or_else(|| format!("replaces {id}, which is not a lesson of {}", proposal.scope))?;
+        for trigger in &lesson.triggers {
+            if let Trigger::Literal(text) = trigger
+                && !fires(text)
+            {
+                return Err(format!("does not match {text:?}, a trigger of {id}"));
+            }
+        }
+        let examples = lesson.examples.clone().unwrap_or_default();
+        if let Some(text) = examples.should_match.iter().find(|t| !fires(t)) {
+            return Err(format!("does not match {text:?}, an example of {id}"));
+        }
+        if let Some(text) = examples.should_not_match.iter().find(|t| fires(t)) {
+            return Err(format!("matches {text:?}, a no_match example of {id}"));
+        }
+    }
+    Ok(())
+}
+
+/// Generic: a trigger whose required text is short, a keyword, or absent.
+fn check_not_generic(triggers: &[Trigger]) -> Result<(), String> {
+    for trigger in triggers {
+        let required = match trigger.pattern() {
+            None => vec![trigger.as_str().to_string()],
+            Some(pattern) => required_literals(pattern).ok_or_else(|| {
+                format!(
+                    "{:?} is generic: it requires no specific text",
+                    trigger.as_str()
+                )
+            })?,
+        };
+        for text in required {
+            precision::check(&text)
+                .map_err(|refusal| format!("{:?} is generic: {refusal}", trigger.as_str()))?;
+            if text.trim().chars().count() < MIN_REQUIRED_TEXT {
+                return Err(format!(
+                    "{:?} is generic: it only requires {text:?} (fewer than {MIN_REQUIRED_TEXT} characters)",
+                    trigger.as_str()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The prompt for the reviewer CLI.
+fn prompt(scope: &str, lessons: &[&Lesson]) -> String {
+    let listed: Vec<Value> = lessons
+        .iter()
+        .map(|l| json!({"id": l.id, "triggers": l.trigger_texts(), "lesson": l.text, "examples": l.examples}))
+        .collect();
+    format!(
+        "You maintain a library of lessons for a coding agent. Each lesson warns when an edit adds text \
+matching one of its triggers (a substring, or `regex:` + a Rust regex). Below are the lessons for files \
+matching {scope:?}. Propose at most 3 more general lessons that each replace several of them. Triggers \
+must stay PRECISE: name the concrete identifiers or tokens; never generic advice or patterns like \
+`\\w+`, `import`, or `check before editing`. A proposal must match every trigger it replaces.\n\
+Answer with JSON only: {{\"proposals\": [{{\"triggers\": [...], \"lesson\": \"...\", \"replaces\": [\"id\", ...]}}]}}\n\n{}",
+        serde_json::to_string_pretty(&listed).unwrap_or_default()
+    )
+}
+
+/// Parses the reviewer's answer: the outermost JSON object in the text.
+fn parse_answer(scope: &str, text: &str) -> Result<Vec<Proposal>, String> {
+    let start = text.find('{').ok_or("the answer holds no JSON object")?;
+    let end = text.rfind('}').ok_or("the answer holds no JSON object")?;
+    let value: Value = serde_json::from_str(text.get(start..=end).unwrap_or_default())
+        .map_err(|error| format!("the answer is not valid JSON: {error}"))?;
+    let list = value
+        .get("proposals")
+        .and_then(Value::as_array)
+        .ok_or("the answer has no \"proposals\" array")?;
+    Ok(list
+        .iter()
+        .filter_map(|item| {
+            Some(Proposal {
+                scope: scope.to_string(),
+                triggers: serde_json::from_value(item.get("triggers")?.clone()).ok()?,
+                lesson: item.get("lesson")?.as_str()?.to_string(),
+                replaces: serde_json::from_value(item.get("replaces")?.clone()).ok()?,
+                source: "llm".into(),
+            })
+        })
+        .collect())
+}
+
+/// Everything distill found.
+#[derive(Debug, Default, Serialize)]
+pub struct DistillReport {
+    pub scopes: Vec<String>,
+    pub proposals: Vec<Proposal>,
+    pub discarded: Vec<Discarded>,
+    /// What happened with the reviewer CLI.
+    pub llm: String,
+}
+
+/// Builds the report: deterministic proposals, then the reviewer's, all validated.
+pub fn distill(project: &Project, settings: &Settings, file: &LessonFile) -> DistillReport {
+    let scopes = crowded_scopes(file);
+    let mut report = DistillReport {
+        scopes: scopes.keys().cloned().collect(),
+        ..DistillReport::default()
+    };
+    let mut candidates = Vec::new();
+    for (scope, lessons) in &scopes {
+        candidates.extend(deterministic(scope, lessons));
+    }
+    report.llm = match settings.reviewer_backend {
+        ReviewerBackend::Manual => "no reviewer CLI is configured (reviewerBackend \"manual\"); \
+showing the deterministic proposals only"
+            .into(),
+        _ if scopes.is_empty() => "not asked: no scope has 5 or more lessons".into(),
+        _ => ask_reviewer(project, settings, &scopes, &mut candidates),
+    };
+    for proposal in candidates {
+        let lessons = scopes.get(&proposal.scope).cloned().unwrap_or_default();
+        match validate(&proposal, &lessons) {
+            Ok(()) => report.proposals.push(proposal),
+            Err(reason) => report.discarded.push(Discarded { proposal, reason }),
+        }
+    }
+    report
+}
+
+fn ask_reviewer(
+    project: &Project,
+    settings: &Settings,
+    scopes: &BTreeMap<String, Vec<&Lesson>>,
+    candidates: &mut Vec<Proposal>,
+) -> String {
+    let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);
+    let mut problems = Vec::new();
+    for (scope, lessons) in scopes {
+        let answer =
+            crate::review::backend::ask(settings, project.root(), &prompt(scope, lessons), timeout);
+        match answer
+            .map_err(|e| e.to_string())
+            .and_then(|text| parse_answer(scope, &text))
+        {
+            Ok(proposals) => candidates.extend(proposals),
+            Err(problem) => problems.push(format!("{scope}: {problem}")),
+        }
+    }
+    if problems.is_empty() {
+        format!("asked the reviewer CLI about {} scope(s)", scopes.len())
+    } else {
+        format!("the reviewer CLI failed: {}", problems.join("; "))
+    }
+}
+
+/// `car lessons distill --dry-run [--json]`.
+pub fn command(project: &Project, dry_run: bool, as_json: bool) -> Result<Outcome, Error> {
+    if !dry_run {
+        return Err(Error::Usage(
+            "distill only proposes; run `car lessons distill --dry-run` and apply a proposal with \
+`car lessons add` / `car lessons rm`"
+                .into(),
+        ));
+    }
+    let settings = Settings::load(project)?;
+    let file = LessonFile::load(&project.lessons_file())?;
+    let report = distill(project, &settings, &file);
+    if as_json {
+        output::print_json(&serde_json::to_value(&report).unwrap_or(Value::Null));
+    } else {
+        print_report(&report);
+    }
+    Ok(Outcome::Success)
+}
+
+fn print_report(report: &DistillReport) {
+    output::print_message(&report.llm);
+    if report.scopes.is_empty() {
+        output::print_data("no scope has 5 or more lessons; nothing to distill");
+        return;
+    }
+    let mut text = String::new();
+    for proposal in &report.proposals {
+        text.push_str(&format!(
+            "proposal ({}) for {}: {} — replaces {}\n    {}\n",
+            proposal.source,
+            proposal.scope,
+            proposal.triggers.join(" | "),
+            proposal.replaces.join(", "),
+            proposal.lesson
+        ));
+    }
+    for discarded in &report.discarded {
+        text.push_str(&format!(
+            "discarded ({}) {}: {}\n",
+            discarded.proposal.source,
+            discarded.proposal.triggers.join(" | "),
+            discarded.reason
+        ));
+    }
+    if text.is_empty() {
+        text.push_str("no proposals");
+    }
+    output::print_data(&text);
+    output::print_message("dry run: nothing was written");
+}
+
+#[cfg(test)]
+mod tests;

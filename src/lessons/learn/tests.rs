@@ -1,0 +1,161 @@
+use std::path::Path;
+
+use super::*;
+use crate::clock::{Clock, DAY};
+use crate::hook::AddedLine;
+use crate::project::Project;
+use crate::setup::settings::Settings;
+use crate::validate::Severity;
+
+fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnostic {
+    Diagnostic {
+        file: file.into(),
+        line,
+        column,
+        severity: Severity::Error,
+        validator: "python".into(),
+        message: message.into(),
+        snippet: None,
+        subject: None,
+    }
+}
+
+fn edit(root: &Path, relative: &str, content: &str, added: &[(usize, &str)]) -> Edit {
+    Edit {
+        path: root.join(relative),
+        relative_path: relative.into(),
+        tool: "Write".into(),
+        content: content.into(),
+        before: None,
+        added: added
+            .iter()
+            .map(|(line, text)| AddedLine {
+                line: *line,
+                text: (*text).into(),
+            })
+            .collect(),
+        language: None,
+    }
+}
+
+#[test]
+fn triggers_from_subject_message_or_position() {
+    let mut missing = diagnostic("a.py", 1, 1, "No module named 'requestz'");
+    assert_eq!(
+        trigger_for(&missing, "import requestz").unwrap(),
+        "requestz"
+    );
+    missing.subject = Some("requestz.api".into());
+    assert_eq!(trigger_for(&missing, "").unwrap(), "requestz.api");
+    let json_error = diagnostic("c.json", 2, 10, "expected value at line 2 column 10");
+    let content = "{\n  \"name\": 'single',\n}";
+    assert_eq!(trigger_for(&json_error, content).unwrap(), "'single'");
+    let shell = diagnostic("s.sh", 3, 1, "syntax error near unexpected token `fi'");
+    let refusals = trigger_for(&shell, "a\nb\nfi\n").unwrap_err();
+    assert!(
+        refusals.iter().all(|r| matches!(r, Refusal::TooShort(_))),
+        "{refusals:?}"
+    );
+}
+
+#[test]
+fn scopes_by_kind_of_file() {
+    assert_eq!(scope_for("src/app.py"), "*.py");
+    assert_eq!(scope_for("Makefile"), "Makefile");
+    assert_eq!(scope_for(".env"), ".env");
+}
+
+#[test]
+fn seen_once_candidate_twice_lesson_then_fix_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    let settings = Settings::default();
+    let mut clock = Clock::fixed(1_780_000_000);
+    let scope = |clock| LessonScope {
+        project: &project,
+        settings: &settings,
+        clock,
+        learn: true,
+    };
+    let error = diagnostic("a.py", 1, 8, "No module named 'requestz'");
+    let first = edit(
+        dir.path(),
+        "a.py",
+        "import requestz",
+        &[(1, "import requestz")],
+    );
+    let mut out = EditLessons::default();
+    learn_from_edit(
+        &scope(clock),
+        &first,
+        std::slice::from_ref(&error),
+        None,
+        &mut out,
+    );
+    let pool = CandidateFile::load(&project.candidates_file()).unwrap();
+    assert_eq!(pool.candidates.len(), 1);
+    assert_eq!(pool.candidates[0].trigger, "requestz");
+    assert!(!project.lessons_file().exists());
+
+    // The same file edited again with the old error still there: not a second occurrence.
+    let unrelated = edit(
+        dir.path(),
+        "a.py",
+        "import requestz\nx = 1",
+        &[(2, "x = 1")],
+    );
+    learn_from_edit(
+        &scope(clock),
+        &unrelated,
+        std::slice::from_ref(&error),
+        None,
+        &mut out,
+    );
+    assert!(!project.lessons_file().exists());
+
+    clock = Clock::fixed(clock.now() + DAY);
+    let second = edit(
+        dir.path(),
+        "b.py",
+        "import requestz",
+        &[(1, "import requestz")],
+    );
+    let error_b = Diagnostic {
+        file: "b.py".into(),
+        ..error.clone()
+    };
+    learn_from_edit(&scope(clock), &second, &[error_b], None, &mut out);
+    let lessons = LessonFile::load(&project.lessons_file()).unwrap();
+    let lesson = lessons.lessons().next().unwrap();
+    assert_eq!(lesson.weight, 2);
+    assert_eq!(lesson.trigger_texts(), vec!["requestz".to_string()]);
+    assert!(
+        CandidateFile::load(&project.candidates_file())
+            .unwrap()
+            .candidates
+            .is_empty()
+    );
+
+    let fixed = edit(
+        dir.path(),
+        "b.py",
+        "import requests",
+        &[(1, "import requests")],
+    );
+    let lessons_now = LessonFile::load(&project.lessons_file()).unwrap();
+    learn_from_edit(&scope(clock), &fixed, &[], Some(&lessons_now), &mut out);
+    let lessons = LessonFile::load(&project.lessons_file()).unwrap();
+    let text = &lessons.lessons().next().unwrap().text;
+    assert!(
+        text.contains("`import requestz` became `import requests`"),
+        "{text}"
+    );
+    assert!(
+        !lessons
+            .lessons()
+            .next()
+            .unwrap()
+            .extra
+            .contains_key(PENDING_FIX)
+    );
+}

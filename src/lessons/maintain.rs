@@ -1,0 +1,315 @@
+//! Maintenance (seed 003): decay, removal, candidate expiry and merge.
+//!
+//! Rules:
+//! - decay: a lesson not hit for 90 days (`last_hit`, else its `created` date) loses 1 weight, at
+//!   most once per 90-day window (`last_decay_at`); a lesson with neither date never decays;
+//! - removal: weight 0 → removed;
+//! - candidate expiry: 30 days without a new hit (`last_hit`, else `created`);
+//! - merge: same scope and ≥ 2 shared triggers → one lesson (the earlier one's id; union of
+//!   triggers; max weight; summed hits; texts joined without duplication).
+//!
+//! Invariants: candidates are locked before lessons (the order `learn` uses); a dry run reads
+//! only. The hook runs maintenance at most once a day, remembered in a marker file.
+
+use serde::Serialize;
+
+use crate::clock::{Clock, DAY};
+use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::model::{Entry, Examples, Lesson};
+use crate::lessons::store::{self, CandidateFile, LessonFile};
+use crate::lessons::{EditLessons, LessonScope, LessonsError};
+use crate::project::Project;
+
+pub const DECAY_AFTER: i64 = 90 * DAY;
+pub const CANDIDATE_EXPIRY: i64 = 30 * DAY;
+/// The marker of the hook's last automatic run (Unix seconds inside).
+pub const MARKER_FILE: &str = "lessons-maintained";
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    pub decayed: Vec<Decayed>,
+    pub removed: Vec<Removed>,
+    pub expired: Vec<Expired>,
+    pub merged: Vec<Merged>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Decayed {
+    pub id: String,
+    pub from: u32,
+    pub to: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Removed {
+    pub id: String,
+    pub lesson: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Expired {
+    pub scope: String,
+    pub trigger: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Merged {
+    pub into: String,
+    pub absorbed: Vec<String>,
+    pub triggers: Vec<String>,
+}
+
+impl Report {
+    pub fn is_empty(&self) -> bool {
+        self.decayed.is_empty()
+            && self.removed.is_empty()
+            && self.expired.is_empty()
+            && self.merged.is_empty()
+    }
+
+    /// One line per change.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for d in &self.decayed {
+            lines.push(format!("decayed {}: weight {} → {}", d.id, d.from, d.to));
+        }
+        for r in &self.removed {
+            lines.push(format!("removed {} (weight 0): {}", r.id, r.lesson));
+        }
+        for e in &self.expired {
+            lines.push(format!("expired candidate `{}` in {}", e.trigger, e.scope));
+        }
+        for m in &self.merged {
+            lines.push(format!(
+                "merged {} into {} (triggers: {})",
+                m.absorbed.join(", "),
+                m.into,
+                m.triggers.join(", ")
+            ));
+        }
+        lines
+    }
+}
+
+/// Decay and removal on the lessons file (in memory).
+pub fn decay_and_remove(file: &mut LessonFile, now: i64, report: &mut Report) {
+    for lesson in file.lessons_mut() {
+        let last_used = lesson
+            .last_hit
+            .or_else(|| lesson.created.as_deref().and_then(crate::clock::parse_date));
+        let Some(last_used) = last_used else { continue };
+        let window_open = lesson
+            .last_decay_at
+            .is_none_or(|decayed| now - decayed >= DECAY_AFTER);
+        if now - last_used >= DECAY_AFTER && window_open && lesson.weight > 0 {
+            report.decayed.push(Decayed {
+                id: lesson.id.clone(),
+                from: lesson.weight,
+                to: lesson.weight - 1,
+            });
+            lesson.weight -= 1;
+            lesson.last_decay_at = Some(now);
+        }
+    }
+    file.entries.retain(|entry| match entry {
+        Entry::Valid(lesson) if lesson.weight == 0 => {
+            report.removed.push(Removed {
+                id: lesson.id.clone(),
+                lesson: lesson.text.clone(),
+            });
+            false
+        }
+        _ => true,
+    });
+}
+
+/// Expires candidates not seen for 30 days.
+pub fn expire_candidates(pool: &mut CandidateFile, now: i64, report: &mut Report) {
+    pool.candidates.retain(|candidate| {
+        let expired = candidate
+            .last_seen()
+            .is_some_and(|seen| now - seen >= CANDIDATE_EXPIRY);
+        if expired {
+            report.expired.push(Expired {
+                scope: candidate.scope.clone(),
+                trigger: candidate.trigger.clone(),
+            });
+        }
+        !expired
+    });
+}
+
+/// Merges lessons of the same scope sharing at least two triggers into the earliest of them.
+pub fn merge(file: &mut LessonFile, report: &mut Report) {
+    let mut index = 0;
+    while index < file.entries.len() {
+        let target = match &file.entries[index] {
+            Entry::Valid(lesson) => (0..index).find(|earlier| {
+                matches!(&file.entries[*earlier], Entry::Valid(other) if overlaps(other, lesson))
+            }),
+            Entry::Invalid { .. } => None,
+        };
+        let Some(target) = target else {
+            index += 1;
+            continue;
+        };
+        let Entry::Valid(absorbed) = file.entries.remove(index) else {
+            continue;
+        };
+        if let Entry::Valid(kept) = &mut file.entries[target] {
+            absorb(kept, &absorbed);
+            record_merge(report, kept, &absorbed.id);
+        }
+        // The grown lesson may now overlap later ones it did not before: rescan from it.
+        index = target + 1;
+    }
+}
+
+fn overlaps(a: &Lesson, b: &Lesson) -> bool {
+    if a.scope.as_str() != b.scope.as_str() {
+        return false;
+    }
+    let theirs = b.trigger_texts();
+    let shared = a
+        .trigger_texts()
+        .iter()
+        .filter(|trigger| theirs.contains(trigger))
+        .count();
+    shared >= 2
+}
+
+fn absorb(kept: &mut Lesson, other: &Lesson) {
+    for trigger in &other.triggers {
+        if !kept.triggers.iter().any(|t| t.as_str() == trigger.as_str()) {
+            kept.triggers.push(trigger.clone());
+        }
+    }
+    kept.weight = kept.weight.max(other.weight);
+    kept.hits += other.hits;
+    kept.has_stored_hits |= other.has_stored_hits;
+    kept.last_hit = kept.last_hit.max(other.last_hit);
+    kept.last_decay_at = match (kept.last_decay_at, other.last_decay_at) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        _ => None,
+    };
+    kept.text = join_texts(&kept.text, &other.text);
+    kept.examples = join_examples(kept.examples.take(), other.examples.clone());
+    for (key, value) in &other.extra {
+        kept.extra
+            .entry(key.clone())
+            .or_insert_with(|| value.clone());
+    }
+}
+
+fn record_merge(report: &mut Report, kept: &Lesson, absorbed: &str) {
+    match report.merged.iter_mut().find(|m| m.into == kept.id) {
+        Some(existing) => {
+            existing.absorbed.push(absorbed.to_string());
+            existing.triggers = kept.trigger_texts();
+        }
+        None => report.merged.push(Merged {
+            into: kept.id.clone(),
+            absorbed: vec![absorbed.to_string()],
+            triggers: kept.trigger_texts(),
+        }),
+    }
+}
+
+/// Joins two lesson texts; a text already contained in the other is not repeated.
+pub fn join_texts(a: &str, b: &str) -> String {
+    let (a, b) = (a.trim(), b.trim());
+    if b.is_empty() || a.contains(b) {
+        return a.to_string();
+    }
+    if a.is_empty() || b.contains(a) {
+        return b.to_string();
+    }
+    if a.ends_with(['.', '!', '?', '。']) {
+        format!("{a} {b}")
+    } else {
+        format!("{a}; {b}")
+    }
+}
+
+fn join_examples(a: Option<Examples>, b: Option<Examples>) -> Option<Examples> {
+    match (a, b) {
+        (Some(mut a), Some(b)) => {
+            for text in b.should_match {
+                if !a.should_match.contains(&text) {
+                    a.should_match.push(text);
+                }
+            }
+            for text in b.should_not_match {
+                if !a.should_not_match.contains(&text) {
+                    a.should_not_match.push(text);
+                }
+            }
+            Some(a)
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// Runs every rule on the project's files; writes only when not `dry_run` and something changed.
+pub fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Report, LessonsError> {
+    let now = clock.now();
+    let lessons_path = project.lessons_file();
+    let candidates_path = project.candidates_file();
+    let mut report = Report::default();
+    if dry_run {
+        let mut pool = CandidateFile::load(&candidates_path)?;
+        let mut file = LessonFile::load(&lessons_path)?;
+        expire_candidates(&mut pool, now, &mut report);
+        decay_and_remove(&mut file, now, &mut report);
+        merge(&mut file, &mut report);
+        return Ok(report);
+    }
+    store::with_candidates(&candidates_path, HOOK_LOCK_WAIT, |pool| {
+        expire_candidates(pool, now, &mut report);
+        let pool_changed = !report.expired.is_empty();
+        store::with_lessons(&lessons_path, HOOK_LOCK_WAIT, |file| {
+            decay_and_remove(file, now, &mut report);
+            merge(file, &mut report);
+            let changed = !(report.decayed.is_empty()
+                && report.removed.is_empty()
+                && report.merged.is_empty());
+            Ok(((), changed))
+        })?;
+        Ok(((), pool_changed))
+    })?;
+    Ok(report)
+}
+
+/// The hook's automatic maintenance: at most once a day, only when there is something to keep.
+pub fn run_if_due(scope: &LessonScope<'_>, out: &mut EditLessons) {
+    let project = scope.project;
+    if !project.lessons_file().exists() && !project.candidates_file().exists() {
+        return;
+    }
+    let marker = project.state_dir().join(MARKER_FILE);
+    let now = scope.clock.now();
+    let last = crate::files::read_optional(&marker)
+        .ok()
+        .flatten()
+        .and_then(|text| text.trim().parse::<i64>().ok());
+    if last.is_some_and(|last| last <= now && now - last < DAY) {
+        return;
+    }
+    match run(project, scope.clock, false) {
+        Ok(report) => {
+            let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
+            out.notes.extend(
+                report
+                    .lines()
+                    .into_iter()
+                    .map(|line| format!("lesson maintenance: {line}")),
+            );
+        }
+        Err(error) => out
+            .notes
+            .push(format!("lesson maintenance skipped: {error}")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

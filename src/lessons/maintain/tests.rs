@@ -1,0 +1,76 @@
+use std::path::Path;
+
+use serde_json::json;
+
+use super::*;
+
+fn file_of(lessons: serde_json::Value) -> LessonFile {
+    LessonFile::parse(
+        Path::new("l.json"),
+        &json!({ "lessons": lessons }).to_string(),
+    )
+    .unwrap()
+}
+
+const T0: i64 = 1_780_000_000;
+
+#[test]
+fn decays_once_per_window_then_removes() {
+    let mut file = file_of(json!([
+        {"scope": "*.py", "triggers": ["aaaa"], "lesson": "a", "weight": 2, "last_hit": T0},
+        {"scope": "*.py", "triggers": ["bbbb"], "lesson": "b", "weight": 2, "last_hit": T0 + 80 * DAY}
+    ]));
+    let mut report = Report::default();
+    decay_and_remove(&mut file, T0 + 91 * DAY, &mut report);
+    assert_eq!(report.decayed.len(), 1);
+    let weights: Vec<u32> = file.lessons().map(|l| l.weight).collect();
+    assert_eq!(weights, vec![1, 2]);
+    let mut again = Report::default();
+    decay_and_remove(&mut file, T0 + 100 * DAY, &mut again);
+    assert!(again.is_empty(), "same window: {again:?}");
+    decay_and_remove(&mut file, T0 + 182 * DAY, &mut again);
+    assert_eq!(again.removed.len(), 1);
+    assert_eq!(again.removed[0].lesson, "a");
+}
+
+#[test]
+fn merges_same_scope_with_two_shared_triggers() {
+    let mut file = file_of(json!([
+        {"scope": "*.swift", "triggers": ["Theme.a1", "Theme.b2"], "lesson": "Use textPrimary.", "weight": 3, "hits": 2},
+        {"scope": "*.swift", "triggers": ["Theme.b2", "Theme.a1", "Theme.c3"], "lesson": "grep first", "weight": 5, "hits": 4},
+        {"scope": "*.py", "triggers": ["Theme.a1", "Theme.b2"], "lesson": "other scope", "weight": 1},
+        {"scope": "*.swift", "triggers": ["Theme.a1", "Theme.zz"], "lesson": "one shared", "weight": 1}
+    ]));
+    let mut report = Report::default();
+    merge(&mut file, &mut report);
+    let lessons: Vec<&Lesson> = file.lessons().collect();
+    assert_eq!(lessons.len(), 3);
+    assert_eq!(
+        lessons[0].trigger_texts(),
+        vec!["Theme.a1", "Theme.b2", "Theme.c3"]
+    );
+    assert_eq!((lessons[0].weight, lessons[0].hits), (5, 6));
+    assert_eq!(lessons[0].text, "Use textPrimary. grep first");
+    assert_eq!(report.merged.len(), 1);
+    assert_eq!(join_texts("same", "same"), "same");
+}
+
+#[test]
+fn candidates_expire_after_30_days() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.json");
+    std::fs::write(
+        &path,
+        json!({"candidates": [
+            {"scope": "*.py", "trigger": "old1", "lesson": "x", "hits": 1, "last_hit": T0},
+            {"scope": "*.py", "trigger": "new1", "lesson": "y", "hits": 1, "last_hit": T0 + 20 * DAY}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut pool = CandidateFile::load(&path).unwrap();
+    let mut report = Report::default();
+    expire_candidates(&mut pool, T0 + 31 * DAY, &mut report);
+    assert_eq!(pool.candidates.len(), 1);
+    assert_eq!(report.expired[0].trigger, "old1");
+}

@@ -1,0 +1,335 @@
+//! The compiled lesson index: which lessons fire on what an edit added.
+//!
+//! One Aho-Corasick automaton holds every literal trigger and every regex trigger's keywords
+//! (see `keyword`); one pass over the added text finds all of them at once, so the cost grows with
+//! the text, not with the number of lessons. A regex is compiled and run only when one of its
+//! keywords occurred (or when it has none), and only for lessons whose scope covers the file.
+//!
+//! Semantics (shared with [`naive_hits`], which the property test compares against): the added
+//! lines are joined with `\n`; a lesson fires when any trigger matches; the reported trigger is
+//! the first one in the lesson's order that matches, and the line is the added line where that
+//! trigger's first match starts. A regex that gives up (backtrack limit) counts as no match and is
+//! reported; once the time budget is spent no further regex runs, and that is reported too.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+
+use crate::hook::AddedLine;
+use crate::lessons::keyword::required_literals;
+use crate::lessons::model::Lesson;
+use crate::lessons::scope::{Scope, ScopeSet};
+use crate::lessons::trigger::Trigger;
+
+/// Default time a hook spends running regexes on one edit.
+pub const EDIT_BUDGET: Duration = Duration::from_millis(150);
+
+/// One lesson that fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    /// Position of the lesson in the slice the index was built from.
+    pub lesson: usize,
+    /// Position of the trigger in the lesson.
+    pub trigger: usize,
+    /// 1-based line of the added line where the match starts (0 when unknown).
+    pub line: usize,
+}
+
+/// What matching one edit produced.
+#[derive(Debug, Clone, Default)]
+pub struct MatchOutcome {
+    /// Sorted by lesson position.
+    pub hits: Vec<Hit>,
+    /// Regexes that gave up, did not compile, or were skipped for time.
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Owner {
+    Literal { lesson: u32, trigger: u32 },
+    Keyword { regex: u32 },
+}
+
+/// The index over a set of lessons.
+pub struct LessonIndex<'a> {
+    lessons: Vec<&'a Lesson>,
+    scopes: ScopeSet,
+    /// Scope id of each lesson.
+    lesson_scope: Vec<usize>,
+    automaton: Option<AhoCorasick>,
+    /// What each automaton pattern stands for.
+    owners: Vec<Vec<Owner>>,
+    /// `(lesson, trigger)` of each regex trigger.
+    regexes: Vec<(u32, u32)>,
+    /// Regexes without keywords: always run (when in scope).
+    unkeyed: Vec<u32>,
+}
+
+impl<'a> LessonIndex<'a> {
+    pub fn new(lessons: &[&'a Lesson]) -> LessonIndex<'a> {
+        let (scopes, lesson_scope) = scope_ids(lessons);
+        let mut builder = Builder::default();
+        for (lesson_index, lesson) in lessons.iter().enumerate() {
+            for (trigger_index, trigger) in lesson.triggers.iter().enumerate() {
+                builder.add(lesson_index as u32, trigger_index as u32, trigger);
+            }
+        }
+        let automaton = (!builder.patterns.is_empty())
+            .then(|| {
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .kind(Some(AhoCorasickKind::ContiguousNFA))
+                    .build(&builder.patterns)
+                    .ok()
+            })
+            .flatten();
+        LessonIndex {
+            lessons: lessons.to_vec(),
+            scopes,
+            lesson_scope,
+            automaton,
+            owners: builder.owners,
+            regexes: builder.regexes,
+            unkeyed: builder.unkeyed,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.lessons.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lessons.is_empty()
+    }
+
+    /// The lessons that fire on the added lines of the file at `relative_path`.
+    pub fn find(&self, relative_path: &str, added: &[AddedLine], budget: Duration) -> MatchOutcome {
+        let started = Instant::now();
+        let covered = self.scopes.matching(relative_path);
+        let in_scope = |lesson: u32| covered[self.lesson_scope[lesson as usize]];
+        let text = AddedText::new(added);
+        let mut best: HashMap<u32, (u32, usize)> = HashMap::new();
+        let mut due: Vec<u32> = self
+            .unkeyed
+            .iter()
+            .copied()
+            .filter(|regex| in_scope(self.regexes[*regex as usize].0))
+            .collect();
+        if let Some(automaton) = &self.automaton {
+            for found in automaton.find_overlapping_iter(text.joined.as_str()) {
+                for owner in &self.owners[found.pattern().as_usize()] {
+                    match *owner {
+                        Owner::Literal { lesson, trigger } if in_scope(lesson) => {
+                            let Trigger::Literal(literal) =
+                                &self.lessons[lesson as usize].triggers[trigger as usize]
+                            else {
+                                continue;
+                            };
+                            if text.joined.as_bytes().get(found.start()..found.end())
+                                == Some(literal.as_bytes())
+                            {
+                                improve(&mut best, lesson, trigger, found.start());
+                            }
+                        }
+                        Owner::Keyword { regex } if in_scope(self.regexes[regex as usize].0) => {
+                            due.push(regex)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        due.sort_unstable();
+        due.dedup();
+        let mut outcome = MatchOutcome::default();
+        self.run_regexes(&due, &text, &mut best, &mut outcome, (started, budget));
+        outcome.hits = best
+            .into_iter()
+            .map(|(lesson, (trigger, offset))| Hit {
+                lesson: lesson as usize,
+                trigger: trigger as usize,
+                line: text.line_at(offset),
+            })
+            .collect();
+        outcome.hits.sort_by_key(|hit| hit.lesson);
+        outcome
+    }
+
+    fn run_regexes(
+        &self,
+        due: &[u32],
+        text: &AddedText,
+        best: &mut HashMap<u32, (u32, usize)>,
+        outcome: &mut MatchOutcome,
+        (started, budget): (Instant, Duration),
+    ) {
+        for (position, regex) in due.iter().enumerate() {
+            let (lesson, trigger) = self.regexes[*regex as usize];
+            if best.get(&lesson).is_some_and(|(found, _)| *found < trigger) {
+                continue;
+            }
+            if started.elapsed() > budget {
+                outcome.problems.push(format!(
+                    "lesson matching stopped after {} ms; {} regex triggers were not tried",
+                    started.elapsed().as_millis(),
+                    due.len() - position
+                ));
+                return;
+            }
+            let lesson_ref = self.lessons[lesson as usize];
+            match lesson_ref.triggers[trigger as usize].find(&text.joined) {
+                Ok(Some(offset)) => improve(best, lesson, trigger, offset),
+                Ok(None) => {}
+                Err(error) => outcome
+                    .problems
+                    .push(format!("lesson {}: {error}", lesson_ref.id)),
+            }
+        }
+    }
+}
+
+/// Keeps the earliest trigger of a lesson (and for the same trigger the earliest offset).
+fn improve(best: &mut HashMap<u32, (u32, usize)>, lesson: u32, trigger: u32, offset: usize) {
+    let entry = best.entry(lesson).or_insert((trigger, offset));
+    if (trigger, offset) < *entry {
+        *entry = (trigger, offset);
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    patterns: Vec<String>,
+    pattern_ids: HashMap<String, usize>,
+    owners: Vec<Vec<Owner>>,
+    regexes: Vec<(u32, u32)>,
+    unkeyed: Vec<u32>,
+}
+
+impl Builder {
+    fn add(&mut self, lesson: u32, trigger_index: u32, trigger: &Trigger) {
+        match trigger {
+            Trigger::Literal(literal) => {
+                self.pattern(
+                    literal,
+                    Owner::Literal {
+                        lesson,
+                        trigger: trigger_index,
+                    },
+                );
+            }
+            Trigger::Pattern { .. } => {
+                let regex = self.regexes.len() as u32;
+                self.regexes.push((lesson, trigger_index));
+                match trigger.pattern().and_then(required_literals) {
+                    Some(keywords) => {
+                        for keyword in keywords {
+                            self.pattern(&keyword, Owner::Keyword { regex });
+                        }
+                    }
+                    None => self.unkeyed.push(regex),
+                }
+            }
+        }
+    }
+
+    fn pattern(&mut self, text: &str, owner: Owner) {
+        let id = match self.pattern_ids.get(text) {
+            Some(id) => *id,
+            None => {
+                let id = self.patterns.len();
+                self.patterns.push(text.to_string());
+                self.pattern_ids.insert(text.to_string(), id);
+                self.owners.push(Vec::new());
+                id
+            }
+        };
+        self.owners[id].push(owner);
+    }
+}
+
+/// Distinct scopes compiled once, and each lesson's scope id.
+fn scope_ids(lessons: &[&Lesson]) -> (ScopeSet, Vec<usize>) {
+    let mut distinct: Vec<&Scope> = Vec::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut lesson_scope = Vec::with_capacity(lessons.len());
+    for lesson in lessons {
+        let id = *ids.entry(lesson.scope.as_str()).or_insert_with(|| {
+            distinct.push(&lesson.scope);
+            distinct.len() - 1
+        });
+        lesson_scope.push(id);
+    }
+    (ScopeSet::new(&distinct), lesson_scope)
+}
+
+/// The added lines joined with `\n`, and where each starts.
+struct AddedText {
+    joined: String,
+    starts: Vec<usize>,
+    lines: Vec<usize>,
+}
+
+impl AddedText {
+    fn new(added: &[AddedLine]) -> AddedText {
+        let mut joined = String::new();
+        let mut starts = Vec::with_capacity(added.len());
+        for (index, line) in added.iter().enumerate() {
+            if index > 0 {
+                joined.push('\n');
+            }
+            starts.push(joined.len());
+            joined.push_str(&line.text);
+        }
+        AddedText {
+            joined,
+            starts,
+            lines: added.iter().map(|line| line.line).collect(),
+        }
+    }
+
+    /// The file line of the added line holding byte `offset`.
+    fn line_at(&self, offset: usize) -> usize {
+        let index = self.starts.partition_point(|start| *start <= offset);
+        index
+            .checked_sub(1)
+            .and_then(|index| self.lines.get(index).copied())
+            .unwrap_or(0)
+    }
+}
+
+/// The reference semantics: every trigger of every in-scope lesson tried on its own.
+pub fn naive_hits(lessons: &[&Lesson], relative_path: &str, added: &[AddedLine]) -> Vec<Hit> {
+    let text = AddedText::new(added);
+    let mut hits = Vec::new();
+    for (lesson_index, lesson) in lessons.iter().enumerate() {
+        if !lesson.scope.matches(relative_path) {
+            continue;
+        }
+        let first = lesson
+            .triggers
+            .iter()
+            .enumerate()
+            .find_map(|(index, trigger)| match trigger.find(&text.joined) {
+                Ok(Some(offset)) => Some((index, offset)),
+                _ => None,
+            });
+        if let Some((trigger, offset)) = first {
+            hits.push(Hit {
+                lesson: lesson_index,
+                trigger,
+                line: text.line_at(offset),
+            });
+        }
+    }
+    hits
+}
+
+/// Whether a lesson fires on a piece of text (examples, distill validation), ignoring scope.
+pub fn lesson_matches_text(lesson: &Lesson, text: &str) -> bool {
+    lesson.triggers.iter().any(|trigger| trigger.is_match(text))
+}
+
+#[cfg(test)]
+mod tests;

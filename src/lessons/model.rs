@@ -1,0 +1,357 @@
+//! The lesson and candidate files as stored (seed 003 format) and the validated [`Lesson`] the
+//! engine works with.
+//!
+//! Invariants: raw serde types mirror the files exactly and keep every unknown field (`extra`, in
+//! file order) so a rewrite loses nothing; a lesson is converted once into a [`Lesson`] with
+//! parsed triggers and a compiled scope. An entry that cannot be converted is kept verbatim as an
+//! [`Entry::Invalid`] and written back unchanged, so a bad trigger never costs the other lessons.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+use sha2::Digest;
+
+use crate::lessons::scope::Scope;
+use crate::lessons::trigger::{Trigger, TriggerError};
+
+/// The highest weight a lesson reaches.
+pub const MAX_WEIGHT: u32 = 10;
+/// Weight of a lesson promoted from a candidate, and of `car lessons add` by default.
+pub const PROMOTED_WEIGHT: u32 = 2;
+
+/// `lessons.json` as stored: `{"lessons": [...], …}`; `{}` is an empty file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RawLessonFile {
+    #[serde(default)]
+    pub lessons: Vec<Value>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One lesson as stored. Numbers are read leniently (the Python tool wrote floats sometimes).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawLesson {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub scope: String,
+    #[serde(default)]
+    pub triggers: Vec<String>,
+    #[serde(default)]
+    pub lesson: String,
+    #[serde(
+        default,
+        deserialize_with = "lenient_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub weight: Option<u64>,
+    #[serde(
+        default,
+        deserialize_with = "lenient_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub hits: Option<u64>,
+    #[serde(
+        default,
+        deserialize_with = "lenient_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_hit: Option<i64>,
+    #[serde(
+        default,
+        deserialize_with = "lenient_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_decay_at: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Examples>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// Texts a lesson must and must not fire on (`car lessons test`, distill validation).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Examples {
+    #[serde(default, rename = "match")]
+    pub should_match: Vec<String>,
+    #[serde(default, rename = "no_match")]
+    pub should_not_match: Vec<String>,
+}
+
+/// `lesson_candidates.json`: `{"candidates": [...]}`; `{}` is an empty pool.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RawCandidateFile {
+    #[serde(default)]
+    pub candidates: Vec<Value>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// An error seen once: `{"scope", "trigger", "lesson", "hits", "last_hit", "created", …}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    #[serde(default)]
+    pub scope: String,
+    #[serde(default)]
+    pub trigger: String,
+    #[serde(default)]
+    pub lesson: String,
+    #[serde(default, deserialize_with = "lenient_u64")]
+    pub hits: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_i64")]
+    pub last_hit: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A validated lesson: parsed triggers, compiled scope, numbers with defaults applied.
+#[derive(Debug, Clone)]
+pub struct Lesson {
+    pub id: String,
+    pub scope: Scope,
+    pub triggers: Vec<Trigger>,
+    pub text: String,
+    pub weight: u32,
+    pub hits: u64,
+    pub last_hit: Option<i64>,
+    pub last_decay_at: Option<i64>,
+    pub created: Option<String>,
+    pub examples: Option<Examples>,
+    /// Whether `id` was stored in the file (false: assigned on read).
+    pub has_stored_id: bool,
+    /// Whether `hits` was stored (a seed file may omit it; keep it omitted until it changes).
+    pub has_stored_hits: bool,
+    pub extra: Map<String, Value>,
+}
+
+/// One element of the `lessons` array.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // almost every entry is valid; boxing would cost an allocation each
+pub enum Entry {
+    Valid(Lesson),
+    /// Kept verbatim and written back unchanged; `problem` says why it is not used.
+    Invalid {
+        raw: Value,
+        problem: String,
+    },
+}
+
+/// Why one stored lesson cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LessonProblem {
+    #[error("not a lesson object: {0}")]
+    Shape(String),
+    #[error("has no triggers")]
+    NoTriggers,
+    #[error(transparent)]
+    Trigger(#[from] TriggerError),
+    #[error("scope {scope:?}: {message}")]
+    Scope { scope: String, message: String },
+}
+
+impl Lesson {
+    /// Converts a stored lesson; triggers are parsed (regexes compile lazily, see `trigger`).
+    pub fn from_raw(raw: RawLesson) -> Result<Lesson, LessonProblem> {
+        if raw.triggers.is_empty() {
+            return Err(LessonProblem::NoTriggers);
+        }
+        let triggers = raw
+            .triggers
+            .iter()
+            .map(|text| Trigger::parse(text))
+            .collect::<Result<Vec<_>, _>>()?;
+        let scope = Scope::parse(&raw.scope).map_err(|message| LessonProblem::Scope {
+            scope: raw.scope.clone(),
+            message,
+        })?;
+        let id = raw
+            .id
+            .clone()
+            .filter(|id| !id.trim().is_empty())
+            .unwrap_or_else(|| lesson_id(&raw.scope, &raw.triggers));
+        Ok(Lesson {
+            has_stored_id: raw.id.is_some(),
+            has_stored_hits: raw.hits.is_some(),
+            id,
+            scope,
+            triggers,
+            text: raw.lesson,
+            weight: raw.weight.unwrap_or(1).min(u64::from(MAX_WEIGHT)) as u32,
+            hits: raw.hits.unwrap_or(0),
+            last_hit: raw.last_hit,
+            last_decay_at: raw.last_decay_at,
+            created: raw.created,
+            examples: raw.examples,
+            extra: raw.extra,
+        })
+    }
+
+    /// Converts a JSON element of the `lessons` array.
+    pub fn from_value(value: &Value) -> Result<Lesson, LessonProblem> {
+        let raw: RawLesson = serde_json::from_value(value.clone())
+            .map_err(|error| LessonProblem::Shape(error.to_string()))?;
+        Lesson::from_raw(raw)
+    }
+
+    /// The stored form. car always writes the `id` so references stay stable.
+    pub fn to_raw(&self) -> RawLesson {
+        RawLesson {
+            id: Some(self.id.clone()),
+            scope: self.scope.as_str().to_string(),
+            triggers: self.trigger_texts(),
+            lesson: self.text.clone(),
+            weight: Some(u64::from(self.weight)),
+            hits: (self.has_stored_hits || self.hits > 0).then_some(self.hits),
+            last_hit: self.last_hit,
+            last_decay_at: self.last_decay_at,
+            created: self.created.clone(),
+            examples: self.examples.clone(),
+            extra: self.extra.clone(),
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self.to_raw()).unwrap_or(Value::Null)
+    }
+
+    /// The triggers as written in the file.
+    pub fn trigger_texts(&self) -> Vec<String> {
+        self.triggers
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect()
+    }
+
+    /// Records one hit: weight +1 (max 10), hits +1, last_hit = now, clears last_decay_at.
+    pub fn record_hit(&mut self, now: i64) {
+        self.weight = (self.weight + 1).min(MAX_WEIGHT);
+        self.hits += 1;
+        self.last_hit = Some(now);
+        self.last_decay_at = None;
+    }
+
+    /// Same scope and the same set of triggers (a duplicate for `add` and `import`).
+    pub fn is_duplicate_of(&self, scope: &str, triggers: &[String]) -> bool {
+        let mut mine = self.trigger_texts();
+        let mut theirs = triggers.to_vec();
+        mine.sort();
+        theirs.sort();
+        mine.dedup();
+        theirs.dedup();
+        self.scope.as_str() == scope && mine == theirs
+    }
+}
+
+/// A stable short id: the first 10 hex digits of SHA-256 over scope and sorted triggers.
+pub fn lesson_id(scope: &str, triggers: &[String]) -> String {
+    let mut sorted: Vec<&String> = triggers.iter().collect();
+    sorted.sort();
+    sorted.dedup();
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(scope.as_bytes());
+    for trigger in sorted {
+        hasher.update([0u8]);
+        hasher.update(trigger.as_bytes());
+    }
+    let digest = hasher.finalize();
+    digest
+        .iter()
+        .take(5)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+impl Candidate {
+    pub fn hits(&self) -> u64 {
+        self.hits.unwrap_or(0)
+    }
+
+    /// The last time this error was seen: `last_hit`, else the `created` date.
+    pub fn last_seen(&self) -> Option<i64> {
+        self.last_hit
+            .or_else(|| self.created.as_deref().and_then(crate::clock::parse_date))
+    }
+}
+
+fn lenient_u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    Ok(lenient_i64(deserializer)?.map(|value| value.max(0) as u64))
+}
+
+/// Accepts integers, floats and numeric strings; `null` is absent.
+fn lenient_i64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    let value = Option::<Value>::deserialize(deserializer)?;
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(number)) => number
+            .as_i64()
+            .or_else(|| number.as_f64().map(|float| float as i64))
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("{number} is not a number car uses"))),
+        Some(Value::String(text)) => text
+            .trim()
+            .parse::<f64>()
+            .map(|float| Some(float as i64))
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a number"))),
+        Some(other) => Err(serde::de::Error::custom(format!("{other} is not a number"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn seed_lesson_round_trips_with_unknown_fields_in_order() {
+        let value = json!({"scope": "*.swift", "triggers": ["DankeTheme.secondaryText"],
+            "lesson": "use textSecondary", "weight": 3, "hits": 2, "last_hit": 1779300000,
+            "zeta": 1, "alpha": {"x": [1]}, "created": "2026-05-21"});
+        let lesson = Lesson::from_value(&value).unwrap();
+        assert_eq!(lesson.weight, 3);
+        assert_eq!(
+            lesson.id,
+            lesson_id("*.swift", &["DankeTheme.secondaryText".into()])
+        );
+        let written = lesson.to_value();
+        let keys: Vec<&String> = written.as_object().unwrap().keys().collect();
+        let zeta = keys.iter().position(|k| *k == "zeta").unwrap();
+        let alpha = keys.iter().position(|k| *k == "alpha").unwrap();
+        assert!(zeta < alpha);
+        assert_eq!(written["alpha"], json!({"x": [1]}));
+        assert_eq!(written["last_hit"], json!(1779300000));
+    }
+
+    #[test]
+    fn ids_ignore_trigger_order_and_differ_by_scope() {
+        let a = lesson_id("*.py", &["x1".into(), "y2".into()]);
+        assert_eq!(a, lesson_id("*.py", &["y2".into(), "x1".into()]));
+        assert_ne!(a, lesson_id("*.rs", &["x1".into(), "y2".into()]));
+        assert_eq!(a.len(), 10);
+    }
+
+    #[test]
+    fn hits_cap_weight_and_clear_decay() {
+        let mut lesson = Lesson::from_value(&json!({"scope": "*", "triggers": ["abcd"],
+            "lesson": "l", "weight": 10, "last_decay_at": 5}))
+        .unwrap();
+        lesson.record_hit(100);
+        assert_eq!(
+            (lesson.weight, lesson.hits, lesson.last_hit),
+            (10, 1, Some(100))
+        );
+        assert_eq!(lesson.last_decay_at, None);
+    }
+
+    #[test]
+    fn lenient_numbers() {
+        let lesson = Lesson::from_value(&json!({"scope": "*.py", "triggers": ["abcd"],
+            "lesson": "l", "weight": 2.0, "last_hit": "1779300000"}))
+        .unwrap();
+        assert_eq!((lesson.weight, lesson.last_hit), (2, Some(1_779_300_000)));
+        assert!(Lesson::from_value(&json!({"scope": "*", "triggers": []})).is_err());
+        assert!(Lesson::from_value(&json!({"triggers": "abcd"})).is_err());
+    }
+}

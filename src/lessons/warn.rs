@@ -1,0 +1,144 @@
+//! Matching one edit against the layered lessons and recording the hits.
+//!
+//! Invariants: the no-hit path only reads (no lock, no write). Hits are recorded under the
+//! lessons file's lock on a fresh read, so parallel hooks each add their own hit; when the lock is
+//! busy for too long the hits are not recorded and a note says so. User-wide lessons are never
+//! written by the hook. A corrupt project file disables only its own lessons, with a note naming
+//! the file and line, and is never rewritten.
+
+use std::collections::HashMap;
+
+use crate::files::{FileError, HOOK_LOCK_WAIT};
+use crate::hook::Edit;
+use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
+use crate::lessons::model::Lesson;
+use crate::lessons::store::{self, LessonFile};
+use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
+
+/// The project's and the user's lessons, as read for one hook call.
+#[derive(Debug, Default)]
+pub struct Layers {
+    /// `None` when the project's file could not be read (a note says why).
+    pub project: Option<LessonFile>,
+    pub user: Option<LessonFile>,
+}
+
+impl Layers {
+    /// Reads both layers; problems become notes.
+    pub fn load(scope: &LessonScope<'_>, notes: &mut Vec<String>) -> Layers {
+        let project = match LessonFile::load(&scope.project.lessons_file()) {
+            Ok(file) => Some(file),
+            Err(error) => {
+                notes.push(broken_file_note(&error));
+                None
+            }
+        };
+        let user = store::user_lessons_path().and_then(|path| match LessonFile::load(&path) {
+            Ok(file) => Some(file),
+            Err(error) => {
+                notes.push(broken_file_note(&error));
+                None
+            }
+        });
+        Layers { project, user }
+    }
+
+    /// Project lessons first, then user lessons the project does not override (same id).
+    pub fn active(&self) -> Vec<(&Lesson, bool)> {
+        let mut active: Vec<(&Lesson, bool)> = Vec::new();
+        if let Some(project) = &self.project {
+            active.extend(project.lessons().map(|lesson| (lesson, true)));
+        }
+        if let Some(user) = &self.user {
+            let ids: std::collections::HashSet<&str> = active
+                .iter()
+                .map(|(lesson, _)| lesson.id.as_str())
+                .collect();
+            let extra: Vec<(&Lesson, bool)> = user
+                .lessons()
+                .filter(|lesson| !ids.contains(lesson.id.as_str()))
+                .map(|lesson| (lesson, false))
+                .collect();
+            active.extend(extra);
+        }
+        active
+    }
+}
+
+/// The note for a lessons file car cannot read.
+pub fn broken_file_note(error: &LessonsError) -> String {
+    format!("{error}; its lessons were not checked. Fix the file by hand")
+}
+
+/// Finds the lessons the edit's added lines trigger and records their hits.
+pub fn match_edit(scope: &LessonScope<'_>, edit: &Edit, layers: &Layers, out: &mut EditLessons) {
+    if edit.added.is_empty() {
+        return;
+    }
+    let active = layers.active();
+    let lessons: Vec<&Lesson> = active.iter().map(|(lesson, _)| *lesson).collect();
+    let index = LessonIndex::new(&lessons);
+    let outcome = index.find(&edit.relative_path, &edit.added, EDIT_BUDGET);
+    out.notes.extend(outcome.problems);
+    if outcome.hits.is_empty() {
+        return;
+    }
+    let recorded_ids: Vec<String> = outcome
+        .hits
+        .iter()
+        .filter(|hit| active[hit.lesson].1)
+        .map(|hit| lessons[hit.lesson].id.clone())
+        .collect();
+    let weights = if scope.learn && !recorded_ids.is_empty() {
+        record_hits(scope, &recorded_ids, &mut out.notes)
+    } else {
+        HashMap::new()
+    };
+    for hit in &outcome.hits {
+        let lesson = lessons[hit.lesson];
+        out.warnings.push(Warning {
+            lesson_id: lesson.id.clone(),
+            weight: weights.get(&lesson.id).copied().unwrap_or(lesson.weight),
+            lesson: lesson.text.clone(),
+            trigger: lesson.triggers[hit.trigger].as_str().to_string(),
+            file: edit.relative_path.clone(),
+            line: hit.line,
+        });
+    }
+}
+
+/// Applies one hit per id under the lock; returns the weights after the hits.
+fn record_hits(
+    scope: &LessonScope<'_>,
+    ids: &[String],
+    notes: &mut Vec<String>,
+) -> HashMap<String, u32> {
+    let now = scope.clock.now();
+    let path = scope.project.lessons_file();
+    let result = store::with_lessons(&path, HOOK_LOCK_WAIT, |file| {
+        let mut weights = HashMap::new();
+        for id in ids {
+            if let Some(lesson) = file.find_mut(id) {
+                lesson.record_hit(now);
+                weights.insert(id.clone(), lesson.weight);
+            }
+        }
+        let changed = !weights.is_empty();
+        Ok((weights, changed))
+    });
+    match result {
+        Ok(weights) => weights,
+        Err(LessonsError::File(FileError::LockTimeout { path, waited_ms })) => {
+            notes.push(format!(
+                "{}: busy for {waited_ms} ms; {} lesson hit(s) were not recorded",
+                path.display(),
+                ids.len()
+            ));
+            HashMap::new()
+        }
+        Err(error) => {
+            notes.push(format!("lesson hits were not recorded: {error}"));
+            HashMap::new()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! What a replay step showed the agent: block or not, the block reason, the lesson warnings, the
+//! human message. Read from the hook's own [`HookResponse`] (or built the same way for `check`
+//! and `maintain` steps), so expectations test what the agent really reads.
+
+use crate::output::HookResponse;
+
+/// The marker every rendered lesson warning starts with (post_tool_use::render_warnings).
+pub const WARNING_MARKER: &str = "⚠️ lesson";
+
+/// What a step showed the agent.
+#[derive(Debug, Clone, Default)]
+pub struct Observation {
+    pub blocked: bool,
+    pub reason: String,
+    pub context: String,
+    pub message: String,
+    /// One entry per shown lesson warning.
+    pub warnings: Vec<String>,
+}
+
+impl Observation {
+    pub fn from_response(response: &HookResponse) -> Observation {
+        let reason = response.block_reason.clone().unwrap_or_default();
+        let context = response.additional_context.clone().unwrap_or_default();
+        let warnings = reason
+            .lines()
+            .chain(context.lines())
+            .filter(|line| line.starts_with(WARNING_MARKER))
+            .map(String::from)
+            .collect();
+        Observation {
+            blocked: response.block_reason.is_some(),
+            reason,
+            context,
+            message: response.system_message.clone().unwrap_or_default(),
+            warnings,
+        }
+    }
+
+    /// Whether a shown warning mentions `text`; a trigger is shown quoted, so its backslashes
+    /// are doubled there and compared both ways.
+    pub fn warned_about(&self, text: &str) -> bool {
+        let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+        self.warnings
+            .iter()
+            .any(|line| line.contains(text) || line.contains(&escaped))
+    }
+
+    /// A short account of what was shown, for failure messages.
+    pub fn summary(&self) -> String {
+        let verdict = if self.blocked {
+            "blocked"
+        } else {
+            "not blocked"
+        };
+        if self.warnings.is_empty() {
+            format!("{verdict}, no warnings")
+        } else {
+            format!("{verdict}, warnings: {}", self.warnings.join(" | "))
+        }
+    }
+}

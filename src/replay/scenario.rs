@@ -1,0 +1,460 @@
+//! One replay scenario: the starting state of a throwaway project (settings, lessons, candidates,
+//! files) and a sequence of steps (an edit, a payload fixture, a `check`, a `maintain`), each at
+//! its own `CAR_NOW`, each with expectations.
+//!
+//! The file is JSON ([`RawScenario`], unknown keys refused so a typo like `"expcet"` cannot
+//! silently make a scenario pass) converted once into [`Scenario`]: times resolved to Unix
+//! seconds, every path checked to stay inside the temporary project, exactly one action per step.
+
+use std::path::{Component, Path};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::clock::{Clock, DAY};
+use crate::replay::ReplayError;
+use crate::replay::expect::{Expect, RawExpect};
+
+/// The time a scenario starts at when its first step names none (2026-05-20T18:40:00Z).
+pub const DEFAULT_NOW: i64 = 1_779_300_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    #[serde(default)]
+    pub description: Option<String>,
+    /// car's settings (the `"claude-auto-review"` key of `.claude/settings.json`).
+    #[serde(default)]
+    pub settings: Option<Map<String, Value>>,
+    /// `lessons.json` as JSON (written out), or …
+    #[serde(default)]
+    pub lessons: Option<Value>,
+    /// … `lessons.json` verbatim (to replay a hand-broken file).
+    #[serde(default)]
+    pub lessons_text: Option<String>,
+    #[serde(default)]
+    pub candidates: Option<Value>,
+    #[serde(default)]
+    pub candidates_text: Option<String>,
+    /// Start from the project's own `lessons.json` (for a project's suite guarding its lessons).
+    #[serde(default)]
+    pub project_lessons: bool,
+    /// Files written before the first step (project-relative path → content).
+    #[serde(default)]
+    pub files: Map<String, Value>,
+    pub steps: Vec<RawStep>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Unix seconds, RFC 3339, or `+Nd` / `+Ns` after the previous step.
+    #[serde(default)]
+    pub now: Option<Value>,
+    #[serde(default)]
+    pub edit: Option<RawEdit>,
+    #[serde(default)]
+    pub write: Option<RawWrite>,
+    #[serde(default)]
+    pub fixture: Option<String>,
+    /// The content of the fixture's file after the tool ran (default: derived from the fixture).
+    #[serde(default)]
+    pub file_content: Option<String>,
+    #[serde(default)]
+    pub check: Option<Vec<String>>,
+    #[serde(default)]
+    pub maintain: Option<bool>,
+    #[serde(default)]
+    pub expect: Option<RawExpect>,
+}
+
+/// An Edit tool call: `before` (created as the file when it does not exist yet) is replaced by
+/// `after`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEdit {
+    pub file: String,
+    #[serde(default)]
+    pub before: String,
+    pub after: String,
+}
+
+/// A Write tool call: the whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWrite {
+    pub file: String,
+    pub content: String,
+}
+
+/// What a scenario file starts from, for `lessons.json` or `lesson_candidates.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Initial {
+    Missing,
+    Json(Value),
+    Text(String),
+    FromProject,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// Where it came from (`replay-tests/x.json`, `car:hit.json`), for messages.
+    pub name: String,
+    pub description: Option<String>,
+    pub settings: Option<Map<String, Value>>,
+    pub lessons: Initial,
+    pub candidates: Initial,
+    pub files: Vec<(String, String)>,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// 1-based position in the scenario.
+    pub number: usize,
+    pub name: Option<String>,
+    pub now: i64,
+    pub action: Action,
+    pub expect: Expect,
+}
+
+impl Step {
+    /// `step 3` or `step 3 (second hit)`.
+    pub fn label(&self) -> String {
+        match &self.name {
+            Some(name) => format!("step {} ({name})", self.number),
+            None => format!("step {}", self.number),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Only expectations (on the starting state or after the previous step).
+    Nothing,
+    Edit {
+        file: String,
+        before: String,
+        after: String,
+    },
+    Write {
+        file: String,
+        content: String,
+    },
+    Fixture {
+        name: String,
+        file_content: Option<String>,
+    },
+    Check(Vec<String>),
+    Maintain,
+}
+
+impl Scenario {
+    /// Parses and validates a scenario file's text; errors name `name` and the line.
+    pub fn parse(name: &str, text: &str) -> Result<Scenario, ReplayError> {
+        let raw: RawScenario = serde_json::from_str(text).map_err(|error| ReplayError::Parse {
+            file: name.to_string(),
+            line: error.line(),
+            column: error.column(),
+            message: error.to_string(),
+        })?;
+        Scenario::from_raw(name, raw)
+    }
+
+    pub fn from_raw(name: &str, raw: RawScenario) -> Result<Scenario, ReplayError> {
+        let invalid = |message: String| ReplayError::Invalid {
+            file: name.to_string(),
+            message,
+        };
+        let lessons = initial(
+            raw.lessons,
+            raw.lessons_text,
+            raw.project_lessons,
+            "lessons",
+        )
+        .map_err(invalid)?;
+        let candidates =
+            initial(raw.candidates, raw.candidates_text, false, "candidates").map_err(invalid)?;
+        let files = files(raw.files).map_err(invalid)?;
+        if raw.steps.is_empty() {
+            return Err(invalid(
+                "\"steps\" is empty: a scenario needs at least one".into(),
+            ));
+        }
+        let steps = steps(raw.steps).map_err(invalid)?;
+        Ok(Scenario {
+            name: name.to_string(),
+            description: raw.description,
+            settings: raw.settings,
+            lessons,
+            candidates,
+            files,
+            steps,
+        })
+    }
+}
+
+impl Step {
+    fn from_raw(number: usize, raw: RawStep, previous_now: i64) -> Result<Step, String> {
+        let now = match &raw.now {
+            Some(value) => resolve_now(value, previous_now)?,
+            None => previous_now,
+        };
+        let action = action(&raw)?;
+        let expect = match raw.expect {
+            Some(expect) => Expect::from_raw(expect)?,
+            None => Expect::default(),
+        };
+        Ok(Step {
+            number,
+            name: raw.name,
+            now,
+            action,
+            expect,
+        })
+    }
+}
+
+/// Validates the starting files: relative paths, string contents.
+fn files(raw: Map<String, Value>) -> Result<Vec<(String, String)>, String> {
+    let mut files = Vec::new();
+    for (path, content) in raw {
+        check_relative(&path).map_err(|message| format!("files: {message}"))?;
+        let Value::String(content) = content else {
+            return Err(format!("files.{path:?}: the content must be a string"));
+        };
+        files.push((path, content));
+    }
+    Ok(files)
+}
+
+/// Numbers the steps and resolves each one's time from the previous one's.
+fn steps(raw: Vec<RawStep>) -> Result<Vec<Step>, String> {
+    let mut steps = Vec::new();
+    let mut now = DEFAULT_NOW;
+    for (index, raw_step) in raw.into_iter().enumerate() {
+        let number = index + 1;
+        let step = Step::from_raw(number, raw_step, now)
+            .map_err(|message| format!("step {number}: {message}"))?;
+        now = step.now;
+        steps.push(step);
+    }
+    Ok(steps)
+}
+
+/// Exactly one action per step (or none: a step of expectations only).
+fn action(raw: &RawStep) -> Result<Action, String> {
+    let mut actions = Vec::new();
+    actions.extend(edit_action(raw)?);
+    actions.extend(fixture_action(raw)?);
+    if let Some(paths) = &raw.check {
+        for path in paths {
+            check_relative(path).map_err(|message| format!("check: {message}"))?;
+        }
+        actions.push(Action::Check(paths.clone()));
+    }
+    if raw.maintain == Some(true) {
+        actions.push(Action::Maintain);
+    }
+    if actions.len() > 1 {
+        return Err(
+            "a step does one thing: edit, write, fixture, check or maintain; split it".into(),
+        );
+    }
+    Ok(actions.pop().unwrap_or(Action::Nothing))
+}
+
+/// The step's `edit` and `write`, if any.
+fn edit_action(raw: &RawStep) -> Result<Vec<Action>, String> {
+    let mut actions = Vec::new();
+    if let Some(edit) = &raw.edit {
+        check_relative(&edit.file).map_err(|message| format!("edit.file: {message}"))?;
+        if edit.after.is_empty() {
+            return Err("edit.after is empty; use \"write\" to empty a file".into());
+        }
+        actions.push(Action::Edit {
+            file: edit.file.clone(),
+            before: edit.before.clone(),
+            after: edit.after.clone(),
+        });
+    }
+    if let Some(write) = &raw.write {
+        check_relative(&write.file).map_err(|message| format!("write.file: {message}"))?;
+        actions.push(Action::Write {
+            file: write.file.clone(),
+            content: write.content.clone(),
+        });
+    }
+    Ok(actions)
+}
+
+fn fixture_action(raw: &RawStep) -> Result<Option<Action>, String> {
+    let Some(fixture) = &raw.fixture else {
+        return match raw.file_content {
+            Some(_) => Err("\"file_content\" belongs to a \"fixture\" step".into()),
+            None => Ok(None),
+        };
+    };
+    if crate::replay::fixtures::get(fixture).is_none() {
+        return Err(format!(
+            "fixture {fixture:?} is not one of {}",
+            crate::replay::fixtures::names().join(", ")
+        ));
+    }
+    Ok(Some(Action::Fixture {
+        name: fixture.clone(),
+        file_content: raw.file_content.clone(),
+    }))
+}
+
+fn initial(
+    json: Option<Value>,
+    text: Option<String>,
+    from_project: bool,
+    key: &str,
+) -> Result<Initial, String> {
+    match (json, text, from_project) {
+        (None, None, false) => Ok(Initial::Missing),
+        (Some(json), None, false) => Ok(Initial::Json(json)),
+        (None, Some(text), false) => Ok(Initial::Text(text)),
+        (None, None, true) => Ok(Initial::FromProject),
+        _ => Err(format!(
+            "give at most one of \"{key}\", \"{key}_text\"{}",
+            if key == "lessons" {
+                " and \"project_lessons\""
+            } else {
+                ""
+            }
+        )),
+    }
+}
+
+/// Unix seconds, RFC 3339, or `+Nd` / `+Nh` / `+Ns` after `previous`.
+pub fn resolve_now(value: &Value, previous: i64) -> Result<i64, String> {
+    match value {
+        Value::Number(number) => number
+            .as_i64()
+            .ok_or_else(|| format!("now {number} is not whole Unix seconds")),
+        Value::String(text) => {
+            if let Some(offset) = text.trim().strip_prefix('+') {
+                return relative_offset(offset)
+                    .map(|seconds| previous + seconds)
+                    .ok_or_else(|| format!("now {text:?}: write +31d, +12h or +90s"));
+            }
+            Clock::parse(text)
+                .map(|clock| clock.now())
+                .map_err(|error| format!("now: {error}"))
+        }
+        other => Err(format!("now {other} must be a number or a string")),
+    }
+}
+
+fn relative_offset(text: &str) -> Option<i64> {
+    let unit = match text.chars().last()? {
+        'd' => DAY,
+        'h' => 3_600,
+        's' => 1,
+        _ => return None,
+    };
+    let count: i64 = text[..text.len() - 1].parse().ok()?;
+    (count >= 0).then_some(count * unit)
+}
+
+/// A scenario path must stay inside the temporary project.
+fn check_relative(path: &str) -> Result<(), String> {
+    let candidate = Path::new(path);
+    let escapes = path.is_empty()
+        || candidate.is_absolute()
+        || candidate
+            .components()
+            .any(|component| !matches!(component, Component::Normal(_) | Component::CurDir));
+    if escapes {
+        return Err(format!(
+            "{path:?} must be a relative path inside the project (no leading /, no ..)"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_inherit_and_jump_time() {
+        let scenario = Scenario::parse(
+            "t.json",
+            r#"{"steps": [
+                {"now": "2026-05-21T00:00:00Z"},
+                {"now": "+31d"},
+                {},
+                {"now": 1800000000}
+            ]}"#,
+        )
+        .unwrap();
+        let times: Vec<i64> = scenario.steps.iter().map(|step| step.now).collect();
+        let start = crate::clock::parse_date("2026-05-21").unwrap();
+        assert_eq!(
+            times,
+            vec![start, start + 31 * DAY, start + 31 * DAY, 1_800_000_000]
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_json_name_the_place() {
+        let typo = Scenario::parse("t.json", r#"{"steps": [{"expcet": {}}]}"#).unwrap_err();
+        assert!(typo.to_string().contains("t.json:1:"), "{typo}");
+        assert!(typo.to_string().contains("expcet"), "{typo}");
+        let truncated = Scenario::parse("t.json", "{\"steps\": [\n{").unwrap_err();
+        assert!(
+            truncated.to_string().starts_with("t.json:2:"),
+            "{truncated}"
+        );
+    }
+
+    #[test]
+    fn one_action_per_step_and_paths_stay_inside() {
+        let two = Scenario::parse(
+            "t.json",
+            r#"{"steps": [{"check": ["a.ts"], "maintain": true}]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            two.to_string().contains("step 1: a step does one thing"),
+            "{two}"
+        );
+        let escape = Scenario::parse(
+            "t.json",
+            r#"{"steps": [{"write": {"file": "../x.ts", "content": ""}}]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            escape.to_string().contains("inside the project"),
+            "{escape}"
+        );
+        let absolute =
+            Scenario::parse("t.json", r#"{"files": {"/etc/x": ""}, "steps": [{}]}"#).unwrap_err();
+        assert!(absolute.to_string().contains("files:"), "{absolute}");
+    }
+
+    #[test]
+    fn lessons_given_one_way_only() {
+        let both = Scenario::parse(
+            "t.json",
+            r#"{"lessons": {"lessons": []}, "lessons_text": "{", "steps": [{}]}"#,
+        )
+        .unwrap_err();
+        assert!(both.to_string().contains("at most one"), "{both}");
+        let text = Scenario::parse("t.json", r#"{"lessons_text": "{", "steps": [{}]}"#).unwrap();
+        assert_eq!(text.lessons, Initial::Text("{".into()));
+    }
+
+    #[test]
+    fn bad_relative_times_are_refused() {
+        assert!(resolve_now(&Value::from("+3w"), 0).is_err());
+        assert!(resolve_now(&Value::from("+-3d"), 0).is_err());
+        assert_eq!(resolve_now(&Value::from("+2h"), 10), Ok(7_210));
+    }
+}

@@ -1,0 +1,203 @@
+//! `car lessons list | show | add | rm | import | export | candidates` through the binary.
+
+use serde_json::{Value, json};
+
+use crate::support::TestProject;
+
+const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
+const CANDIDATES: &str = ".claude/claude-auto-review/lesson_candidates.json";
+const T0: i64 = 1_780_000_000;
+
+fn list(project: &TestProject) -> Vec<Value> {
+    let run = project.run(&["lessons", "list", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    serde_json::from_str::<Value>(&run.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn add_show_rm_round_trip() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.swift",
+        "--trigger",
+        "DankeTheme.secondaryText",
+        "--trigger",
+        "regex:(?<!_)DankeTheme\\.primaryText",
+        "--lesson",
+        "It is textSecondary",
+        "--example-match",
+        "DankeTheme.secondaryText",
+        "--example-no-match",
+        "DankeTheme.textSecondary",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let id = run.stdout.trim().to_string();
+    let listed = list(&project);
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["id"], id.as_str());
+    assert_eq!(listed[0]["weight"], 2);
+    assert_eq!(listed[0]["created"], "2026-05-28");
+    let shown = project.run(&["lessons", "show", &id, "--json"]);
+    let shown: Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(
+        shown["examples"]["no_match"],
+        json!(["DankeTheme.textSecondary"])
+    );
+
+    let duplicate = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.swift",
+        "--trigger",
+        "regex:(?<!_)DankeTheme\\.primaryText",
+        "--trigger",
+        "DankeTheme.secondaryText",
+        "--lesson",
+        "again",
+    ]);
+    assert_eq!(duplicate.code, 2);
+    assert!(duplicate.stderr.contains("already exists"), "{duplicate:?}");
+
+    assert_eq!(project.run(&["lessons", "rm", &id]).code, 0);
+    assert!(list(&project).is_empty());
+    let missing = project.run(&["lessons", "rm", &id]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains(&id), "{missing:?}");
+}
+
+#[test]
+fn add_refuses_bad_regex_with_pattern_and_compiler_message() {
+    let project = TestProject::new();
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.py",
+        "--trigger",
+        "regex:(?<!_re\\.compile",
+        "--lesson",
+        "x",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("regex:(?<!_re\\.compile"), "{run:?}");
+    assert!(run.stderr.contains("does not compile"), "{run:?}");
+    let wrong_example = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.py",
+        "--trigger",
+        "os.path",
+        "--lesson",
+        "x",
+        "--example-no-match",
+        "import os.path",
+    ]);
+    assert_eq!(wrong_example.code, 2);
+    assert!(
+        wrong_example.stderr.contains("must not fire"),
+        "{wrong_example:?}"
+    );
+    assert!(!project.exists(LESSONS));
+}
+
+#[test]
+fn import_merges_seed_files_without_duplicates_and_export_keeps_every_field() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let seed = json!({"lessons": [
+        {"scope": "*.swift", "triggers": ["DankeTheme.secondaryText", "DankeTheme.primaryText"],
+         "lesson": "textSecondary/textPrimary", "weight": 3, "hits": 2, "last_hit": 1779300000,
+         "created": "2026-05-21", "author": "danke"},
+        {"scope": "*.py", "triggers": ["import os.path"], "lesson": "pathlib", "weight": 2, "created": "2026-05-21"}
+    ], "version": 1});
+    project.write("seed.json", &seed.to_string());
+    let run = project.run(&["lessons", "import", "seed.json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("imported 2"), "{run:?}");
+    let again = project.run(&["lessons", "import", "seed.json"]);
+    assert!(
+        again.stderr.contains("imported 0") && again.stderr.contains("2 duplicate"),
+        "{again:?}"
+    );
+    let exported: Value =
+        serde_json::from_str(&project.run(&["lessons", "export"]).stdout).unwrap();
+    let first = &exported["lessons"][0];
+    assert_eq!(first["author"], "danke");
+    assert_eq!(first["last_hit"], 1779300000);
+    assert_eq!(first["hits"], 2);
+    assert!(
+        exported["lessons"][1].get("hits").is_none(),
+        "absent fields stay absent"
+    );
+
+    project.write(
+        "bad.json",
+        r#"{"lessons": [{"scope": "*.py", "triggers": ["regex:a(b"], "lesson": "x"}]}"#,
+    );
+    let refused = project.run(&["lessons", "import", "bad.json"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("regex:a(b") && refused.stderr.contains("nothing imported"),
+        "{refused:?}"
+    );
+    project.write("broken.json", "{\"lessons\": [\n,]}");
+    let broken = project.run(&["lessons", "import", "broken.json"]);
+    assert_eq!(broken.code, 2);
+    assert!(broken.stderr.contains("broken.json:2:"), "{broken:?}");
+    assert_eq!(list(&project).len(), 2);
+}
+
+#[test]
+fn candidates_accepts_the_seed_empty_file_and_lists_entries() {
+    let project = TestProject::new();
+    project.write(CANDIDATES, "{}");
+    let run = project.run(&["lessons", "candidates", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&run.stdout).unwrap(),
+        json!([])
+    );
+    project.write(CANDIDATES, &json!({"candidates": [
+        {"scope": "*.py", "trigger": "requestz", "lesson": "No module named 'requestz'", "hits": 1, "last_hit": T0, "created": "2026-05-28", "origin": "python-tool"}
+    ]}).to_string());
+    let run = project.run(&["lessons", "candidates", "--json"]);
+    let listed: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(listed[0]["trigger"], "requestz");
+    assert_eq!(listed[0]["origin"], "python-tool");
+    let text = project.run(&["lessons", "candidates"]);
+    assert!(text.stdout.contains("`requestz`"), "{text:?}");
+}
+
+#[test]
+fn install_offers_the_starter_lessons_once() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let run = project.run(&["install", "--non-interactive", "--starter-lessons"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let count = list(&project).len();
+    assert!(count >= 12, "{count}");
+    project.run(&["install", "--non-interactive", "--starter-lessons"]);
+    assert_eq!(list(&project).len(), count);
+    // A starter lesson fires through the hook on what an edit adds.
+    let payload = project.write_payload(
+        "tool.py",
+        "def add(item, items=[]):\n    return items\n",
+        None,
+    );
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(
+        answer.context().contains("Mutable default argument"),
+        "{answer:?}"
+    );
+    assert!(answer.context().contains("tool.py:1"), "{answer:?}");
+}

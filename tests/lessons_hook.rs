@@ -1,0 +1,246 @@
+//! The lesson engine through `car hook post-tool-use`: hits, scope, added text only, regex
+//! engines, corrupt files, the user-wide layer, lock contention, parallel hooks.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::TestProject;
+
+const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
+const NOW: i64 = 1_780_000_000;
+
+/// A seed-format file from the Python tool: no ids, unknown fields, `last_decay_at`.
+fn seed_lessons(scope: &str, trigger: &str) -> String {
+    json!({"lessons": [
+        {"scope": scope, "triggers": [trigger, "regex:(?<!_)re\\.compile"],
+         "lesson": "use pathlib instead of os.path", "weight": 3, "hits": 2,
+         "last_hit": NOW - 86_400, "last_decay_at": NOW - 3_600, "created": "2026-05-21",
+         "zeta_custom": {"keep": true}, "alpha_custom": [1, 2]}
+    ], "schema": "seed-003"})
+    .to_string()
+}
+
+/// The Edit fixture: src/app.py gains lines 5–7, the first one `    import os.path`.
+fn project_with_edit() -> TestProject {
+    let mut project = TestProject::new();
+    project.at(NOW);
+    project.write(
+        "src/app.py",
+        "import sys\n\n\ndef load(path):\n    import os.path\n    if not os.path.exists(path):\n        return None\n    return open(path).read()\n",
+    );
+    project
+}
+
+#[test]
+fn hit_warns_with_file_line_and_records_weight_hits_last_hit() {
+    let project = project_with_edit();
+    project.write(LESSONS, &seed_lessons("*.py", "import os.path"));
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert_eq!(answer.code, 0);
+    let context = answer.context();
+    assert!(
+        context.contains("⚠️ lesson (weight 4): use pathlib instead of os.path (src/app.py:5"),
+        "{answer:?}"
+    );
+    let file = project.read_json(LESSONS);
+    let lesson = &file["lessons"][0];
+    assert_eq!(lesson["weight"], 4);
+    assert_eq!(lesson["hits"], 3);
+    assert_eq!(lesson["last_hit"], NOW);
+    assert!(lesson.get("last_decay_at").is_none(), "{lesson}");
+    assert_eq!(lesson["zeta_custom"], json!({"keep": true}));
+    assert_eq!(file["schema"], "seed-003");
+    let keys: Vec<&String> = lesson.as_object().unwrap().keys().collect();
+    let zeta = keys.iter().position(|k| *k == "zeta_custom").unwrap();
+    let alpha = keys.iter().position(|k| *k == "alpha_custom").unwrap();
+    assert!(zeta < alpha, "unknown fields keep their order: {keys:?}");
+    assert!(lesson["id"].as_str().is_some_and(|id| id.len() == 10));
+}
+
+#[test]
+fn weight_never_exceeds_ten() {
+    let project = project_with_edit();
+    let text = seed_lessons("*.py", "import os.path").replace("\"weight\":3", "\"weight\":10");
+    project.write(LESSONS, &text);
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(answer.context().contains("(weight 10)"), "{answer:?}");
+    assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 10);
+}
+
+#[test]
+fn out_of_scope_lessons_stay_silent_and_the_file_is_not_rewritten() {
+    let project = project_with_edit();
+    for scope in ["*.swift", "tests/*.py", "lib/**/*.py"] {
+        let original = seed_lessons(scope, "import os.path");
+        project.write(LESSONS, &original);
+        let answer = project.post_fixture("claude-post-edit.json");
+        assert_eq!(answer.context(), "", "scope {scope}: {answer:?}");
+        assert_eq!(
+            project.read(LESSONS),
+            original,
+            "no hit, no write ({scope})"
+        );
+    }
+    project.write(LESSONS, &seed_lessons("src/*.py", "import os.path"));
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(answer.context().contains("src/app.py:5"), "{answer:?}");
+}
+
+#[test]
+fn only_added_text_is_matched() {
+    let project = project_with_edit();
+    // `import sys` and `return open(path)` are in the file but were not added by this edit.
+    let original = json!({"lessons": [
+        {"scope": "*.py", "triggers": ["import sys"], "lesson": "not added", "weight": 2},
+        {"scope": "*.py", "triggers": ["return open(path)"], "lesson": "context line", "weight": 2},
+        {"scope": "*.py", "triggers": ["return None"], "lesson": "added line 7", "weight": 2}
+    ]})
+    .to_string();
+    project.write(LESSONS, &original);
+    let answer = project.post_fixture("claude-post-edit.json");
+    let context = answer.context();
+    assert!(context.contains("added line 7 (src/app.py:7"), "{answer:?}");
+    assert!(!context.contains("not added") && !context.contains("context line"));
+}
+
+#[test]
+fn lookbehind_trigger_runs_on_fancy_regex() {
+    let mut project = TestProject::new();
+    project.at(NOW);
+    project.write(LESSONS, &seed_lessons("*.py", "never-added-text"));
+    let content = "import re\nx = _re.compile('a')\n";
+    project.write("m.py", content);
+    let payload = project.edit_payload("m.py", "import re\n", content);
+    let answer = project.hook("post-tool-use", &payload);
+    assert_eq!(answer.context(), "", "_re.compile is excluded by (?<!_)");
+    let content = "import re\nx = _re.compile('a')\ny = re.compile('b')\n";
+    project.write("m.py", content);
+    let payload = project.edit_payload(
+        "m.py",
+        "x = _re.compile('a')\n",
+        "x = _re.compile('a')\ny = re.compile('b')\n",
+    );
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.context().contains("m.py:3"), "{answer:?}");
+    assert!(
+        answer.context().contains("regex:(?<!_)re\\\\.compile"),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn pathological_regexes_return_in_milliseconds() {
+    let mut project = TestProject::new();
+    project.at(NOW);
+    let lessons = json!({"lessons": [
+        {"scope": "*.txt", "triggers": ["regex:^(a+)+$"], "lesson": "nested quantifier", "weight": 2},
+        {"scope": "*.txt", "triggers": ["regex:(?=a)(a+)+\\1b"], "lesson": "backtracking", "weight": 2}
+    ]})
+    .to_string();
+    project.write(LESSONS, &lessons);
+    let content = "a".repeat(40_000) + "!";
+    let payload = project.write_payload("big.txt", &content, None);
+    let started = Instant::now();
+    let answer = project.hook("post-tool-use", &payload);
+    let elapsed = started.elapsed();
+    assert_eq!(answer.code, 0);
+    assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
+    assert_eq!(answer.context(), "", "neither pattern matches: {answer:?}");
+    assert!(
+        answer.system_message().contains("gave up"),
+        "the backtracking one says so: {answer:?}"
+    );
+    assert_eq!(project.read(LESSONS), lessons);
+}
+
+#[test]
+fn corrupt_lessons_file_is_reported_and_left_byte_identical() {
+    let project = project_with_edit();
+    let broken =
+        "{\"lessons\": [\n  {\"scope\": \"*.py\", \"triggers\": [\"import os.path\"],,\n]}\n";
+    project.write(LESSONS, broken);
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert_eq!(answer.code, 0);
+    let message = answer.system_message();
+    assert!(
+        message.contains("lessons.json:2:"),
+        "names file and line: {message}"
+    );
+    assert_eq!(project.read(LESSONS), broken);
+    let run = project.run(&["lessons", "list"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("lessons.json:2:"), "{run:?}");
+    assert_eq!(project.read(LESSONS), broken);
+}
+
+#[test]
+fn user_wide_lessons_fire_but_are_never_written() {
+    let project = project_with_edit();
+    let user_file = project.home().join(".config/car/lessons.json");
+    std::fs::create_dir_all(user_file.parent().unwrap()).unwrap();
+    let user_text = json!({"lessons": [
+        {"scope": "*.py", "triggers": ["os.path.exists"], "lesson": "user-wide: prefer Path.exists()", "weight": 5}
+    ]})
+    .to_string();
+    std::fs::write(&user_file, &user_text).unwrap();
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(
+        answer.context().contains("⚠️ lesson (weight 5): user-wide"),
+        "{answer:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&user_file).unwrap(), user_text);
+    let listed: Value =
+        serde_json::from_str(&project.run(&["lessons", "list", "--json"]).stdout).unwrap();
+    assert_eq!(listed[0]["origin"], "user");
+}
+
+#[test]
+fn a_held_lock_skips_the_write_and_says_so() {
+    let project = project_with_edit();
+    let original = seed_lessons("*.py", "import os.path");
+    project.write(LESSONS, &original);
+    let lock_path = project.path().join(format!("{LESSONS}.lock"));
+    let lock = std::fs::File::create(&lock_path).unwrap();
+    lock.lock().unwrap();
+    let answer = project.post_fixture("claude-post-edit.json");
+    lock.unlock().unwrap();
+    assert_eq!(answer.code, 0);
+    assert!(
+        answer.context().contains("use pathlib"),
+        "still warns: {answer:?}"
+    );
+    assert!(
+        answer.system_message().contains("not recorded"),
+        "{answer:?}"
+    );
+    assert_eq!(project.read(LESSONS), original);
+}
+
+#[test]
+fn twenty_four_parallel_hooks_add_exactly_twenty_four_hits() {
+    let project = project_with_edit();
+    let lessons = json!({"lessons": [
+        {"scope": "*.py", "triggers": ["import os.path"], "lesson": "pathlib", "weight": 1, "hits": 0}
+    ]})
+    .to_string();
+    project.write(LESSONS, &lessons);
+    let payload = project.fixture("claude-post-edit.json");
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..24)
+            .map(|_| scope.spawn(|| project.hook("post-tool-use", &payload)))
+            .collect();
+        for handle in handles {
+            let answer = handle.join().unwrap();
+            assert_eq!(answer.code, 0);
+            assert!(answer.context().contains("pathlib"), "{answer:?}");
+            assert!(
+                !answer.system_message().contains("not recorded"),
+                "{answer:?}"
+            );
+        }
+    });
+    let file = project.read_json(LESSONS);
+    assert_eq!(file["lessons"][0]["hits"], 24);
+    assert_eq!(file["lessons"][0]["weight"], 10);
+}

@@ -1,0 +1,305 @@
+//! Lesson rules through the `car` binary, driven with CAR_NOW: learning (candidate → lesson, with
+//! the fix), decay and its window, removal, candidate expiry, merge, the hook's daily
+//! maintenance, and distill's dry run.
+
+use serde_json::{Value, json};
+
+use crate::support::TestProject;
+
+const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
+const CANDIDATES: &str = ".claude/claude-auto-review/lesson_candidates.json";
+const MARKER: &str = ".claude/claude-auto-review/lessons-maintained";
+const T0: i64 = 1_780_000_000;
+const DAY: i64 = 86_400;
+
+fn lesson(trigger: &str, weight: u32, last_hit: i64) -> Value {
+    json!({"scope": "*.py", "triggers": [trigger], "lesson": format!("about {trigger}"),
+           "weight": weight, "hits": 1, "last_hit": last_hit})
+}
+
+fn maintain(project: &mut TestProject, at: i64) -> String {
+    project.at(at);
+    let run = project.run(&["lessons", "maintain"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    run.stdout
+}
+
+#[test]
+fn broken_json_written_twice_becomes_a_candidate_then_a_lesson_with_its_fix() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(CANDIDATES, "{}");
+    let broken = "{\n  \"name\": 'demo_single',\n  \"retries\": 3\n}\n";
+    let first = project.write_payload("config/a.json", broken, None);
+    let answer = project.hook("post-tool-use", &first);
+    assert!(answer.is_block(), "the validator error blocks: {answer:?}");
+    assert!(
+        answer.system_message().contains("new lesson candidate"),
+        "{answer:?}"
+    );
+    let pool = project.read_json(CANDIDATES);
+    assert_eq!(pool["candidates"][0]["trigger"], "'demo_single'");
+    assert_eq!(pool["candidates"][0]["scope"], "*.json");
+    assert_eq!(pool["candidates"][0]["hits"], 1);
+    assert!(!project.exists(LESSONS));
+
+    // The agent fixes a.json: the candidate learns what the fix was.
+    let fixed = "{\n  \"name\": \"demo_single\",\n  \"retries\": 3\n}\n";
+    let fix = project.write_payload("config/a.json", fixed, Some(broken));
+    assert!(!project.hook("post-tool-use", &fix).is_block());
+    let pool = project.read_json(CANDIDATES);
+    let text = pool["candidates"][0]["lesson"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("became `\"name\": \"demo_single\",`"),
+        "{text}"
+    );
+
+    // Another session, another day, another file: the same mistake → a lesson of weight 2.
+    project.at(T0 + DAY);
+    let second = project.write_payload("config/b.json", broken, None);
+    let answer = project.hook("post-tool-use", &second);
+    assert!(
+        answer.system_message().contains("learned a lesson"),
+        "{answer:?}"
+    );
+    let lessons = project.read_json(LESSONS);
+    let learned = &lessons["lessons"][0];
+    assert_eq!(learned["weight"], 2);
+    assert_eq!(learned["triggers"], json!(["'demo_single'"]));
+    assert!(
+        learned["lesson"]
+            .as_str()
+            .unwrap()
+            .contains("Fix that worked"),
+        "{learned}"
+    );
+    assert_eq!(project.read_json(CANDIDATES)["candidates"], json!([]));
+
+    // The third time the lesson itself warns, on the added line.
+    let third = project.write_payload("config/c.json", broken, None);
+    let answer = project.hook("post-tool-use", &third);
+    assert!(
+        answer.reason().contains("⚠️ lesson (weight 3)"),
+        "{answer:?}"
+    );
+    assert!(answer.reason().contains("config/c.json:2"), "{answer:?}");
+}
+
+#[test]
+fn imprecise_signals_are_refused_with_the_reason() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    // serde_json points at `}` after a trailing comma: too short to be a trigger.
+    let broken = "{\n  \"retries\": 3,\n}\n";
+    let payload = project.write_payload("config/x.json", broken, None);
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block());
+    assert!(
+        answer.system_message().contains("not learned"),
+        "{answer:?}"
+    );
+    assert!(!project.exists(CANDIDATES));
+}
+
+#[test]
+fn decay_once_per_window_then_removal() {
+    let mut project = TestProject::new();
+    project.write(
+        LESSONS,
+        &json!({"lessons": [lesson("fresh_name", 3, T0), lesson("old_name", 1, T0 - 200 * DAY)]})
+            .to_string(),
+    );
+    let out = maintain(&mut project, T0 + 91 * DAY);
+    assert!(out.contains("weight 3 → 2"), "{out}");
+    assert!(out.contains("removed"), "{out}");
+    let file = project.read_json(LESSONS);
+    assert_eq!(file["lessons"].as_array().unwrap().len(), 1);
+    assert_eq!(file["lessons"][0]["weight"], 2);
+    assert_eq!(file["lessons"][0]["last_decay_at"], T0 + 91 * DAY);
+
+    let out = maintain(&mut project, T0 + 120 * DAY);
+    assert_eq!(out.trim(), "nothing to change", "same 90-day window");
+    assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 2);
+
+    maintain(&mut project, T0 + 182 * DAY);
+    assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 1);
+    maintain(&mut project, T0 + 273 * DAY);
+    assert_eq!(project.read_json(LESSONS)["lessons"], json!([]));
+}
+
+#[test]
+fn the_hook_maintains_at_most_once_a_day() {
+    let mut project = TestProject::new();
+    project.write(
+        LESSONS,
+        &json!({"lessons": [lesson("old_name", 3, T0)]}).to_string(),
+    );
+    project.at(T0 + 91 * DAY);
+    let payload = project.write_payload("a.py", "x = 1\n", None);
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.system_message().contains("decayed"), "{answer:?}");
+    assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 2);
+    assert_eq!(project.read(MARKER).trim(), (T0 + 91 * DAY).to_string());
+    // Even after removing the window marker on the lesson, the same day runs nothing again.
+    let edited = project
+        .read(LESSONS)
+        .replace("\"last_decay_at\"", "\"was_decayed\"");
+    project.write(LESSONS, &edited);
+    project.at(T0 + 91 * DAY + 3_600);
+    project.hook(
+        "post-tool-use",
+        &project.write_payload("b.py", "y = 2\n", None),
+    );
+    assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 2);
+}
+
+#[test]
+fn candidates_expire_after_thirty_days() {
+    let mut project = TestProject::new();
+    let pool = json!({"candidates": [
+        {"scope": "*.py", "trigger": "old_module", "lesson": "x", "hits": 1, "last_hit": T0, "created": "2026-06-01", "extra": 1},
+        {"scope": "*.py", "trigger": "new_module", "lesson": "y", "hits": 1, "last_hit": T0 + 10 * DAY}
+    ]});
+    project.write(CANDIDATES, &pool.to_string());
+    assert_eq!(
+        maintain(&mut project, T0 + 29 * DAY).trim(),
+        "nothing to change"
+    );
+    let out = maintain(&mut project, T0 + 31 * DAY);
+    assert!(out.contains("expired candidate `old_module`"), "{out}");
+    let left = project.read_json(CANDIDATES);
+    assert_eq!(left["candidates"].as_array().unwrap().len(), 1);
+    assert_eq!(left["candidates"][0]["trigger"], "new_module");
+}
+
+#[test]
+fn same_scope_lessons_sharing_two_triggers_merge() {
+    let mut project = TestProject::new();
+    project.write(LESSONS, &json!({"lessons": [
+        {"scope": "*.swift", "triggers": ["Theme.secondaryText", "Theme.primaryText"], "lesson": "Use textSecondary.", "weight": 3, "hits": 2, "last_hit": T0},
+        {"scope": "*.swift", "triggers": ["Theme.primaryText", "Theme.secondaryText", "Theme.tertiaryText"], "lesson": "grep DankeTheme.swift first", "weight": 6, "hits": 5, "last_hit": T0, "team": "ios"},
+        {"scope": "*.kt", "triggers": ["Theme.secondaryText", "Theme.primaryText"], "lesson": "other scope", "weight": 1, "last_hit": T0}
+    ]}).to_string());
+    let dry = {
+        project.at(T0 + DAY);
+        project.run(&["lessons", "maintain", "--dry-run"])
+    };
+    assert!(dry.stdout.contains("would have merged"), "{dry:?}");
+    assert_eq!(
+        project.read_json(LESSONS)["lessons"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let out = maintain(&mut project, T0 + DAY);
+    assert!(out.contains("merged"), "{out}");
+    let file = project.read_json(LESSONS);
+    let lessons = file["lessons"].as_array().unwrap();
+    assert_eq!(lessons.len(), 2);
+    assert_eq!(
+        lessons[0]["triggers"],
+        json!([
+            "Theme.secondaryText",
+            "Theme.primaryText",
+            "Theme.tertiaryText"
+        ])
+    );
+    assert_eq!(lessons[0]["weight"], 6);
+    assert_eq!(lessons[0]["hits"], 7);
+    assert_eq!(
+        lessons[0]["lesson"],
+        "Use textSecondary. grep DankeTheme.swift first"
+    );
+    assert_eq!(lessons[0]["team"], "ios");
+}
+
+fn crowded_theme_lessons() -> String {
+    let lessons: Vec<Value> = [
+        "secondaryText",
+        "primaryText",
+        "tertiaryText",
+        "accentText",
+        "mutedText",
+    ]
+    .iter()
+    .map(|name| {
+        json!({"scope": "*.swift", "triggers": [format!("DankeTheme.{name}")],
+            "lesson": format!("DankeTheme.{name} does not exist"), "weight": 2,
+            "examples": {"no_match": ["DankeTheme.textSecondary"]}})
+    })
+    .collect();
+    json!({ "lessons": lessons }).to_string()
+}
+
+fn state_listing(project: &TestProject) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(project.path().join(".claude/claude-auto-review"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn distill_dry_run_proposes_validates_and_writes_nothing() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let lessons = crowded_theme_lessons();
+    project.write(LESSONS, &lessons);
+    let listed: Value =
+        serde_json::from_str(&project.run(&["lessons", "list", "--json"]).stdout).unwrap();
+    let ids: Vec<Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].clone())
+        .collect();
+    let answer = json!({"proposals": [
+        {"triggers": ["regex:DankeTheme\\.(?:secondary|primary|tertiary|accent|muted)Text"], "lesson": "Theme names are textX", "replaces": ids},
+        {"triggers": ["regex:\\w+Text"], "lesson": "generic", "replaces": ids}
+    ]});
+    let settings = json!({"claude-auto-review": {"reviewerBackend": "command",
+        "reviewerCommand": ["sh", "-c", format!("cat >/dev/null; printf '%s' '{answer}'")]}});
+    project.write(".claude/settings.json", &settings.to_string());
+    let before = state_listing(&project);
+    let run = project.run(&["lessons", "distill", "--dry-run", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let proposals = report["proposals"].as_array().unwrap();
+    assert!(
+        proposals
+            .iter()
+            .any(|p| p["source"] == "deterministic"
+                && p["triggers"][0] == "regex:DankeTheme\\.\\w+Text"),
+        "{report}"
+    );
+    assert!(proposals.iter().any(|p| p["source"] == "llm"), "{report}");
+    let discarded = report["discarded"].as_array().unwrap();
+    assert!(
+        discarded
+            .iter()
+            .any(|d| d["reason"].as_str().unwrap().contains("generic")),
+        "{report}"
+    );
+    assert_eq!(project.read(LESSONS), lessons);
+    assert_eq!(state_listing(&project), before);
+
+    project.write(".claude/settings.json", "{}");
+    let manual = project.run(&["lessons", "distill", "--dry-run"]);
+    assert_eq!(manual.code, 0);
+    assert!(
+        manual.stderr.contains("no reviewer CLI is configured"),
+        "{manual:?}"
+    );
+    assert!(
+        manual.stdout.contains("regex:DankeTheme\\.\\w+Text"),
+        "{manual:?}"
+    );
+    assert_eq!(project.run(&["lessons", "distill"]).code, 2);
+    assert_eq!(project.read(LESSONS), lessons);
+}

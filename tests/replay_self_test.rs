@@ -1,0 +1,211 @@
+//! The self-test on configuration edits, through `car hook post-tool-use`: each kind of bad edit
+//! of car's configuration is blocked with the offending item named; a good edit is not.
+
+use crate::support::{HookAnswer, TestProject};
+
+const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
+
+const GOOD_LESSONS: &str = r#"{"lessons": [
+  {"id": "logger", "scope": "*.ts", "triggers": ["console.log("], "lesson": "Use the logger",
+   "weight": 3, "examples": {"match": ["console.log(1)"], "no_match": ["logger.info(1)"]}}
+]}
+"#;
+
+/// The agent writes `content` over `relative` (which held `original`).
+fn agent_writes(project: &TestProject, relative: &str, content: &str) -> HookAnswer {
+    let original = project.exists(relative).then(|| project.read(relative));
+    let payload = project.write_payload(relative, content, original.as_deref());
+    project.hook("post-tool-use", &payload)
+}
+
+fn assert_blocked(answer: &HookAnswer, needles: &[&str]) {
+    assert_eq!(answer.code, 0);
+    assert!(answer.is_block(), "expected a block: {answer:?}");
+    let reason = answer.reason();
+    for needle in needles {
+        assert!(
+            reason.contains(needle),
+            "{needle:?} not in the reason:\n{reason}"
+        );
+    }
+}
+
+#[test]
+fn a_good_lessons_edit_is_not_blocked() {
+    let project = TestProject::new();
+    let answer = agent_writes(&project, LESSONS, GOOD_LESSONS);
+    assert!(!answer.is_block(), "{answer:?}");
+    assert_eq!(project.read(LESSONS), GOOD_LESSONS);
+}
+
+#[test]
+fn truncated_lessons_json_is_blocked_with_file_and_line() {
+    let project = TestProject::new();
+    let truncated = "{\"lessons\": [\n  {\"id\": \"logger\", \"scope\": \"*.ts\",\n";
+    let answer = agent_writes(&project, LESSONS, truncated);
+    assert_blocked(&answer, &[&format!("{LESSONS}:3:")]);
+    assert_eq!(
+        project.read(LESSONS),
+        truncated,
+        "the file is the agent's; car leaves it"
+    );
+}
+
+#[test]
+fn a_regex_that_does_not_compile_is_blocked_naming_lesson_and_trigger() {
+    let project = TestProject::new();
+    let broken = GOOD_LESSONS.replace("\"console.log(\"]", "\"console.log(\", \"regex:print(\"]");
+    let answer = agent_writes(&project, LESSONS, &broken);
+    assert_blocked(
+        &answer,
+        &[
+            &format!("{LESSONS}:2:"),
+            "lesson logger",
+            "regex:print(",
+            "does not compile",
+        ],
+    );
+}
+
+#[test]
+fn a_bad_glob_is_blocked_naming_the_lesson() {
+    let project = TestProject::new();
+    let broken = GOOD_LESSONS.replace("\"*.ts\"", "\"src/[a.ts\"");
+    let answer = agent_writes(&project, LESSONS, &broken);
+    assert_blocked(&answer, &["lesson logger", "scope \"src/[a.ts\""]);
+}
+
+#[test]
+fn a_failing_example_is_blocked_naming_the_lesson() {
+    let project = TestProject::new();
+    let broken = GOOD_LESSONS.replace("\"logger.info(1)\"", "\"console.log(2)\"");
+    let answer = agent_writes(&project, LESSONS, &broken);
+    assert_blocked(
+        &answer,
+        &[
+            "lesson logger example no_match[0] \"console.log(2)\"",
+            "expected the lesson not to fire, it fired",
+        ],
+    );
+}
+
+#[test]
+fn a_bad_candidate_regex_is_blocked() {
+    let project = TestProject::new();
+    let answer = agent_writes(
+        &project,
+        ".claude/claude-auto-review/lesson_candidates.json",
+        "{\"candidates\": [\n  {\"scope\": \"*.py\", \"trigger\": \"regex:(unclosed\", \"lesson\": \"x\", \"hits\": 1}\n]}\n",
+    );
+    assert_blocked(
+        &answer,
+        &[
+            ".claude/claude-auto-review/lesson_candidates.json:2:",
+            "candidate #1",
+            "regex:(unclosed",
+        ],
+    );
+}
+
+#[test]
+fn an_invalid_validator_file_is_blocked_with_file_and_line() {
+    let project = TestProject::new();
+    let answer = agent_writes(
+        &project,
+        ".claude/claude-auto-review/validators/theme.json",
+        "{\n  \"id\": \"theme\",\n  \"pattern\": \n",
+    );
+    assert_blocked(
+        &answer,
+        &[".claude/claude-auto-review/validators/theme.json:4:"],
+    );
+}
+
+const FAILING_SCENARIO: &str = r#"{"lessons": {"lessons": [
+  {"id": "logger", "scope": "*.ts", "triggers": ["console.log("], "lesson": "Use the logger"}]},
+ "steps": [{"write": {"file": "src/a.ts", "content": "console.info(1);\n"},
+            "expect": {"warned": ["Use the logger"]}}]}
+"#;
+
+#[test]
+fn a_broken_replay_scenario_is_blocked_naming_it() {
+    let project = TestProject::new();
+    let answer = agent_writes(&project, "replay-tests/logger.json", FAILING_SCENARIO);
+    assert_blocked(
+        &answer,
+        &[
+            "replay-tests/logger.json step 1",
+            "expected a warning about \"Use the logger\"",
+        ],
+    );
+}
+
+#[test]
+fn a_scenario_with_a_typo_is_blocked_with_its_line() {
+    let project = TestProject::new();
+    let answer = agent_writes(
+        &project,
+        "replay-tests/typo.json",
+        "{\"steps\": [\n  {\"expcet\": {}}\n]}\n",
+    );
+    assert_blocked(&answer, &["replay-tests/typo.json:2:", "expcet"]);
+}
+
+#[test]
+fn a_lessons_edit_that_breaks_a_project_scenario_is_blocked_naming_it() {
+    let project = TestProject::new();
+    project.write(LESSONS, GOOD_LESSONS);
+    project.write(
+        "replay-tests/guards_logger.json",
+        r#"{"project_lessons": true, "steps": [
+  {"write": {"file": "web/app.ts", "content": "console.log(1);\n"},
+   "expect": {"warned": ["Use the logger"]}}]}"#,
+    );
+    let fine = agent_writes(
+        &project,
+        "replay-tests/guards_logger.json",
+        &project.read("replay-tests/guards_logger.json"),
+    );
+    assert!(!fine.is_block(), "{fine:?}");
+    // Narrowing the scope silently drops the warning the scenario guards.
+    let narrowed = GOOD_LESSONS.replace("\"*.ts\"", "\"*.tsx\"").replace(
+        "\"examples\": {\"match\": [\"console.log(1)\"], \"no_match\": [\"logger.info(1)\"]}",
+        "\"examples\": {}",
+    );
+    let answer = agent_writes(&project, LESSONS, &narrowed);
+    assert_blocked(
+        &answer,
+        &["replay-tests/guards_logger.json step 1", "Use the logger"],
+    );
+}
+
+#[test]
+fn a_scenario_that_edits_config_does_not_recurse() {
+    let project = TestProject::new();
+    // The scenario edits car's config inside its own temporary project; the self-test there
+    // validates the file but must not start the suite (which holds this scenario) again.
+    let scenario = r#"{"steps": [
+  {"write": {"file": "replay-tests/inner.json", "content": "{\"steps\": [{}]}"},
+   "expect": {"block": false}},
+  {"write": {"file": ".claude/claude-auto-review/lessons.json", "content": "{\"lessons\": ["},
+   "expect": {"block": true, "reason_contains": ["lessons.json:1:"]}}]}
+"#;
+    let answer = agent_writes(&project, "replay-tests/recursive.json", scenario);
+    assert!(!answer.is_block(), "{answer:?}");
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
+#[test]
+fn ordinary_files_are_not_self_tested() {
+    let project = TestProject::new();
+    let answer = agent_writes(
+        &project,
+        "src/lessons.json",
+        "{\"lessons\": [{\"triggers\": [\"regex:(\"]}]}",
+    );
+    assert!(
+        !answer.is_block() || !answer.reason().contains("car-self-test"),
+        "{answer:?}"
+    );
+}
