@@ -458,3 +458,59 @@ fn lesson_warnings_feed_the_prompt_or_the_offer_list_by_weight() {
         "{answer:?}"
     );
 }
+
+#[test]
+fn real_lesson_hits_reach_the_prompt_and_the_offer_list() {
+    let project = TestProject::new();
+    for (trigger, lesson, weight) in [
+        (
+            "DankeTheme.secondaryText",
+            "The property is textSecondary",
+            "5",
+        ),
+        (
+            "legacyColor(",
+            "Prefer semantic colours over legacyColor",
+            "1",
+        ),
+    ] {
+        let run = project.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            "*.swift",
+            "--trigger",
+            trigger,
+            "--lesson",
+            lesson,
+            "--weight",
+            weight,
+        ]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+    let answer = write_file(
+        &project,
+        "src/theme.swift",
+        "let c = DankeTheme.secondaryText\nlet d = legacyColor(3)\n",
+    );
+    assert!(answer.context().contains("textSecondary"), "{answer:?}");
+    assert!(stop(&project).is_block());
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    assert!(
+        prompt.contains("The property is textSecondary at src/theme.swift:1"),
+        "{prompt}"
+    );
+    assert!(
+        !prompt.contains("Prefer semantic colours"),
+        "light lessons are offers: {prompt}"
+    );
+    submit(&project, &json!({"findings": []}));
+    let answer = stop(&project);
+    assert!(
+        answer
+            .system_message()
+            .contains("src/theme.swift:2: lesson (weight 2): Prefer semantic colours"),
+        "{answer:?}"
+    );
+}
