@@ -194,7 +194,11 @@ fn a_hook_in_a_linked_worktree_uses_the_main_checkout_state() {
         answer.is_block(),
         "the main checkout's session state is used: {answer:?}"
     );
-    assert!(answer.reason().contains("a.py"));
+    assert!(
+        answer.reason().contains("(1 changed files: a.py)"),
+        "{}",
+        answer.reason()
+    );
     assert!(
         !linked.join(".claude").exists(),
         "no state in the linked worktree"

@@ -8,10 +8,12 @@
 //! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::Duration;
 
 use crate::project::{Project, STATE_DIR};
 use crate::review::baseline::{Baselines, disk_version};
+use crate::review::event::Version;
 use crate::review::event::{Event, Versions};
 use crate::review::snapshot::Snapshot;
 use crate::setup::settings::Settings;
@@ -48,19 +50,38 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
         .map(|path| {
-            let version = disk_version(&project.root().join(&path));
+            let version = version_of(&project.root().join(&path));
             (path, version)
         })
         .collect();
     Some(versions)
 }
 
-/// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries.
+/// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
+/// `/` is a nested repository or worktree, not a file of this project.
 pub fn parse_porcelain(text: &str) -> Vec<String> {
     text.split('\0')
-        .filter(|entry| entry.len() > 3)
+        .filter(|entry| entry.len() > 3 && !entry.ends_with('/'))
         .map(|entry| entry[3..].to_string())
         .collect()
+}
+
+/// Files above this size are versioned by size and modification time instead of being read.
+const HASH_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The content hash, or for a huge file `meta:<size>:<mtime ns>` (reconciliation compares
+/// versions only with versions made the same way).
+fn version_of(path: &Path) -> Version {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() <= HASH_LIMIT {
+        return disk_version(path);
+    }
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |age| age.as_nanos());
+    Some(format!("meta:{}:{modified}", meta.len()))
 }
 
 /// Not car's own state, not the lock sidecars car leaves beside `.claude/settings.json`.
@@ -91,7 +112,7 @@ pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) ->
         }
         let now = match dirty_now.get(path) {
             Some(version) => version.clone(),
-            None => disk_version(&project.root().join(path)),
+            None => version_of(&project.root().join(path)),
         };
         let known = snapshot.files.get(path).or_else(|| baseline.get(path));
         let changed = match known {
@@ -130,7 +151,7 @@ mod tests {
 
     #[test]
     fn porcelain_paths() {
-        let text = " D src/legacy_loader.py\0?? new file.txt\0M  a.py\0";
+        let text = " D src/legacy_loader.py\0?? new file.txt\0M  a.py\0?? linked-wt/\0";
         assert_eq!(
             parse_porcelain(text),
             ["src/legacy_loader.py", "new file.txt", "a.py"]
