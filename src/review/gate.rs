@@ -105,7 +105,10 @@ impl<'a> Gate<'a> {
                 self.block("review_request", reason)
             }
             Produced::Failed(what, fix) => {
-                let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes);
+                let mut reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes);
+                for error in self.snapshot.unresolved_errors() {
+                    reason.push_str(&format!("\nAlso fix: {}", error.render()));
+                }
                 self.block("reviewer_failed", reason)
             }
             Produced::Reviewed => self.verdict(),
@@ -418,7 +421,7 @@ impl<'a> Gate<'a> {
             answer = answer.with_system_line(message);
         }
         if !offers.is_empty() {
-            answer = answer.with_system_line(offers::render(&offers));
+            answer = answer.with_system_line(offers::render_capped(&offers));
         }
         if !limits.is_empty() {
             answer = answer.with_system_line(offers::render_known_limits(&limits));
