@@ -120,22 +120,7 @@ pub fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, Backen
             "--settings",
             r#"{"disableAllHooks":true}"#,
         ]),
-        ReviewerBackend::Codex => {
-            let mut argv = strings(&[
-                "codex",
-                "exec",
-                "--sandbox",
-                "read-only",
-                "--skip-git-repo-check",
-            ]);
-            if let Some(schema) = &files.schema {
-                argv.push("--output-schema".into());
-                argv.push(schema.to_string_lossy().into_owned());
-            }
-            argv.push("--output-last-message".into());
-            argv.push(files.last_message.to_string_lossy().into_owned());
-            argv
-        }
+        ReviewerBackend::Codex => codex_argv(files),
         ReviewerBackend::Opencode => strings(&["opencode", "run", "--agent", "plan"]),
     };
     if let Some(model) = &settings.reviewer_model {
@@ -149,6 +134,27 @@ pub fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, Backen
         _ => {}
     }
     Ok(argv)
+}
+
+/// `codex exec` read-only, with the answer's schema and the file its last message goes to.
+fn codex_argv(files: &RunFiles) -> Vec<String> {
+    let mut argv: Vec<String> = [
+        "codex",
+        "exec",
+        "--sandbox",
+        "read-only",
+        "--skip-git-repo-check",
+    ]
+    .iter()
+    .map(|item| item.to_string())
+    .collect();
+    if let Some(schema) = &files.schema {
+        argv.push("--output-schema".into());
+        argv.push(schema.to_string_lossy().into_owned());
+    }
+    argv.push("--output-last-message".into());
+    argv.push(files.last_message.to_string_lossy().into_owned());
+    argv
 }
 
 /// Sends `prompt` to the configured reviewer and returns what it answered (plain text).

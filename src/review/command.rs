@@ -207,18 +207,22 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
         },
     )
     .map_err(ReviewError::from)?;
+    print_summary(&review, &request.id, &snapshot.session, &settings);
+    Ok(Outcome::Success)
+}
+
+/// What a submission recorded, and what to do next.
+fn print_summary(review: &Review, review_id: &str, session: &str, settings: &Settings) {
     let count = |severity| {
         review
             .findings
             .iter()
-            .filter(|f| f.severity == severity)
+            .filter(|finding| finding.severity == severity)
             .count()
     };
     let blocking = review.blocking(&settings.minimum_blocking_severity).count();
     output::print_message(&format!(
-        "recorded review {} for session {}: {} P1, {} P2, {} P3; {blocking} blocking",
-        request.id,
-        snapshot.session,
+        "recorded review {review_id} for session {session}: {} P1, {} P2, {} P3; {blocking} blocking",
         count(Severity::P1),
         count(Severity::P2),
         count(Severity::P3)
@@ -231,7 +235,6 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
     } else {
         "stop again: the gate will let the agent stop"
     });
-    Ok(Outcome::Success)
 }
 
 /// The named session, else the one whose pending request is the newest.
