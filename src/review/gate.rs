@@ -64,17 +64,26 @@ struct Gate<'a> {
     context: &'a HookContext,
     log: EventLog,
     snapshot: Snapshot,
+    /// `git status` at this stop, until reconciliation consumes it.
+    dirty: Option<Versions>,
     pending: Vec<Event>,
     threshold: String,
 }
 
 impl<'a> Gate<'a> {
+    /// Reads the snapshot while `git status` runs beside it (the two costs overlap).
     fn open(context: &'a HookContext, log: EventLog) -> Result<Gate<'a>, ReviewError> {
-        let snapshot = crate::review::checkpoint::load(&log)?;
+        let (snapshot, dirty) = std::thread::scope(|scope| {
+            let git =
+                scope.spawn(|| reconcile::dirty_versions(&context.project, &context.settings));
+            let snapshot = crate::review::checkpoint::load(&log);
+            (snapshot, git.join().ok().flatten())
+        });
         Ok(Gate {
             context,
             log,
-            snapshot,
+            snapshot: snapshot?,
+            dirty,
             pending: Vec::new(),
             threshold: context.settings.minimum_blocking_severity.clone(),
         })
@@ -122,6 +131,7 @@ impl<'a> Gate<'a> {
             &self.context.project,
             &self.context.settings,
             &self.snapshot,
+            self.dirty.take(),
         );
         for event in reconciled {
             self.record(event);

@@ -93,8 +93,14 @@ fn is_reviewable(path: &str, settings: &Settings) -> bool {
 }
 
 /// The `reconciled` events for changes `git status` shows that the snapshot does not know yet.
-pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) -> Vec<Event> {
-    let Some(dirty_now) = dirty_versions(project, settings) else {
+/// `dirty_now` is [`dirty_versions`] taken at this stop (`None`: not git, or git failed).
+pub fn reconcile(
+    project: &Project,
+    settings: &Settings,
+    snapshot: &Snapshot,
+    dirty_now: Option<Versions>,
+) -> Vec<Event> {
+    let Some(dirty_now) = dirty_now else {
         return Vec::new();
     };
     let empty = Versions::new();
