@@ -188,7 +188,7 @@ fn config_wizard_asks_on_a_terminal() {
                 .stdin
                 .take()
                 .unwrap()
-                .write_all(b"claude\nsonnet\nP1\n\n45\n")?;
+                .write_all(b"gpt\nclaude\nsonnet\np1\n\n45\n")?;
             child.wait_with_output()
         })
         .expect("`script` (util-linux) runs the wizard on a pseudo-terminal");
