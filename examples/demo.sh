@@ -26,5 +26,17 @@ echo
 echo "## 3. The agent tries to stop (claude-stop.json): the review gate answers"
 payload claude-stop.json | car hook stop
 echo
-echo "## 4. car status"
+echo "## 4. The agent reviews in-session and records its findings (one P3: offered, never blocking)"
+cat > findings.json <<'JSON'
+{"findings": [{"id": "F1", "severity": "P3", "file": "config/settings.json", "line": 3,
+  "title": "retries could be documented", "suggestion": "add a comment in the README"}],
+ "known_limits": []}
+JSON
+car review submit --session 3f1c2a9e-8d7b-4c1e-9a55-1b2c3d4e5f60 findings.json
+rm findings.json
+echo
+echo "## 5. The agent stops again (claude-stop-active.json): allowed, with the P3 offer list"
+payload claude-stop-active.json | car hook stop
+echo
+echo "## 6. car status"
 car status || true

@@ -72,7 +72,7 @@ pub struct CheckArgs {
     /// Do not record errors as lesson candidates
     #[arg(long)]
     pub no_learn: bool,
-    /// Files to check
+    /// Files to check (a directory in git: the checkable files git lists in it)
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }

@@ -142,8 +142,13 @@ fn a_directory_in_git_is_walked_respecting_gitignore() {
         run.stderr.lines().all(|line| line.starts_with("note: ")),
         "only notes go to stderr: {run:?}"
     );
-    let run = project.run(&["check", "."]);
+    let run = project.run(&["check", ".", "src/bad.json", "./src/bad.json"]);
     assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout.matches("bad.json:1:7").count(),
+        1,
+        "checked once: {run:?}"
+    );
     assert!(
         run.stdout.contains("\nsrc/generated/broken.py:1:"),
         "{run:?}"
@@ -282,4 +287,79 @@ fn macro_heavy_c_is_a_warning_not_a_failure() {
             .ends_with("car check: 0 errors in 1 file, 1 warning\n"),
         "{run:?}"
     );
+}
+
+#[test]
+fn lesson_warnings_are_entries_of_the_json_list() {
+    let project = TestProject::new();
+    project.write(
+        ".claude/claude-auto-review/lessons.json",
+        r#"{"lessons": [{"scope": "*.py", "triggers": ["requets.get"],
+            "lesson": "The package is requests", "weight": 3, "hits": 1,
+            "created": "2026-05-21"}]}"#,
+    );
+    project.write(
+        "fetch.py",
+        "import json\n\ndef f(requets):\n    return requets.get('x')\n",
+    );
+    let run = project.run(&["check", "--json", "--no-learn", "fetch.py"]);
+    assert_eq!(run.code, 0, "a lesson warning is not an error: {run:?}");
+    let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+    let entries = answer.as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{answer}");
+    let warning = &entries[0];
+    assert_eq!(warning["validator"], "lesson");
+    assert_eq!(warning["severity"], "warning");
+    assert_eq!(warning["file"], "fetch.py");
+    assert_eq!(warning["line"], 4);
+    assert_eq!(warning["trigger"], "requets.get");
+    assert!(
+        warning["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("The package is requests"),
+        "{answer}"
+    );
+    let human = project.run(&["check", "--no-learn", "fetch.py"]);
+    assert!(
+        human.stdout.contains("fetch.py:4: ⚠️ lesson (weight "),
+        "{human:?}"
+    );
+    assert!(
+        human
+            .stdout
+            .ends_with("car check: 0 errors in 1 file, 1 warning\n"),
+        "{human:?}"
+    );
+}
+
+#[test]
+fn errors_are_learned_unless_no_learn() {
+    let project = TestProject::new();
+    project.write("job.py", "import yamlish_not_installed\n");
+    let run = project.run(&["check", "--no-learn", "job.py"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(!project.exists(".claude/claude-auto-review/lesson_candidates.json"));
+    assert!(!project.exists(".claude/claude-auto-review/lessons.json"));
+    let run = project.run(&["check", "job.py"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let candidates = project.read(".claude/claude-auto-review/lesson_candidates.json");
+    assert!(candidates.contains("yamlish_not_installed"), "{candidates}");
+    assert!(run.stderr.contains("note: new lesson candidate"), "{run:?}");
+    // Seen again: promoted to a lesson, which then warns on the next check.
+    project.run(&["check", "job.py"]);
+    let lessons = project.read_json(".claude/claude-auto-review/lessons.json");
+    assert_eq!(
+        lessons["lessons"][0]["triggers"][0],
+        "yamlish_not_installed"
+    );
+    let run = project.run(&["check", "--json", "--no-learn", "job.py"]);
+    let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+    let validators: Vec<&str> = answer
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["validator"].as_str().unwrap())
+        .collect();
+    assert_eq!(validators, ["python", "lesson"], "{answer}");
 }

@@ -286,3 +286,24 @@ fn nested_reviewer_runs_are_never_checked() {
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "{}");
     assert!(events(&project, "test-session").is_empty());
 }
+
+#[test]
+fn warnings_of_a_configured_linter_reach_the_agent_without_blocking() {
+    let project = TestProject::new();
+    project.write(
+        ".claude/claude-auto-review/validators/todo.json",
+        r#"{"rules": [{"id": "todo-grep", "severity": "warning", "scope": "*.py",
+            "command": {"argv": ["sh", "-c", "grep -n TODO \"$1\" | sed \"s|^\\([0-9]*\\):|$1:\\1:1: |\"; exit 1", "sh", "{file}"]}}]}"#,
+    );
+    let file = project.write("src/job.py", "x = 1  # TODO remove\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("src/job.py", "", "x = 1  # TODO remove\n"),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    let context = answer.context();
+    assert!(context.starts_with("car warning: "), "{answer:?}");
+    assert!(context.contains(":1:1: "), "{answer:?}");
+    assert!(context.contains("[todo-grep]"), "{answer:?}");
+    assert!(file.exists());
+}

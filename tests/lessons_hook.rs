@@ -244,3 +244,25 @@ fn twenty_four_parallel_hooks_add_exactly_twenty_four_hits() {
     assert_eq!(file["lessons"][0]["hits"], 24);
     assert_eq!(file["lessons"][0]["weight"], 10);
 }
+
+#[test]
+fn the_on_disk_index_is_used_and_follows_every_change_of_the_lessons_file() {
+    let project = project_with_edit();
+    let index = format!("{LESSONS}.index");
+    project.write(LESSONS, &seed_lessons("*.swift", "import os.path"));
+    assert_eq!(project.post_fixture("claude-post-edit.json").context(), "");
+    assert!(project.exists(&index), "the first hook builds the index");
+    // A hand edit of the lessons file (same size would not matter: mtime and inode change too).
+    std::thread::sleep(Duration::from_millis(20));
+    project.write(LESSONS, &seed_lessons("*.py", "import os.path"));
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(
+        answer.context().contains("src/app.py:5"),
+        "stale index not used: {answer:?}"
+    );
+    // A damaged index is rebuilt, never trusted.
+    std::fs::write(project.path().join(&index), b"CARIDX03 not an index").unwrap();
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(answer.context().contains("(weight 5)"), "{answer:?}");
+    assert_eq!(project.read_json(LESSONS)["lessons"][0]["hits"], 4);
+}

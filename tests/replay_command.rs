@@ -231,3 +231,56 @@ fn the_users_own_lessons_do_not_leak_into_scenarios() {
     let answer = project.hook("post-tool-use", &payload);
     assert!(answer.context().contains("Use the logger"), "{answer:?}");
 }
+
+#[test]
+fn a_project_suite_can_replay_learning_from_its_own_validators() {
+    let project = TestProject::new();
+    project.write(
+        ".claude/claude-auto-review/validators/theme.json",
+        r#"{"rules": [{"id": "theme", "scope": "*.swift", "ignore": ["Theme.swift"],
+  "reference": {"pattern": "\\bTheme\\.([A-Za-z_]+)", "defined_in": "Theme.swift",
+                "definition": "\\blet\\s+([A-Za-z_]+)"}}]}"#,
+    );
+    let scenario = |flag: bool| {
+        format!(
+            r#"{{"project_validators": {flag},
+  "files": {{"Theme.swift": "enum Theme {{\n    static let textPrimary = 1\n}}\n"}},
+  "steps": [
+    {{"write": {{"file": "A.swift", "content": "let a = Theme.primaryText\n"}},
+     "expect": {{"block": true, "candidate_count": 1}}}},
+    {{"now": "+1d", "write": {{"file": "B.swift", "content": "let b = Theme.primaryText\n"}},
+     "expect": {{"lessons": [{{"trigger": "Theme.primaryText", "weight": 2}}]}}}}]}}"#
+        )
+    };
+    project.write("replay-tests/learns.json", &scenario(true));
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // Without the project's validators nothing is wrong with the edit, so nothing is learned.
+    project.write("replay-tests/learns.json", &scenario(false));
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("FAIL replay-tests/learns.json step 1: expected a block, got not blocked"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_documented_example_scenario_passes() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/replay.md"))
+            .unwrap();
+    let format = &docs[docs.find("## Scenario format").unwrap()..];
+    let example = format
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap();
+    let project = TestProject::new();
+    project.write("replay-tests/documented.json", example);
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(summary(&run.stdout), (builtin_cases() + 1, 0));
+}

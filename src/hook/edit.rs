@@ -437,7 +437,18 @@ fn from_replacement(old: &str, new: &str, content: &str) -> Vec<AddedLine> {
 
 /// Indices (0-based, into `new`'s lines) of the lines a line diff marks as inserted.
 fn inserted_indices(old: &str, new: &str) -> Vec<usize> {
-    let diff = TextDiff::from_lines(old, new);
+    // A line diff sees "x" (last line, no newline) and "x\n" as different lines, so an Edit whose
+    // old_string has no trailing newline (the usual case) would count its unchanged last line as
+    // added, and a trigger already on that line would fire again. Compare whole lines.
+    let terminated = |text: &str| {
+        if text.is_empty() || text.ends_with('\n') {
+            text.to_string()
+        } else {
+            format!("{text}\n")
+        }
+    };
+    let (old, new) = (terminated(old), terminated(new));
+    let diff = TextDiff::from_lines(&old, &new);
     let mut indices = Vec::new();
     for change in diff.iter_all_changes() {
         if change.tag() == ChangeTag::Insert
@@ -545,6 +556,23 @@ mod tests {
                 text: "x = foo(1)".into()
             }]
         );
+    }
+
+    #[test]
+    fn an_unchanged_line_without_newline_is_not_added() {
+        // Claude's old_string usually ends without a newline.
+        let content = "a\nconsole.log(a);\nconst c = 3;\nb\n";
+        let added = from_replacement("console.log(a);", "console.log(a);\nconst c = 3;", content);
+        assert_eq!(
+            added,
+            vec![AddedLine {
+                line: 3,
+                text: "const c = 3;".into()
+            }]
+        );
+        let appended = diff_added("x = 1", "x = 1\ny = 2");
+        assert_eq!(appended.len(), 1);
+        assert_eq!(appended[0].text, "y = 2");
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub fn handle(context: &HookContext) -> HookResponse {
     }
     let changes = edit::derive(&context.payload, &context.project);
     let mut notes = changes.notes;
-    let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut warnings: Vec<Warning> = Vec::new();
     let tracked: Vec<&Edit> = changes
         .edits
@@ -48,7 +48,7 @@ pub fn handle(context: &HookContext) -> HookResponse {
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
-            errors.extend(report.diagnostics.into_iter().filter(Diagnostic::is_error));
+            diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(lesson_outcome.warnings);
         }
     }
@@ -57,7 +57,7 @@ pub fn handle(context: &HookContext) -> HookResponse {
             notes.push(format!("could not record the deletion for review: {error}"));
         }
     }
-    respond(&errors, &mut warnings, &notes)
+    respond(&diagnostics, &mut warnings, &notes)
 }
 
 /// Validators, then the self-test of car's own configuration when the edit touched it.
@@ -78,9 +78,21 @@ fn check_edit(context: &HookContext, validators: &Validators, edit: &Edit) -> Re
     report
 }
 
-fn respond(errors: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) -> HookResponse {
+/// Errors, and warnings from checkers that are sure of them (a configured linter rule). A
+/// tree-sitter warning is a finding the grammar itself may have misread, so it stays quiet.
+fn is_worth_showing(diagnostic: &Diagnostic) -> bool {
+    diagnostic.is_error() || !diagnostic.validator.starts_with("tree-sitter")
+}
+
+fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) -> HookResponse {
     warnings.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.line.cmp(&b.line)));
-    let warning_text = render_warnings(warnings);
+    let (errors, validator_warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diagnostics
+        .iter()
+        .partition(|diagnostic| diagnostic.is_error());
+    let warning_text = join_sections(
+        render_validator_warnings(&validator_warnings),
+        render_warnings(warnings),
+    );
     let mut answer = if errors.is_empty() {
         HookResponse {
             additional_context: warning_text,
@@ -102,6 +114,25 @@ fn respond(errors: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) ->
         answer = answer.with_system_line(format!("car: {note}"));
     }
     answer
+}
+
+/// Validator warnings the agent should see: `car warning: file:line:col: message [validator]`.
+fn render_validator_warnings(warnings: &[&Diagnostic]) -> Option<String> {
+    if warnings.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = warnings
+        .iter()
+        .map(|warning| format!("car warning: {}", warning.render()))
+        .collect();
+    Some(lines.join("\n"))
+}
+
+fn join_sections(first: Option<String>, second: Option<String>) -> Option<String> {
+    match (first, second) {
+        (Some(first), Some(second)) => Some(format!("{first}\n{second}")),
+        (first, second) => first.or(second),
+    }
 }
 
 /// `⚠️ lesson (weight N): text (file:line)`, strongest first, at most [`MAX_WARNINGS_SHOWN`].

@@ -249,7 +249,7 @@ pub fn learn_from_edit(
     scope: &LessonScope<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],
-    lessons: Option<&LessonFile>,
+    lesson_fix_pending: bool,
     out: &mut EditLessons,
 ) {
     let new_signals = signals(scope, edit, diagnostics, &mut out.notes);
@@ -267,13 +267,7 @@ pub fn learn_from_edit(
         .candidates
         .iter()
         .any(|c| fix_is_done(&c.extra, edit, &errors, &c.trigger))
-        || lessons.is_some_and(|file| {
-            file.lessons().any(|l| {
-                l.triggers
-                    .iter()
-                    .any(|t| fix_is_done(&l.extra, edit, &errors, t.as_str()))
-            })
-        });
+        || lesson_fix_pending;
     if new_signals.is_empty() && !pending_here {
         return;
     }

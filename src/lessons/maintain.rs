@@ -67,6 +67,32 @@ impl Report {
             && self.merged.is_empty()
     }
 
+    /// One line for the hook: counts, and the first changes by name.
+    pub fn summary(&self) -> String {
+        let counts = [
+            (self.decayed.len(), "decayed"),
+            (self.removed.len(), "removed"),
+            (self.expired.len(), "candidates expired"),
+            (self.merged.len(), "merged"),
+        ];
+        let parts: Vec<String> = counts
+            .iter()
+            .filter(|(count, _)| *count > 0)
+            .map(|(count, what)| format!("{count} {what}"))
+            .collect();
+        let lines = self.lines();
+        let mut text = format!(
+            "{} ({}",
+            parts.join(", "),
+            lines[..lines.len().min(3)].join("; ")
+        );
+        if lines.len() > 3 {
+            text.push_str("; … see `car lessons list`");
+        }
+        text.push(')');
+        text
+    }
+
     /// One line per change.
     pub fn lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
@@ -298,12 +324,10 @@ pub fn run_if_due(scope: &LessonScope<'_>, out: &mut EditLessons) {
     match run(project, scope.clock, false) {
         Ok(report) => {
             let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
-            out.notes.extend(
-                report
-                    .lines()
-                    .into_iter()
-                    .map(|line| format!("lesson maintenance: {line}")),
-            );
+            if !report.is_empty() {
+                out.notes
+                    .push(format!("lesson maintenance: {}", report.summary()));
+            }
         }
         Err(error) => out
             .notes

@@ -1,6 +1,7 @@
 //! Lessons: weighted triggers matched against what each edit added, learned from validator
 //! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
 
+pub mod cache;
 pub mod command;
 pub mod distill;
 pub mod keyword;
@@ -96,12 +97,13 @@ pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) 
     if !scope.settings.lessons_enabled {
         return out;
     }
-    let layers = warn::Layers::load(&scope, &mut out.notes);
+    let layers = warn::Layers::load(&scope, edit, &mut out.notes);
     warn::match_edit(&scope, edit, &layers, &mut out);
     // A corrupt lessons file is never touched: no learning and no maintenance until it is fixed.
     if scope.learn && layers.project.is_some() {
         if scope.settings.learning_enabled {
-            learn::learn_from_edit(&scope, edit, diagnostics, layers.project.as_ref(), &mut out);
+            let pending = layers.has_pending_fix(&edit.relative_path);
+            learn::learn_from_edit(&scope, edit, diagnostics, pending, &mut out);
         }
         maintain::run_if_due(&scope, &mut out);
     }

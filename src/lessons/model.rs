@@ -191,7 +191,7 @@ impl Lesson {
 
     /// Converts a JSON element of the `lessons` array.
     pub fn from_value(value: &Value) -> Result<Lesson, LessonProblem> {
-        let raw: RawLesson = serde_json::from_value(value.clone())
+        let raw = RawLesson::deserialize(value)
             .map_err(|error| LessonProblem::Shape(error.to_string()))?;
         Lesson::from_raw(raw)
     }

@@ -5,30 +5,32 @@
 //! separated, where `*` does not cross folders but `**` does. An empty scope, `*` and `**` match
 //! every file.
 
+use std::sync::{Arc, OnceLock};
+
 use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 
-/// A compiled scope.
+/// A scope: validated when parsed, its matcher compiled on first use (compiling a glob builds a
+/// regex, which would dominate loading 10,000 lessons; the index uses [`ScopeSet`] instead).
 #[derive(Debug, Clone)]
 pub struct Scope {
     text: String,
-    matcher: Option<GlobMatcher>,
+    glob: Option<Glob>,
+    matcher: Arc<OnceLock<GlobMatcher>>,
     is_path: bool,
 }
 
 impl Scope {
     pub fn parse(text: &str) -> Result<Scope, String> {
         let trimmed = text.trim();
-        if matches!(trimmed, "" | "*" | "**" | "**/*") {
-            return Ok(Scope {
-                text: text.to_string(),
-                matcher: None,
-                is_path: false,
-            });
-        }
-        let glob = build_glob(trimmed)?;
+        let glob = if matches!(trimmed, "" | "*" | "**" | "**/*") {
+            None
+        } else {
+            Some(build_glob(trimmed)?)
+        };
         Ok(Scope {
             text: text.to_string(),
-            matcher: Some(glob.compile_matcher()),
+            glob,
+            matcher: Arc::new(OnceLock::new()),
             is_path: trimmed.contains('/'),
         })
     }
@@ -40,17 +42,19 @@ impl Scope {
 
     /// Whether the scope covers every file.
     pub fn is_everything(&self) -> bool {
-        self.matcher.is_none()
+        self.glob.is_none()
     }
 
     /// Whether the file at this project-relative path is in scope.
     pub fn matches(&self, relative_path: &str) -> bool {
-        match &self.matcher {
-            None => true,
-            Some(matcher) if self.is_path => {
-                matcher.is_match(relative_path.trim_start_matches('/'))
-            }
-            Some(matcher) => matcher.is_match(file_name(relative_path)),
+        let Some(glob) = &self.glob else {
+            return true;
+        };
+        let matcher = self.matcher.get_or_init(|| glob.compile_matcher());
+        if self.is_path {
+            matcher.is_match(relative_path.trim_start_matches('/'))
+        } else {
+            matcher.is_match(file_name(relative_path))
         }
     }
 }
@@ -89,15 +93,14 @@ impl ScopeSet {
             ..ScopeSet::default()
         };
         for (id, scope) in scopes.iter().enumerate() {
-            let trimmed = scope.text.trim();
-            match (scope.is_everything(), build_glob(trimmed)) {
-                (true, _) | (false, Err(_)) => set.everything.push(id),
-                (false, Ok(glob)) if scope.is_path => {
-                    paths.add(glob);
+            match &scope.glob {
+                None => set.everything.push(id),
+                Some(glob) if scope.is_path => {
+                    paths.add(glob.clone());
                     set.path_ids.push(id);
                 }
-                (false, Ok(glob)) => {
-                    names.add(glob);
+                Some(glob) => {
+                    names.add(glob.clone());
                     set.name_ids.push(id);
                 }
             }

@@ -10,24 +10,26 @@ use std::collections::HashMap;
 
 use crate::files::{FileError, HOOK_LOCK_WAIT};
 use crate::hook::Edit;
+use crate::lessons::cache::{self, Shortlist};
 use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
 use crate::lessons::model::Lesson;
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
 
-/// The project's and the user's lessons, as read for one hook call.
+/// The project's and the user's lessons, as read for one hook call. Of the project's lessons
+/// only those that may fire on the edit are read, through the on-disk index (`cache`).
 #[derive(Debug, Default)]
 pub struct Layers {
     /// `None` when the project's file could not be read (a note says why).
-    pub project: Option<LessonFile>,
+    pub project: Option<Shortlist>,
     pub user: Option<LessonFile>,
 }
 
 impl Layers {
-    /// Reads both layers; problems become notes.
-    pub fn load(scope: &LessonScope<'_>, notes: &mut Vec<String>) -> Layers {
-        let project = match LessonFile::load(&scope.project.lessons_file()) {
-            Ok(file) => Some(file),
+    /// Reads both layers for the edit's added text; problems become notes.
+    pub fn load(scope: &LessonScope<'_>, edit: &Edit, notes: &mut Vec<String>) -> Layers {
+        let project = match cache::shortlist(&scope.project.lessons_file(), &edit.added_text()) {
+            Ok(shortlist) => Some(shortlist),
             Err(error) => {
                 notes.push(broken_file_note(&error));
                 None
@@ -43,11 +45,21 @@ impl Layers {
         Layers { project, user }
     }
 
+    /// Whether a learned project lesson waits for the fix of an error in this file.
+    pub fn has_pending_fix(&self, relative_path: &str) -> bool {
+        self.project.as_ref().is_some_and(|shortlist| {
+            shortlist
+                .pending_fix_files
+                .iter()
+                .any(|file| file == relative_path)
+        })
+    }
+
     /// Project lessons first, then user lessons the project does not override (same id).
     pub fn active(&self) -> Vec<(&Lesson, bool)> {
         let mut active: Vec<(&Lesson, bool)> = Vec::new();
         if let Some(project) = &self.project {
-            active.extend(project.lessons().map(|lesson| (lesson, true)));
+            active.extend(project.lessons.iter().map(|lesson| (lesson, true)));
         }
         if let Some(user) = &self.user {
             let ids: std::collections::HashSet<&str> = active
@@ -123,8 +135,13 @@ fn record_hits(
                 weights.insert(id.clone(), lesson.weight);
             }
         }
-        let changed = !weights.is_empty();
-        Ok((weights, changed))
+        if !weights.is_empty() {
+            // Saved here rather than by `with_lessons` so the index is rebuilt from this very
+            // content while the lock is still held.
+            file.save()?;
+            cache::refresh(file);
+        }
+        Ok((weights, false))
     });
     match result {
         Ok(weights) => weights,

@@ -21,11 +21,13 @@ pub const SCENARIOS: &[(&str, &str)] = scenarios![
     "fixture_seed_lessons.json",
     "hit_caps_weight_at_10.json",
     "hit_raises_weight.json",
+    "hook_daily_maintenance.json",
     "json_error_blocks_without_guessing.json",
     "merge.json",
     "other_agents.json",
     "regex_lookbehind_trigger.json",
     "scope_filtering.json",
+    "settings_live_reload.json",
     "substring_trigger.json",
 ];
 

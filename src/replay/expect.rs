@@ -366,7 +366,10 @@ fn check_record(
     match (expect.present, found.as_slice()) {
         (false, []) => {}
         (false, _) => failures.push(format!("expected no {name}, found {}", found[0])),
-        (true, []) => failures.push(format!("expected a {name}, found none")),
+        (true, []) => failures.push(format!(
+            "expected a {name}, found none among {}",
+            list_records(records)
+        )),
         (true, [record]) => check_fields(&name, expect, record, now, failures),
         (true, _) => failures.push(format!("expected one {name}, found {}", found.len())),
     }
@@ -412,6 +415,26 @@ fn check_fields(
             ));
         }
     }
+}
+
+/// What is there, briefly, so a selector that matches nothing shows what it could have matched.
+fn list_records(records: &[&Value]) -> String {
+    const SHOWN: usize = 3;
+    if records.is_empty() {
+        return "0 records".into();
+    }
+    let mut shown: Vec<String> = records
+        .iter()
+        .take(SHOWN)
+        .map(|record| {
+            let lesson = record.get("lesson").and_then(Value::as_str).unwrap_or("");
+            format!("{:?} {lesson:?}", triggers_of(record))
+        })
+        .collect();
+    if records.len() > SHOWN {
+        shown.push(format!("… {} more", records.len() - SHOWN));
+    }
+    format!("{} ({})", records.len(), shown.join("; "))
 }
 
 fn time_matches(wanted: &TimeExpect, actual: Option<&Value>, now: i64) -> bool {

@@ -114,7 +114,6 @@ fn temporary_project() -> std::io::Result<tempfile::TempDir> {
 /// The temporary project a scenario runs in.
 struct Sandbox {
     project: Project,
-    settings: Settings,
     initial_lessons_text: Option<String>,
 }
 
@@ -128,7 +127,8 @@ impl Sandbox {
         let settings_object = scenario.settings.clone().unwrap_or_default();
         let raw: RawSettings = serde_json::from_value(Value::Object(settings_object.clone()))
             .map_err(|error| format!("settings: {error}"))?;
-        let settings = Settings::from_raw(raw, &project.settings_file())
+        // Refuse bad settings up front: a scenario should not silently run on defaults.
+        Settings::from_raw(raw, &project.settings_file())
             .map_err(|error| format!("settings: {error}"))?;
         let document = json!({"claude-auto-review": settings_object});
         write(&project.settings_file(), &pretty(&document))?;
@@ -140,12 +140,16 @@ impl Sandbox {
         if let Some(text) = initial_text(&scenario.candidates, candidates_origin)? {
             write(&project.candidates_file(), &text)?;
         }
+        if scenario.project_validators {
+            let origin = origin
+                .ok_or("\"project_validators\" needs a project (run it with `car lessons test`)")?;
+            copy_validators(origin, &project)?;
+        }
         for (relative, content) in &scenario.files {
             write(&root.join(relative), content)?;
         }
         Ok(Sandbox {
             project,
-            settings,
             initial_lessons_text: lessons_text,
         })
     }
@@ -180,7 +184,7 @@ impl Sandbox {
                 Ok(Some(self.hook(payload, clock)?))
             }
             Action::Check(paths) => {
-                crate::replay::check_step::run(&self.project, &self.settings, clock, paths)
+                crate::replay::check_step::run(&self.project, &self.settings().0, clock, paths)
                     .map(Some)
             }
             Action::Maintain => Ok(Some(crate::replay::check_step::maintain(
@@ -190,15 +194,25 @@ impl Sandbox {
         }
     }
 
+    /// The settings as a hook reads them: live from `.claude/settings.json` (a step may edit it),
+    /// defaults plus the problem when the file is broken.
+    fn settings(&self) -> (Settings, Option<String>) {
+        match Settings::load(&self.project) {
+            Ok(settings) => (settings, None),
+            Err(problem) => (Settings::default(), Some(problem.to_string())),
+        }
+    }
+
     /// Runs the PostToolUse hook in-process, exactly as `car hook post-tool-use` would.
     fn hook(&self, payload: Value, clock: Clock) -> Result<Observation, String> {
         let raw = serde_json::from_value(payload).map_err(|error| format!("payload: {error}"))?;
         let payload = Payload::from_raw(raw).map_err(|error| format!("payload: {error}"))?;
+        let (settings, settings_problem) = self.settings();
         let context = HookContext {
             payload,
             project: self.project.clone(),
-            settings: self.settings.clone(),
-            settings_problem: None,
+            settings,
+            settings_problem,
             clock,
         };
         let response = crate::hook::post_tool_use::handle(&context);
@@ -315,6 +329,23 @@ fn content_after(payload: &Value) -> Option<String> {
         content = content.replacen(old, new, 1);
     }
     Some(content)
+}
+
+/// The project's custom validator files, copied as they are.
+fn copy_validators(origin: &Project, sandbox: &Project) -> Result<(), String> {
+    let folder = origin.validators_dir();
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == "json")
+            && let (Some(name), Some(text)) = (path.file_name(), read(&path)?)
+        {
+            write(&sandbox.validators_dir().join(name), &text)?;
+        }
+    }
+    Ok(())
 }
 
 fn initial_text(initial: &Initial, origin: Option<PathBuf>) -> Result<Option<String>, String> {

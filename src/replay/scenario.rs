@@ -39,6 +39,10 @@ pub struct RawScenario {
     /// Start from the project's own `lessons.json` (for a project's suite guarding its lessons).
     #[serde(default)]
     pub project_lessons: bool,
+    /// Start with the project's own custom validators (`validators/*.json` in car's state folder),
+    /// so learning from their errors can be replayed.
+    #[serde(default)]
+    pub project_validators: bool,
     /// Files written before the first step (project-relative path → content).
     #[serde(default)]
     pub files: Map<String, Value>,
@@ -106,6 +110,7 @@ pub struct Scenario {
     pub settings: Option<Map<String, Value>>,
     pub lessons: Initial,
     pub candidates: Initial,
+    pub project_validators: bool,
     pub files: Vec<(String, String)>,
     pub steps: Vec<Step>,
 }
@@ -190,6 +195,7 @@ impl Scenario {
             settings: raw.settings,
             lessons,
             candidates,
+            project_validators: raw.project_validators,
             files,
             steps,
         })

@@ -99,6 +99,9 @@ fn targets(
         let absolute = joined.canonicalize().unwrap_or(joined);
         targets.push(Target { shown, absolute });
     }
+    // A file named twice (or inside a directory also given) is checked, and learned from, once.
+    let mut seen = std::collections::HashSet::new();
+    targets.retain(|target| seen.insert(target.absolute.clone()));
     Ok(targets)
 }
 

@@ -14,7 +14,7 @@ use regex::Regex;
 
 use crate::validate::process::{ProcessError, run_command};
 use crate::validate::rules::{CommandRule, ReferenceRule, Rule, RuleKind};
-use crate::validate::{Diagnostic, Report, Source, snippet_of_line};
+use crate::validate::{Diagnostic, Report, Source, snippet_at};
 
 /// Diagnostics one rule may report per file.
 const MAX_PER_RULE: usize = 20;
@@ -130,7 +130,7 @@ pub fn missing_references(
             severity: rule.severity,
             validator: rule.id.clone(),
             message,
-            snippet: snippet_of_line(source.content, line),
+            snippet: snippet_at(source.content, line, column),
             subject: Some(whole.as_str().to_string()),
         });
         if found.len() >= MAX_PER_RULE {
@@ -182,10 +182,13 @@ fn run_command_rule(
     report: &mut Report,
 ) {
     let argv = fill_placeholders(&command_rule.argv, source.path, relative_path, project_root);
-    let mut command = Command::new(&argv[0]);
-    command.args(&argv[1..]).current_dir(project_root);
+    // Loading refuses an empty argv; a rule built some other way simply does nothing.
+    let Some((program, arguments)) = argv.split_first() else {
+        return;
+    };
+    let mut command = Command::new(program);
+    command.args(arguments).current_dir(project_root);
     let stdin = command_rule.stdin.then_some(source.content.as_bytes());
-    let program = &command_rule.argv[0];
     let note = |text: String| format!("rule `{}` ({}): {text}", rule.id, rule.file);
     let output = match run_command(command, stdin, command_rule.timeout) {
         Ok(output) => output,
@@ -260,7 +263,7 @@ fn parse_tool_output(rule: &Rule, source: &Source<'_>, text: &str) -> Vec<Diagno
             severity: rule.severity,
             validator: rule.id.clone(),
             message: message.to_string(),
-            snippet: snippet_of_line(source.content, line),
+            snippet: snippet_at(source.content, line, column),
             subject: quoted_token(message),
         });
         if found.len() >= MAX_PER_RULE {

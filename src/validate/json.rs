@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::validate::{Diagnostic, Severity, snippet_of_line};
+use crate::validate::{Diagnostic, Severity, snippet_at};
 
 /// A JSON syntax error at a 1-based line and (character) column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,9 +37,35 @@ pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> 
         severity: Severity::Error,
         validator: if jsonc { "jsonc" } else { "json" }.to_string(),
         message: error.message,
-        snippet: snippet_of_line(content, error.line),
+        snippet: snippet_at(content, error.line, error.column),
         subject: None,
     }]
+}
+
+/// Validates JSON Lines: every non-blank line is one JSON value. The first few bad lines are
+/// reported (a truncated export would otherwise produce one error per line).
+pub fn check_lines(display_path: &str, content: &str) -> Vec<Diagnostic> {
+    const MAX_REPORTED: usize = 5;
+    content
+        .split('\n')
+        .enumerate()
+        .filter(|(_, text)| !text.trim().is_empty())
+        .filter_map(|(index, text)| {
+            let error = parse(text).err()?;
+            let line = index + 1;
+            Some(Diagnostic {
+                file: display_path.to_string(),
+                line,
+                column: error.column,
+                severity: Severity::Error,
+                validator: "jsonl".to_string(),
+                message: error.message,
+                snippet: snippet_at(content, line, error.column),
+                subject: None,
+            })
+        })
+        .take(MAX_REPORTED)
+        .collect()
 }
 
 /// Validates raw bytes: JSON text must be UTF-8 (RFC 8259 §8.1).
@@ -301,6 +327,70 @@ mod tests {
         assert!(parse(&deep).is_err());
         let balanced = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         let _answered = parse(&balanced);
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "[a-z ]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[a-z]{1,6}", inner, 0..6)
+                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Strict JSON has nothing to strip: the JSONC pass is the identity on it.
+        #[test]
+        fn stripping_strict_json_changes_nothing(value in json_value()) {
+            for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap()] {
+                proptest::prop_assert_eq!(strip_jsonc(&text), text.clone());
+            }
+        }
+
+        /// Comments after every comma and line, and a trailing comma before every closing
+        /// bracket, leave the same value (the strings here hold no `,`, `/` or newline).
+        #[test]
+        fn comments_and_trailing_commas_leave_the_same_value(value in json_value()) {
+            let pretty = serde_json::to_string_pretty(&value).unwrap();
+            let commented: Vec<String> = pretty
+                .lines()
+                .map(|line| {
+                    let code = line.trim_start();
+                    let indent = &line[..line.len() - code.len()];
+                    // Pretty printing puts a closing bracket on its own line only after a value.
+                    let code = if code.starts_with(']') || code.starts_with('}') {
+                        format!(",{code}")
+                    } else {
+                        code.to_string()
+                    };
+                    format!("{indent}{} // line note ] }}", code.replace(',', ", /* a, b */"))
+                })
+                .collect();
+            let commented = commented.join("\n");
+            let stripped = strip_jsonc(&commented);
+            let reparsed: serde_json::Value = serde_json::from_str(&stripped).unwrap();
+            proptest::prop_assert_eq!(reparsed, value);
+            proptest::prop_assert_eq!(stripped.len(), commented.len());
+        }
+    }
+
+    #[test]
+    fn json_lines_are_checked_one_by_one() {
+        let content = "{\"a\": 1}\n\n[1, 2]\r\n{\"b\": }\n\"text\"\n";
+        let found = check_lines("events.jsonl", content);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].line, found[0].column), (4, 7));
+        assert_eq!(found[0].validator, "jsonl");
+        let many = "x\n".repeat(50);
+        assert_eq!(check_lines("e.jsonl", &many).len(), 5);
     }
 
     #[test]

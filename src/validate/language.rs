@@ -15,6 +15,8 @@ pub enum Language {
     Json,
     /// JSON with `//` and `/* */` comments and trailing commas (tsconfig.json, .vscode/*.json, …).
     Jsonc,
+    /// One JSON value per line (`.jsonl`, `.ndjson`).
+    JsonLines,
     Rust,
     JavaScript,
     TypeScript,
@@ -66,6 +68,7 @@ impl Language {
             "bash" | "sh" | "shell" => Language::Shell,
             "json" => Language::Json,
             "jsonc" => Language::Jsonc,
+            "jsonl" | "ndjson" | "jsonlines" => Language::JsonLines,
             "rust" => Language::Rust,
             "javascript" | "js" | "jsx" | "node" => Language::JavaScript,
             "typescript" | "ts" => Language::TypeScript,
@@ -93,6 +96,7 @@ impl Language {
             Language::Shell => "bash",
             Language::Json => "json",
             Language::Jsonc => "jsonc",
+            Language::JsonLines => "jsonl",
             Language::Rust => "rust",
             Language::JavaScript => "javascript",
             Language::TypeScript => "typescript",
@@ -152,6 +156,7 @@ fn by_extension(extension: &str) -> Option<Language> {
         "py" | "pyw" | "pyi" => Language::Python,
         "json" | "ipynb" | "geojson" | "webmanifest" => Language::Json,
         "jsonc" | "code-workspace" | "code-snippets" => Language::Jsonc,
+        "jsonl" | "ndjson" => Language::JsonLines,
         "rs" => Language::Rust,
         "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
         "ts" | "mts" | "cts" => Language::TypeScript,
@@ -223,6 +228,7 @@ mod tests {
         assert_eq!(detect(".vscode/settings.json", ""), Some(Language::Jsonc));
         assert_eq!(detect("a/b.jsonc", ""), Some(Language::Jsonc));
         assert_eq!(detect("deno.json", ""), Some(Language::Jsonc));
+        assert_eq!(detect("events.jsonl", ""), Some(Language::JsonLines));
         assert_eq!(detect("package.json", ""), Some(Language::Json));
         assert_eq!(detect(".devcontainer.json", ""), Some(Language::Jsonc));
         assert_eq!(

@@ -205,6 +205,9 @@ impl Validators {
                 source.content,
                 language == Language::Jsonc,
             )),
+            Language::JsonLines => report
+                .diagnostics
+                .extend(json::check_lines(source.display_path, source.content)),
             Language::Shell => shell::check(source.display_path, source.content, report),
             Language::Python => {
                 let interpreter = self.python.get_or_init(|| {
@@ -235,16 +238,32 @@ impl Validators {
 
 /// Line `line` (1-based) of `content`, trimmed and shortened, for showing next to an error.
 pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
+    snippet_at(content, line, 1)
+}
+
+/// Like [`snippet_of_line`], but a long line (minified JSON or JavaScript) is shown around
+/// `column` (1-based, in characters) rather than from its start.
+pub fn snippet_at(content: &str, line: usize, column: usize) -> Option<String> {
     const LIMIT: usize = 160;
-    let text = content.split('\n').nth(line.checked_sub(1)?)?.trim();
-    if text.is_empty() {
-        return None;
+    let text = content.split('\n').nth(line.checked_sub(1)?)?;
+    let length = text.chars().count();
+    if length <= LIMIT || column <= LIMIT / 2 {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        if text.chars().count() <= LIMIT {
+            return Some(text.to_string());
+        }
+        let cut: String = text.chars().take(LIMIT).collect();
+        return Some(format!("{cut}…"));
     }
-    if text.chars().count() <= LIMIT {
-        return Some(text.to_string());
-    }
-    let cut: String = text.chars().take(LIMIT).collect();
-    Some(format!("{cut}…"))
+    let start = column
+        .saturating_sub(LIMIT / 3)
+        .min(length.saturating_sub(LIMIT));
+    let window: String = text.chars().skip(start).take(LIMIT).collect();
+    let tail = if start + LIMIT < length { "…" } else { "" };
+    Some(format!("…{}{tail}", window.trim()))
 }
 
 /// For grammars that misread valid code (C and C++ macros, modern CSS): a finding is an error
@@ -274,10 +293,13 @@ fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Ve
 /// Helm charts and Jinja-templated YAML are not YAML until rendered. GitHub Actions' `${{ … }}`
 /// expressions are plain YAML scalars, not template markers.
 fn is_yaml_template(language: Language, content: &str) -> bool {
-    let has_template_braces = content
-        .match_indices("{{")
-        .any(|(at, _)| !content[..at].ends_with('$'));
-    language == Language::Yaml && (has_template_braces || content.contains("{%"))
+    if language != Language::Yaml {
+        return false;
+    }
+    content.contains("{%")
+        || content
+            .match_indices("{{")
+            .any(|(at, _)| !content[..at].ends_with('$'))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
@@ -445,6 +467,16 @@ mod tests {
         assert_eq!(snippet_of_line("a\n", 0), None);
         let long = "x".repeat(500);
         assert_eq!(snippet_of_line(&long, 1).unwrap().chars().count(), 161);
+        let minified = format!("{}ERROR{}", "a".repeat(1000), "b".repeat(1000));
+        let around = snippet_at(&minified, 1, 1001).unwrap();
+        assert!(around.starts_with('…') && around.ends_with('…'), "{around}");
+        assert!(around.contains("aERRORb"), "{around}");
+        assert_eq!(around.chars().count(), 162);
+        let at_end = snippet_at(&minified, 1, 2005).unwrap();
+        assert!(
+            at_end.ends_with("bbb") && at_end.starts_with('…'),
+            "{at_end}"
+        );
     }
 
     #[test]

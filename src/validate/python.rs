@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crate::validate::language::Language;
 use crate::validate::process::run_command;
-use crate::validate::{Diagnostic, Report, Severity, Source, snippet_of_line, treesitter};
+use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
 const SCRIPT: &str = include_str!("python_check.py");
 
@@ -192,7 +192,7 @@ pub fn parse_output(display_path: &str, content: &str, stdout: &str) -> Vec<Diag
                 severity: Severity::Error,
                 validator: VALIDATOR.to_string(),
                 message,
-                snippet: snippet_of_line(content, line.max(1)),
+                snippet: snippet_at(content, line.max(1), column.max(1)),
                 subject,
             })
         })

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tree_sitter::{Node, Parser};
 
 use crate::validate::language::Language;
-use crate::validate::{Diagnostic, Severity, snippet_of_line};
+use crate::validate::{Diagnostic, Severity, snippet_at};
 
 /// Errors reported per file; the rest are usually consequences of the first.
 pub const MAX_REPORTED: usize = 5;
@@ -31,7 +31,7 @@ pub fn grammar(language: Language) -> Option<tree_sitter::Language> {
         Language::Go => tree_sitter_go::LANGUAGE,
         Language::Yaml => tree_sitter_yaml::LANGUAGE,
         Language::Toml => tree_sitter_toml_ng::LANGUAGE,
-        Language::Json | Language::Jsonc => return None,
+        Language::Json | Language::Jsonc | Language::JsonLines => return None,
         other => return extra_grammar(other),
     };
     Some(tree_sitter::Language::new(function))
@@ -99,7 +99,7 @@ pub fn check(
             severity: Severity::Error,
             validator: validator.clone(),
             message: found.message,
-            snippet: snippet_of_line(content, found.line),
+            snippet: snippet_at(content, found.line, found.column),
             subject: found.subject,
         })
         .collect())

@@ -89,7 +89,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         &scope(clock),
         &first,
         std::slice::from_ref(&error),
-        None,
+        false,
         &mut out,
     );
     let pool = CandidateFile::load(&project.candidates_file()).unwrap();
@@ -108,7 +108,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         &scope(clock),
         &unrelated,
         std::slice::from_ref(&error),
-        None,
+        false,
         &mut out,
     );
     assert!(!project.lessons_file().exists());
@@ -124,7 +124,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         file: "b.py".into(),
         ..error.clone()
     };
-    learn_from_edit(&scope(clock), &second, &[error_b], None, &mut out);
+    learn_from_edit(&scope(clock), &second, &[error_b], false, &mut out);
     let lessons = LessonFile::load(&project.lessons_file()).unwrap();
     let lesson = lessons.lessons().next().unwrap();
     assert_eq!(lesson.weight, 2);
@@ -142,8 +142,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         "import requests",
         &[(1, "import requests")],
     );
-    let lessons_now = LessonFile::load(&project.lessons_file()).unwrap();
-    learn_from_edit(&scope(clock), &fixed, &[], Some(&lessons_now), &mut out);
+    learn_from_edit(&scope(clock), &fixed, &[], true, &mut out);
     let lessons = LessonFile::load(&project.lessons_file()).unwrap();
     let text = &lessons.lessons().next().unwrap().text;
     assert!(

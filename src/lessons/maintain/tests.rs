@@ -31,6 +31,15 @@ fn decays_once_per_window_then_removes() {
     decay_and_remove(&mut file, T0 + 182 * DAY, &mut again);
     assert_eq!(again.removed.len(), 1);
     assert_eq!(again.removed[0].lesson, "a");
+    let summary = again.summary();
+    assert!(
+        summary.starts_with("2 decayed, 1 removed (decayed "),
+        "{summary}"
+    );
+    assert!(
+        summary.ends_with("; … see `car lessons list`)"),
+        "{summary}"
+    );
 }
 
 #[test]

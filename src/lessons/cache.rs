@@ -1,0 +1,547 @@
+//! The on-disk index of the project's lessons (`lessons.json.index`, git-ignored runtime state).
+//!
+//! Why: parsing 1,000 lessons and building their automaton costs several milliseconds on every
+//! edit (benches/matching.rs), while matching itself costs microseconds. The index lets the hook
+//! read only the lessons that can possibly fire on the edit's added text.
+//!
+//! How: every trigger gets keys — the literal itself, or a regex's required literals (see
+//! `keyword`), ASCII-lowercased. Each key is filed under its rarest 4-byte gram in an
+//! open-addressing table. A lookup walks the 4-grams of the lowercased added text, verifies the
+//! keys filed under them, and reads the JSON of just the lessons those keys belong to, plus the
+//! lessons that have a trigger without a usable key (shorter than 4 bytes, or a regex with no
+//! required literal), which are always read.
+//!
+//! Invariants: the shortlist is a superset of the lessons that fire, so matching it gives exactly
+//! the hits of matching the whole file (property-tested). The index is valid only for the exact
+//! lessons file it was built from (size, modification time, inode); anything else, or any damage,
+//! means it is rebuilt from the file. Writing it is best effort: a failure costs speed, never
+//! correctness.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::lessons::LessonsError;
+use crate::lessons::keyword::required_literals;
+use crate::lessons::learn::PENDING_FIX;
+use crate::lessons::model::Lesson;
+use crate::lessons::store::LessonFile;
+use crate::lessons::trigger::Trigger;
+
+const MAGIC: &[u8; 8] = b"CARIDX03";
+const GRAM: usize = 4;
+/// Magic, stamp (size, seconds, nanos, inode), lesson count, table bits, section sizes.
+const HEADER: usize = 8 + 8 + 8 + 4 + 8 + 4 + 4 + 8 * SECTIONS;
+
+/// Identifies one version of the lessons file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    size: u64,
+    seconds: i64,
+    nanos: u32,
+    inode: u64,
+}
+
+impl Stamp {
+    pub fn of(path: &Path) -> Option<Stamp> {
+        let metadata = std::fs::metadata(path).ok()?;
+        let modified = metadata
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(&metadata);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Some(Stamp {
+            size: metadata.len(),
+            seconds: modified.as_secs() as i64,
+            nanos: modified.subsec_nanos(),
+            inode,
+        })
+    }
+}
+
+/// The lessons that may fire on one text, and what learning needs to know.
+#[derive(Debug, Default)]
+pub struct Shortlist {
+    pub lessons: Vec<Lesson>,
+    /// Project-relative files with a learned lesson waiting for its fix.
+    pub pending_fix_files: Vec<String>,
+}
+
+/// Where the index of `lessons_file` lives.
+pub fn index_path(lessons_file: &Path) -> PathBuf {
+    crate::files::sidecar(lessons_file, "index")
+}
+
+/// The shortlist for `text` from the index, rebuilding it when stale. A missing lessons file is
+/// an empty shortlist; a corrupt one is an error (and no index is written).
+pub fn shortlist(lessons_file: &Path, text: &str) -> Result<Shortlist, LessonsError> {
+    let Some(stamp) = Stamp::of(lessons_file) else {
+        return Ok(Shortlist::default());
+    };
+    let index = index_path(lessons_file);
+    let lowered = text.to_ascii_lowercase();
+    if let Some(found) = read_shortlist(&index, stamp, lowered.as_bytes()) {
+        return Ok(found);
+    }
+    let file = LessonFile::load(lessons_file)?;
+    if write_index(&index, &build(&file, stamp))
+        && let Some(found) = read_shortlist(&index, stamp, lowered.as_bytes())
+    {
+        return Ok(found);
+    }
+    let lessons: Vec<&Lesson> = file.lessons().collect();
+    Ok(shortlist_in_memory(&lessons, &lowered))
+}
+
+/// Writes the index through a temporary file and a rename, without `fsync`: it is a cache, a
+/// torn or lost one is rebuilt, and syncing would cost more than the rebuild. Parallel hooks may
+/// race to write it; each renames a complete file.
+fn write_index(index: &Path, bytes: &[u8]) -> bool {
+    use std::io::Write;
+    let Some(folder) = index.parent() else {
+        return false;
+    };
+    let Ok(mut temp) = tempfile::Builder::new()
+        .prefix(".car-index-")
+        .tempfile_in(folder)
+    else {
+        return false;
+    };
+    temp.write_all(bytes).is_ok() && temp.persist(index).is_ok()
+}
+
+/// Rebuilds the index from the file car just saved (call it while still holding the lock, so
+/// `file` is exactly what is on disk); keeps the next edit fast.
+pub fn refresh(file: &LessonFile) {
+    if let Some(stamp) = Stamp::of(&file.path) {
+        write_index(&index_path(&file.path), &build(file, stamp));
+    }
+}
+
+/// Keys of one trigger; `None` when the trigger has no usable key (the lesson is always read).
+fn keys_of(trigger: &Trigger) -> Option<Vec<Vec<u8>>> {
+    let keys: Vec<String> = match trigger {
+        Trigger::Literal(text) => vec![text.clone()],
+        Trigger::Pattern { .. } => required_literals(trigger.pattern()?)?,
+    };
+    keys.iter()
+        .map(|key| (key.len() >= GRAM).then(|| key.to_ascii_lowercase().into_bytes()))
+        .collect()
+}
+
+/// The same selection without an index (used right after a rebuild, and by tests).
+pub fn shortlist_in_memory(lessons: &[&Lesson], lowered: &str) -> Shortlist {
+    let mut out = Shortlist::default();
+    for lesson in lessons {
+        let keys: Option<Vec<Vec<u8>>> = lesson
+            .triggers
+            .iter()
+            .map(keys_of)
+            .collect::<Option<Vec<_>>>()
+            .map(|nested| nested.concat());
+        let possible = match keys {
+            None => true,
+            Some(keys) => keys.iter().any(|key| memfind(lowered.as_bytes(), key)),
+        };
+        if possible {
+            out.lessons.push((*lesson).clone());
+        }
+        if let Some(file) = pending_file(lesson) {
+            out.pending_fix_files.push(file);
+        }
+    }
+    out
+}
+
+fn pending_file(lesson: &Lesson) -> Option<String> {
+    lesson
+        .extra
+        .get(PENDING_FIX)?
+        .get("file")?
+        .as_str()
+        .map(String::from)
+}
+
+fn memfind(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
+}
+
+fn gram_of(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}
+
+fn slot_of(gram: u32, bits: u32) -> usize {
+    (gram.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+}
+
+/// Serialises the index of `file`. Layout: header, then the sections in [`Section`] order; the
+/// first four are read in one go, the rest only where a lookup points.
+pub fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
+    let lessons: Vec<&Lesson> = file.lessons().collect();
+    let mut keys: Vec<(Vec<u8>, Vec<u32>)> = Vec::new();
+    let mut key_ids: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut always: Vec<u32> = Vec::new();
+    for (index, lesson) in lessons.iter().enumerate() {
+        let Some(lesson_keys) = lesson
+            .triggers
+            .iter()
+            .map(keys_of)
+            .collect::<Option<Vec<_>>>()
+        else {
+            always.push(index as u32);
+            continue;
+        };
+        for key in lesson_keys.into_iter().flatten() {
+            let id = *key_ids.entry(key.clone()).or_insert_with(|| {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            });
+            if keys[id].1.last() != Some(&(index as u32)) {
+                keys[id].1.push(index as u32);
+            }
+        }
+    }
+    let grams = rarest_grams(&keys);
+    let (table_bits, slots, entries) = table(&grams);
+    let (records, key_bytes, key_lessons) = key_sections(&keys, &grams);
+    let pending: Vec<String> = lessons.iter().filter_map(|l| pending_file(l)).collect();
+    let (offsets, blobs) = lesson_sections(&lessons);
+    let sections: [Vec<u8>; SECTIONS] = [
+        u32_bytes(&slots),
+        u32_bytes(&entries),
+        u32_bytes(&always),
+        serde_json::to_vec(&pending).unwrap_or_default(),
+        u32_bytes(&records),
+        key_bytes,
+        u32_bytes(&key_lessons),
+        offsets.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        blobs,
+    ];
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend(stamp.size.to_le_bytes());
+    out.extend(stamp.seconds.to_le_bytes());
+    out.extend(stamp.nanos.to_le_bytes());
+    out.extend(stamp.inode.to_le_bytes());
+    out.extend((lessons.len() as u32).to_le_bytes());
+    out.extend(table_bits.to_le_bytes());
+    for section in &sections {
+        out.extend((section.len() as u64).to_le_bytes());
+    }
+    debug_assert_eq!(out.len(), HEADER);
+    for section in sections {
+        out.extend(section);
+    }
+    out
+}
+
+/// The sections of the index, in file order.
+#[derive(Clone, Copy)]
+enum Section {
+    Slots,
+    Entries,
+    Always,
+    Pending,
+    Records,
+    KeyBytes,
+    KeyLessons,
+    Offsets,
+    Blobs,
+}
+
+const SECTIONS: usize = 9;
+
+fn u32_bytes(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// For each key: its rarest 4-gram (fewest keys share it) and where it sits in the key.
+fn rarest_grams(keys: &[(Vec<u8>, Vec<u32>)]) -> Vec<(u32, u32)> {
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    for (key, _) in keys {
+        let distinct: HashSet<u32> = key.windows(GRAM).map(gram_of).collect();
+        for gram in distinct {
+            *counts.entry(gram).or_default() += 1;
+        }
+    }
+    keys.iter()
+        .map(|(key, _)| {
+            key.windows(GRAM)
+                .enumerate()
+                .map(|(offset, window)| (gram_of(window), offset as u32))
+                .min_by_key(|(gram, _)| counts.get(gram).copied().unwrap_or(0))
+                .unwrap_or((0, 0))
+        })
+        .collect()
+}
+
+/// Open-addressing slots `[gram, start]` (start `u32::MAX` = empty) into entries laid out as
+/// `count, key ids…` per gram.
+fn table(grams: &[(u32, u32)]) -> (u32, Vec<u32>, Vec<u32>) {
+    let mut by_gram: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (id, (gram, _)) in grams.iter().enumerate() {
+        by_gram.entry(*gram).or_default().push(id as u32);
+    }
+    let bits = (by_gram.len() * 4 / 3 + 1)
+        .max(16)
+        .next_power_of_two()
+        .trailing_zeros();
+    let mask = (1usize << bits) - 1;
+    let mut slots = vec![u32::MAX; 2 << bits];
+    let mut entries: Vec<u32> = Vec::with_capacity(grams.len() * 2);
+    let mut sorted: Vec<(&u32, &Vec<u32>)> = by_gram.iter().collect();
+    sorted.sort();
+    for (gram, ids) in sorted {
+        let mut slot = slot_of(*gram, bits);
+        while slots[slot * 2 + 1] != u32::MAX {
+            slot = (slot + 1) & mask;
+        }
+        slots[slot * 2] = *gram;
+        slots[slot * 2 + 1] = entries.len() as u32;
+        entries.push(ids.len() as u32);
+        entries.extend(ids);
+    }
+    (bits, slots, entries)
+}
+
+/// Per key `[bytes offset, length, gram offset, lessons offset, lessons count]`, the key bytes,
+/// and the lesson ids.
+fn key_sections(
+    keys: &[(Vec<u8>, Vec<u32>)],
+    grams: &[(u32, u32)],
+) -> (Vec<u32>, Vec<u8>, Vec<u32>) {
+    let mut records = Vec::with_capacity(keys.len() * 5);
+    let mut key_bytes = Vec::new();
+    let mut lesson_ids = Vec::new();
+    for ((key, lessons), (_, gram_offset)) in keys.iter().zip(grams) {
+        records.extend([
+            key_bytes.len() as u32,
+            key.len() as u32,
+            *gram_offset,
+            lesson_ids.len() as u32,
+            lessons.len() as u32,
+        ]);
+        key_bytes.extend_from_slice(key);
+        lesson_ids.extend_from_slice(lessons);
+    }
+    (records, key_bytes, lesson_ids)
+}
+
+/// Offsets (count + 1) of each lesson's JSON in the blob section, and the blobs.
+fn lesson_sections(lessons: &[&Lesson]) -> (Vec<u64>, Vec<u8>) {
+    let mut offsets = Vec::with_capacity(lessons.len() + 1);
+    let mut blobs = Vec::new();
+    for lesson in lessons {
+        offsets.push(blobs.len() as u64);
+        blobs.extend(serde_json::to_vec(&lesson.to_value()).unwrap_or_default());
+    }
+    offsets.push(blobs.len() as u64);
+    (offsets, blobs)
+}
+
+fn read_u32(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}
+
+fn read_u64(bytes: &[u8]) -> u64 {
+    let mut array = [0u8; 8];
+    array.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(array)
+}
+
+/// An open, fresh index: the head sections in memory, the rest read where lookups point.
+struct IndexReader {
+    file: std::fs::File,
+    lesson_count: usize,
+    table_bits: u32,
+    starts: [u64; SECTIONS],
+    sizes: [u64; SECTIONS],
+    head: Vec<u8>,
+}
+
+impl IndexReader {
+    /// Opens the index if it was built from exactly this version of the lessons file.
+    fn open(index: &Path, stamp: Stamp) -> Option<IndexReader> {
+        let mut file = std::fs::File::open(index).ok()?;
+        let mut header = [0u8; HEADER];
+        file.read_exact(&mut header).ok()?;
+        let stored = Stamp {
+            size: read_u64(&header[8..]),
+            seconds: read_u64(&header[16..]) as i64,
+            nanos: read_u32(&header[24..]),
+            inode: read_u64(&header[28..]),
+        };
+        if &header[..8] != MAGIC || stored != stamp {
+            return None;
+        }
+        let table_bits = read_u32(&header[40..]);
+        let mut sizes = [0u64; SECTIONS];
+        let mut starts = [0u64; SECTIONS];
+        let mut at = HEADER as u64;
+        for (index, size) in sizes.iter_mut().enumerate() {
+            *size = read_u64(&header[44 + index * 8..]);
+            starts[index] = at;
+            at = at.checked_add(*size)?;
+        }
+        if !(4..=30).contains(&table_bits) || sizes[0] != (8u64 << table_bits) {
+            return None;
+        }
+        let head_len = usize::try_from(starts[Section::Records as usize] - HEADER as u64).ok()?;
+        let mut head = vec![0u8; head_len];
+        file.read_exact(&mut head).ok()?;
+        Some(IndexReader {
+            file,
+            lesson_count: read_u32(&header[36..]) as usize,
+            table_bits,
+            starts,
+            sizes,
+            head,
+        })
+    }
+
+    fn head_section(&self, section: Section) -> &[u8] {
+        let start = (self.starts[section as usize] - HEADER as u64) as usize;
+        &self.head[start..start + self.sizes[section as usize] as usize]
+    }
+
+    /// `len` bytes at `offset` inside a section that is not in memory.
+    fn read_at(&self, section: Section, offset: u64, len: usize) -> Option<Vec<u8>> {
+        if offset.checked_add(len as u64)? > self.sizes[section as usize] {
+            return None;
+        }
+        let mut handle = &self.file;
+        handle
+            .seek(SeekFrom::Start(self.starts[section as usize] + offset))
+            .ok()?;
+        let mut bytes = vec![0u8; len];
+        handle.read_exact(&mut bytes).ok()?;
+        Some(bytes)
+    }
+
+    /// Lesson ids whose keys occur in the lowercased text.
+    fn candidates(&self, lowered: &[u8]) -> Option<Vec<u32>> {
+        let slots = self.head_section(Section::Slots);
+        let entries = self.head_section(Section::Entries);
+        let mask = (1usize << self.table_bits) - 1;
+        // Keys read once per lookup: a frequent gram must not cost a read per occurrence.
+        let mut keys: HashMap<u32, ([u32; 5], Vec<u8>)> = HashMap::new();
+        let mut matched: HashSet<u32> = HashSet::new();
+        let mut found = Vec::new();
+        for (position, window) in lowered.windows(GRAM).enumerate() {
+            let gram = gram_of(window);
+            let mut slot = slot_of(gram, self.table_bits);
+            loop {
+                let start = read_u32(slots.get(slot * 8 + 4..slot * 8 + 8)?);
+                if start == u32::MAX {
+                    break;
+                }
+                if read_u32(slots.get(slot * 8..slot * 8 + 4)?) == gram {
+                    let start = start as usize;
+                    let count = read_u32(entries.get(start * 4..start * 4 + 4)?) as usize;
+                    let ids = entries.get((start + 1) * 4..(start + 1 + count) * 4)?;
+                    for key in ids.chunks_exact(4).map(read_u32) {
+                        if matched.contains(&key) {
+                            continue;
+                        }
+                        let (record, bytes) = match keys.entry(key) {
+                            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+                            std::collections::hash_map::Entry::Vacant(entry) => {
+                                entry.insert(self.key(key)?)
+                            }
+                        };
+                        if occurs_at(record, bytes, lowered, position) {
+                            matched.insert(key);
+                            found.extend(self.key_lessons(record)?);
+                        }
+                    }
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        Some(found)
+    }
+
+    fn record(&self, key: u32) -> Option<[u32; 5]> {
+        let bytes = self.read_at(Section::Records, u64::from(key) * 20, 20)?;
+        let mut record = [0u32; 5];
+        for (index, value) in record.iter_mut().enumerate() {
+            *value = read_u32(&bytes[index * 4..]);
+        }
+        Some(record)
+    }
+
+    /// A key's record and bytes.
+    fn key(&self, key: u32) -> Option<([u32; 5], Vec<u8>)> {
+        let record = self.record(key)?;
+        let bytes = self.read_at(Section::KeyBytes, u64::from(record[0]), record[1] as usize)?;
+        Some((record, bytes))
+    }
+
+    fn key_lessons(&self, record: &[u32; 5]) -> Option<Vec<u32>> {
+        let [_, _, _, start, count] = *record;
+        let bytes = self.read_at(
+            Section::KeyLessons,
+            u64::from(start) * 4,
+            count as usize * 4,
+        )?;
+        Some(bytes.chunks_exact(4).map(read_u32).collect())
+    }
+
+    fn lesson(&self, id: u32) -> Option<Lesson> {
+        if id as usize >= self.lesson_count {
+            return None;
+        }
+        let range = self.read_at(Section::Offsets, u64::from(id) * 8, 16)?;
+        let (start, end) = (read_u64(&range), read_u64(&range[8..]));
+        let blob = self.read_at(
+            Section::Blobs,
+            start,
+            usize::try_from(end.checked_sub(start)?).ok()?,
+        )?;
+        let value: Value = serde_json::from_slice(&blob).ok()?;
+        Lesson::from_value(&value).ok()
+    }
+}
+
+/// Whether a key occurs in the text with its indexed gram at `position`.
+fn occurs_at(record: &[u32; 5], bytes: &[u8], lowered: &[u8], position: usize) -> bool {
+    let gram_offset = record[2] as usize;
+    position
+        .checked_sub(gram_offset)
+        .and_then(|start| lowered.get(start..start + bytes.len()))
+        == Some(bytes)
+}
+
+/// Reads a fresh index and answers from it; `None` when it is missing, stale or damaged.
+fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlist> {
+    let reader = IndexReader::open(index, stamp)?;
+    let mut wanted = reader.candidates(lowered)?;
+    wanted.extend(
+        reader
+            .head_section(Section::Always)
+            .chunks_exact(4)
+            .map(read_u32),
+    );
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut out = Shortlist {
+        pending_fix_files: serde_json::from_slice(reader.head_section(Section::Pending)).ok()?,
+        ..Shortlist::default()
+    };
+    for id in wanted {
+        out.lessons.push(reader.lesson(id)?);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;
