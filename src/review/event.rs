@@ -72,7 +72,8 @@ pub enum Event {
         hash: Version,
     },
     /// `git status` when the session first recorded something: the files already dirty then,
-    /// with their versions, so changes made later outside the edit tools can be told apart.
+    /// with their stamps (`stamp:<size>:<mtime ns>`, `null` when missing), so changes made later
+    /// outside the edit tools can be told apart.
     WorktreeBaseline { dirty: Versions },
     /// At stop time `git status` showed a file changed outside the edit tools (Bash rm/mv/…).
     Reconciled { file: String, hash: Version },

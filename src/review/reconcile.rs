@@ -1,9 +1,10 @@
 //! Reconciliation with `git status` at stop time: files the session changed outside the edit tools
 //! (Bash `rm`, `mv`, `sed -i`, redirects) become `reconciled` events, so they are reviewed too.
 //!
-//! Invariants: a file counts as changed by the session only when its version differs from what
-//! the session last knew of it (its tracked version, else its version in the worktree baseline
-//! taken when the session first recorded something); a file another session of the project
+//! Invariants: a file counts as changed by the session only when it differs from what the session
+//! last knew of it: its tracked content hash, else its stamp (size and modification time) in the
+//! worktree baseline taken when the session first recorded something. Stamps keep the baseline
+//! and each stop cheap (no file is read unless it changed); a file another session of the project
 //! edited with its tools is that session's; car's own state folder is never reported.
 //! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
 
@@ -22,7 +23,7 @@ use crate::validate::process::run_with_timeout;
 /// How long `git status` may take before reconciliation is skipped.
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Every dirty path (modified, added, deleted, untracked) → its version on disk now.
+/// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
 pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
     if !project.root().join(".git").exists() {
         return None;
@@ -50,8 +51,8 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
         .map(|path| {
-            let version = version_of(&project.root().join(&path));
-            (path, version)
+            let stamp = stamp_of(&project.root().join(&path));
+            (path, stamp)
         })
         .collect();
     Some(versions)
@@ -69,19 +70,24 @@ pub fn parse_porcelain(text: &str) -> Vec<String> {
 /// Files above this size are versioned by size and modification time instead of being read.
 const HASH_LIMIT: u64 = 4 * 1024 * 1024;
 
-/// The content hash, or for a huge file `meta:<size>:<mtime ns>` (reconciliation compares
-/// versions only with versions made the same way).
+/// The content hash, or for a huge file its stamp.
 fn version_of(path: &Path) -> Version {
     let meta = std::fs::metadata(path).ok()?;
     if meta.len() <= HASH_LIMIT {
         return disk_version(path);
     }
+    stamp_of(path)
+}
+
+/// `stamp:<size>:<mtime ns>`, read from the file's metadata only.
+fn stamp_of(path: &Path) -> Version {
+    let meta = std::fs::metadata(path).ok()?;
     let modified = meta
         .modified()
         .ok()
         .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |age| age.as_nanos());
-    Some(format!("meta:{}:{modified}", meta.len()))
+    Some(format!("stamp:{}:{modified}", meta.len()))
 }
 
 /// Not car's own state, not the lock sidecars car leaves beside `.claude/settings.json`.
@@ -116,21 +122,31 @@ pub fn reconcile(
         if !is_reviewable(path, settings) {
             continue;
         }
-        let now = match dirty_now.get(path) {
-            Some(version) => version.clone(),
-            None => version_of(&project.root().join(path)),
-        };
-        let known = snapshot.files.get(path).or_else(|| baseline.get(path));
-        let changed = match known {
-            Some(known) => *known != now,
+        let full_path = project.root().join(path);
+        let changed = match snapshot.files.get(path) {
+            Some(known) => {
+                let now = version_of(&full_path);
+                (now != *known).then_some(now)
+            }
             None => {
-                dirty_now.contains_key(path) && !others.iter().any(|other| other.is_captured(path))
+                let stamp = match dirty_now.get(path) {
+                    Some(stamp) => stamp.clone(),
+                    None => stamp_of(&full_path),
+                };
+                let differs = match baseline.get(path) {
+                    Some(before) => *before != stamp,
+                    None => {
+                        dirty_now.contains_key(path)
+                            && !others.iter().any(|other| other.is_captured(path))
+                    }
+                };
+                differs.then(|| version_of(&full_path))
             }
         };
-        if changed {
+        if let Some(hash) = changed {
             events.push(Event::Reconciled {
                 file: path.clone(),
-                hash: now,
+                hash,
             });
         }
     }
