@@ -101,6 +101,11 @@ fn a_torn_last_line_is_skipped_and_the_gate_still_decides() {
     let answer = stop(&project);
     assert!(answer.is_block(), "{answer:?}");
     assert!(answer.reason().contains("a.py"));
+    let status = project.run(&["review", "status"]);
+    assert!(
+        status.stdout.contains("1 unreadable log lines skipped"),
+        "{status:?}"
+    );
 }
 
 #[test]

@@ -101,6 +101,7 @@ fn status(project: &Project, as_json: bool) -> Result<Outcome, Error> {
                 "validator_errors": snapshot.unresolved_errors().iter().map(|error| error.render()).collect::<Vec<_>>(),
                 "blocked_stops_in_a_row": snapshot.blocks_since_allow,
                 "reviews": snapshot.reviews.len(),
+                "unreadable_lines": snapshot.skipped_lines,
             })
         })
         .collect();
@@ -152,6 +153,11 @@ fn render_status_row(row: &Value) -> String {
         .chain(list("validator_errors"))
     {
         text.push_str(&format!("\n  open: {line}"));
+    }
+    if let Some(lines) = row["unreadable_lines"].as_u64().filter(|lines| *lines > 0) {
+        text.push_str(&format!(
+            "\n  {lines} unreadable log lines skipped (a hook killed mid-write)"
+        ));
     }
     text
 }
