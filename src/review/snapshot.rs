@@ -431,6 +431,21 @@ mod tests {
     }
 
     #[test]
+    fn fingerprint_moves_with_files_and_findings_only() {
+        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1")], 0);
+        snapshot.apply(completed("R1", &[("a", "h1")], P1_ON_A));
+        let before = snapshot.fingerprint("P2");
+        snapshot.apply(record(Event::StopStage {
+            stage: "breaker".into(),
+            outcome: "closed".into(),
+            detail: String::new(),
+        }));
+        assert_eq!(snapshot.fingerprint("P2"), before, "bookkeeping is not progress");
+        snapshot.apply(edit("a", "h2"));
+        assert_ne!(snapshot.fingerprint("P2"), before);
+    }
+
+    #[test]
     fn blocks_count_until_allowed() {
         let mut snapshot = Snapshot::default();
         for _ in 0..3 {
