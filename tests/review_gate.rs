@@ -348,7 +348,16 @@ fn unresolved_validator_errors_block_whatever_the_review_says() {
         !validated["errors"].as_array().unwrap().is_empty(),
         "{validated}"
     );
-    stop(&project);
+    let request = stop(&project);
+    assert!(
+        request.reason().contains("Also fix these validator errors"),
+        "{}",
+        request.reason()
+    );
+    assert!(
+        request.reason().find("Also fix").unwrap()
+            < request.reason().find("You are a code reviewer").unwrap()
+    );
     let prompt =
         project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
     assert!(

@@ -110,14 +110,12 @@ impl<'a> Gate<'a> {
         };
         match produced {
             Produced::Requested(request) => {
-                let reason = request_reason(self.context, &request);
+                let reason = request_reason(self.context, &request, &self.errors_to_fix());
                 self.block("review_request", reason)
             }
             Produced::Failed(what, fix) => {
-                let mut reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes);
-                for error in self.snapshot.unresolved_errors() {
-                    reason.push_str(&format!("\nAlso fix: {}", error.render()));
-                }
+                let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes)
+                    + &self.errors_to_fix();
                 self.block("reviewer_failed", reason)
             }
             Produced::Reviewed => self.verdict(),
@@ -149,6 +147,20 @@ impl<'a> Gate<'a> {
         );
         self.stage("changes", "pending", &detail);
         Some(unreviewed)
+    }
+
+    /// The unresolved validator errors, for block reasons that are not a fix request.
+    fn errors_to_fix(&self) -> String {
+        let errors = self.snapshot.unresolved_errors();
+        if errors.is_empty() {
+            return String::new();
+        }
+        let mut text =
+            String::from("\nAlso fix these validator errors (they block the stop by themselves):");
+        for error in errors {
+            text.push_str(&format!("\n- {}", error.render()));
+        }
+        text
     }
 
     /// Appends an event to the pending batch and folds it into the snapshot.
@@ -441,7 +453,8 @@ impl<'a> Gate<'a> {
 }
 
 /// The manual review request: what to review and the exact command to record the findings.
-fn request_reason(context: &HookContext, request: &Request) -> String {
+/// `also` (validator errors to fix) comes before the request text, where it is seen.
+fn request_reason(context: &HookContext, request: &Request, also: &str) -> String {
     let session = context.session_id();
     let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
     let mut reason = format!(
@@ -455,6 +468,10 @@ fn request_reason(context: &HookContext, request: &Request) -> String {
         files.join(", "),
         request.prompt_file
     );
+    if !also.is_empty() {
+        reason.push_str(also.trim_start());
+        reason.push('\n');
+    }
     let prompt_text = std::fs::read_to_string(context.project.root().join(&request.prompt_file))
         .unwrap_or_default();
     if prompt_text.len() <= INLINE_PROMPT_LIMIT {

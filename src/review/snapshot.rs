@@ -440,7 +440,11 @@ mod tests {
             outcome: "closed".into(),
             detail: String::new(),
         }));
-        assert_eq!(snapshot.fingerprint("P2"), before, "bookkeeping is not progress");
+        assert_eq!(
+            snapshot.fingerprint("P2"),
+            before,
+            "bookkeeping is not progress"
+        );
         snapshot.apply(edit("a", "h2"));
         assert_ne!(snapshot.fingerprint("P2"), before);
     }
