@@ -30,7 +30,7 @@ struct Checkpoint {
 }
 
 /// The session's snapshot, from the cache plus the log's new events, or from the whole log.
-/// Also returns the checkpoint to save once the caller is done (`None` when nothing is new).
+/// Saves the cache again when new events were folded in.
 pub fn load(log: &EventLog) -> Result<Snapshot, FileError> {
     let path = log.dir().join(FILE_NAME);
     let cached = files::read_optional(&path)

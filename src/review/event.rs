@@ -160,14 +160,6 @@ pub fn content_hash(bytes: &[u8]) -> String {
     hex
 }
 
-/// The short form of a version for messages and prompts.
-pub fn short(version: &Version) -> String {
-    match version {
-        Some(hash) => hash.chars().take(12).collect(),
-        None => "deleted".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
