@@ -32,6 +32,9 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
     let output = run_with_timeout(
         "git",
         &[
+            // A background status must not take index.lock nor rewrite the index: that write
+            // waits on the disk and races the agent's own git commands.
+            "--no-optional-locks",
             "-C",
             &root,
             "status",
