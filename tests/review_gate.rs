@@ -523,3 +523,21 @@ fn real_lesson_hits_reach_the_prompt_and_the_offer_list() {
         "{answer:?}"
     );
 }
+
+#[test]
+fn an_edit_back_to_a_reviewed_version_is_marked_reviewed_and_needs_no_new_review() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    submit(&project, &json!({"findings": []}));
+    assert_eq!(stop(&project).json, json!({}));
+    write_file(&project, "a.py", "x = 2\n");
+    write_file(&project, "a.py", "x = 1\n");
+    let flags: Vec<bool> = events(&project, SESSION)
+        .iter()
+        .filter(|event| event["event"] == "edit_tracked")
+        .map(|event| event["reviewed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(flags, [false, false, true]);
+    assert_eq!(stop(&project).json, json!({}), "the reviewed version needs no new review");
+}

@@ -45,11 +45,15 @@ pub enum BaselineSource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// An edit tool changed a file; `hash` is the SHA-256 of its content afterwards.
+    /// An edit tool changed a file; `hash` is the SHA-256 of its content afterwards; `reviewed`
+    /// says whether a completed review already covered exactly this content (an edit back to a
+    /// reviewed version). Informational: the snapshot derives coverage itself.
     EditTracked {
         file: String,
         tool: String,
         hash: String,
+        #[serde(default)]
+        reviewed: bool,
     },
     /// A tool deleted a file.
     FileDeleted { file: String },

@@ -215,6 +215,8 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
         file: String,
         tool: String,
         hash: String,
+        #[serde(default)]
+        reviewed: bool,
     }
     #[derive(serde::Deserialize)]
     struct Validated {
@@ -228,8 +230,18 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
     }
     let event = match tag {
         "edit_tracked" => {
-            let Edit { file, tool, hash } = serde_json::from_str(line).ok()?;
-            Event::EditTracked { file, tool, hash }
+            let Edit {
+                file,
+                tool,
+                hash,
+                reviewed,
+            } = serde_json::from_str(line).ok()?;
+            Event::EditTracked {
+                file,
+                tool,
+                hash,
+                reviewed,
+            }
         }
         "validated" => {
             let Validated { file, errors } = serde_json::from_str(line).ok()?;

@@ -378,6 +378,7 @@ mod tests {
             file: file.into(),
             tool: "Edit".into(),
             hash: hash.into(),
+            reviewed: false,
         })
     }
 
