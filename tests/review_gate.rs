@@ -539,5 +539,9 @@ fn an_edit_back_to_a_reviewed_version_is_marked_reviewed_and_needs_no_new_review
         .map(|event| event["reviewed"].as_bool().unwrap())
         .collect();
     assert_eq!(flags, [false, false, true]);
-    assert_eq!(stop(&project).json, json!({}), "the reviewed version needs no new review");
+    assert_eq!(
+        stop(&project).json,
+        json!({}),
+        "the reviewed version needs no new review"
+    );
 }
