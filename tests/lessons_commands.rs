@@ -154,6 +154,12 @@ fn import_merges_seed_files_without_duplicates_and_export_keeps_every_field() {
     let broken = project.run(&["lessons", "import", "broken.json"]);
     assert_eq!(broken.code, 2);
     assert!(broken.stderr.contains("broken.json:2:"), "{broken:?}");
+    let missing = project.run(&["lessons", "import", "nowhere.json"]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("nowhere.json: no such file"),
+        "{missing:?}"
+    );
     assert_eq!(list(&project).len(), 2);
 }
 
@@ -200,4 +206,24 @@ fn install_offers_the_starter_lessons_once() {
         "{answer:?}"
     );
     assert!(answer.context().contains("tool.py:1"), "{answer:?}");
+}
+
+/// What people read: the list and the maintenance report, as whole outputs.
+#[test]
+fn list_and_maintain_output_snapshots() {
+    let mut project = TestProject::new();
+    project.write(LESSONS, &json!({"lessons": [
+        {"scope": "*.swift", "triggers": ["DankeTheme.secondaryText", "DankeTheme.primaryText"],
+         "lesson": "The property is textSecondary / textPrimary", "weight": 3, "hits": 2, "last_hit": T0},
+        {"scope": "*.swift", "triggers": ["DankeTheme.primaryText", "DankeTheme.secondaryText"],
+         "lesson": "grep DankeTheme.swift first", "weight": 1, "hits": 1, "last_hit": T0},
+        {"scope": "*.py", "triggers": ["import os.path"], "lesson": "use pathlib", "weight": 1, "last_hit": T0}
+    ]}).to_string());
+    project.at(T0 + 100 * 86_400);
+    insta::assert_snapshot!("lessons_list", project.run(&["lessons", "list"]).stdout);
+    let dry = project.run(&["lessons", "maintain", "--dry-run"]);
+    insta::assert_snapshot!(
+        "lessons_maintain_dry_run",
+        format!("{}--- stderr\n{}", dry.stdout, dry.stderr)
+    );
 }

@@ -190,6 +190,21 @@ fn user_wide_lessons_fire_but_are_never_written() {
         "{answer:?}"
     );
     assert_eq!(std::fs::read_to_string(&user_file).unwrap(), user_text);
+    let config_files: Vec<_> = std::fs::read_dir(user_file.parent().unwrap())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        config_files,
+        ["lessons.json"],
+        "nothing is written beside the user's file"
+    );
+    // A second edit reads the user layer through its index (in the cache folder) and agrees.
+    let again = project.post_fixture("claude-post-edit.json");
+    assert!(
+        again.context().contains("⚠️ lesson (weight 5): user-wide"),
+        "{again:?}"
+    );
     let listed: Value =
         serde_json::from_str(&project.run(&["lessons", "list", "--json"]).stdout).unwrap();
     assert_eq!(listed[0]["origin"], "user");

@@ -86,6 +86,11 @@ fn broken_json_written_twice_becomes_a_candidate_then_a_lesson_with_its_fix() {
         "{answer:?}"
     );
     assert!(answer.reason().contains("config/c.json:2"), "{answer:?}");
+    assert_eq!(
+        project.read_json(CANDIDATES)["candidates"],
+        json!([]),
+        "an error a lesson already covers is not a new candidate"
+    );
 }
 
 #[test]
@@ -302,4 +307,89 @@ fn distill_dry_run_proposes_validates_and_writes_nothing() {
     );
     assert_eq!(project.run(&["lessons", "distill"]).code, 2);
     assert_eq!(project.read(LESSONS), lessons);
+}
+
+/// Seed 003's own story: a custom rule says `DankeTheme.secondaryText` does not exist; the agent
+/// makes that mistake in two files, and the third time the lesson warns before the rule blocks.
+#[test]
+fn custom_rule_errors_teach_the_seed_lesson() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(
+        "DankeTheme.swift",
+        "enum DankeTheme {\n    static let textSecondary = 1\n    static let textPrimary = 2\n}\n",
+    );
+    let rule = include_str!("../validators/reference-must-exist.example.json")
+        .replace("\"enabled\": false", "\"enabled\": true");
+    project.write(".claude/claude-auto-review/validators/theme.json", &rule);
+    let view = "let color = DankeTheme.secondaryText\n";
+    let first = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/A.swift", view, None),
+    );
+    assert!(first.is_block(), "the custom rule blocks: {first:?}");
+    assert_eq!(
+        project.read_json(CANDIDATES)["candidates"][0]["trigger"],
+        "DankeTheme.secondaryText"
+    );
+    project.at(T0 + 3 * DAY);
+    let second = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/B.swift", view, None),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}"
+    );
+    let lessons = project.read_json(LESSONS);
+    assert_eq!(lessons["lessons"][0]["scope"], "*.swift");
+    assert_eq!(
+        lessons["lessons"][0]["triggers"],
+        json!(["DankeTheme.secondaryText"])
+    );
+    let third = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/C.swift", view, None),
+    );
+    assert!(third.reason().contains("⚠️ lesson (weight 3)"), "{third:?}");
+    assert!(third.reason().contains("ios/C.swift:1"), "{third:?}");
+}
+
+/// The seed's import check: a module that does not exist, imported in two files, becomes a
+/// lesson whose text ends with the fix the agent made.
+#[test]
+fn missing_python_module_twice_becomes_a_lesson_with_the_fix() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let wrong = "import yamlish_helpers_car\n";
+    let first = project.hook("post-tool-use", &project.write_payload("a.py", wrong, None));
+    assert!(first.reason().contains("yamlish_helpers_car"), "{first:?}");
+    assert_eq!(
+        project.read_json(CANDIDATES)["candidates"][0]["trigger"],
+        "yamlish_helpers_car"
+    );
+    project.at(T0 + 2 * DAY);
+    let second = project.hook("post-tool-use", &project.write_payload("b.py", wrong, None));
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}"
+    );
+    let fixed = "import json\n";
+    let fix = project.hook(
+        "post-tool-use",
+        &project.write_payload("b.py", fixed, Some(wrong)),
+    );
+    assert!(!fix.is_block(), "{fix:?}");
+    let text = project.read_json(LESSONS)["lessons"][0]["lesson"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("No module named 'yamlish_helpers_car'"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Fix that worked: `import yamlish_helpers_car` became `import json`."),
+        "{text}"
+    );
 }

@@ -81,17 +81,26 @@ pub fn index_path(lessons_file: &Path) -> PathBuf {
 /// The shortlist for `text` from the index, rebuilding it when stale. A missing lessons file is
 /// an empty shortlist; a corrupt one is an error (and no index is written).
 pub fn shortlist(lessons_file: &Path, text: &str) -> Result<Shortlist, LessonsError> {
+    shortlist_with(lessons_file, &index_path(lessons_file), text)
+}
+
+/// [`shortlist`] with the index kept at `index` (the user-wide layer keeps its index in the
+/// cache folder, never beside the user's file).
+pub fn shortlist_with(
+    lessons_file: &Path,
+    index: &Path,
+    text: &str,
+) -> Result<Shortlist, LessonsError> {
     let Some(stamp) = Stamp::of(lessons_file) else {
         return Ok(Shortlist::default());
     };
-    let index = index_path(lessons_file);
     let lowered = text.to_ascii_lowercase();
-    if let Some(found) = read_shortlist(&index, stamp, lowered.as_bytes()) {
+    if let Some(found) = read_shortlist(index, stamp, lowered.as_bytes()) {
         return Ok(found);
     }
     let file = LessonFile::load(lessons_file)?;
-    if write_index(&index, &build(&file, stamp))
-        && let Some(found) = read_shortlist(&index, stamp, lowered.as_bytes())
+    if write_index(index, &build(&file, stamp))
+        && let Some(found) = read_shortlist(index, stamp, lowered.as_bytes())
     {
         return Ok(found);
     }
@@ -107,6 +116,9 @@ fn write_index(index: &Path, bytes: &[u8]) -> bool {
     let Some(folder) = index.parent() else {
         return false;
     };
+    if std::fs::create_dir_all(folder).is_err() {
+        return false;
+    }
     let Ok(mut temp) = tempfile::Builder::new()
         .prefix(".car-index-")
         .tempfile_in(folder)
@@ -186,29 +198,7 @@ fn slot_of(gram: u32, bits: u32) -> usize {
 /// first four are read in one go, the rest only where a lookup points.
 pub fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     let lessons: Vec<&Lesson> = file.lessons().collect();
-    let mut keys: Vec<(Vec<u8>, Vec<u32>)> = Vec::new();
-    let mut key_ids: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut always: Vec<u32> = Vec::new();
-    for (index, lesson) in lessons.iter().enumerate() {
-        let Some(lesson_keys) = lesson
-            .triggers
-            .iter()
-            .map(keys_of)
-            .collect::<Option<Vec<_>>>()
-        else {
-            always.push(index as u32);
-            continue;
-        };
-        for key in lesson_keys.into_iter().flatten() {
-            let id = *key_ids.entry(key.clone()).or_insert_with(|| {
-                keys.push((key, Vec::new()));
-                keys.len() - 1
-            });
-            if keys[id].1.last() != Some(&(index as u32)) {
-                keys[id].1.push(index as u32);
-            }
-        }
-    }
+    let (keys, always) = collect_keys(&lessons);
     let grams = rarest_grams(&keys);
     let (table_bits, slots, entries) = table(&grams);
     let (records, key_bytes, key_lessons) = key_sections(&keys, &grams);
@@ -243,6 +233,37 @@ pub fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     out
 }
 
+/// A distinct key (lowercased bytes) and the lessons it belongs to.
+type KeyEntry = (Vec<u8>, Vec<u32>);
+
+/// Each distinct key with the lessons it belongs to, and the lessons that must always be read.
+fn collect_keys(lessons: &[&Lesson]) -> (Vec<KeyEntry>, Vec<u32>) {
+    let mut keys: Vec<KeyEntry> = Vec::new();
+    let mut key_ids: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut always: Vec<u32> = Vec::new();
+    for (index, lesson) in lessons.iter().enumerate() {
+        let Some(lesson_keys) = lesson
+            .triggers
+            .iter()
+            .map(keys_of)
+            .collect::<Option<Vec<_>>>()
+        else {
+            always.push(index as u32);
+            continue;
+        };
+        for key in lesson_keys.into_iter().flatten() {
+            let id = *key_ids.entry(key.clone()).or_insert_with(|| {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            });
+            if keys[id].1.last() != Some(&(index as u32)) {
+                keys[id].1.push(index as u32);
+            }
+        }
+    }
+    (keys, always)
+}
+
 /// The sections of the index, in file order.
 #[derive(Clone, Copy)]
 enum Section {
@@ -264,7 +285,7 @@ fn u32_bytes(values: &[u32]) -> Vec<u8> {
 }
 
 /// For each key: its rarest 4-gram (fewest keys share it) and where it sits in the key.
-fn rarest_grams(keys: &[(Vec<u8>, Vec<u32>)]) -> Vec<(u32, u32)> {
+fn rarest_grams(keys: &[KeyEntry]) -> Vec<(u32, u32)> {
     let mut counts: HashMap<u32, u32> = HashMap::new();
     for (key, _) in keys {
         let distinct: HashSet<u32> = key.windows(GRAM).map(gram_of).collect();
@@ -314,10 +335,7 @@ fn table(grams: &[(u32, u32)]) -> (u32, Vec<u32>, Vec<u32>) {
 
 /// Per key `[bytes offset, length, gram offset, lessons offset, lessons count]`, the key bytes,
 /// and the lesson ids.
-fn key_sections(
-    keys: &[(Vec<u8>, Vec<u32>)],
-    grams: &[(u32, u32)],
-) -> (Vec<u32>, Vec<u8>, Vec<u32>) {
+fn key_sections(keys: &[KeyEntry], grams: &[(u32, u32)]) -> (Vec<u32>, Vec<u8>, Vec<u32>) {
     let mut records = Vec::with_capacity(keys.len() * 5);
     let mut key_bytes = Vec::new();
     let mut lesson_ids = Vec::new();
@@ -341,7 +359,7 @@ fn lesson_sections(lessons: &[&Lesson]) -> (Vec<u64>, Vec<u8>) {
     let mut blobs = Vec::new();
     for lesson in lessons {
         offsets.push(blobs.len() as u64);
-        blobs.extend(serde_json::to_vec(&lesson.to_value()).unwrap_or_default());
+        blobs.extend(serde_json::to_vec(&lesson.to_raw()).unwrap_or_default());
     }
     offsets.push(blobs.len() as u64);
     (offsets, blobs)

@@ -231,10 +231,10 @@ fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
 /// Imports a seed-format file: every trigger must compile (else nothing is imported), duplicates
 /// (same scope and triggers) are skipped.
 fn import(project: &Project, path: &Path) -> Result<Outcome, Error> {
-    let incoming = LessonFile::load(path)?;
-    if !path.exists() {
+    if !path.is_file() {
         return Err(Error::Usage(format!("{}: no such file", path.display())));
     }
+    let incoming = LessonFile::load(path)?;
     let mut refused: Vec<String> = incoming.problems();
     for lesson in incoming.lessons() {
         for trigger in &lesson.triggers {

@@ -250,9 +250,17 @@ pub fn learn_from_edit(
     edit: &Edit,
     diagnostics: &[Diagnostic],
     lesson_fix_pending: bool,
+    known: &[&Lesson],
     out: &mut EditLessons,
 ) {
-    let new_signals = signals(scope, edit, diagnostics, &mut out.notes);
+    let mut new_signals = signals(scope, edit, diagnostics, &mut out.notes);
+    // An error a lesson already warns about is not news: the hit was recorded.
+    new_signals.retain(|signal| {
+        !known.iter().any(|lesson| {
+            lesson.scope.as_str() == signal.scope
+                && lesson.triggers.iter().any(|t| t.as_str() == signal.trigger)
+        })
+    });
     let candidates_path = scope.project.candidates_file();
     let pool = match CandidateFile::load(&candidates_path) {
         Ok(pool) => pool,
@@ -290,33 +298,16 @@ fn apply(
     errors: &HashSet<String>,
     pool: &mut CandidateFile,
 ) -> Result<(Vec<String>, bool), LessonsError> {
-    let now = scope.clock.now();
-    let mut changed = false;
-    for candidate in &mut pool.candidates {
-        if fix_is_done(&candidate.extra, edit, errors, &candidate.trigger) {
-            candidate
-                .lesson
-                .push_str(&describe_fix(&candidate.extra, edit));
-            candidate.extra.remove(PENDING_FIX);
-            changed = true;
-        }
-    }
+    let mut changed = record_candidate_fixes(edit, errors, pool);
     let mut notes = Vec::new();
     let mut promoted: Vec<Lesson> = Vec::new();
     for signal in signals {
-        let existing = pool
+        let seen_before = pool
             .candidates
             .iter()
-            .position(|c| c.scope == signal.scope && c.trigger == signal.trigger);
-        match existing {
-            Some(position) => {
-                let mut candidate = pool.candidates[position].clone();
-                candidate.hits = Some(candidate.hits() + 1);
-                candidate.last_hit = Some(now);
-                if let Some(lesson) = promote(&candidate, signal, scope) {
-                    promoted.push(lesson);
-                }
-            }
+            .find(|c| c.scope == signal.scope && c.trigger == signal.trigger);
+        match seen_before {
+            Some(candidate) => promoted.extend(promote(candidate, signal, scope)),
             None => {
                 pool.candidates.push(new_candidate(signal, scope));
                 notes.push(format!(
@@ -327,7 +318,8 @@ fn apply(
             }
         }
     }
-    let lesson_notes = update_lessons(scope, edit, errors, &promoted)?;
+    // Lessons first: if that write fails, the candidates stay and the next occurrence retries.
+    notes.extend(update_lessons(scope, edit, errors, &promoted)?);
     if !promoted.is_empty() {
         pool.candidates.retain(|c| {
             !promoted
@@ -336,8 +328,21 @@ fn apply(
         });
         changed = true;
     }
-    notes.extend(lesson_notes);
     Ok((notes, changed))
+}
+
+/// Candidates whose error this edit fixed learn what the fix was.
+fn record_candidate_fixes(edit: &Edit, errors: &HashSet<String>, pool: &mut CandidateFile) -> bool {
+    let mut changed = false;
+    for candidate in &mut pool.candidates {
+        if fix_is_done(&candidate.extra, edit, errors, &candidate.trigger) {
+            let fix = describe_fix(&candidate.extra, edit);
+            candidate.lesson.push_str(&fix);
+            candidate.extra.remove(PENDING_FIX);
+            changed = true;
+        }
+    }
+    changed
 }
 
 fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {

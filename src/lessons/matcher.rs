@@ -109,40 +109,9 @@ impl<'a> LessonIndex<'a> {
     pub fn find(&self, relative_path: &str, added: &[AddedLine], budget: Duration) -> MatchOutcome {
         let started = Instant::now();
         let covered = self.scopes.matching(relative_path);
-        let in_scope = |lesson: u32| covered[self.lesson_scope[lesson as usize]];
         let text = AddedText::new(added);
         let mut best: HashMap<u32, (u32, usize)> = HashMap::new();
-        let mut due: Vec<u32> = self
-            .unkeyed
-            .iter()
-            .copied()
-            .filter(|regex| in_scope(self.regexes[*regex as usize].0))
-            .collect();
-        if let Some(automaton) = &self.automaton {
-            let lowered = text.joined.to_ascii_lowercase();
-            for found in automaton.find_overlapping_iter(lowered.as_str()) {
-                for owner in &self.owners[found.pattern().as_usize()] {
-                    match *owner {
-                        Owner::Literal { lesson, trigger } if in_scope(lesson) => {
-                            let Trigger::Literal(literal) =
-                                &self.lessons[lesson as usize].triggers[trigger as usize]
-                            else {
-                                continue;
-                            };
-                            if text.joined.as_bytes().get(found.start()..found.end())
-                                == Some(literal.as_bytes())
-                            {
-                                improve(&mut best, lesson, trigger, found.start());
-                            }
-                        }
-                        Owner::Keyword { regex } if in_scope(self.regexes[regex as usize].0) => {
-                            due.push(regex)
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let mut due = self.scan(&text, &covered, &mut best);
         due.sort_unstable();
         due.dedup();
         let mut outcome = MatchOutcome::default();
@@ -157,6 +126,47 @@ impl<'a> LessonIndex<'a> {
             .collect();
         outcome.hits.sort_by_key(|hit| hit.lesson);
         outcome
+    }
+
+    /// One automaton pass: records literal hits in `best` and returns the regexes now due (their
+    /// keyword occurred, or they have none), all restricted to lessons in scope.
+    fn scan(
+        &self,
+        text: &AddedText,
+        covered: &[bool],
+        best: &mut HashMap<u32, (u32, usize)>,
+    ) -> Vec<u32> {
+        let in_scope = |lesson: u32| covered[self.lesson_scope[lesson as usize]];
+        let mut due: Vec<u32> = self
+            .unkeyed
+            .iter()
+            .copied()
+            .filter(|regex| in_scope(self.regexes[*regex as usize].0))
+            .collect();
+        let Some(automaton) = &self.automaton else {
+            return due;
+        };
+        let lowered = text.joined.to_ascii_lowercase();
+        for found in automaton.find_overlapping_iter(lowered.as_str()) {
+            for owner in &self.owners[found.pattern().as_usize()] {
+                match *owner {
+                    Owner::Literal { lesson, trigger } if in_scope(lesson) => {
+                        // The automaton ignores ASCII case; a literal trigger does not.
+                        let exact = &self.lessons[lesson as usize].triggers[trigger as usize];
+                        if text.joined.as_bytes().get(found.start()..found.end())
+                            == Some(exact.as_str().as_bytes())
+                        {
+                            improve(best, lesson, trigger, found.start());
+                        }
+                    }
+                    Owner::Keyword { regex } if in_scope(self.regexes[regex as usize].0) => {
+                        due.push(regex)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        due
     }
 
     fn run_regexes(

@@ -1,5 +1,13 @@
 //! Lessons: weighted triggers matched against what each edit added, learned from validator
 //! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
+//!
+//! Files: `model` (stored and validated forms), `trigger` / `scope` / `keyword` (what a lesson
+//! matches), `store` (locked load/save, the user-wide layer), `matcher` (the Aho-Corasick index),
+//! `cache` (the on-disk index the hook reads), `warn` (one edit's hits), `learn` + `precision`
+//! (candidates and promotion), `maintain`, `distill`, `starter`, `command`.
+//!
+//! The one entry point for edits is [`on_edit`]: match, record hits, learn, maintain daily. It
+//! never fails: every problem (a corrupt file, a busy lock, a regex that gave up) becomes a note.
 
 pub mod cache;
 pub mod command;
@@ -103,7 +111,12 @@ pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) 
     if scope.learn && layers.project.is_some() {
         if scope.settings.learning_enabled {
             let pending = layers.has_pending_fix(&edit.relative_path);
-            learn::learn_from_edit(&scope, edit, diagnostics, pending, &mut out);
+            let known: Vec<&model::Lesson> = layers
+                .active()
+                .into_iter()
+                .map(|(lesson, _)| lesson)
+                .collect();
+            learn::learn_from_edit(&scope, edit, diagnostics, pending, &known, &mut out);
         }
         maintain::run_if_due(&scope, &mut out);
     }

@@ -97,9 +97,17 @@ pub struct Candidate {
     pub trigger: String,
     #[serde(default)]
     pub lesson: String,
-    #[serde(default, deserialize_with = "lenient_u64")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hits: Option<u64>,
-    #[serde(default, deserialize_with = "lenient_i64")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_hit: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<String>,
@@ -120,8 +128,6 @@ pub struct Lesson {
     pub last_decay_at: Option<i64>,
     pub created: Option<String>,
     pub examples: Option<Examples>,
-    /// Whether `id` was stored in the file (false: assigned on read).
-    pub has_stored_id: bool,
     /// Whether `hits` was stored (a seed file may omit it; keep it omitted until it changes).
     pub has_stored_hits: bool,
     pub extra: Map<String, Value>,
@@ -173,7 +179,6 @@ impl Lesson {
             .filter(|id| !id.trim().is_empty())
             .unwrap_or_else(|| lesson_id(&raw.scope, &raw.triggers));
         Ok(Lesson {
-            has_stored_id: raw.id.is_some(),
             has_stored_hits: raw.hits.is_some(),
             id,
             scope,

@@ -125,20 +125,22 @@ impl LessonFile {
 
     /// The file's text as car writes it: pretty JSON, unknown fields kept in order.
     pub fn render(&self) -> String {
-        let lessons: Vec<Value> = self
-            .entries
-            .iter()
-            .map(|entry| match entry {
-                Entry::Valid(lesson) => lesson.to_value(),
-                Entry::Invalid { raw, .. } => raw.clone(),
-            })
-            .collect();
-        let mut object = Map::new();
-        object.insert("lessons".into(), Value::Array(lessons));
-        for (key, value) in &self.extra {
-            object.insert(key.clone(), value.clone());
-        }
-        render_json(&Value::Object(object))
+        // Serialised straight from the raw structs: going through `Value` doubled the cost of
+        // every hit on a large file.
+        let out = RenderedFile {
+            lessons: self
+                .entries
+                .iter()
+                .map(|entry| match entry {
+                    Entry::Valid(lesson) => RenderedEntry::Valid(lesson.to_raw()),
+                    Entry::Invalid { raw, .. } => RenderedEntry::Invalid(raw),
+                })
+                .collect(),
+            extra: &self.extra,
+        };
+        let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
+        text.push('\n');
+        text
     }
 
     /// Writes atomically; the caller holds the lock when others may write.
@@ -146,6 +148,22 @@ impl LessonFile {
         files::write_atomic(&self.path, self.render().as_bytes())?;
         Ok(())
     }
+}
+
+/// The lessons file as written: `lessons` first, then unknown top-level fields in their order.
+#[derive(serde::Serialize)]
+struct RenderedFile<'a> {
+    lessons: Vec<RenderedEntry<'a>>,
+    #[serde(flatten)]
+    extra: &'a Map<String, Value>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)] // short-lived, one per lesson while writing
+enum RenderedEntry<'a> {
+    Valid(crate::lessons::model::RawLesson),
+    Invalid(&'a Value),
 }
 
 /// Two lessons with the same scope and triggers would share an id; the later one gets a suffix
@@ -272,6 +290,20 @@ pub fn user_lessons_path() -> Option<PathBuf> {
                 .map(|home| PathBuf::from(home).join(".config"))
         })?;
     Some(config.join("car").join("lessons.json"))
+}
+
+/// Where the hook keeps the index of the user-wide lessons: `$XDG_CACHE_HOME/car/`, else
+/// `~/.cache/car/` (the user's config folder is only ever read).
+pub fn user_index_path() -> Option<PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|home| !home.is_empty())
+                .map(|home| PathBuf::from(home).join(".cache"))
+        })?;
+    Some(cache.join("car").join("user-lessons.index"))
 }
 
 /// The top-level object of a lesson or candidate file; empty text is an empty object.

@@ -22,25 +22,31 @@ use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
 pub struct Layers {
     /// `None` when the project's file could not be read (a note says why).
     pub project: Option<Shortlist>,
-    pub user: Option<LessonFile>,
+    pub user: Option<Shortlist>,
 }
 
 impl Layers {
     /// Reads both layers for the edit's added text; problems become notes.
     pub fn load(scope: &LessonScope<'_>, edit: &Edit, notes: &mut Vec<String>) -> Layers {
-        let project = match cache::shortlist(&scope.project.lessons_file(), &edit.added_text()) {
+        let text = edit.added_text();
+        let project = match cache::shortlist(&scope.project.lessons_file(), &text) {
             Ok(shortlist) => Some(shortlist),
             Err(error) => {
                 notes.push(broken_file_note(&error));
                 None
             }
         };
-        let user = store::user_lessons_path().and_then(|path| match LessonFile::load(&path) {
-            Ok(file) => Some(file),
-            Err(error) => {
-                notes.push(broken_file_note(&error));
-                None
-            }
+        let user = store::user_lessons_path().and_then(|path| {
+            let result = match store::user_index_path() {
+                Some(index) => cache::shortlist_with(&path, &index, &text),
+                None => LessonFile::load(&path).map(|file| {
+                    let lessons: Vec<&Lesson> = file.lessons().collect();
+                    cache::shortlist_in_memory(&lessons, &text.to_ascii_lowercase())
+                }),
+            };
+            result
+                .map_err(|error| notes.push(broken_file_note(&error)))
+                .ok()
         });
         Layers { project, user }
     }
@@ -67,7 +73,8 @@ impl Layers {
                 .map(|(lesson, _)| lesson.id.as_str())
                 .collect();
             let extra: Vec<(&Lesson, bool)> = user
-                .lessons()
+                .lessons
+                .iter()
                 .filter(|lesson| !ids.contains(lesson.id.as_str()))
                 .map(|lesson| (lesson, false))
                 .collect();

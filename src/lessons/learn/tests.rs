@@ -90,6 +90,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         &first,
         std::slice::from_ref(&error),
         false,
+        &[],
         &mut out,
     );
     let pool = CandidateFile::load(&project.candidates_file()).unwrap();
@@ -109,6 +110,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         &unrelated,
         std::slice::from_ref(&error),
         false,
+        &[],
         &mut out,
     );
     assert!(!project.lessons_file().exists());
@@ -124,7 +126,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         file: "b.py".into(),
         ..error.clone()
     };
-    learn_from_edit(&scope(clock), &second, &[error_b], false, &mut out);
+    learn_from_edit(&scope(clock), &second, &[error_b], false, &[], &mut out);
     let lessons = LessonFile::load(&project.lessons_file()).unwrap();
     let lesson = lessons.lessons().next().unwrap();
     assert_eq!(lesson.weight, 2);
@@ -142,7 +144,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         "import requests",
         &[(1, "import requests")],
     );
-    learn_from_edit(&scope(clock), &fixed, &[], true, &mut out);
+    learn_from_edit(&scope(clock), &fixed, &[], true, &[], &mut out);
     let lessons = LessonFile::load(&project.lessons_file()).unwrap();
     let text = &lessons.lessons().next().unwrap().text;
     assert!(

@@ -36,10 +36,7 @@ fn decays_once_per_window_then_removes() {
         summary.starts_with("2 decayed, 1 removed (decayed "),
         "{summary}"
     );
-    assert!(
-        summary.ends_with("; … see `car lessons list`)"),
-        "{summary}"
-    );
+    assert!(summary.ends_with("(weight 0): a)"), "{summary}");
 }
 
 #[test]

@@ -148,3 +148,31 @@ proptest! {
         prop_assert_eq!(indexed, naive_hits(&refs, path, &added));
     }
 }
+
+#[test]
+fn the_time_budget_stops_further_regexes_and_says_so() {
+    let lessons = [
+        lesson("*", &[r"regex:\d+x"]),
+        lesson("*", &[r"regex:\d+y"]),
+        lesson("*", &["literal1"]),
+    ];
+    let refs: Vec<&Lesson> = lessons.iter().collect();
+    let lines = added(&[(1, "12x 34y literal1")]);
+    let outcome = LessonIndex::new(&refs).find("a.txt", &lines, Duration::ZERO);
+    assert_eq!(
+        outcome.hits,
+        vec![Hit {
+            lesson: 2,
+            trigger: 0,
+            line: 1
+        }],
+        "literals still hit"
+    );
+    assert!(
+        outcome.problems[0].contains("2 regex triggers were not tried"),
+        "{:?}",
+        outcome.problems
+    );
+    let unlimited = LessonIndex::new(&refs).find("a.txt", &lines, EDIT_BUDGET);
+    assert_eq!(unlimited.hits.len(), 3);
+}
