@@ -15,5 +15,6 @@ mod review_gate;
 mod review_helpers;
 mod review_session;
 mod review_setup;
+mod review_walkthrough;
 mod validate_hook;
 mod validate_json_corpus;

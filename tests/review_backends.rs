@@ -290,3 +290,22 @@ fn nested_reviewer_runs_are_never_gated() {
     let answer = hook_with_env(&project, "stop", &payload, &[("CAR_NESTED_REVIEW", "1")]);
     assert_eq!(answer.json, json!({}));
 }
+
+#[test]
+fn claude_reporting_an_error_is_a_failed_review() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"reviewerBackend": "claude"}));
+    write_file(&project, "a.py", "x = 1\n");
+    let fakes = FakeClis::new();
+    fakes.answer(
+        &json!({"type": "result", "is_error": true, "result": "Credit balance is too low"})
+            .to_string(),
+    );
+    let answer = stop_with(&project, &fakes);
+    assert!(answer.is_block());
+    assert!(
+        answer.reason().contains("Credit balance is too low"),
+        "{}",
+        answer.reason()
+    );
+}

@@ -348,7 +348,16 @@ fn unresolved_validator_errors_block_whatever_the_review_says() {
         !validated["errors"].as_array().unwrap().is_empty(),
         "{validated}"
     );
-    stop(&project);
+    let request = stop(&project);
+    assert!(
+        request.reason().contains("Also fix these validator errors"),
+        "{}",
+        request.reason()
+    );
+    assert!(
+        request.reason().find("Also fix").unwrap()
+            < request.reason().find("You are a code reviewer").unwrap()
+    );
     let prompt =
         project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
     assert!(
@@ -456,5 +465,83 @@ fn lesson_warnings_feed_the_prompt_or_the_offer_list_by_weight() {
             .system_message()
             .contains("src/theme.swift:1: lesson (weight 2): Prefer semantic colours"),
         "{answer:?}"
+    );
+}
+
+#[test]
+fn real_lesson_hits_reach_the_prompt_and_the_offer_list() {
+    let project = TestProject::new();
+    for (trigger, lesson, weight) in [
+        (
+            "DankeTheme.secondaryText",
+            "The property is textSecondary",
+            "5",
+        ),
+        (
+            "legacyColor(",
+            "Prefer semantic colours over legacyColor",
+            "1",
+        ),
+    ] {
+        let run = project.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            "*.swift",
+            "--trigger",
+            trigger,
+            "--lesson",
+            lesson,
+            "--weight",
+            weight,
+        ]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+    let answer = write_file(
+        &project,
+        "src/theme.swift",
+        "let c = DankeTheme.secondaryText\nlet d = legacyColor(3)\n",
+    );
+    assert!(answer.context().contains("textSecondary"), "{answer:?}");
+    assert!(stop(&project).is_block());
+    let prompt =
+        project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    assert!(
+        prompt.contains("The property is textSecondary at src/theme.swift:1"),
+        "{prompt}"
+    );
+    assert!(
+        !prompt.contains("Prefer semantic colours"),
+        "light lessons are offers: {prompt}"
+    );
+    submit(&project, &json!({"findings": []}));
+    let answer = stop(&project);
+    assert!(
+        answer
+            .system_message()
+            .contains("src/theme.swift:2: lesson (weight 2): Prefer semantic colours"),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn an_edit_back_to_a_reviewed_version_is_marked_reviewed_and_needs_no_new_review() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    submit(&project, &json!({"findings": []}));
+    assert_eq!(stop(&project).json, json!({}));
+    write_file(&project, "a.py", "x = 2\n");
+    write_file(&project, "a.py", "x = 1\n");
+    let flags: Vec<bool> = events(&project, SESSION)
+        .iter()
+        .filter(|event| event["event"] == "edit_tracked")
+        .map(|event| event["reviewed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(flags, [false, false, true]);
+    assert_eq!(
+        stop(&project).json,
+        json!({}),
+        "the reviewed version needs no new review"
     );
 }

@@ -101,6 +101,11 @@ fn a_torn_last_line_is_skipped_and_the_gate_still_decides() {
     let answer = stop(&project);
     assert!(answer.is_block(), "{answer:?}");
     assert!(answer.reason().contains("a.py"));
+    let status = project.run(&["review", "status"]);
+    assert!(
+        status.stdout.contains("1 unreadable log lines skipped"),
+        "{status:?}"
+    );
 }
 
 #[test]
@@ -194,7 +199,11 @@ fn a_hook_in_a_linked_worktree_uses_the_main_checkout_state() {
         answer.is_block(),
         "the main checkout's session state is used: {answer:?}"
     );
-    assert!(answer.reason().contains("a.py"));
+    assert!(
+        answer.reason().contains("(1 changed files: a.py)"),
+        "{}",
+        answer.reason()
+    );
     assert!(
         !linked.join(".claude").exists(),
         "no state in the linked worktree"
@@ -235,4 +244,27 @@ fn session_end_closes_the_session_and_removes_only_stale_ones() {
         "{lifecycle}"
     );
     assert!(lifecycle.contains("\"event\":\"session_ended\""));
+}
+
+#[test]
+fn a_file_deleted_by_an_edit_tool_is_reviewed_with_its_removed_lines() {
+    let project = TestProject::new();
+    project.write("src/old.py", "def legacy():\n    return 1\n");
+    project.commit_all();
+    std::fs::remove_file(project.path().join("src/old.py")).unwrap();
+    let mut payload = project.fixture_json("codex-post-apply-patch.json");
+    payload["session_id"] = json!("codex-session");
+    payload["tool_input"]["command"] =
+        json!("*** Begin Patch\n*** Delete File: src/old.py\n*** End Patch\n");
+    assert_eq!(project.hook("post-tool-use", &payload.to_string()).code, 0);
+    assert!(event_names(&project, "codex-session").contains(&"file_deleted".to_string()));
+    let mut stop = project.fixture_json("codex-stop.json");
+    stop["session_id"] = json!("codex-session");
+    let answer = project.hook("stop", &stop.to_string());
+    assert_eq!(answer.json["decision"], "block", "{answer:?}");
+    let reason = answer.reason();
+    assert!(
+        reason.contains("### src/old.py (deleted)") && reason.contains("-def legacy():"),
+        "{reason}"
+    );
 }

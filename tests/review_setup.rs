@@ -167,3 +167,45 @@ fn submit_without_session_finds_the_pending_request_and_refuses_when_none() {
     ]);
     assert_eq!(run.code, 2, "{run:?}");
 }
+
+#[test]
+fn config_wizard_asks_on_a_terminal() {
+    // `script` gives car a terminal on stdin, the way a person runs the wizard.
+    let project = TestProject::new();
+    set_settings(&project, json!({"maxStopPasses": 9, "customKey": true}));
+    let car = assert_cmd::cargo::cargo_bin("car");
+    let output = std::process::Command::new("script")
+        .args(["-qec", &format!("{} config", car.display()), "/dev/null"])
+        .current_dir(project.path())
+        .env("HOME", project.home())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"gpt\nclaude\nsonnet\np1\n\n45\n")?;
+            child.wait_with_output()
+        })
+        .expect("`script` (util-linux) runs the wizard on a pseudo-terminal");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("Reviewer backend (manual, claude, codex, opencode, command) [manual]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(maxStopPasses) [9]"),
+        "the current value is offered: {text}"
+    );
+    let car_key = &project.read_json(".claude/settings.json")["claude-auto-review"];
+    assert_eq!(car_key["reviewerBackend"], "claude");
+    assert_eq!(car_key["reviewerModel"], "sonnet");
+    assert_eq!(car_key["minimumBlockingSeverity"], "P1");
+    assert_eq!(car_key["maxStopPasses"], 9, "Enter keeps the current value");
+    assert_eq!(car_key["reviewerTimeoutSeconds"], 45);
+    assert_eq!(car_key["customKey"], true);
+}

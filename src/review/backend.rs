@@ -120,22 +120,7 @@ pub fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, Backen
             "--settings",
             r#"{"disableAllHooks":true}"#,
         ]),
-        ReviewerBackend::Codex => {
-            let mut argv = strings(&[
-                "codex",
-                "exec",
-                "--sandbox",
-                "read-only",
-                "--skip-git-repo-check",
-            ]);
-            if let Some(schema) = &files.schema {
-                argv.push("--output-schema".into());
-                argv.push(schema.to_string_lossy().into_owned());
-            }
-            argv.push("--output-last-message".into());
-            argv.push(files.last_message.to_string_lossy().into_owned());
-            argv
-        }
+        ReviewerBackend::Codex => codex_argv(files),
         ReviewerBackend::Opencode => strings(&["opencode", "run", "--agent", "plan"]),
     };
     if let Some(model) = &settings.reviewer_model {
@@ -149,6 +134,27 @@ pub fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, Backen
         _ => {}
     }
     Ok(argv)
+}
+
+/// `codex exec` read-only, with the answer's schema and the file its last message goes to.
+fn codex_argv(files: &RunFiles) -> Vec<String> {
+    let mut argv: Vec<String> = [
+        "codex",
+        "exec",
+        "--sandbox",
+        "read-only",
+        "--skip-git-repo-check",
+    ]
+    .iter()
+    .map(|item| item.to_string())
+    .collect();
+    if let Some(schema) = &files.schema {
+        argv.push("--output-schema".into());
+        argv.push(schema.to_string_lossy().into_owned());
+    }
+    argv.push("--output-last-message".into());
+    argv.push(files.last_message.to_string_lossy().into_owned());
+    argv
 }
 
 /// Sends `prompt` to the configured reviewer and returns what it answered (plain text).
@@ -214,6 +220,13 @@ pub fn ask_with(
             stderr: tail(&output.stderr, 400),
         });
     }
+    if let Some(message) = claude_error(settings, &output.stdout) {
+        return Err(BackendError::Failed {
+            program: program.clone(),
+            code: "0, is_error".into(),
+            stderr: tail(&message, 400),
+        });
+    }
     let answer = answer_text(settings, &files, &output.stdout);
     if answer.trim().is_empty() {
         return Err(BackendError::Empty {
@@ -273,6 +286,21 @@ fn answer_text(settings: &Settings, files: &RunFiles, stdout: &str) -> String {
             .unwrap_or_else(|| stdout.to_string()),
         _ => stdout.to_string(),
     }
+}
+
+/// Claude's JSON envelope can report a failure with exit 0 (`"is_error": true`).
+fn claude_error(settings: &Settings, stdout: &str) -> Option<String> {
+    if settings.reviewer_backend != ReviewerBackend::Claude {
+        return None;
+    }
+    let value: Value = serde_json::from_str(stdout.trim()).ok()?;
+    (value.get("is_error") == Some(&Value::Bool(true))).then(|| {
+        value
+            .get("result")
+            .and_then(Value::as_str)
+            .unwrap_or("is_error without a message")
+            .to_string()
+    })
 }
 
 /// The last `limit` characters of `text`, for error messages.

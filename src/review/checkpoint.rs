@@ -30,7 +30,7 @@ struct Checkpoint {
 }
 
 /// The session's snapshot, from the cache plus the log's new events, or from the whole log.
-/// Also returns the checkpoint to save once the caller is done (`None` when nothing is new).
+/// Saves the cache again when new events were folded in.
 pub fn load(log: &EventLog) -> Result<Snapshot, FileError> {
     let path = log.dir().join(FILE_NAME);
     let cached = files::read_optional(&path)
@@ -61,6 +61,26 @@ pub fn load(log: &EventLog) -> Result<Snapshot, FileError> {
         save(log, &snapshot, end, tail);
     }
     Ok(snapshot)
+}
+
+/// The snapshot from the cache plus the events since, without saving anything; `None` when there
+/// is no usable cache (for the edit hook, which must not pay for a full read).
+pub fn peek(log: &EventLog) -> Option<Snapshot> {
+    let text = files::read_optional(&log.dir().join(FILE_NAME)).ok()??;
+    let checkpoint = serde_json::from_str::<Checkpoint>(&text).ok()?;
+    if checkpoint.format != FORMAT {
+        return None;
+    }
+    let (text, start) = read_from(log, checkpoint.offset, &checkpoint.tail).ok()??;
+    if start == 0 {
+        return None;
+    }
+    let mut snapshot = checkpoint.snapshot;
+    let complete = text.rfind('\n').map_or(0, |index| index + 1);
+    for record in parse_lines(&text[..complete]).0 {
+        snapshot.apply(record);
+    }
+    Some(snapshot)
 }
 
 fn fresh(log: &EventLog) -> Snapshot {

@@ -101,6 +101,7 @@ fn status(project: &Project, as_json: bool) -> Result<Outcome, Error> {
                 "validator_errors": snapshot.unresolved_errors().iter().map(|error| error.render()).collect::<Vec<_>>(),
                 "blocked_stops_in_a_row": snapshot.blocks_since_allow,
                 "reviews": snapshot.reviews.len(),
+                "unreadable_lines": snapshot.skipped_lines,
             })
         })
         .collect();
@@ -153,6 +154,11 @@ fn render_status_row(row: &Value) -> String {
     {
         text.push_str(&format!("\n  open: {line}"));
     }
+    if let Some(lines) = row["unreadable_lines"].as_u64().filter(|lines| *lines > 0) {
+        text.push_str(&format!(
+            "\n  {lines} unreadable log lines skipped (a hook killed mid-write)"
+        ));
+    }
     text
 }
 
@@ -194,7 +200,7 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
         )));
     };
     let text = read_input(file)?;
-    let review = parse_submission(&text)?;
+    let review = parse_submission(&text)?.relative_to(project);
     let log = EventLog::for_session(project, &snapshot.session);
     log.append(
         Clock::from_env()?.now(),
@@ -207,18 +213,22 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
         },
     )
     .map_err(ReviewError::from)?;
+    print_summary(&review, &request.id, &snapshot.session, &settings);
+    Ok(Outcome::Success)
+}
+
+/// What a submission recorded, and what to do next.
+fn print_summary(review: &Review, review_id: &str, session: &str, settings: &Settings) {
     let count = |severity| {
         review
             .findings
             .iter()
-            .filter(|f| f.severity == severity)
+            .filter(|finding| finding.severity == severity)
             .count()
     };
     let blocking = review.blocking(&settings.minimum_blocking_severity).count();
     output::print_message(&format!(
-        "recorded review {} for session {}: {} P1, {} P2, {} P3; {blocking} blocking",
-        request.id,
-        snapshot.session,
+        "recorded review {review_id} for session {session}: {} P1, {} P2, {} P3; {blocking} blocking",
         count(Severity::P1),
         count(Severity::P2),
         count(Severity::P3)
@@ -231,7 +241,6 @@ fn submit(project: &Project, session: Option<&str>, file: Option<&Path>) -> Resu
     } else {
         "stop again: the gate will let the agent stop"
     });
-    Ok(Outcome::Success)
 }
 
 /// The named session, else the one whose pending request is the newest.

@@ -45,11 +45,15 @@ pub enum BaselineSource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// An edit tool changed a file; `hash` is the SHA-256 of its content afterwards.
+    /// An edit tool changed a file; `hash` is the SHA-256 of its content afterwards; `reviewed`
+    /// says whether a completed review already covered exactly this content (an edit back to a
+    /// reviewed version). Informational: the snapshot derives coverage itself.
     EditTracked {
         file: String,
         tool: String,
         hash: String,
+        #[serde(default)]
+        reviewed: bool,
     },
     /// A tool deleted a file.
     FileDeleted { file: String },
@@ -72,7 +76,8 @@ pub enum Event {
         hash: Version,
     },
     /// `git status` when the session first recorded something: the files already dirty then,
-    /// with their versions, so changes made later outside the edit tools can be told apart.
+    /// with their stamps (`stamp:<size>:<mtime ns>`, `null` when missing), so changes made later
+    /// outside the edit tools can be told apart.
     WorktreeBaseline { dirty: Versions },
     /// At stop time `git status` showed a file changed outside the edit tools (Bash rm/mv/…).
     Reconciled { file: String, hash: Version },
@@ -157,14 +162,6 @@ pub fn content_hash(bytes: &[u8]) -> String {
         hex.push_str(&format!("{byte:02x}"));
     }
     hex
-}
-
-/// The short form of a version for messages and prompts.
-pub fn short(version: &Version) -> String {
-    match version {
-        Some(hash) => hash.chars().take(12).collect(),
-        None => "deleted".to_string(),
-    }
 }
 
 #[cfg(test)]

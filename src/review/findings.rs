@@ -192,6 +192,18 @@ impl Review {
         Ok(review)
     }
 
+    /// Makes every finding's file project-relative (reviewers write `./src/a.py` or absolute
+    /// paths), so findings line up with the file versions a review covered.
+    pub fn relative_to(mut self, project: &crate::project::Project) -> Review {
+        for finding in &mut self.findings {
+            let path = std::path::Path::new(&finding.file);
+            if let Some(relative) = project.relative(path) {
+                finding.file = relative;
+            }
+        }
+        self
+    }
+
     /// Findings that block at `threshold`, minus those deferred by this review's known limits.
     pub fn blocking<'a>(&'a self, threshold: &'a str) -> impl Iterator<Item = &'a Finding> + 'a {
         self.findings.iter().filter(move |finding| {
@@ -357,6 +369,19 @@ mod tests {
         assert_eq!(blocking, ["F1"]);
         assert!(check_deferrable(&review.findings[0]).is_err());
         assert!(check_deferrable(&review.findings[1]).is_ok());
+    }
+
+    #[test]
+    fn finding_paths_become_project_relative() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = crate::project::Project::at(dir.path());
+        let absolute = dir.path().join("src/b.py").display().to_string();
+        let review = parse(&format!(
+            r#"{{"findings":[{{"severity":"P3","file":"./src/a.py","title":"t"}},{{"severity":"P3","file":"{absolute}","title":"u"}}]}}"#
+        ))
+        .relative_to(&project);
+        assert_eq!(review.findings[0].file, "src/a.py");
+        assert_eq!(review.findings[1].file, "src/b.py");
     }
 
     #[test]

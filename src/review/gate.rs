@@ -64,17 +64,26 @@ struct Gate<'a> {
     context: &'a HookContext,
     log: EventLog,
     snapshot: Snapshot,
+    /// `git status` at this stop, until reconciliation consumes it.
+    dirty: Option<Versions>,
     pending: Vec<Event>,
     threshold: String,
 }
 
 impl<'a> Gate<'a> {
+    /// Reads the snapshot while `git status` runs beside it (the two costs overlap).
     fn open(context: &'a HookContext, log: EventLog) -> Result<Gate<'a>, ReviewError> {
-        let snapshot = crate::review::checkpoint::load(&log)?;
+        let (snapshot, dirty) = std::thread::scope(|scope| {
+            let git =
+                scope.spawn(|| reconcile::dirty_versions(&context.project, &context.settings));
+            let snapshot = crate::review::checkpoint::load(&log);
+            (snapshot, git.join().ok().flatten())
+        });
         Ok(Gate {
             context,
             log,
-            snapshot,
+            snapshot: snapshot?,
+            dirty,
             pending: Vec::new(),
             threshold: context.settings.minimum_blocking_severity.clone(),
         })
@@ -101,11 +110,12 @@ impl<'a> Gate<'a> {
         };
         match produced {
             Produced::Requested(request) => {
-                let reason = request_reason(self.context, &request);
+                let reason = request_reason(self.context, &request, &self.errors_to_fix());
                 self.block("review_request", reason)
             }
             Produced::Failed(what, fix) => {
-                let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes);
+                let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes)
+                    + &self.errors_to_fix();
                 self.block("reviewer_failed", reason)
             }
             Produced::Reviewed => self.verdict(),
@@ -119,6 +129,7 @@ impl<'a> Gate<'a> {
             &self.context.project,
             &self.context.settings,
             &self.snapshot,
+            self.dirty.take(),
         );
         for event in reconciled {
             self.record(event);
@@ -136,6 +147,20 @@ impl<'a> Gate<'a> {
         );
         self.stage("changes", "pending", &detail);
         Some(unreviewed)
+    }
+
+    /// The unresolved validator errors, for block reasons that are not a fix request.
+    fn errors_to_fix(&self) -> String {
+        let errors = self.snapshot.unresolved_errors();
+        if errors.is_empty() {
+            return String::new();
+        }
+        let mut text =
+            String::from("\nAlso fix these validator errors (they block the stop by themselves):");
+        for error in errors {
+            text.push_str(&format!("\n- {}", error.render()));
+        }
+        text
     }
 
     /// Appends an event to the pending batch and folds it into the snapshot.
@@ -340,16 +365,18 @@ impl<'a> Gate<'a> {
             .join("reviews")
             .join(format!("{}.answer.txt", request.id));
         let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
-        let review = Review::parse_text(&text).map_err(|error| {
-            (
-                format!("the reviewer's answer is unusable: {error}"),
-                format!(
-                    "the raw answer is in {}; check the reviewer and its model",
-                    answer_path.display()
-                ),
-                true,
-            )
-        })?;
+        let review = Review::parse_text(&text)
+            .map(|review| review.relative_to(&self.context.project))
+            .map_err(|error| {
+                (
+                    format!("the reviewer's answer is unusable: {error}"),
+                    format!(
+                        "the raw answer is in {}; check the reviewer and its model",
+                        answer_path.display()
+                    ),
+                    true,
+                )
+            })?;
         self.stage("review", "completed", &request.id);
         self.record(Event::ReviewCompleted {
             review: request.id.clone(),
@@ -416,7 +443,7 @@ impl<'a> Gate<'a> {
             answer = answer.with_system_line(message);
         }
         if !offers.is_empty() {
-            answer = answer.with_system_line(offers::render(&offers));
+            answer = answer.with_system_line(offers::render_capped(&offers));
         }
         if !limits.is_empty() {
             answer = answer.with_system_line(offers::render_known_limits(&limits));
@@ -426,7 +453,8 @@ impl<'a> Gate<'a> {
 }
 
 /// The manual review request: what to review and the exact command to record the findings.
-fn request_reason(context: &HookContext, request: &Request) -> String {
+/// `also` (validator errors to fix) comes before the request text, where it is seen.
+fn request_reason(context: &HookContext, request: &Request, also: &str) -> String {
     let session = context.session_id();
     let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
     let mut reason = format!(
@@ -440,6 +468,10 @@ fn request_reason(context: &HookContext, request: &Request) -> String {
         files.join(", "),
         request.prompt_file
     );
+    if !also.is_empty() {
+        reason.push_str(also.trim_start());
+        reason.push('\n');
+    }
     let prompt_text = std::fs::read_to_string(context.project.root().join(&request.prompt_file))
         .unwrap_or_default();
     if prompt_text.len() <= INLINE_PROMPT_LIMIT {

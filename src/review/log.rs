@@ -143,8 +143,30 @@ fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
         .map_err(|source| FileError::io(path, source))
 }
 
-/// Parses JSONL, skipping blank, torn and unknown lines.
+/// Logs at least this large are parsed in two halves on two threads (a first stop on a long
+/// session log, before the snapshot cache exists).
+const PARALLEL_FROM: usize = 512 * 1024;
+
+/// Parses JSONL, skipping blank, torn and unknown lines; events keep their order.
 pub fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
+    if text.len() < PARALLEL_FROM {
+        return parse_serial(text);
+    }
+    let half = text.len() / 2;
+    let middle = text[half..]
+        .find('\n')
+        .map_or(text.len(), |index| half + index + 1);
+    let (first, second) = text.split_at(middle);
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| parse_serial(second));
+        let (mut events, skipped) = parse_serial(first);
+        let (rest, skipped_rest) = later.join().unwrap_or_else(|_| parse_serial(second));
+        events.extend(rest);
+        (events, skipped + skipped_rest)
+    })
+}
+
+fn parse_serial(text: &str) -> (Vec<EventRecord>, usize) {
     let mut events = Vec::new();
     let mut skipped = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
@@ -193,6 +215,8 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
         file: String,
         tool: String,
         hash: String,
+        #[serde(default)]
+        reviewed: bool,
     }
     #[derive(serde::Deserialize)]
     struct Validated {
@@ -206,8 +230,18 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
     }
     let event = match tag {
         "edit_tracked" => {
-            let Edit { file, tool, hash } = serde_json::from_str(line).ok()?;
-            Event::EditTracked { file, tool, hash }
+            let Edit {
+                file,
+                tool,
+                hash,
+                reviewed,
+            } = serde_json::from_str(line).ok()?;
+            Event::EditTracked {
+                file,
+                tool,
+                hash,
+                reviewed,
+            }
         }
         "validated" => {
             let Validated { file, errors } = serde_json::from_str(line).ok()?;
@@ -264,6 +298,30 @@ mod tests {
         let (events, skipped) = log.read().unwrap();
         assert_eq!(events.len(), 2, "the event after a torn line is kept");
         assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn large_logs_parse_in_order() {
+        let line = |ts: i64| {
+            serde_json::to_string(&EventRecord {
+                ts,
+                session: "s".into(),
+                event: Event::FileDeleted {
+                    file: "f".repeat(200),
+                },
+            })
+            .unwrap()
+        };
+        let text: String = (0..5_000).map(|ts| line(ts) + "\n").collect();
+        assert!(text.len() > PARALLEL_FROM);
+        let (events, skipped) = parse_lines(&text);
+        assert_eq!(skipped, 0);
+        assert!(
+            events
+                .iter()
+                .enumerate()
+                .all(|(index, e)| e.ts == index as i64)
+        );
     }
 
     #[test]

@@ -80,6 +80,27 @@ pub fn render(offers: &[Offer]) -> String {
     text
 }
 
+/// Offers shown in a hook answer: at most this many lines, the rest behind `car review offers`.
+const SHOWN_IN_HOOK: usize = 20;
+
+/// [`render`] bounded for a hook's `systemMessage`.
+pub fn render_capped(offers: &[Offer]) -> String {
+    if offers.len() <= SHOWN_IN_HOOK {
+        return render(offers);
+    }
+    let mut text = render(&offers[..SHOWN_IN_HOOK]);
+    text = text.replacen(
+        &format!("({};", SHOWN_IN_HOOK),
+        &format!("({};", offers.len()),
+        1,
+    );
+    text.push_str(&format!(
+        "\n… and {} more: `car review offers`",
+        offers.len() - SHOWN_IN_HOOK
+    ));
+    text
+}
+
 /// The known limits block for people.
 pub fn render_known_limits(limits: &[(String, String)]) -> String {
     let mut text = String::from("Known limits (deferred, not fixed):");
@@ -138,5 +159,17 @@ mod tests {
         assert_eq!(offers[0].location, "a.py:3");
         assert_eq!(offers[1].location, "a.swift:4");
         assert!(render(&offers).contains("- a.py:3: Name x better — rename to count"));
+        let many: Vec<Offer> = (0..25)
+            .map(|index| Offer {
+                key: index.to_string(),
+                location: format!("a.py:{index}"),
+                text: "t".into(),
+                source: "review".into(),
+            })
+            .collect();
+        let capped = render_capped(&many);
+        assert!(capped.starts_with("P3 offers (25;"), "{capped}");
+        assert!(capped.ends_with("… and 5 more: `car review offers`"));
+        assert_eq!(capped.lines().count(), 22);
     }
 }

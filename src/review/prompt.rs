@@ -222,6 +222,7 @@ mod tests {
                 file: "a.py".into(),
                 tool: "Edit".into(),
                 hash: "h".into(),
+                reviewed: false,
             },
         }];
         let snapshot = Snapshot::from_records("s", records, 0);

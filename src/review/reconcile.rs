@@ -1,17 +1,20 @@
 //! Reconciliation with `git status` at stop time: files the session changed outside the edit tools
 //! (Bash `rm`, `mv`, `sed -i`, redirects) become `reconciled` events, so they are reviewed too.
 //!
-//! Invariants: a file counts as changed by the session only when its version differs from what
-//! the session last knew of it (its tracked version, else its version in the worktree baseline
-//! taken when the session first recorded something); a file another session of the project
+//! Invariants: a file counts as changed by the session only when it differs from what the session
+//! last knew of it: its tracked content hash, else its stamp (size and modification time) in the
+//! worktree baseline taken when the session first recorded something. Stamps keep the baseline
+//! and each stop cheap (no file is read unless it changed); a file another session of the project
 //! edited with its tools is that session's; car's own state folder is never reported.
 //! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::Duration;
 
 use crate::project::{Project, STATE_DIR};
 use crate::review::baseline::{Baselines, disk_version};
+use crate::review::event::Version;
 use crate::review::event::{Event, Versions};
 use crate::review::snapshot::Snapshot;
 use crate::setup::settings::Settings;
@@ -20,7 +23,7 @@ use crate::validate::process::run_with_timeout;
 /// How long `git status` may take before reconciliation is skipped.
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Every dirty path (modified, added, deleted, untracked) → its version on disk now.
+/// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
 pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
     if !project.root().join(".git").exists() {
         return None;
@@ -29,6 +32,9 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
     let output = run_with_timeout(
         "git",
         &[
+            // A background status must not take index.lock nor rewrite the index: that write
+            // waits on the disk and races the agent's own git commands.
+            "--no-optional-locks",
             "-C",
             &root,
             "status",
@@ -48,19 +54,43 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
         .map(|path| {
-            let version = disk_version(&project.root().join(&path));
-            (path, version)
+            let stamp = stamp_of(&project.root().join(&path));
+            (path, stamp)
         })
         .collect();
     Some(versions)
 }
 
-/// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries.
+/// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
+/// `/` is a nested repository or worktree, not a file of this project.
 pub fn parse_porcelain(text: &str) -> Vec<String> {
     text.split('\0')
-        .filter(|entry| entry.len() > 3)
+        .filter(|entry| entry.len() > 3 && !entry.ends_with('/'))
         .map(|entry| entry[3..].to_string())
         .collect()
+}
+
+/// Files above this size are versioned by size and modification time instead of being read.
+const HASH_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The content hash, or for a huge file its stamp.
+fn version_of(path: &Path) -> Version {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() <= HASH_LIMIT {
+        return disk_version(path);
+    }
+    stamp_of(path)
+}
+
+/// `stamp:<size>:<mtime ns>`, read from the file's metadata only.
+fn stamp_of(path: &Path) -> Version {
+    let meta = std::fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |age| age.as_nanos());
+    Some(format!("stamp:{}:{modified}", meta.len()))
 }
 
 /// Not car's own state, not the lock sidecars car leaves beside `.claude/settings.json`.
@@ -72,8 +102,14 @@ fn is_reviewable(path: &str, settings: &Settings) -> bool {
 }
 
 /// The `reconciled` events for changes `git status` shows that the snapshot does not know yet.
-pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) -> Vec<Event> {
-    let Some(dirty_now) = dirty_versions(project, settings) else {
+/// `dirty_now` is [`dirty_versions`] taken at this stop (`None`: not git, or git failed).
+pub fn reconcile(
+    project: &Project,
+    settings: &Settings,
+    snapshot: &Snapshot,
+    dirty_now: Option<Versions>,
+) -> Vec<Event> {
+    let Some(dirty_now) = dirty_now else {
         return Vec::new();
     };
     let empty = Versions::new();
@@ -89,21 +125,31 @@ pub fn reconcile(project: &Project, settings: &Settings, snapshot: &Snapshot) ->
         if !is_reviewable(path, settings) {
             continue;
         }
-        let now = match dirty_now.get(path) {
-            Some(version) => version.clone(),
-            None => disk_version(&project.root().join(path)),
-        };
-        let known = snapshot.files.get(path).or_else(|| baseline.get(path));
-        let changed = match known {
-            Some(known) => *known != now,
+        let full_path = project.root().join(path);
+        let changed = match snapshot.files.get(path) {
+            Some(known) => {
+                let now = version_of(&full_path);
+                (now != *known).then_some(now)
+            }
             None => {
-                dirty_now.contains_key(path) && !others.iter().any(|other| other.is_captured(path))
+                let stamp = match dirty_now.get(path) {
+                    Some(stamp) => stamp.clone(),
+                    None => stamp_of(&full_path),
+                };
+                let differs = match baseline.get(path) {
+                    Some(before) => *before != stamp,
+                    None => {
+                        dirty_now.contains_key(path)
+                            && !others.iter().any(|other| other.is_captured(path))
+                    }
+                };
+                differs.then(|| version_of(&full_path))
             }
         };
-        if changed {
+        if let Some(hash) = changed {
             events.push(Event::Reconciled {
                 file: path.clone(),
-                hash: now,
+                hash,
             });
         }
     }
@@ -130,7 +176,7 @@ mod tests {
 
     #[test]
     fn porcelain_paths() {
-        let text = " D src/legacy_loader.py\0?? new file.txt\0M  a.py\0";
+        let text = " D src/legacy_loader.py\0?? new file.txt\0M  a.py\0?? linked-wt/\0";
         assert_eq!(
             parse_porcelain(text),
             ["src/legacy_loader.py", "new file.txt", "a.py"]

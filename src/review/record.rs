@@ -30,10 +30,12 @@ pub fn edit_checked(
         &edit.relative_path,
         edit.before.as_deref(),
     )?);
+    let hash = content_hash(edit.content.as_bytes());
     events.push(Event::EditTracked {
         file: edit.relative_path.clone(),
         tool: edit.tool.clone(),
-        hash: content_hash(edit.content.as_bytes()),
+        reviewed: is_reviewed(&log, &edit.relative_path, &hash),
+        hash,
     });
     events.push(Event::Validated {
         file: edit.relative_path.clone(),
@@ -62,6 +64,19 @@ pub fn file_deleted(context: &HookContext, relative_path: &str) -> Result<(), Fi
         file: relative_path.to_string(),
     });
     log.append_all(context.clock.now(), events)
+}
+
+/// Whether a completed review covered exactly this version. Reviews only complete after a stop,
+/// and every stop leaves the snapshot cache, so without a cache the answer is no — and with one,
+/// only the events since the last stop are read.
+fn is_reviewed(log: &EventLog, file: &str, hash: &str) -> bool {
+    let Some(snapshot) = crate::review::checkpoint::peek(log) else {
+        return false;
+    };
+    snapshot
+        .reviews
+        .iter()
+        .any(|review| review.files.get(file).and_then(Option::as_deref) == Some(hash))
 }
 
 /// The worktree baseline, when this is the session's first record.

@@ -378,6 +378,7 @@ mod tests {
             file: file.into(),
             tool: "Edit".into(),
             hash: hash.into(),
+            reviewed: false,
         })
     }
 
@@ -428,6 +429,25 @@ mod tests {
         assert!(snapshot.outstanding("P2").is_empty());
         snapshot.apply(edit("a", "h0"));
         assert!(snapshot.session_changes().is_empty());
+    }
+
+    #[test]
+    fn fingerprint_moves_with_files_and_findings_only() {
+        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1")], 0);
+        snapshot.apply(completed("R1", &[("a", "h1")], P1_ON_A));
+        let before = snapshot.fingerprint("P2");
+        snapshot.apply(record(Event::StopStage {
+            stage: "breaker".into(),
+            outcome: "closed".into(),
+            detail: String::new(),
+        }));
+        assert_eq!(
+            snapshot.fingerprint("P2"),
+            before,
+            "bookkeeping is not progress"
+        );
+        snapshot.apply(edit("a", "h2"));
+        assert_ne!(snapshot.fingerprint("P2"), before);
     }
 
     #[test]

@@ -82,9 +82,10 @@ fn apply_flags(raw: &mut RawSettings, args: &ConfigArgs) {
 /// The interactive questions; Enter keeps what is there.
 fn ask_all(raw: &mut RawSettings) -> Result<(), Error> {
     let current = Settings::from_raw(raw.clone(), Path::new("settings")).unwrap_or_default();
-    let backend = ask(
+    let backend = ask_choice(
         "Reviewer backend (manual, claude, codex, opencode, command)",
         backend_name(&current.reviewer_backend),
+        &["manual", "claude", "codex", "opencode", "command"],
     )?;
     raw.reviewer_backend = Some(backend.to_lowercase());
     if backend.eq_ignore_ascii_case("command") {
@@ -99,9 +100,10 @@ fn ask_all(raw: &mut RawSettings) -> Result<(), Error> {
         current.reviewer_model.as_deref().unwrap_or(""),
     )?;
     raw.reviewer_model = (!model.is_empty()).then_some(model);
-    let severity = ask(
+    let severity = ask_choice(
         "Least severe finding that blocks the stop (P1 or P2)",
         &current.minimum_blocking_severity,
+        &["P1", "P2"],
     )?;
     raw.minimum_blocking_severity = Some(severity);
     raw.max_stop_passes = Some(ask_number(
@@ -129,6 +131,20 @@ fn ask(question: &str, current: &str) -> Result<String, Error> {
     } else {
         answer.to_string()
     })
+}
+
+/// Asks until the answer is one of `options` (case-insensitive); returns it as listed.
+fn ask_choice(question: &str, current: &str, options: &[&str]) -> Result<String, Error> {
+    loop {
+        let answer = ask(question, current)?;
+        if let Some(option) = options
+            .iter()
+            .find(|option| option.eq_ignore_ascii_case(&answer))
+        {
+            return Ok(option.to_string());
+        }
+        output::print_error(&format!("{answer:?} is not one of {}", options.join(", ")));
+    }
 }
 
 fn ask_number(question: &str, current: u64) -> Result<u64, Error> {
