@@ -4,6 +4,10 @@
 //! main worktree (so every worktree shares one lesson library and one review state); outside git it
 //! is the directory itself. The root is found by reading `.git` files directly, without starting
 //! `git`, because this runs on every edit.
+//!
+//! Two folders, one invariant: car's *state* (lessons, settings, sessions) lives under the root;
+//! the *files* an agent edits live in the checkout it works in — the root itself, or a linked
+//! worktree anywhere on disk. Paths recorded for files are relative to that checkout.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -13,6 +17,9 @@ pub const STATE_DIR: &str = ".claude/claude-auto-review";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {
     root: PathBuf,
+    /// The top level of the checkout the work happens in (differs from `root` in a linked
+    /// worktree).
+    checkout: PathBuf,
 }
 
 impl Project {
@@ -27,21 +34,31 @@ impl Project {
             }
             if dot_git.is_file() {
                 let root = main_worktree_of(&dot_git).unwrap_or_else(|| dir.to_path_buf());
-                return Project::at(&root);
+                return Project {
+                    root,
+                    checkout: dir.to_path_buf(),
+                };
             }
         }
         Project::at(&start)
     }
 
-    /// A project rooted exactly at `root`.
+    /// A project rooted exactly at `root`, worked on in place.
     pub fn at(root: &Path) -> Project {
         Project {
             root: root.to_path_buf(),
+            checkout: root.to_path_buf(),
         }
     }
 
+    /// Where car's state lives (the main checkout).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Where the edited files live: the root, or the linked worktree the agent works in.
+    pub fn checkout(&self) -> &Path {
+        &self.checkout
     }
 
     /// `.claude/claude-auto-review/`.
@@ -87,22 +104,22 @@ impl Project {
         self.root.join("replay-tests")
     }
 
-    /// `path` relative to the root with `/` separators, or `None` when it lies outside the
-    /// project. Relative paths are taken relative to the root.
+    /// `path` relative to the checkout with `/` separators, or `None` when it lies outside it.
+    /// Relative paths are taken relative to the checkout.
     pub fn relative(&self, path: &Path) -> Option<String> {
         let absolute_path = if path.is_absolute() {
             normalize(path)
         } else {
-            normalize(&self.root.join(path))
+            normalize(&self.checkout.join(path))
         };
         let resolved = resolve_existing_prefix(&absolute_path);
-        let root = self
-            .root
+        let checkout = self
+            .checkout
             .canonicalize()
-            .unwrap_or_else(|_| self.root.clone());
+            .unwrap_or_else(|_| self.checkout.clone());
         let relative = resolved
-            .strip_prefix(&root)
-            .or_else(|_| absolute_path.strip_prefix(&self.root))
+            .strip_prefix(&checkout)
+            .or_else(|_| absolute_path.strip_prefix(&self.checkout))
             .ok()?;
         let parts: Vec<String> = relative
             .components()

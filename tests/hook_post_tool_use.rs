@@ -215,17 +215,26 @@ fn unknown_tools_are_ignored() {
 }
 
 #[test]
-fn linked_worktree_uses_the_main_checkout_state() {
+fn linked_worktree_shares_the_main_checkout_state_and_reviews_its_own_files() {
     let project = TestProject::new();
     project.write("README.md", "x\n");
     project.commit_all();
+    // Worktrees usually live beside the main checkout, not inside it.
+    let beside = tempfile::tempdir().unwrap();
+    let worktree = beside.path().join("feature");
     let status = std::process::Command::new("git")
-        .args(["worktree", "add", "-q", "wt", "-b", "side"])
+        .args([
+            "worktree",
+            "add",
+            "-q",
+            worktree.to_str().unwrap(),
+            "-b",
+            "side",
+        ])
         .current_dir(project.path())
         .status()
         .unwrap();
     assert!(status.success());
-    let worktree = project.path().join("wt");
     std::fs::write(worktree.join("new.py"), "y = 2\n").unwrap();
     let payload = serde_json::json!({
         "session_id": "wt-session", "cwd": worktree, "hook_event_name": "PostToolUse",
@@ -234,9 +243,23 @@ fn linked_worktree_uses_the_main_checkout_state() {
         "tool_response": {"type": "create", "originalFile": null}
     });
     let answer = project.hook("post-tool-use", &payload.to_string());
-    assert_eq!(answer.code, 0);
-    assert_eq!(tracked_files(&project, "wt-session"), vec!["wt/new.py"]);
-    assert!(!worktree.join(".claude").exists());
+    assert_eq!(answer.code, 0, "{answer:?}");
+    assert_eq!(tracked_files(&project, "wt-session"), vec!["new.py"]);
+    assert!(
+        !worktree.join(".claude").exists(),
+        "state stays in the main checkout"
+    );
+
+    let stop = serde_json::json!({
+        "session_id": "wt-session", "cwd": worktree, "hook_event_name": "Stop",
+        "stop_hook_active": false, "last_assistant_message": "Added new.py."
+    });
+    let answer = project.hook("stop", &stop.to_string());
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(
+        answer.reason().contains("+y = 2"),
+        "the worktree's file is reviewed: {answer:?}"
+    );
 }
 
 #[test]

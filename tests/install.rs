@@ -36,6 +36,11 @@ fn install_merges_hooks_and_uninstall_restores() {
         "car hook session-end"
     );
     assert!(project.exists(".claude/claude-auto-review/.gitignore"));
+    let rules = project.read(".claude/claude-auto-review/rules.md");
+    assert!(
+        rules.contains("P1"),
+        "the default review rules are installed: {rules}"
+    );
 
     let text = project.read(".claude/settings.json");
     let second = project.run(&["install", "--non-interactive"]);
@@ -95,4 +100,8 @@ fn runtime_state_is_git_ignored_but_lessons_are_not() {
     let status = String::from_utf8_lossy(&output.stdout);
     assert!(status.contains("lessons.json"), "{status}");
     assert!(!status.contains("events.jsonl"), "{status}");
+    assert!(
+        status.contains("rules.md"),
+        "the review rules are committable: {status}"
+    );
 }

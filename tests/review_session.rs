@@ -179,38 +179,6 @@ fn the_baseline_makes_the_review_session_scoped() {
 }
 
 #[test]
-fn a_hook_in_a_linked_worktree_uses_the_main_checkout_state() {
-    let project = TestProject::new();
-    project.write("README.md", "x\n");
-    project.commit_all();
-    let linked = project.path().join("linked-wt");
-    let status = std::process::Command::new("git")
-        .args(["worktree", "add", "-q", linked.to_str().unwrap()])
-        .current_dir(project.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    write_file(&project, "a.py", "x = 1\n");
-    let mut payload: serde_json::Value =
-        serde_json::from_str(&stop_payload(&project, SESSION, Some("Done."))).unwrap();
-    payload["cwd"] = json!(linked);
-    let answer = project.hook("stop", &payload.to_string());
-    assert!(
-        answer.is_block(),
-        "the main checkout's session state is used: {answer:?}"
-    );
-    assert!(
-        answer.reason().contains("(1 changed files: a.py)"),
-        "{}",
-        answer.reason()
-    );
-    assert!(
-        !linked.join(".claude").exists(),
-        "no state in the linked worktree"
-    );
-}
-
-#[test]
 fn session_end_closes_the_session_and_removes_only_stale_ones() {
     let mut project = TestProject::new();
     let start = 1_800_000_000_i64;

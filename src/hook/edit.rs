@@ -111,7 +111,7 @@ pub fn derive(payload: &Payload, project: &Project) -> Changes {
             changes.notes.push(format!(
                 "{}: outside the project {}; not tracked",
                 path.display(),
-                project.root().display()
+                project.checkout().display()
             ));
             continue;
         };
@@ -507,11 +507,11 @@ fn numbered(text: &str, first: usize) -> Vec<AddedLine> {
 
 /// The committed version of a file, for Write payloads that do not carry the previous content.
 fn git_head_version(project: &Project, relative_path: &str) -> Option<String> {
-    if !project.root().join(".git").exists() {
+    if !project.checkout().join(".git").exists() {
         return None;
     }
     let spec = format!("HEAD:{relative_path}");
-    let root = project.root().to_string_lossy().into_owned();
+    let root = project.checkout().to_string_lossy().into_owned();
     let output = run_with_timeout(
         "git",
         &["-C", &root, "show", &spec],

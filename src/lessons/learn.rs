@@ -142,7 +142,7 @@ pub fn signals(
         }
         if !extension.is_empty()
             && let Err(refusal) =
-                precision::check_project(scope.project.root(), extension, &edit.path, &trigger)
+                precision::check_project(scope.project.checkout(), extension, &edit.path, &trigger)
         {
             refused.push(format!(
                 "not learned from {}:{} (rather miss than false-alarm): {refusal}",

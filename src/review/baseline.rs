@@ -105,10 +105,10 @@ fn store_once(dir: &Path, target: &Path, bytes: &[u8]) -> Result<bool, FileError
 
 /// The committed content of `file`, when the project is a git repository that has it.
 pub fn git_head_version(project: &Project, file: &str) -> Option<String> {
-    if !project.root().join(".git").exists() {
+    if !project.checkout().join(".git").exists() {
         return None;
     }
-    let root = project.root().to_string_lossy().into_owned();
+    let root = project.checkout().to_string_lossy().into_owned();
     let spec = format!("HEAD:{file}");
     let output = run_with_timeout(
         "git",

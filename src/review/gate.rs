@@ -227,7 +227,7 @@ impl<'a> Gate<'a> {
             .or_else(transcript_text);
         let result = classifier::classify(
             &self.context.settings,
-            self.context.project.root(),
+            self.context.project.checkout(),
             message.as_deref(),
         );
         self.record(Event::ClassifierResult {
@@ -322,7 +322,7 @@ impl<'a> Gate<'a> {
             }
             let answer = backend::ask_with(
                 settings,
-                self.context.project.root(),
+                self.context.project.checkout(),
                 &prompt_text,
                 remaining,
                 &options,

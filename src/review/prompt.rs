@@ -144,7 +144,9 @@ fn diffs(input: &PromptInput<'_>) -> String {
             .unwrap_or_else(|| git_head_version(input.project, file))
             .unwrap_or_default();
         let after = match version {
-            Some(_) => std::fs::read_to_string(input.project.root().join(file)).unwrap_or_default(),
+            Some(_) => {
+                std::fs::read_to_string(input.project.checkout().join(file)).unwrap_or_default()
+            }
             None => String::new(),
         };
         let state = if version.is_none() { " (deleted)" } else { "" };

@@ -25,10 +25,10 @@ const GIT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
 pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
-    if !project.root().join(".git").exists() {
+    if !project.checkout().join(".git").exists() {
         return None;
     }
-    let root = project.root().to_string_lossy().into_owned();
+    let root = project.checkout().to_string_lossy().into_owned();
     let output = run_with_timeout(
         "git",
         &[
@@ -54,7 +54,7 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
         .map(|path| {
-            let stamp = stamp_of(&project.root().join(&path));
+            let stamp = stamp_of(&project.checkout().join(&path));
             (path, stamp)
         })
         .collect();
@@ -125,7 +125,7 @@ pub fn reconcile(
         if !is_reviewable(path, settings) {
             continue;
         }
-        let full_path = project.root().join(path);
+        let full_path = project.checkout().join(path);
         let changed = match snapshot.files.get(path) {
             Some(known) => {
                 let now = version_of(&full_path);

@@ -59,6 +59,12 @@ pub fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> 
         output::print_message("car's hooks were already wired; nothing changed");
     }
     create_state_dir(project)?;
+    if let Some(rules) = crate::review::install_default_rules(project)? {
+        output::print_message(&format!(
+            "wrote the review rules to {} (edit them to fit your project)",
+            rules.display()
+        ));
+    }
     offer_starter_lessons(project, args)?;
     output::print_hint("`car config` chooses the reviewer; `car status` shows what car sees");
     Ok(Outcome::Success)

@@ -128,7 +128,7 @@ impl Validators {
     pub fn load(project: &Project, settings: &Settings) -> Validators {
         let rule_set = rules::load(project.root());
         Validators {
-            project_root: project.root().to_path_buf(),
+            project_root: project.checkout().to_path_buf(),
             python_interpreter: settings.python_interpreter.clone(),
             python: std::sync::OnceLock::new(),
             rules: rule_set.rules,
