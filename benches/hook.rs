@@ -27,6 +27,7 @@ fn main() {
     std::fs::write(root.join("app.py"), &python).expect("write");
 
     println!("PostToolUse hook, whole process, {RUNS} runs each, 1,000 lessons in the project");
+    report("process start only: car --version", &time_version(car));
     for (label, file, line) in [
         ("floor: .txt edit (no validator)", "notes.txt", "plain text"),
         (
@@ -41,6 +42,10 @@ fn main() {
         report(label, &times);
     }
     println!("TypeScript size: {} bytes", typescript.len());
+    report(
+        "in-process TypeScript validation",
+        &time_validation(root, &typescript),
+    );
 }
 
 fn time_hook(car: &str, root: &Path, payload: &str) -> Vec<Duration> {
@@ -67,6 +72,45 @@ fn time_hook(car: &str, root: &Path, payload: &str) -> Vec<Duration> {
     }
     times.drain(..3); // warm-up: page cache, interpreter cache
     times
+}
+
+/// The floor every process pays: exec, dynamic linking, argument parsing.
+fn time_version(car: &str) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(RUNS);
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let status = Command::new(car)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .expect("car runs");
+        assert!(status.success());
+        times.push(started.elapsed());
+    }
+    times
+}
+
+/// The tree-sitter parse of the TypeScript file inside car, without the process around it.
+fn time_validation(root: &Path, typescript: &str) -> Vec<Duration> {
+    let project = car::Project::at(root);
+    let settings = car::setup::settings::Settings::default();
+    let validators = car::validate::Validators::load(&project, &settings);
+    let path = root.join("app.ts");
+    let source = car::validate::Source {
+        path: &path,
+        display_path: "app.ts",
+        content: typescript,
+        language: None,
+        added: &[],
+    };
+    (0..RUNS)
+        .map(|_| {
+            let started = Instant::now();
+            let report = validators.check(&source);
+            assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+            started.elapsed()
+        })
+        .collect()
 }
 
 fn report(label: &str, times: &[Duration]) {

@@ -209,9 +209,12 @@ pub fn load(project_root: &Path) -> RuleSet {
         .collect();
     files.extend(project_files(project_root, &mut errors));
     for (name, text) in files {
-        match parse_file(&name, &text) {
-            Ok(parsed) => {
+        match parse_rules(&name, &text, false) {
+            Ok((parsed, disabled)) => {
                 errors.extend(parsed.errors);
+                for id in disabled {
+                    by_id.remove(&id);
+                }
                 for rule in parsed.rules {
                     by_id.insert(rule.id.clone(), rule);
                 }
@@ -267,6 +270,17 @@ fn file_error(file: &str, message: String) -> RuleError {
 /// Parses and validates one rule file. `Err`: the file as a whole is unusable (not JSON, wrong
 /// shape); otherwise each broken rule is an error of its own and the good rules are kept.
 pub fn parse_file(name: &str, text: &str) -> Result<RuleSet, RuleError> {
+    parse_rules(name, text, true).map(|(set, _)| set)
+}
+
+/// Parses a rule file; with `compile_disabled` false, disabled rules are only named (their ids
+/// returned) and not compiled: the hook loads every rule file on every edit, and the shipped
+/// examples are all disabled.
+fn parse_rules(
+    name: &str,
+    text: &str,
+    compile_disabled: bool,
+) -> Result<(RuleSet, Vec<String>), RuleError> {
     let raw: RawRuleFile = serde_json::from_str(text).map_err(|error| {
         let message = error.to_string();
         let message = match message.rfind(" at line ") {
@@ -282,9 +296,14 @@ pub fn parse_file(name: &str, text: &str) -> Result<RuleSet, RuleError> {
         }
     })?;
     let mut set = RuleSet::default();
+    let mut disabled = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for raw_rule in raw.rules {
         let id = raw_rule.id.clone();
+        if !raw_rule.enabled && !compile_disabled {
+            disabled.push(id);
+            continue;
+        }
         if !seen.insert(id.clone()) {
             set.errors.push(rule_error(
                 name,
@@ -298,7 +317,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<RuleSet, RuleError> {
             Err(message) => set.errors.push(rule_error(name, &id, message)),
         }
     }
-    Ok(set)
+    Ok((set, disabled))
 }
 
 fn rule_error(file: &str, id: &str, message: String) -> RuleError {
