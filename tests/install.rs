@@ -36,6 +36,10 @@ fn install_merges_hooks_and_uninstall_restores() {
         "car hook session-end"
     );
     assert!(project.exists(".claude/claude-auto-review/.gitignore"));
+    assert!(
+        !project.exists(".claude/settings.json.lock"),
+        "nothing is left beside the user's settings"
+    );
     let rules = project.read(".claude/claude-auto-review/rules.md");
     assert!(
         rules.contains("P1"),

@@ -8,20 +8,18 @@
 //! not an error (it may be installed later).
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
-
-use serde_json::Value;
+use std::path::Path;
 
 use crate::app::Outcome;
 use crate::cli::ConfigArgs;
 use crate::error::Error;
-use crate::files;
 use crate::output;
 use crate::project::Project;
 use crate::setup::SetupError;
 use crate::setup::settings::{
-    RawSettings, ReviewerBackend, SETTINGS_KEY, Settings, read_raw, read_settings_document,
+    RawSettings, ReviewerBackend, SETTINGS_KEY, Settings, read_raw, update_settings_document,
 };
+use crate::validate::process::find_on_path;
 
 pub fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     let path = project.settings_file();
@@ -36,7 +34,7 @@ pub fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     }
     apply_flags(&mut raw, args);
     let settings = Settings::from_raw(raw.clone(), &path)?;
-    write_key(&path, &raw)?;
+    write_key(project, &raw)?;
     output::print_message(&format!(
         "saved {} (reviewerBackend {}, maxStopPasses {}, minimumBlockingSeverity {}, reviewerTimeoutSeconds {})",
         path.display(),
@@ -158,16 +156,13 @@ fn ask_number(question: &str, current: u64) -> Result<u64, Error> {
 }
 
 /// Rewrites car's key, keeping every other key of the document.
-fn write_key(path: &Path, raw: &RawSettings) -> Result<(), Error> {
-    let _lock = files::FileLock::acquire(path, files::HOOK_LOCK_WAIT)?;
-    let mut document = read_settings_document(path)?;
+fn write_key(project: &Project, raw: &RawSettings) -> Result<(), Error> {
     let value =
         serde_json::to_value(raw).map_err(|error| SetupError::Invalid(error.to_string()))?;
-    document.insert(SETTINGS_KEY.to_string(), value);
-    let mut text = serde_json::to_string_pretty(&Value::Object(document))
-        .map_err(|error| SetupError::Invalid(error.to_string()))?;
-    text.push('\n');
-    files::write_atomic(path, text.as_bytes())?;
+    update_settings_document(project, |document| {
+        document.insert(SETTINGS_KEY.to_string(), value);
+        Ok(true)
+    })?;
     Ok(())
 }
 
@@ -188,27 +183,4 @@ pub fn backend_program(settings: &Settings) -> Option<String> {
         ReviewerBackend::Command => settings.reviewer_command.first().cloned(),
         ref other => Some(backend_name(other).to_string()),
     }
-}
-
-/// Where `program` would be found (a path with `/` is checked as given).
-pub fn find_on_path(program: &str) -> Option<PathBuf> {
-    let is_executable = |path: &Path| {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            path.metadata()
-                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        }
-        #[cfg(not(unix))]
-        {
-            path.is_file()
-        }
-    };
-    if program.contains('/') {
-        let path = PathBuf::from(program);
-        return is_executable(&path).then_some(path);
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| is_executable(path))
 }

@@ -18,7 +18,7 @@ use crate::files;
 use crate::output;
 use crate::project::Project;
 use crate::setup::SetupError;
-use crate::setup::settings::{Settings, read_settings_document};
+use crate::setup::settings::{Settings, SettingsError, update_settings_document};
 
 /// The plugin's hook wiring, shipped with car.
 const PLUGIN_HOOKS: &str = include_str!("../../hooks/hooks.json");
@@ -43,14 +43,19 @@ const STATE_GITIGNORE: &str = "\
 
 pub fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings_path = project.settings_file();
-    let mut document = read_settings_document(&settings_path)?;
     let settings = Settings::load(project).unwrap_or_default();
-    let before = Value::Object(document.clone());
-    remove_car_hooks(&mut document);
-    add_car_hooks(&mut document, &settings)?;
-    let changed = Value::Object(document.clone()) != before;
+    let entries = car_hook_entries(&settings)?;
+    let changed = update_settings_document(project, |document| {
+        let before = document.clone();
+        remove_car_hooks(document);
+        add_car_hooks(document, &entries).map_err(|error| SettingsError::Value {
+            path: settings_path.clone(),
+            key: "hooks".into(),
+            message: error.to_string(),
+        })?;
+        Ok(*document != before)
+    })?;
     if changed {
-        write_document(&settings_path, &document)?;
         output::print_message(&format!(
             "wired PostToolUse, Stop, SubagentStop and SessionEnd hooks in {}",
             settings_path.display()
@@ -76,9 +81,7 @@ pub fn uninstall(project: &Project) -> Result<Outcome, Error> {
         output::print_message("no .claude/settings.json here; nothing to remove");
         return Ok(Outcome::Success);
     }
-    let mut document = read_settings_document(&settings_path)?;
-    if remove_car_hooks(&mut document) {
-        write_document(&settings_path, &document)?;
+    if update_settings_document(project, |document| Ok(remove_car_hooks(document)))? {
         output::print_message(&format!(
             "removed car's hooks from {}",
             settings_path.display()
@@ -123,8 +126,10 @@ fn car_hook_entries(settings: &Settings) -> Result<Map<String, Value>, SetupErro
     Ok(hooks)
 }
 
-fn add_car_hooks(document: &mut Map<String, Value>, settings: &Settings) -> Result<(), SetupError> {
-    let entries = car_hook_entries(settings)?;
+fn add_car_hooks(
+    document: &mut Map<String, Value>,
+    entries: &Map<String, Value>,
+) -> Result<(), SetupError> {
     let hooks = document
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -185,15 +190,6 @@ fn is_car_hook(hook: &Value) -> bool {
         })
 }
 
-fn write_document(path: &std::path::Path, document: &Map<String, Value>) -> Result<(), Error> {
-    let _lock = files::FileLock::acquire(path, files::HOOK_LOCK_WAIT)?;
-    let mut text = serde_json::to_string_pretty(&Value::Object(document.clone()))
-        .map_err(|error| SetupError::Invalid(error.to_string()))?;
-    text.push('\n');
-    files::write_atomic(path, text.as_bytes())?;
-    Ok(())
-}
-
 fn create_state_dir(project: &Project) -> Result<(), Error> {
     let state_dir = project.state_dir();
     let gitignore = state_dir.join(".gitignore");
@@ -252,12 +248,12 @@ mod tests {
         let mut document = Map::new();
         document.insert("hooks".into(), json!({"PostToolUse": [user_hook.clone()]}));
         document.insert("model".into(), json!("opus"));
-        let settings = Settings::default();
+        let entries = car_hook_entries(&Settings::default()).unwrap();
         remove_car_hooks(&mut document);
-        add_car_hooks(&mut document, &settings).unwrap();
+        add_car_hooks(&mut document, &entries).unwrap();
         let once = document.clone();
         remove_car_hooks(&mut document);
-        add_car_hooks(&mut document, &settings).unwrap();
+        add_car_hooks(&mut document, &entries).unwrap();
         assert_eq!(once, document);
         assert_eq!(document["hooks"]["PostToolUse"][0], user_hook);
         assert_eq!(

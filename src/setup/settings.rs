@@ -261,6 +261,28 @@ pub fn read_settings_document(path: &Path) -> Result<Map<String, Value>, Setting
     }
 }
 
+/// Changes `.claude/settings.json` under a lock: reads the whole document, lets `change` edit it
+/// (returning whether it changed anything), and writes it back atomically only when it did. The
+/// lock file lives in car's state folder, so car leaves nothing beside the user's settings.
+pub fn update_settings_document(
+    project: &Project,
+    change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, SettingsError>,
+) -> Result<bool, SettingsError> {
+    let path = project.settings_file();
+    let _lock = crate::files::FileLock::acquire(
+        &project.state_dir().join("settings.json"),
+        crate::files::HOOK_LOCK_WAIT,
+    )?;
+    let mut document = read_settings_document(&path)?;
+    if !change(&mut document)? {
+        return Ok(false);
+    }
+    let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
+    text.push('\n');
+    crate::files::write_atomic(&path, text.as_bytes())?;
+    Ok(true)
+}
+
 /// car's raw settings from `.claude/settings.json`.
 pub fn read_raw(path: &Path) -> Result<RawSettings, SettingsError> {
     let document = read_settings_document(path)?;

@@ -10,8 +10,9 @@ use crate::error::Error;
 use crate::hook::context::HOOK_ERRORS_FILE;
 use crate::output;
 use crate::project::Project;
-use crate::setup::config::{backend_name, backend_program, find_on_path};
+use crate::setup::config::{backend_name, backend_program};
 use crate::setup::settings::{Settings, read_settings_document};
+use crate::validate::process::find_on_path;
 
 /// Hook events car wires, and the command each must run.
 const WIRED: [(&str, &str); 4] = [

@@ -129,16 +129,30 @@ fn kill_group(child: &mut std::process::Child) {
     let _ = child.wait();
 }
 
-/// Whether `program` can be found on PATH (or is an existing path).
+/// Where `program` would be found: an executable file on PATH (a path with `/` is checked as
+/// given).
 pub fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
     let candidate = std::path::Path::new(program);
-    if candidate.components().count() > 1 {
-        return candidate.is_file().then(|| candidate.to_path_buf());
+    if program.contains('/') {
+        return is_executable(candidate).then(|| candidate.to_path_buf());
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))
-        .find(|full| full.is_file())
+        .find(|full| is_executable(full))
+}
+
+fn is_executable(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
 }
 
 #[cfg(test)]
