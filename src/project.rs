@@ -131,6 +131,24 @@ impl Project {
         Some(parts.join("/"))
     }
 
+    /// The committed (git HEAD) content of a checkout-relative file; `None` outside git, for a
+    /// file HEAD does not have, or when git does not answer within 2 s.
+    pub fn head_version(&self, relative_path: &str) -> Option<String> {
+        if !self.checkout.join(".git").exists() {
+            return None;
+        }
+        let checkout = self.checkout.to_string_lossy().into_owned();
+        let spec = format!("HEAD:{relative_path}");
+        let output = crate::validate::process::run_with_timeout(
+            "git",
+            &["-C", &checkout, "show", &spec],
+            None,
+            std::time::Duration::from_secs(2),
+        )
+        .ok()?;
+        output.success().then_some(output.stdout)
+    }
+
     /// Turns a path from a payload (absolute, or relative to `cwd`) into an absolute path.
     pub fn resolve(&self, cwd: &Path, path: &str) -> PathBuf {
         let path = Path::new(path);

@@ -8,14 +8,12 @@
 //! it); the cell source (NotebookEdit); the `+` lines of a Codex `apply_patch`.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
 use crate::hook::payload::Payload;
 use crate::project::Project;
-use crate::validate::process::run_with_timeout;
 
 /// Files larger than this are not checked (one note instead).
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
@@ -371,7 +369,7 @@ fn added_lines(
             before: Some(Some(before)),
         } => diff_added(before, content),
         Delta::Whole { before: Some(None) } => numbered(content, 1),
-        Delta::Whole { before: None } => match git_head_version(project, relative_path) {
+        Delta::Whole { before: None } => match project.head_version(relative_path) {
             Some(before) => diff_added(&before, content),
             None => numbered(content, 1),
         },
@@ -503,23 +501,6 @@ fn numbered(text: &str, first: usize) -> Vec<AddedLine> {
             text: line.to_string(),
         })
         .collect()
-}
-
-/// The committed version of a file, for Write payloads that do not carry the previous content.
-fn git_head_version(project: &Project, relative_path: &str) -> Option<String> {
-    if !project.checkout().join(".git").exists() {
-        return None;
-    }
-    let spec = format!("HEAD:{relative_path}");
-    let root = project.checkout().to_string_lossy().into_owned();
-    let output = run_with_timeout(
-        "git",
-        &["-C", &root, "show", &spec],
-        None,
-        Duration::from_secs(2),
-    )
-    .ok()?;
-    output.success().then_some(output.stdout)
 }
 
 #[cfg(test)]

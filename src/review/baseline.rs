@@ -8,12 +8,10 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::files::{self, FileError};
 use crate::project::{Project, sanitize_component};
 use crate::review::event::{BaselineSource, Event, Version, content_hash};
-use crate::validate::process::run_with_timeout;
 
 /// Suffix of the marker file that says "the file did not exist".
 const ABSENT_SUFFIX: &str = ".absent";
@@ -58,7 +56,7 @@ impl Baselines {
         }
         let (source, content) = match before {
             Some(before) => (BaselineSource::Payload, Some(before.to_string())),
-            None => match git_head_version(project, file) {
+            None => match project.head_version(file) {
                 Some(content) => (BaselineSource::GitHead, Some(content)),
                 None => (BaselineSource::Absent, None),
             },
@@ -101,23 +99,6 @@ fn store_once(dir: &Path, target: &Path, bytes: &[u8]) -> Result<bool, FileError
         Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(error) => Err(FileError::io(target, error.error)),
     }
-}
-
-/// The committed content of `file`, when the project is a git repository that has it.
-pub fn git_head_version(project: &Project, file: &str) -> Option<String> {
-    if !project.checkout().join(".git").exists() {
-        return None;
-    }
-    let root = project.checkout().to_string_lossy().into_owned();
-    let spec = format!("HEAD:{file}");
-    let output = run_with_timeout(
-        "git",
-        &["-C", &root, "show", &spec],
-        None,
-        Duration::from_secs(2),
-    )
-    .ok()?;
-    output.success().then_some(output.stdout)
 }
 
 /// The version of a file on disk now (`None` when it does not exist).

@@ -12,7 +12,7 @@ use similar::TextDiff;
 
 use crate::project::Project;
 use crate::review::ReviewError;
-use crate::review::baseline::{Baselines, git_head_version};
+use crate::review::baseline::Baselines;
 use crate::review::event::Versions;
 use crate::review::snapshot::Snapshot;
 use crate::setup::settings::Settings;
@@ -141,7 +141,7 @@ fn diffs(input: &PromptInput<'_>) -> String {
     for (file, version) in input.files {
         let before = baselines
             .load(file)
-            .unwrap_or_else(|| git_head_version(input.project, file))
+            .unwrap_or_else(|| input.project.head_version(file))
             .unwrap_or_default();
         let after = match version {
             Some(_) => {
