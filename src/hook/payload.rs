@@ -48,6 +48,8 @@ pub struct RawPayload {
     pub tool_response: Value,
     pub stop_hook_active: Option<bool>,
     pub last_assistant_message: Option<String>,
+    /// Gemini CLI's AfterAgent: the agent's final answer.
+    pub prompt_response: Option<String>,
     pub agent_id: Option<String>,
     pub agent_type: Option<String>,
     pub reason: Option<String>,
@@ -99,7 +101,10 @@ impl Payload {
         Payload::from_raw(raw)
     }
 
-    pub fn from_raw(raw: RawPayload) -> Result<Payload, PayloadError> {
+    pub fn from_raw(mut raw: RawPayload) -> Result<Payload, PayloadError> {
+        if raw.last_assistant_message.is_none() {
+            raw.last_assistant_message = raw.prompt_response.take();
+        }
         let agent = detect_agent(&raw);
         let cwd = raw
             .cwd
@@ -184,6 +189,15 @@ mod tests {
         assert_eq!(cursor.unwrap().agent, Agent::Cursor);
         let gemini = Payload::parse(br#"{"hook_event_name":"AfterTool","cwd":"/p"}"#);
         assert_eq!(gemini.unwrap().agent, Agent::Gemini);
+        let after_agent = Payload::parse(
+            br#"{"hook_event_name":"AfterAgent","cwd":"/p","prompt_response":"Which one?"}"#,
+        );
+        let after_agent = after_agent.unwrap();
+        assert_eq!(after_agent.agent, Agent::Gemini);
+        assert_eq!(
+            after_agent.raw.last_assistant_message.as_deref(),
+            Some("Which one?")
+        );
         let claude = Payload::parse(br#"{"hook_event_name":"Stop","cwd":"/p","session_id":"s"}"#);
         let claude = claude.unwrap();
         assert_eq!(claude.agent, Agent::Claude);
