@@ -25,6 +25,19 @@ pub struct AddedLine {
     pub text: String,
 }
 
+impl AddedLine {
+    /// Every line of `text`, numbered from 1: a new file, or `car check`, where all of it counts.
+    pub fn every_line(text: &str) -> Vec<AddedLine> {
+        text.lines()
+            .enumerate()
+            .map(|(index, line)| AddedLine {
+                line: index + 1,
+                text: line.to_string(),
+            })
+            .collect()
+    }
+}
+
 /// One file as an edit left it.
 #[derive(Debug, Clone)]
 pub struct Edit {
@@ -157,7 +170,7 @@ fn cell_edit(
     source: String,
     language: Option<String>,
 ) -> Edit {
-    let added = numbered(&source, 1);
+    let added = AddedLine::every_line(&source);
     Edit {
         path,
         relative_path,
@@ -169,8 +182,9 @@ fn cell_edit(
     }
 }
 
-/// Reads the edited file, refusing what car does not check.
-fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
+/// Reads a file car is to check, refusing what it does not check (over 2 MiB, binary, not
+/// UTF-8) with the one-line note that says so.
+pub fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
     let bytes = match crate::files::read_bounded(path, MAX_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(crate::files::FileError::TooLarge { .. }) => {
@@ -368,16 +382,16 @@ fn added_lines(
         Delta::Whole {
             before: Some(Some(before)),
         } => diff_added(before, content),
-        Delta::Whole { before: Some(None) } => numbered(content, 1),
+        Delta::Whole { before: Some(None) } => AddedLine::every_line(content),
         Delta::Whole { before: None } => match project.head_version(relative_path) {
             Some(before) => diff_added(&before, content),
-            None => numbered(content, 1),
+            None => AddedLine::every_line(content),
         },
         Delta::PatchLines(chunks) => chunks
             .iter()
             .flat_map(|chunk| from_patch_chunk(chunk, content))
             .collect(),
-        Delta::Cell { source, .. } => numbered(source, 1),
+        Delta::Cell { source, .. } => AddedLine::every_line(source),
     }
 }
 
@@ -489,16 +503,6 @@ fn from_patch_chunk(chunk: &PatchChunk, content: &str) -> Vec<AddedLine> {
         .map(|(index, (_, text))| AddedLine {
             line: start.map_or(0, |start| start + index + 1),
             text: text.clone(),
-        })
-        .collect()
-}
-
-fn numbered(text: &str, first: usize) -> Vec<AddedLine> {
-    text.lines()
-        .enumerate()
-        .map(|(index, line)| AddedLine {
-            line: first + index,
-            text: line.to_string(),
         })
         .collect()
 }

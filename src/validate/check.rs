@@ -111,11 +111,11 @@ fn check_file(
     scope: LessonScope<'_>,
     findings: &mut Findings,
 ) {
-    let content = match read_text(&target.absolute, &target.shown) {
+    let content = match crate::hook::edit::read_text(&target.absolute, &target.shown) {
         Ok(content) => content,
         Err(note) => return findings.notes.push(note),
     };
-    let added = every_line(&content);
+    let added = AddedLine::every_line(&content);
     let source = Source {
         path: &target.absolute,
         display_path: &target.shown,
@@ -169,33 +169,6 @@ fn run_lessons(
             file: target.shown.clone(),
             ..warning
         }));
-}
-
-/// The file's text, or the one-line note saying why it is not checked (the hook's rules: over
-/// 2 MiB, binary, not UTF-8).
-fn read_text(path: &Path, shown: &str) -> Result<String, String> {
-    let bytes = match crate::files::read_bounded(path, crate::hook::edit::MAX_FILE_BYTES) {
-        Ok(bytes) => bytes,
-        Err(crate::files::FileError::TooLarge { .. }) => {
-            return Err(format!("{shown}: larger than 2 MiB; not checked"));
-        }
-        Err(error) => return Err(format!("{error}; not checked")),
-    };
-    if bytes.contains(&0) {
-        return Err(format!("{shown}: binary file; not checked"));
-    }
-    String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text; not checked"))
-}
-
-fn every_line(content: &str) -> Vec<AddedLine> {
-    content
-        .lines()
-        .enumerate()
-        .map(|(index, text)| AddedLine {
-            line: index + 1,
-            text: text.to_string(),
-        })
-        .collect()
 }
 
 fn json_answer(findings: &Findings) -> Value {
@@ -326,7 +299,7 @@ mod tests {
 
     #[test]
     fn every_line_counts_as_added() {
-        let added = every_line("a\n\nb");
+        let added = AddedLine::every_line("a\n\nb");
         assert_eq!(added.len(), 3);
         assert_eq!((added[2].line, added[2].text.as_str()), (3, "b"));
     }

@@ -216,17 +216,6 @@ mod tests {
     use crate::hook::AddedLine;
     use crate::validate::interpreter;
 
-    fn all_added(content: &str) -> Vec<AddedLine> {
-        content
-            .lines()
-            .enumerate()
-            .map(|(index, text)| AddedLine {
-                line: index + 1,
-                text: text.to_string(),
-            })
-            .collect()
-    }
-
     fn run(content: &str, added: &[AddedLine]) -> Report {
         let root = tempfile::tempdir().unwrap();
         run_in(root.path(), "app.py", content, added)
@@ -253,7 +242,7 @@ mod tests {
     #[test]
     fn valid_code_passes() {
         let content = "import json\nimport os.path\nfrom collections import OrderedDict\n\ndef f(x):\n    return json.dumps(x)\n";
-        let report = run(content, &all_added(content));
+        let report = run(content, &AddedLine::every_line(content));
         assert!(report.diagnostics.is_empty(), "{report:?}");
         assert!(report.notes.is_empty(), "{report:?}");
     }
@@ -289,7 +278,7 @@ mod tests {
     fn added_missing_module_is_an_error_with_subject() {
         let content =
             "import json\nimport car_no_such_module_xyz\nfrom car_missing_pkg.sub import thing\n";
-        let report = run(content, &all_added(content));
+        let report = run(content, &AddedLine::every_line(content));
         let subjects: Vec<_> = report
             .diagnostics
             .iter()
@@ -313,9 +302,19 @@ mod tests {
     fn stub_files_are_compiled_but_their_imports_not_checked() {
         let root = tempfile::tempdir().unwrap();
         let content = "from _typeshed import StrPath\ndef f(p: StrPath) -> None: ...\n";
-        let report = run_in(root.path(), "m.pyi", content, &all_added(content));
+        let report = run_in(
+            root.path(),
+            "m.pyi",
+            content,
+            &AddedLine::every_line(content),
+        );
         assert!(report.diagnostics.is_empty(), "{report:?}");
-        let report = run_in(root.path(), "m.pyi", "def f(:\n", &all_added("def f(:\n"));
+        let report = run_in(
+            root.path(),
+            "m.pyi",
+            "def f(:\n",
+            &AddedLine::every_line("def f(:\n"),
+        );
         assert_eq!(report.diagnostics.len(), 1, "{report:?}");
     }
 
@@ -345,7 +344,7 @@ mod tests {
             root.path(),
             "src/mypkg/main.py",
             content,
-            &all_added(content),
+            &AddedLine::every_line(content),
         );
         assert!(report.diagnostics.is_empty(), "{report:?}");
         let content = "import mypkg.nothing_here\n";
@@ -353,7 +352,7 @@ mod tests {
             root.path(),
             "src/mypkg/main.py",
             content,
-            &all_added(content),
+            &AddedLine::every_line(content),
         );
         assert_eq!(report.diagnostics.len(), 1, "{report:?}");
     }
@@ -379,7 +378,7 @@ mod tests {
         std::fs::write(site_packages.join("car_fake_installed/__init__.py"), "").unwrap();
         let content = "import car_fake_installed\nimport car_fake_not_installed\n";
         let path = root.path().join("app.py");
-        let added = all_added(content);
+        let added = AddedLine::every_line(content);
         let source = Source {
             path: &path,
             display_path: "app.py",
@@ -410,7 +409,12 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         std::fs::write(root.path().join("helper.py"), "X = 1\n").unwrap();
         let content = "import helper\n";
-        let report = run_in(root.path(), "app.py", content, &all_added(content));
+        let report = run_in(
+            root.path(),
+            "app.py",
+            content,
+            &AddedLine::every_line(content),
+        );
         assert!(report.diagnostics.is_empty(), "{report:?}");
         assert!(!root.path().join("__pycache__").exists());
     }
