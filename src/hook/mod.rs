@@ -55,21 +55,29 @@ fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
     }
 }
 
-/// Runs the hook on a worker thread so a panic or an overrun still yields an answer.
+/// Builds the context and runs the hook under its budget.
 fn run_with_budget(payload: Payload, event: HookEvent) -> HookResponse {
     let context = match HookContext::new(payload) {
         Ok(context) => context,
         Err(error) => return HookResponse::fail_open(format!("{error}; nothing was checked")),
     };
     let limit = budget(event, Some(&context));
+    guarded(context, limit, move |context| dispatch(context, event))
+}
+
+/// Runs `work` on a worker thread so a panic or an overrun still yields a fail-open answer (and
+/// a line in the project's hook error log).
+fn guarded(
+    context: HookContext,
+    limit: Duration,
+    work: impl FnOnce(&HookContext) -> HookResponse + Send + 'static,
+) -> HookResponse {
     let state_dir = context.project.state_dir();
     let (sender, receiver) = mpsc::channel();
     let worker = std::thread::Builder::new()
-        .name(format!("car-hook-{event:?}"))
+        .name("car-hook".into())
         .spawn(move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                dispatch(&context, event)
-            }));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&context)));
             let _ = sender.send(result);
         });
     if let Err(error) = worker {
@@ -111,5 +119,64 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         text.clone()
     } else {
         "panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::Clock;
+    use crate::project::Project;
+    use crate::setup::settings::Settings;
+
+    fn context(root: &std::path::Path) -> HookContext {
+        let payload = Payload::parse(
+            serde_json::json!({"cwd": root, "session_id": "s", "hook_event_name": "Stop"})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        HookContext {
+            payload,
+            project: Project::at(root),
+            settings: Settings::default(),
+            settings_problem: None,
+            clock: Clock::fixed(1_800_000_000),
+        }
+    }
+
+    fn logged_errors(root: &std::path::Path) -> String {
+        std::fs::read_to_string(root.join(".claude/claude-auto-review/hook-errors.jsonl"))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_panic_becomes_a_fail_open_answer_and_is_logged() {
+        let dir = tempfile::tempdir().unwrap();
+        let answer = guarded(context(dir.path()), Duration::from_secs(5), |_| {
+            panic!("index out of bounds")
+        });
+        assert_eq!(answer.block_reason, None);
+        let message = answer.system_message.unwrap_or_default();
+        assert!(
+            message.contains("internal error (index out of bounds)"),
+            "{message}"
+        );
+        assert!(logged_errors(dir.path()).contains("index out of bounds"));
+    }
+
+    #[test]
+    fn an_overrun_answers_at_the_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let started = std::time::Instant::now();
+        let answer = guarded(context(dir.path()), Duration::from_millis(50), |_| {
+            std::thread::sleep(Duration::from_secs(3));
+            HookResponse::block("too late")
+        });
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert_eq!(answer.block_reason, None, "an overrun never blocks");
+        let message = answer.system_message.unwrap_or_default();
+        assert!(message.contains("gave up after 50 ms"), "{message}");
+        assert!(logged_errors(dir.path()).contains("gave up after 50 ms"));
     }
 }
