@@ -209,3 +209,20 @@ fn config_wizard_asks_on_a_terminal() {
     assert_eq!(car_key["reviewerTimeoutSeconds"], 45);
     assert_eq!(car_key["customKey"], true);
 }
+
+#[test]
+fn offers_before_any_session_are_an_empty_list() {
+    let project = TestProject::new();
+    let run = project.run(&["review", "offers"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("no P3 offers"), "{run:?}");
+    let run = project.run(&["review", "offers", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let answer: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(answer["offers"], serde_json::json!([]));
+    let run = project.run(&["review", "offers", "--session", "nope"]);
+    assert_eq!(
+        run.code, 2,
+        "an unknown session named explicitly is an error: {run:?}"
+    );
+}

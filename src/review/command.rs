@@ -164,6 +164,17 @@ fn render_status_row(row: &Value) -> String {
 
 fn show_offers(project: &Project, session: Option<&str>, as_json: bool) -> Result<Outcome, Error> {
     let settings = load_settings(project);
+    if session.is_none() && sessions(project).is_empty() {
+        // Nothing recorded yet is an empty list, not an error.
+        if as_json {
+            output::print_json(&json!({"session": null, "offers": [], "known_limits": []}));
+        } else {
+            output::print_data(
+                "no P3 offers: no session has recorded anything in this project yet",
+            );
+        }
+        return Ok(Outcome::Success);
+    }
     let snapshot = find_session(project, session)?;
     let offers = offers::collect(&snapshot, &settings);
     let limits = snapshot.known_limits();
