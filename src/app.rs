@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, ReviewCommand};
+use crate::cli::{Cli, Command};
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;
@@ -48,30 +48,28 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: Cli) -> Result<Outcome, Error> {
     let working_dir = working_dir(cli.project.as_ref())?;
-    match cli.command {
-        Command::Hook(kind) => {
-            crate::hook::run(kind);
-            Ok(Outcome::Success)
-        }
+    if let Command::Hook(kind) = cli.command {
+        // A hook finds its project from the payload's cwd and always answers (exit 0).
+        crate::hook::run(kind);
+        return Ok(Outcome::Success);
+    }
+    let project = Project::discover(&working_dir);
+    let outcome = match cli.command {
+        Command::Hook(_) => Ok(Outcome::Success),
         Command::Check(args) => crate::validate::check::run(&working_dir, &args),
         Command::Lessons(crate::cli::LessonsCommand::Test { dir }) => {
-            crate::replay::command::run(&Project::discover(&working_dir), dir.as_deref())
+            crate::replay::command::run(&project, dir.as_deref())
         }
-        Command::Lessons(command) => {
-            crate::lessons::command::run(&Project::discover(&working_dir), command)
-        }
-        Command::Review(command) => run_review(&Project::discover(&working_dir), command),
-        Command::Install(args) => {
-            crate::setup::install::install(&Project::discover(&working_dir), &args)
-        }
-        Command::Uninstall => crate::setup::install::uninstall(&Project::discover(&working_dir)),
-        Command::Config(args) => crate::setup::config::run(&Project::discover(&working_dir), &args),
-        Command::Status => crate::setup::status::run(&Project::discover(&working_dir)),
-    }
-}
-
-fn run_review(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> {
-    crate::review::command::run(project, command)
+        Command::Lessons(command) => crate::lessons::command::run(&project, command),
+        Command::Review(command) => crate::review::command::run(&project, command),
+        Command::Install(args) => crate::setup::install::install(&project, &args),
+        Command::Uninstall => crate::setup::install::uninstall(&project),
+        Command::Config(args) => crate::setup::config::run(&project, &args),
+        Command::Status => crate::setup::status::run(&project),
+    };
+    // Best effort: a command that created car's state folder leaves it git-ignored.
+    let _ = crate::setup::install::ensure_state_gitignore(&project);
+    outcome
 }
 
 fn working_dir(option: Option<&PathBuf>) -> Result<PathBuf, Error> {

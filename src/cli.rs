@@ -54,7 +54,7 @@ pub enum Command {
     Status,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Copy, Subcommand)]
 pub enum HookCommand {
     /// PostToolUse (Write|Edit|MultiEdit|NotebookEdit): validate, match lessons, learn, track
     PostToolUse,

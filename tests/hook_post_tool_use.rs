@@ -330,3 +330,27 @@ fn warnings_of_a_configured_linter_reach_the_agent_without_blocking() {
     assert!(context.contains("[todo-grep]"), "{answer:?}");
     assert!(file.exists());
 }
+
+#[test]
+fn state_created_without_install_is_git_ignored() {
+    // car used as a plugin: no `car install`, the first hook creates the state folder.
+    let project = TestProject::new();
+    project.write("src/app.py", "x = 1\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("src/app.py", "", "x = 1\n"),
+    );
+    assert_eq!(answer.code, 0);
+    assert!(
+        project.exists(".claude/claude-auto-review/.gitignore"),
+        "{answer:?}"
+    );
+    let output = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&output.stdout);
+    assert!(!status.contains("events.jsonl"), "{status}");
+    assert!(status.contains("src/app.py"), "{status}");
+}

@@ -106,6 +106,8 @@ fn dispatch(context: &HookContext, event: HookEvent) -> HookResponse {
         HookEvent::Stop => crate::review::gate::handle_stop(context),
         HookEvent::SessionEnd => crate::review::session_end::handle(context),
     };
+    // Best effort: state a hook created (car used as a plugin, never installed) stays git-ignored.
+    let _ = crate::setup::install::ensure_state_gitignore(&context.project);
     match &context.settings_problem {
         Some(problem) => answer.with_system_line(format!("car: {problem} (using defaults)")),
         None => answer,

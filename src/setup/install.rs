@@ -191,16 +191,31 @@ fn is_car_hook(hook: &Value) -> bool {
 }
 
 fn create_state_dir(project: &Project) -> Result<(), Error> {
-    let state_dir = project.state_dir();
-    let gitignore = state_dir.join(".gitignore");
-    if files::read_optional(&gitignore)?.as_deref() != Some(STATE_GITIGNORE) {
-        files::write_atomic(&gitignore, STATE_GITIGNORE.as_bytes())?;
+    if write_state_gitignore(project)? {
         output::print_message(&format!(
             "created {} (runtime files git-ignored)",
-            state_dir.display()
+            project.state_dir().display()
         ));
     }
     Ok(())
+}
+
+/// Makes sure car's state folder, once it exists, keeps its runtime files out of git — also when
+/// car runs as a plugin and `car install` never ran. Returns whether it wrote the file.
+pub fn ensure_state_gitignore(project: &Project) -> Result<bool, files::FileError> {
+    if !project.state_dir().is_dir() || project.state_dir().join(".gitignore").exists() {
+        return Ok(false);
+    }
+    write_state_gitignore(project)
+}
+
+fn write_state_gitignore(project: &Project) -> Result<bool, files::FileError> {
+    let gitignore = project.state_dir().join(".gitignore");
+    if files::read_optional(&gitignore)?.as_deref() == Some(STATE_GITIGNORE) {
+        return Ok(false);
+    }
+    files::write_atomic(&gitignore, STATE_GITIGNORE.as_bytes())?;
+    Ok(true)
 }
 
 /// Adds the starter lessons when asked by flag, or after a yes on a terminal.
