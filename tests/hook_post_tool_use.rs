@@ -345,12 +345,7 @@ fn state_created_without_install_is_git_ignored() {
         project.exists(".claude/claude-auto-review/.gitignore"),
         "{answer:?}"
     );
-    let output = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=all"])
-        .current_dir(project.path())
-        .output()
-        .unwrap();
-    let status = String::from_utf8_lossy(&output.stdout);
+    let status = project.git_status();
     assert!(!status.contains("events.jsonl"), "{status}");
     assert!(status.contains("src/app.py"), "{status}");
 }

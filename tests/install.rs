@@ -96,12 +96,7 @@ fn runtime_state_is_git_ignored_but_lessons_are_not() {
         "{\"lessons\": []}",
     );
     project.write(".claude/claude-auto-review/clients/s/events.jsonl", "{}\n");
-    let output = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=all"])
-        .current_dir(project.path())
-        .output()
-        .unwrap();
-    let status = String::from_utf8_lossy(&output.stdout);
+    let status = project.git_status();
     assert!(status.contains("lessons.json"), "{status}");
     assert!(!status.contains("events.jsonl"), "{status}");
     assert!(

@@ -10,8 +10,7 @@ use crate::support::{HookAnswer, TestProject};
 
 fn stop_with(project: &TestProject, fakes: &FakeClis) -> HookAnswer {
     let path = fakes.path_env();
-    hook_with_env(
-        project,
+    project.hook_with_env(
         "stop",
         &stop_payload(project, SESSION, Some("Refactored the loader. All done.")),
         &[("PATH", path.as_str())],
@@ -181,7 +180,7 @@ fn missing_reviewer_cli_blocks_saying_what_failed_and_how_to_fix() {
     let empty = tempfile::tempdir().unwrap();
     let path = format!("{}:/usr/bin:/bin", empty.path().display());
     let payload = stop_payload(&project, SESSION, Some("Done."));
-    let answer = hook_with_env(&project, "stop", &payload, &[("PATH", path.as_str())]);
+    let answer = project.hook_with_env("stop", &payload, &[("PATH", path.as_str())]);
     assert!(
         answer.is_block(),
         "a missing CLI is never clean: {answer:?}"
@@ -261,7 +260,7 @@ fn model_classifier_falls_back_to_builtin_when_the_cli_fails() {
     fakes.answer(&json!({"result": "INCOMPLETE"}).to_string());
     let payload = stop_payload(&project, SESSION, Some("Refactoring is finished."));
     let path = fakes.path_env();
-    let answer = hook_with_env(&project, "stop", &payload, &[("PATH", path.as_str())]);
+    let answer = project.hook_with_env("stop", &payload, &[("PATH", path.as_str())]);
     assert!(!answer.is_block(), "the model said incomplete: {answer:?}");
     let result = events(&project, SESSION)
         .into_iter()
@@ -271,7 +270,7 @@ fn model_classifier_falls_back_to_builtin_when_the_cli_fails() {
     let empty = tempfile::tempdir().unwrap();
     let no_cli = format!("{}:/usr/bin:/bin", empty.path().display());
     let payload = stop_payload(&project, SESSION, Some("Should I continue with the tests?"));
-    let answer = hook_with_env(&project, "stop", &payload, &[("PATH", no_cli.as_str())]);
+    let answer = project.hook_with_env("stop", &payload, &[("PATH", no_cli.as_str())]);
     assert!(!answer.is_block(), "{answer:?}");
     let last = events(&project, SESSION)
         .into_iter()
@@ -287,7 +286,7 @@ fn nested_reviewer_runs_are_never_gated() {
     let project = TestProject::new();
     write_file(&project, "a.py", "x = 1\n");
     let payload = stop_payload(&project, SESSION, Some("Done."));
-    let answer = hook_with_env(&project, "stop", &payload, &[("CAR_NESTED_REVIEW", "1")]);
+    let answer = project.hook_with_env("stop", &payload, &[("CAR_NESTED_REVIEW", "1")]);
     assert_eq!(answer.json, json!({}));
 }
 

@@ -199,33 +199,6 @@ fn make_executable(path: &Path) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-/// Runs `car hook EVENT` with extra environment variables.
-pub fn hook_with_env(
-    project: &TestProject,
-    event: &str,
-    payload: &str,
-    env: &[(&str, &str)],
-) -> HookAnswer {
-    let mut command = project.car();
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let output = command
-        .args(["hook", event])
-        .write_stdin(payload.to_string())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let json = serde_json::from_str(stdout.trim())
-        .unwrap_or_else(|error| panic!("hook answer is not JSON ({error}): {stdout:?}"));
-    HookAnswer {
-        json,
-        stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        code: output.status.code().unwrap_or(-1),
-    }
-}
-
 /// One finding as JSON.
 pub fn finding(id: &str, severity: &str, file: &str, line: u64, title: &str) -> Value {
     json!({

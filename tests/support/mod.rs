@@ -188,8 +188,16 @@ impl TestProject {
 
     /// Pipes `payload` into `car hook EVENT` and parses the answer (which must be one JSON object).
     pub fn hook(&self, event: &str, payload: &str) -> HookAnswer {
-        let output = self
-            .car()
+        self.hook_with_env(event, payload, &[])
+    }
+
+    /// [`TestProject::hook`] with extra environment variables.
+    pub fn hook_with_env(&self, event: &str, payload: &str, env: &[(&str, &str)]) -> HookAnswer {
+        let mut command = self.car();
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let output = command
             .args(["hook", event])
             .write_stdin(payload.to_string())
             .output()
@@ -203,6 +211,16 @@ impl TestProject {
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
             code: output.status.code().unwrap_or(-1),
         }
+    }
+
+    /// `git status --porcelain --untracked-files=all`: what git would offer to commit.
+    pub fn git_status(&self) -> String {
+        let output = std::process::Command::new("git")
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .current_dir(self.path())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
     }
 
     /// Runs the PostToolUse hook with a fixture.
