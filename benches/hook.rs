@@ -93,7 +93,7 @@ fn time_version(car: &str) -> Vec<Duration> {
 /// The tree-sitter parse of the TypeScript file inside car, without the process around it.
 fn time_validation(root: &Path, typescript: &str) -> Vec<Duration> {
     let project = car::Project::at(root);
-    let settings = car::setup::settings::Settings::default();
+    let settings = car::settings::Settings::default();
     let validators = car::validate::Validators::load(&project, &settings);
     let path = root.join("app.ts");
     let source = car::validate::Source {

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use car::hook::AddedLine;
+use car::edit::AddedLine;
 use car::lessons::cache;
 use car::lessons::keyword::required_literals;
 use car::lessons::matcher::{EDIT_BUDGET, LessonIndex};

@@ -1,5 +1,5 @@
 //! The top-level error: one variant per subsystem, each carrying the path, lesson or line
-//! involved. Every error maps to exit code 2 (usage or configuration) in [`crate::app`]; hooks
+//! involved. Every error maps to exit code 2 (usage or configuration) in [`crate::commands`]; hooks
 //! never surface errors as exit codes (they fail open).
 
 #[derive(Debug, thiserror::Error)]
@@ -11,11 +11,11 @@ pub enum Error {
     #[error(transparent)]
     File(#[from] crate::files::FileError),
     #[error(transparent)]
-    Settings(#[from] crate::setup::settings::SettingsError),
+    Settings(#[from] crate::settings::SettingsError),
     #[error(transparent)]
-    Setup(#[from] crate::setup::SetupError),
+    Setup(#[from] crate::commands::SetupError),
     #[error(transparent)]
-    Validate(#[from] crate::validate::process::ProcessError),
+    Validate(#[from] crate::process::ProcessError),
     #[error(transparent)]
     Lessons(#[from] crate::lessons::LessonsError),
     #[error(transparent)]

@@ -139,7 +139,7 @@ impl Project {
         }
         let checkout = self.checkout.to_string_lossy().into_owned();
         let spec = format!("HEAD:{relative_path}");
-        let output = crate::validate::process::run_with_timeout(
+        let output = crate::process::run_with_timeout(
             "git",
             &["-C", &checkout, "show", &spec],
             None,

@@ -104,10 +104,43 @@ fn add_refuses_bad_regex_with_pattern_and_compiler_message() {
     ]);
     assert_eq!(wrong_example.code, 2);
     assert!(
-        wrong_example.stderr.contains("must not fire"),
+        wrong_example
+            .stderr
+            .contains("expected the lesson not to fire, it fired"),
         "{wrong_example:?}"
     );
     assert!(!project.exists(LESSONS));
+}
+
+/// Regression: `lessons add` matched examples against the triggers alone, without the scope,
+/// while `lessons test` runs them through the lesson engine as added lines of a file in the
+/// scope; `add` accepted a lesson whose examples `test` then failed. Both now use one function.
+#[test]
+fn add_judges_examples_exactly_as_lessons_test_does() {
+    let project = TestProject::new();
+    let add = |scope: &str| {
+        project.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            scope,
+            "--trigger",
+            "requests.get(",
+            "--lesson",
+            "pass a timeout",
+            "--example-match",
+            "requests.get(url)",
+        ])
+    };
+    let unfillable = add("[!t]*.py");
+    assert_eq!(unfillable.code, 2, "{unfillable:?}");
+    assert!(
+        unfillable.stderr.contains("cannot name a file in scope"),
+        "{unfillable:?}"
+    );
+    assert_eq!(add("src/*.py").code, 0);
+    let test = project.run(&["lessons", "test"]);
+    assert_eq!(test.code, 0, "{test:?}");
 }
 
 #[test]

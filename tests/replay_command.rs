@@ -176,7 +176,7 @@ fn a_corrupt_lessons_file_is_a_failing_case() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
-            .contains("FAIL .claude/claude-auto-review/lessons.json:2:0: not valid JSON"),
+            .contains("FAIL .claude/claude-auto-review/lessons.json:2:1: not valid JSON (EOF while parsing a list)"),
         "{}",
         run.stdout
     );

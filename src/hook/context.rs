@@ -1,14 +1,10 @@
 //! What every hook works with: the validated payload, the project, live-read settings and the
 //! one clock for this call.
 
-use std::path::Path;
-
-use serde_json::json;
-
 use crate::clock::Clock;
 use crate::hook::payload::Payload;
 use crate::project::Project;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 
 #[derive(Debug)]
 pub struct HookContext {
@@ -19,6 +15,9 @@ pub struct HookContext {
     /// Why the settings could not be read, to tell the user once in the answer.
     pub settings_problem: Option<String>,
     pub clock: Clock,
+    /// Layer the user-wide lessons under the project's: true for a real hook; a replay runs in
+    /// a throwaway project where the user's own lessons must not change what it sees.
+    pub user_lessons: bool,
 }
 
 impl HookContext {
@@ -35,23 +34,21 @@ impl HookContext {
             settings,
             settings_problem,
             clock,
+            user_lessons: true,
         })
     }
 
     pub fn session_id(&self) -> &str {
         &self.payload.session_id
     }
-}
 
-/// File that keeps the hooks' internal errors, newest last, for `car status`.
-pub const HOOK_ERRORS_FILE: &str = "hook-errors.jsonl";
-
-/// Records an internal hook error (best effort: logging must not fail the hook).
-pub fn log_hook_error(state_dir: &Path, message: &str) {
-    let line = json!({"ts": Clock::from_env().map(|clock| clock.now()).unwrap_or_default(), "error": message});
-    let _ = crate::files::append_line(
-        &state_dir.join(HOOK_ERRORS_FILE),
-        &line.to_string(),
-        crate::files::HOOK_LOCK_WAIT,
-    );
+    /// The session as the review layer sees it.
+    pub fn session(&self) -> crate::review::Session<'_> {
+        crate::review::Session {
+            project: &self.project,
+            settings: &self.settings,
+            clock: self.clock,
+            id: &self.payload.session_id,
+        }
+    }
 }

@@ -2,20 +2,25 @@
 //! prints exactly one JSON answer. Hooks never wedge the agent: a bad payload, an internal error,
 //! a panic or a blown budget all become a fail-open answer with a `systemMessage`, and exit 0.
 
+pub mod changes;
 pub mod context;
-pub mod edit;
 pub mod payload;
 pub mod post_tool_use;
+pub mod render;
+pub mod session_end;
+pub mod stop;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 pub use context::HookContext;
-pub use edit::{AddedLine, Changes, Edit};
 pub use payload::Payload;
 
+use crate::answer::Answer;
 use crate::cli::HookCommand;
-use crate::output::{self, Agent, HookEvent, HookResponse};
+use crate::hook::render::{Agent, HookEvent};
+use crate::output;
+use crate::state_dir::log_hook_error;
 
 /// Runs one hook end to end and prints its answer.
 pub fn run(kind: HookCommand) {
@@ -24,7 +29,7 @@ pub fn run(kind: HookCommand) {
         HookCommand::Stop => HookEvent::Stop,
         HookCommand::SessionEnd => HookEvent::SessionEnd,
     };
-    if std::env::var_os(crate::review::backend::NESTED_ENV).is_some() {
+    if std::env::var_os(crate::reviewer::NESTED_ENV).is_some() {
         // A reviewer run that car started: never gate or check it (no recursion).
         output::print_hook_response("{}");
         return;
@@ -33,14 +38,14 @@ pub fn run(kind: HookCommand) {
         Ok(payload) => payload,
         Err(error) => {
             output::print_message(&format!("car: {error}"));
-            let answer = HookResponse::fail_open(format!("{error}; nothing was checked"));
-            output::print_hook_response(&answer.render(Agent::Claude, event));
+            let answer = Answer::fail_open(format!("{error}; nothing was checked"));
+            output::print_hook_response(&render::render(&answer, Agent::Claude, event));
             return;
         }
     };
     let agent = payload.agent;
     let answer = run_with_budget(payload, event);
-    output::print_hook_response(&answer.render(agent, event));
+    output::print_hook_response(&render::render(&answer, agent, event));
 }
 
 /// How long each hook may take before it answers anyway.
@@ -56,10 +61,10 @@ fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
 }
 
 /// Builds the context and runs the hook under its budget.
-fn run_with_budget(payload: Payload, event: HookEvent) -> HookResponse {
+fn run_with_budget(payload: Payload, event: HookEvent) -> Answer {
     let context = match HookContext::new(payload) {
         Ok(context) => context,
-        Err(error) => return HookResponse::fail_open(format!("{error}; nothing was checked")),
+        Err(error) => return Answer::fail_open(format!("{error}; nothing was checked")),
     };
     let limit = budget(event, Some(&context));
     guarded(context, limit, move |context| dispatch(context, event))
@@ -70,8 +75,8 @@ fn run_with_budget(payload: Payload, event: HookEvent) -> HookResponse {
 fn guarded(
     context: HookContext,
     limit: Duration,
-    work: impl FnOnce(&HookContext) -> HookResponse + Send + 'static,
-) -> HookResponse {
+    work: impl FnOnce(&HookContext) -> Answer + Send + 'static,
+) -> Answer {
     let state_dir = context.project.state_dir();
     let (sender, receiver) = mpsc::channel();
     let worker = std::thread::Builder::new()
@@ -81,33 +86,33 @@ fn guarded(
             let _ = sender.send(result);
         });
     if let Err(error) = worker {
-        return HookResponse::fail_open(format!("could not start the hook worker: {error}"));
+        return Answer::fail_open(format!("could not start the hook worker: {error}"));
     }
     match receiver.recv_timeout(limit) {
         Ok(Ok(answer)) => answer,
         Ok(Err(panic)) => {
             let message = panic_message(panic.as_ref());
-            context::log_hook_error(&state_dir, &format!("internal error: {message}"));
-            HookResponse::fail_open(format!(
+            log_hook_error(&state_dir, &format!("internal error: {message}"));
+            Answer::fail_open(format!(
                 "internal error ({message}); the edit was not checked. Please report it."
             ))
         }
         Err(_) => {
             let message = format!("gave up after {} ms", limit.as_millis());
-            context::log_hook_error(&state_dir, &message);
-            HookResponse::fail_open(format!("{message}; letting the agent continue"))
+            log_hook_error(&state_dir, &message);
+            Answer::fail_open(format!("{message}; letting the agent continue"))
         }
     }
 }
 
-fn dispatch(context: &HookContext, event: HookEvent) -> HookResponse {
+fn dispatch(context: &HookContext, event: HookEvent) -> Answer {
     let answer = match event {
         HookEvent::PostToolUse => post_tool_use::handle(context),
-        HookEvent::Stop => crate::review::gate::handle_stop(context),
-        HookEvent::SessionEnd => crate::review::session_end::handle(context),
+        HookEvent::Stop => stop::handle(context),
+        HookEvent::SessionEnd => session_end::handle(context),
     };
     // Best effort: state a hook created (car used as a plugin, never installed) stays git-ignored.
-    let _ = crate::setup::install::ensure_state_gitignore(&context.project);
+    let _ = crate::state_dir::ensure_gitignore(&context.project);
     match &context.settings_problem {
         Some(problem) => answer.with_system_line(format!("car: {problem} (using defaults)")),
         None => answer,
@@ -129,7 +134,7 @@ mod tests {
     use super::*;
     use crate::clock::Clock;
     use crate::project::Project;
-    use crate::setup::settings::Settings;
+    use crate::settings::Settings;
 
     fn context(root: &std::path::Path) -> HookContext {
         let payload = Payload::parse(
@@ -144,6 +149,7 @@ mod tests {
             settings: Settings::default(),
             settings_problem: None,
             clock: Clock::fixed(1_800_000_000),
+            user_lessons: true,
         }
     }
 
@@ -173,7 +179,7 @@ mod tests {
         let started = std::time::Instant::now();
         let answer = guarded(context(dir.path()), Duration::from_millis(50), |_| {
             std::thread::sleep(Duration::from_secs(3));
-            HookResponse::block("too late")
+            Answer::block("too late")
         });
         assert!(started.elapsed() < Duration::from_secs(2));
         assert_eq!(answer.block_reason, None, "an overrun never blocks");

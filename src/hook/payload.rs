@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::output::Agent;
+use crate::hook::render::Agent;
 
 /// Payloads larger than this are refused (a real one is a few kilobytes; Write payloads carry the
 /// whole file, which car skips above 2 MiB anyway).
@@ -92,12 +92,14 @@ impl Payload {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(PayloadError::Empty);
         }
-        let raw: RawPayload =
-            serde_json::from_slice(bytes).map_err(|error| PayloadError::Json {
-                line: error.line(),
-                column: error.column(),
-                message: error.to_string(),
-            })?;
+        let raw: RawPayload = serde_json::from_slice(bytes).map_err(|error| {
+            let located = crate::text::JsonError::of(&error);
+            PayloadError::Json {
+                line: located.line,
+                column: located.column,
+                message: located.message,
+            }
+        })?;
         Payload::from_raw(raw)
     }
 

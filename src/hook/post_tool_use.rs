@@ -5,20 +5,22 @@
 //! makes the model look), lesson warnings alone go to `additionalContext`, both together go into
 //! the block reason; notes for the human go to `systemMessage`.
 
+use crate::answer::Answer;
+use crate::edit::Edit;
 use crate::hook::HookContext;
-use crate::hook::edit::{self, Edit};
-use crate::lessons::{self, Warning};
-use crate::output::HookResponse;
-use crate::validate::{Diagnostic, Report, Source, Validators};
+use crate::hook::changes;
+use crate::lessons::Warning;
+use crate::pipeline::{Checker, LessonUse};
+use crate::validate::Diagnostic;
 
 /// Lesson warnings shown per answer; the rest are counted.
 pub const MAX_WARNINGS_SHOWN: usize = 5;
 
-pub fn handle(context: &HookContext) -> HookResponse {
+pub fn handle(context: &HookContext) -> Answer {
     if !context.settings.enabled {
-        return HookResponse::allow();
+        return Answer::allow();
     }
-    let changes = edit::derive(&context.payload, &context.project);
+    let changes = changes::derive(&context.payload, &context.project);
     let mut notes = changes.notes;
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut warnings: Vec<Warning> = Vec::new();
@@ -28,54 +30,32 @@ pub fn handle(context: &HookContext) -> HookResponse {
         .filter(|edit| context.settings.is_tracked_extension(&edit.relative_path))
         .collect();
     if !tracked.is_empty() {
-        let validators = Validators::load(&context.project, &context.settings);
+        let lessons = LessonUse {
+            learn: context.settings.learning_enabled,
+            user_layer: context.user_lessons,
+        };
+        let checker = Checker::new(&context.project, &context.settings, context.clock, lessons);
         for edit in tracked {
-            let report = check_edit(context, &validators, edit);
-            notes.extend(report.notes.iter().cloned());
-            let scope = lessons::LessonScope {
-                project: &context.project,
-                settings: &context.settings,
-                clock: context.clock,
-                learn: context.settings.learning_enabled,
-            };
-            let lesson_outcome = lessons::on_edit(scope, edit, &report.diagnostics);
-            notes.extend(lesson_outcome.notes);
+            let report = checker.check(edit);
+            notes.extend(report.notes);
             if let Err(error) = crate::review::record::edit_checked(
-                context,
+                context.session(),
                 edit,
                 &report.diagnostics,
-                &lesson_outcome.warnings,
+                &report.warnings,
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
-            warnings.extend(lesson_outcome.warnings);
+            warnings.extend(report.warnings);
         }
     }
     for deleted in &changes.deleted {
-        if let Err(error) = crate::review::record::file_deleted(context, deleted) {
+        if let Err(error) = crate::review::record::file_deleted(context.session(), deleted) {
             notes.push(format!("could not record the deletion for review: {error}"));
         }
     }
     respond(&diagnostics, &mut warnings, &notes)
-}
-
-/// Validators, then the self-test of car's own configuration when the edit touched it.
-fn check_edit(context: &HookContext, validators: &Validators, edit: &Edit) -> Report {
-    let source = Source {
-        path: &edit.path,
-        display_path: &edit.relative_path,
-        content: &edit.content,
-        language: edit.language.as_deref(),
-        added: &edit.added,
-    };
-    let mut report = validators.check(&source);
-    if !report.diagnostics.iter().any(Diagnostic::is_error) {
-        report
-            .diagnostics
-            .extend(crate::replay::self_test::check_config_edit(context, edit));
-    }
-    report
 }
 
 /// Errors, and warnings from checkers that are sure of them (a configured linter rule). A
@@ -84,7 +64,7 @@ fn is_worth_showing(diagnostic: &Diagnostic) -> bool {
     diagnostic.is_error() || !diagnostic.validator.starts_with("tree-sitter")
 }
 
-fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) -> HookResponse {
+fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) -> Answer {
     warnings.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.line.cmp(&b.line)));
     let (errors, validator_warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diagnostics
         .iter()
@@ -94,9 +74,9 @@ fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String
         render_warnings(warnings),
     );
     let mut answer = if errors.is_empty() {
-        HookResponse {
+        Answer {
             additional_context: warning_text,
-            ..HookResponse::default()
+            ..Answer::default()
         }
     } else {
         let mut reason = String::from("car: the file you just edited has errors; fix them now:\n");
@@ -108,7 +88,7 @@ fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String
             reason.push('\n');
             reason.push_str(&warning_text);
         }
-        HookResponse::block(reason.trim_end().to_string())
+        Answer::block(reason.trim_end().to_string())
     };
     for note in notes {
         answer = answer.with_system_line(format!("car: {note}"));

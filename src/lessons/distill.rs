@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::app::Outcome;
+use crate::commands::Outcome;
 use crate::error::Error;
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
@@ -24,7 +24,7 @@ use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 use crate::output;
 use crate::project::Project;
-use crate::setup::settings::{ReviewerBackend, Settings};
+use crate::settings::{ReviewerBackend, Settings};
 
 /// Scopes with fewer lessons are left alone.
 pub const MIN_LESSONS_PER_SCOPE: usize = 5;
@@ -298,7 +298,7 @@ fn ask_reviewer(
     let mut problems = Vec::new();
     for (scope, lessons) in scopes {
         let answer =
-            crate::review::backend::ask(settings, project.root(), &prompt(scope, lessons), timeout);
+            crate::reviewer::ask(settings, project.root(), &prompt(scope, lessons), timeout);
         match answer
             .map_err(|e| e.to_string())
             .and_then(|text| parse_answer(scope, &text))

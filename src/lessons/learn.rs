@@ -13,13 +13,13 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
+use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
-use crate::hook::Edit;
 use crate::lessons::model::{Candidate, Lesson, PROMOTED_WEIGHT, RawLesson, lesson_id};
 use crate::lessons::precision::{self, Refusal};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
-use crate::replay::self_test::VALIDATOR as SELF_TEST;
+use crate::pipeline::config::VALIDATOR as SELF_TEST;
 use crate::validate::Diagnostic;
 
 /// Field marking a candidate or lesson whose fix is not known yet.
@@ -224,20 +224,14 @@ fn describe_fix(extra: &serde_json::Map<String, Value>, edit: &Edit) -> String {
     match nearest {
         Some(after) => format!(
             " Fix that worked: `{}` became `{}`.",
-            clip(before),
-            clip(after.text.trim())
+            crate::text::shorten(before, 120),
+            crate::text::shorten(after.text.trim(), 120)
         ),
-        None => format!(" Fix that worked: the line `{}` was removed.", clip(before)),
+        None => format!(
+            " Fix that worked: the line `{}` was removed.",
+            crate::text::shorten(before, 120)
+        ),
     }
-}
-
-fn clip(text: &str) -> String {
-    if text.chars().count() <= 120 {
-        return text.to_string();
-    }
-    let mut clipped: String = text.chars().take(117).collect();
-    clipped.push('…');
-    clipped
 }
 
 fn pending_fix(signal: &Signal) -> Value {

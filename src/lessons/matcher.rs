@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
-use crate::hook::AddedLine;
+use crate::edit::AddedLine;
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
 use crate::lessons::scope::{Scope, ScopeSet};
@@ -337,11 +337,6 @@ pub fn naive_hits(lessons: &[&Lesson], relative_path: &str, added: &[AddedLine])
         }
     }
     hits
-}
-
-/// Whether a lesson fires on a piece of text (examples, distill validation), ignoring scope.
-pub fn lesson_matches_text(lesson: &Lesson, text: &str) -> bool {
-    lesson.triggers.iter().any(|trigger| trigger.is_match(text))
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@
 //! never fails: every problem (a corrupt file, a busy lock, a regex that gave up) becomes a note.
 
 pub mod cache;
-pub mod command;
 pub mod distill;
+pub mod examples;
 pub mod keyword;
 pub mod learn;
 pub mod maintain;
@@ -27,9 +27,9 @@ pub mod warn;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Clock;
-use crate::hook::Edit;
+use crate::edit::Edit;
 use crate::project::Project;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 use crate::validate::Diagnostic;
 
 pub use starter::install_starter_lessons;
@@ -116,6 +116,9 @@ pub struct LessonScope<'a> {
     pub clock: Clock,
     /// Record hits and learn from errors (false for `car check --no-learn` and dry runs).
     pub learn: bool,
+    /// Layer the user-wide lessons under the project's. A replay runs in a throwaway project and
+    /// passes false: the user's own lessons must not change what a scenario sees.
+    pub user_layer: bool,
 }
 
 /// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty

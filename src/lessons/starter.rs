@@ -62,7 +62,7 @@ pub fn install_starter_lessons(project: &Project, clock: Clock) -> Result<usize,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::command::check_examples;
+    use crate::lessons::examples::check_examples;
 
     #[test]
     fn every_starter_lesson_compiles_and_passes_its_examples() {

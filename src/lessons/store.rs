@@ -273,37 +273,15 @@ pub fn with_candidates<T>(
     Ok(result)
 }
 
-/// The user-wide lessons file: `$XDG_CONFIG_HOME/car/lessons.json`, else
-/// `$HOME/.config/car/lessons.json`.
+/// The user-wide lessons file ([`crate::paths::user_lessons_file`]).
 pub fn user_lessons_path() -> Option<PathBuf> {
-    // A replay scenario runs in a throwaway project: the user's own lessons must not change
-    // what it sees (and a scenario must pass the same on every machine).
-    if crate::replay::runner::is_replaying() {
-        return None;
-    }
-    let config = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|dir| dir.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|home| !home.is_empty())
-                .map(|home| PathBuf::from(home).join(".config"))
-        })?;
-    Some(config.join("car").join("lessons.json"))
+    crate::paths::user_lessons_file()
 }
 
-/// Where the hook keeps the index of the user-wide lessons: `$XDG_CACHE_HOME/car/`, else
-/// `~/.cache/car/` (the user's config folder is only ever read).
+/// Where the hook keeps the index of the user-wide lessons: in car's cache folder (the user's
+/// config folder is only ever read).
 pub fn user_index_path() -> Option<PathBuf> {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|dir| dir.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|home| !home.is_empty())
-                .map(|home| PathBuf::from(home).join(".cache"))
-        })?;
-    Some(cache.join("car").join("user-lessons.index"))
+    crate::paths::cache_dir().map(|dir| dir.join("user-lessons.index"))
 }
 
 /// The top-level object of a lesson or candidate file; empty text is an empty object.
@@ -318,12 +296,15 @@ fn parse_document(path: &Path, text: &str) -> Result<Map<String, Value>, Lessons
             path: path.to_path_buf(),
             message: "the top level must be a JSON object".into(),
         }),
-        Err(error) => Err(LessonsError::Corrupt {
-            path: path.to_path_buf(),
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        }),
+        Err(error) => {
+            let located = crate::text::JsonError::locate(text, &error);
+            Err(LessonsError::Corrupt {
+                path: path.to_path_buf(),
+                line: located.line,
+                column: located.column,
+                message: located.message,
+            })
+        }
     }
 }
 

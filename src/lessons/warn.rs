@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
+use crate::edit::Edit;
 use crate::files::{FileError, HOOK_LOCK_WAIT};
-use crate::hook::Edit;
 use crate::lessons::cache::{self, Shortlist};
 use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
 use crate::lessons::model::Lesson;
@@ -36,7 +36,8 @@ impl Layers {
                 None
             }
         };
-        let user = store::user_lessons_path().and_then(|path| {
+        let user_file = scope.user_layer.then(store::user_lessons_path).flatten();
+        let user = user_file.and_then(|path| {
             let result = match store::user_index_path() {
                 Some(index) => cache::shortlist_with(&path, &index, &text),
                 None => LessonFile::load(&path).map(|file| {

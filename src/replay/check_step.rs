@@ -3,42 +3,33 @@
 //! `car lessons maintain` does: decay, candidate expiry, merge).
 
 use crate::clock::Clock;
-use crate::hook::{AddedLine, Edit};
-use crate::lessons::{self, LessonScope, Warning};
+use crate::edit::{AddedLine, Edit};
+use crate::lessons::Warning;
+use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
-use crate::replay::observation::Observation;
-use crate::setup::settings::Settings;
-use crate::validate::{Diagnostic, Source, Validators};
+use crate::scenario::observation::Observation;
+use crate::settings::Settings;
+use crate::validate::Diagnostic;
 
-/// Checks each file as `car check` does and reports it as what the agent would have seen.
+/// Checks each file as `car check` does (through the same pipeline) and reports it as what the
+/// agent would have seen.
 pub fn run(
     project: &Project,
     settings: &Settings,
     clock: Clock,
     paths: &[String],
 ) -> Result<Observation, String> {
-    let validators = Validators::load(project, settings);
+    let lessons = LessonUse {
+        learn: settings.learning_enabled,
+        user_layer: false,
+    };
+    let checker = Checker::new(project, settings, clock, lessons);
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut warnings = Vec::new();
     for relative in paths {
-        let edit = whole_file(project, relative)?;
-        let source = Source {
-            path: &edit.path,
-            display_path: &edit.relative_path,
-            content: &edit.content,
-            language: None,
-            added: &[],
-        };
-        let report = validators.check(&source);
-        let scope = LessonScope {
-            project,
-            settings,
-            clock,
-            learn: settings.learning_enabled,
-        };
-        let outcome = lessons::on_edit(scope, &edit, &report.diagnostics);
+        let report = checker.check(&whole_file(project, relative)?);
         errors.extend(report.diagnostics.into_iter().filter(Diagnostic::is_error));
-        warnings.extend(outcome.warnings);
+        warnings.extend(report.warnings);
     }
     Ok(observation(&errors, &warnings))
 }
@@ -55,26 +46,18 @@ fn observation(errors: &[Diagnostic], warnings: &[Warning]) -> Observation {
     }
 }
 
-/// `car check` treats the whole file as added.
+/// `car check` treats the whole file as added; the file is read with the same guard.
 fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
     let path = project.root().join(relative);
     let content =
-        std::fs::read_to_string(&path).map_err(|error| format!("check: {relative}: {error}"))?;
-    let added = content
-        .lines()
-        .enumerate()
-        .map(|(index, text)| AddedLine {
-            line: index + 1,
-            text: text.to_string(),
-        })
-        .collect();
+        crate::edit::read_text(&path, relative).map_err(|note| format!("check: {note}"))?;
     Ok(Edit {
         path,
         relative_path: relative.to_string(),
         tool: "check".into(),
+        added: AddedLine::every_line(&content),
         content,
         before: None,
-        added,
         language: None,
     })
 }

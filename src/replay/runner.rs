@@ -2,12 +2,11 @@
 //! in-process (the same `post_tool_use::handle`, the same lesson engine `car check` and
 //! `car lessons maintain` use) at the step's own `now`, and checks the step's expectations.
 //!
-//! Invariants: nothing outside the temporary folder is read or written (the user-wide lesson
-//! layer is switched off); the temporary folder is removed when the run ends, pass or fail; a run
-//! marks its thread as replaying, so an edit of a config file inside a scenario validates that
-//! file but never starts the suite again (no recursion).
+//! Invariants: nothing outside the temporary folder is read or written (every hook call and check
+//! passes "no user-wide lessons"); the temporary folder is removed when the run ends, pass or
+//! fail; nothing a step does can start the suite again (an edit of car's configuration runs only
+//! its in-process self-test).
 
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -15,41 +14,13 @@ use serde_json::{Value, json};
 use crate::clock::Clock;
 use crate::hook::{HookContext, Payload};
 use crate::project::Project;
-use crate::replay::expect::{self, DiskState, Observation};
-use crate::replay::fixtures::{self, FIXTURE_ROOT};
-use crate::replay::scenario::{Action, Initial, Scenario, Step};
-use crate::setup::settings::{RawSettings, Settings};
+use crate::scenario::expect::{self, DiskState, Observation};
+use crate::scenario::fixtures::{self, FIXTURE_ROOT};
+use crate::scenario::{Action, Initial, Scenario, Step};
+use crate::settings::{RawSettings, Settings};
 
 /// The session id the replayed payloads carry.
 const SESSION: &str = "car-replay";
-
-thread_local! {
-    static REPLAYING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether this thread is inside a replay run (the self-test must not start another).
-pub fn is_replaying() -> bool {
-    REPLAYING.with(Cell::get)
-}
-
-/// Marks the thread as replaying until dropped.
-struct ReplayGuard {
-    was: bool,
-}
-
-impl ReplayGuard {
-    fn enter() -> ReplayGuard {
-        ReplayGuard {
-            was: REPLAYING.with(|flag| flag.replace(true)),
-        }
-    }
-}
-
-impl Drop for ReplayGuard {
-    fn drop(&mut self) {
-        REPLAYING.with(|flag| flag.set(self.was));
-    }
-}
 
 /// Why a scenario failed: where, and every expectation that did not hold there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +41,6 @@ impl Failure {
 
 /// Runs a scenario; `origin` is the real project, for scenarios that start from its lessons.
 pub fn run(scenario: &Scenario, origin: Option<&Project>) -> Result<(), Failure> {
-    let _guard = ReplayGuard::enter();
     let folder = temporary_project()
         .map_err(|error| Failure::setup(format!("cannot create a temporary project: {error}")))?;
     // Canonical, so paths in payloads compare equal to the project root (macOS /tmp is a link).
@@ -214,6 +184,7 @@ impl Sandbox {
             settings,
             settings_problem,
             clock,
+            user_lessons: false,
         };
         let response = crate::hook::post_tool_use::handle(&context);
         Ok(Observation::from_response(&response))
@@ -380,20 +351,6 @@ fn write(path: &Path, content: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_guard_nests_and_restores() {
-        assert!(!is_replaying());
-        {
-            let _outer = ReplayGuard::enter();
-            {
-                let _inner = ReplayGuard::enter();
-                assert!(is_replaying());
-            }
-            assert!(is_replaying());
-        }
-        assert!(!is_replaying());
-    }
 
     #[test]
     fn fixture_content_applies_multiedit() {

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::lessons::examples::ExampleCase;
 use crate::project::Project;
 use crate::replay::ReplayError;
-use crate::replay::examples::ExampleCase;
 use crate::replay::runner;
-use crate::replay::scenario::Scenario;
+use crate::scenario::Scenario;
 
 /// Prefix of the names of car's own scenarios.
 pub const BUILTIN_PREFIX: &str = "car:";

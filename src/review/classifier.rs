@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 
 /// How much of a transcript's end is read to find the last assistant text.
 const TRANSCRIPT_TAIL_BYTES: u64 = 256 * 1024;
@@ -147,7 +147,7 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
          done yet; COMPLETE otherwise.\n\n<message>\n{text}\n</message>\n"
     );
     let timeout = MODEL_TIMEOUT.min(Duration::from_secs(settings.reviewer_timeout_seconds));
-    let answer = crate::review::backend::ask(settings, working_dir, &prompt, timeout)
+    let answer = crate::reviewer::ask(settings, working_dir, &prompt, timeout)
         .map_err(|error| error.to_string())?;
     let upper = answer.to_uppercase();
     if upper.contains("INCOMPLETE") {

@@ -149,12 +149,14 @@ impl Review {
     /// Finds the findings JSON in a reviewer's text and validates it.
     pub fn parse_text(text: &str) -> Result<Review, FindingsError> {
         let value = extract_json(text)?;
-        let raw: RawFindings =
-            serde_json::from_value(value).map_err(|error| FindingsError::Json {
-                line: error.line(),
-                column: error.column(),
-                message: error.to_string(),
-            })?;
+        let raw: RawFindings = serde_json::from_value(value).map_err(|error| {
+            let located = crate::text::JsonError::of(&error);
+            FindingsError::Json {
+                line: located.line,
+                column: located.column,
+                message: located.message,
+            }
+        })?;
         Review::from_raw(raw)
     }
 
@@ -326,8 +328,7 @@ pub fn extract_json(text: &str) -> Result<Value, FindingsError> {
             return Ok(value);
         }
     }
-    let preview: String = trimmed.chars().take(200).collect();
-    Err(FindingsError::NoJson(preview))
+    Err(FindingsError::NoJson(crate::text::shorten(trimmed, 200)))
 }
 
 #[cfg(test)]

@@ -10,12 +10,10 @@
 //! ends the loop — the breaker does. SubagentStop is not gated: a subagent's edits are recorded in
 //! the parent session's log and reviewed when the main agent stops. Any internal error fails open.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::hook::HookContext;
-use crate::output::HookResponse;
-use crate::review::ReviewError;
-use crate::review::backend::{self, AskOptions, BackendError};
+use crate::answer::Answer;
 use crate::review::classifier::{self, Verdict};
 use crate::review::event::{Event, EventRecord, Versions};
 use crate::review::findings::Review;
@@ -24,28 +22,41 @@ use crate::review::offers;
 use crate::review::prompt::{self, PromptInput};
 use crate::review::reconcile;
 use crate::review::snapshot::{Outstanding, Request, Snapshot};
-use crate::setup::settings::ReviewerBackend;
+use crate::review::{ReviewError, Session};
+use crate::reviewer::{self, AskOptions, BackendError};
+use crate::settings::ReviewerBackend;
 
 /// Review requests up to this size are put into the block reason itself.
 const INLINE_PROMPT_LIMIT: usize = 16 * 1024;
 
-pub fn handle_stop(context: &HookContext) -> HookResponse {
-    if !context.settings.enabled || context.payload.is_subagent_stop() {
-        return HookResponse::allow();
+/// What the agent's stop says beyond its session.
+#[derive(Debug, Clone, Default)]
+pub struct StopInput {
+    /// A subagent stopped (its edits are reviewed when the main agent stops).
+    pub is_subagent: bool,
+    /// The agent's last message, when the payload carries it.
+    pub last_message: Option<String>,
+    /// The transcript, to read the last message from when the payload does not carry it.
+    pub transcript_path: Option<PathBuf>,
+}
+
+pub fn handle_stop(session: Session<'_>, input: &StopInput) -> Answer {
+    if !session.settings.enabled || input.is_subagent {
+        return Answer::allow();
     }
-    let log = EventLog::for_session(&context.project, context.session_id());
+    let log = EventLog::for_session(session.project, session.id);
     if !log.exists() {
         // Nothing was edited in this session: the fast path.
-        return HookResponse::allow();
+        return Answer::allow();
     }
-    match Gate::open(context, log).and_then(Gate::run) {
+    match Gate::open(session, input, log).and_then(Gate::run) {
         Ok(answer) => answer,
         Err(error) => {
-            crate::hook::context::log_hook_error(
-                &context.project.state_dir(),
+            crate::state_dir::log_hook_error(
+                &session.project.state_dir(),
                 &format!("stop gate: {error}"),
             );
-            HookResponse::fail_open(format!("the review gate failed ({error}); stop allowed"))
+            Answer::fail_open(format!("the review gate failed ({error}); stop allowed"))
         }
     }
 }
@@ -61,7 +72,8 @@ enum Produced {
 }
 
 struct Gate<'a> {
-    context: &'a HookContext,
+    context: Session<'a>,
+    input: &'a StopInput,
     log: EventLog,
     snapshot: Snapshot,
     /// `git status` at this stop, until reconciliation consumes it.
@@ -72,15 +84,19 @@ struct Gate<'a> {
 
 impl<'a> Gate<'a> {
     /// Reads the snapshot while `git status` runs beside it (the two costs overlap).
-    fn open(context: &'a HookContext, log: EventLog) -> Result<Gate<'a>, ReviewError> {
+    fn open(
+        context: Session<'a>,
+        input: &'a StopInput,
+        log: EventLog,
+    ) -> Result<Gate<'a>, ReviewError> {
         let (snapshot, dirty) = std::thread::scope(|scope| {
-            let git =
-                scope.spawn(|| reconcile::dirty_versions(&context.project, &context.settings));
+            let git = scope.spawn(|| reconcile::dirty_versions(context.project, context.settings));
             let snapshot = crate::review::checkpoint::load(&log);
             (snapshot, git.join().ok().flatten())
         });
         Ok(Gate {
             context,
+            input,
             log,
             snapshot: snapshot?,
             dirty,
@@ -89,7 +105,7 @@ impl<'a> Gate<'a> {
         })
     }
 
-    fn run(mut self) -> Result<HookResponse, ReviewError> {
+    fn run(mut self) -> Result<Answer, ReviewError> {
         self.stage("enabled", "yes", "");
         let Some(unreviewed) = self.pending_changes() else {
             return self.allow_final("clean", None);
@@ -126,8 +142,8 @@ impl<'a> Gate<'a> {
     /// (no unreviewed file, no open finding, no validator error).
     fn pending_changes(&mut self) -> Option<Versions> {
         let reconciled = reconcile::reconcile(
-            &self.context.project,
-            &self.context.settings,
+            self.context.project,
+            self.context.settings,
             &self.snapshot,
             self.dirty.take(),
         );
@@ -211,22 +227,16 @@ impl<'a> Gate<'a> {
     }
 
     /// Lets the agent stop without a review when it is waiting for the user.
-    fn classify(&mut self, unreviewed: &Versions) -> Result<Option<HookResponse>, ReviewError> {
-        let payload = &self.context.payload;
+    fn classify(&mut self, unreviewed: &Versions) -> Result<Option<Answer>, ReviewError> {
         let transcript_text = || {
-            payload
-                .raw
+            self.input
                 .transcript_path
                 .as_deref()
-                .and_then(|path| classifier::transcript_last_text(std::path::Path::new(path)))
+                .and_then(classifier::transcript_last_text)
         };
-        let message = payload
-            .raw
-            .last_assistant_message
-            .clone()
-            .or_else(transcript_text);
+        let message = self.input.last_message.clone().or_else(transcript_text);
         let result = classifier::classify(
-            &self.context.settings,
+            self.context.settings,
             self.context.project.checkout(),
             message.as_deref(),
         );
@@ -242,7 +252,7 @@ impl<'a> Gate<'a> {
             kind: "incomplete".into(),
         });
         self.flush()?;
-        Ok(Some(HookResponse::allow().with_system_line(format!(
+        Ok(Some(Answer::allow().with_system_line(format!(
             "car: review postponed: the agent's last message {}; {} changed files stay pending.",
             result.reason,
             unreviewed.len()
@@ -274,8 +284,8 @@ impl<'a> Gate<'a> {
     fn request(&mut self, unreviewed: &Versions) -> Result<Request, ReviewError> {
         let id = self.snapshot.next_review_id();
         let text = prompt::build(&PromptInput {
-            project: &self.context.project,
-            settings: &self.context.settings,
+            project: self.context.project,
+            settings: self.context.settings,
             snapshot: &self.snapshot,
             files: unreviewed,
         });
@@ -305,7 +315,7 @@ impl<'a> Gate<'a> {
 
     /// Asks the reviewer CLI (one retry for a crash or an unusable answer, inside the timeout).
     fn run_reviewer(&mut self, request: &Request) -> Produced {
-        let settings = &self.context.settings;
+        let settings = self.context.settings;
         let deadline = Instant::now() + Duration::from_secs(settings.reviewer_timeout_seconds);
         let prompt_text =
             std::fs::read_to_string(self.context.project.root().join(&request.prompt_file))
@@ -320,7 +330,7 @@ impl<'a> Gate<'a> {
             if attempt > 1 && remaining < Duration::from_secs(2) {
                 break;
             }
-            let answer = backend::ask_with(
+            let answer = reviewer::ask_with(
                 settings,
                 self.context.project.checkout(),
                 &prompt_text,
@@ -351,7 +361,7 @@ impl<'a> Gate<'a> {
         request: &Request,
         answer: Result<String, BackendError>,
     ) -> Result<(), (String, String, bool)> {
-        let settings = &self.context.settings;
+        let settings = self.context.settings;
         let text = answer.map_err(|error| {
             (
                 error.to_string(),
@@ -366,7 +376,7 @@ impl<'a> Gate<'a> {
             .join(format!("{}.answer.txt", request.id));
         let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
         let review = Review::parse_text(&text)
-            .map(|review| review.relative_to(&self.context.project))
+            .map(|review| review.relative_to(self.context.project))
             .map_err(|error| {
                 (
                     format!("the reviewer's answer is unusable: {error}"),
@@ -389,7 +399,7 @@ impl<'a> Gate<'a> {
     }
 
     /// Blocks on open P1/P2 findings or unresolved validator errors; allows otherwise.
-    fn verdict(mut self) -> Result<HookResponse, ReviewError> {
+    fn verdict(mut self) -> Result<Answer, ReviewError> {
         let outstanding = self.snapshot.outstanding(&self.threshold);
         let errors = self.snapshot.unresolved_errors();
         if outstanding.is_empty() && errors.is_empty() {
@@ -398,27 +408,23 @@ impl<'a> Gate<'a> {
         }
         let detail = format!("{} findings, {} errors", outstanding.len(), errors.len());
         self.stage("verdict", "block", &detail);
-        let reason = findings_reason(self.context.session_id(), &outstanding, &errors);
+        let reason = findings_reason(self.context.id, &outstanding, &errors);
         self.block("findings", reason)
     }
 
-    fn block(mut self, kind: &str, reason: String) -> Result<HookResponse, ReviewError> {
+    fn block(mut self, kind: &str, reason: String) -> Result<Answer, ReviewError> {
         let fingerprint = self.snapshot.fingerprint(&self.threshold);
         self.record(Event::StopBlocked {
             kind: kind.into(),
             fingerprint,
         });
         self.flush()?;
-        Ok(HookResponse::block(reason))
+        Ok(Answer::block(reason))
     }
 
     /// The stop that is finally allowed: shows the P3 offers and known limits not shown yet.
-    fn allow_final(
-        mut self,
-        kind: &str,
-        message: Option<String>,
-    ) -> Result<HookResponse, ReviewError> {
-        let settings = &self.context.settings;
+    fn allow_final(mut self, kind: &str, message: Option<String>) -> Result<Answer, ReviewError> {
+        let settings = self.context.settings;
         let offers = offers::unshown(&self.snapshot, settings);
         let limits: Vec<(String, String)> = self
             .snapshot
@@ -438,7 +444,7 @@ impl<'a> Gate<'a> {
             self.record(Event::OffersShown { keys });
         }
         self.flush()?;
-        let mut answer = HookResponse::allow();
+        let mut answer = Answer::allow();
         if let Some(message) = message {
             answer = answer.with_system_line(message);
         }
@@ -454,8 +460,8 @@ impl<'a> Gate<'a> {
 
 /// The manual review request: what to review and the exact command to record the findings.
 /// `also` (validator errors to fix) comes before the request text, where it is seen.
-fn request_reason(context: &HookContext, request: &Request, also: &str) -> String {
-    let session = context.session_id();
+fn request_reason(context: Session<'_>, request: &Request, also: &str) -> String {
+    let session = context.id;
     let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
     let mut reason = format!(
         "car: review {} required before stopping ({} changed files: {}).\n\

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::review::snapshot::Snapshot;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 
 /// One suggestion for the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

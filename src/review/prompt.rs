@@ -15,7 +15,7 @@ use crate::review::ReviewError;
 use crate::review::baseline::Baselines;
 use crate::review::event::Versions;
 use crate::review::snapshot::Snapshot;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 
 /// car's default review rules, installed as `.claude/claude-auto-review/rules.md`.
 pub const DEFAULT_RULES: &str = include_str!("default_rules.md");

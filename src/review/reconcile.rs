@@ -12,13 +12,13 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::process::run_with_timeout;
 use crate::project::{Project, STATE_DIR};
 use crate::review::baseline::{Baselines, disk_version};
 use crate::review::event::Version;
 use crate::review::event::{Event, Versions};
 use crate::review::snapshot::Snapshot;
-use crate::setup::settings::Settings;
-use crate::validate::process::run_with_timeout;
+use crate::settings::Settings;
 
 /// How long `git status` may take before reconciliation is skipped.
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);

@@ -6,9 +6,10 @@
 //! Invariant: one hook call appends its events in one write, so parallel hooks of one session
 //! interleave whole groups and never lose an event.
 
+use crate::edit::Edit;
 use crate::files::FileError;
-use crate::hook::{Edit, HookContext};
 use crate::lessons::Warning;
+use crate::review::Session;
 use crate::review::baseline::Baselines;
 use crate::review::event::{Event, content_hash};
 use crate::review::log::EventLog;
@@ -17,16 +18,16 @@ use crate::validate::Diagnostic;
 
 /// Records one checked edit.
 pub fn edit_checked(
-    context: &HookContext,
+    context: Session<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],
     warnings: &[Warning],
 ) -> Result<(), FileError> {
-    let log = EventLog::for_session(&context.project, context.session_id());
+    let log = EventLog::for_session(context.project, context.id);
     let mut events = session_start(context, &log);
-    let baselines = Baselines::for_session(&context.project, context.session_id());
+    let baselines = Baselines::for_session(context.project, context.id);
     events.extend(baselines.capture(
-        &context.project,
+        context.project,
         &edit.relative_path,
         edit.before.as_deref(),
     )?);
@@ -55,11 +56,11 @@ pub fn edit_checked(
 }
 
 /// Records a file a tool deleted.
-pub fn file_deleted(context: &HookContext, relative_path: &str) -> Result<(), FileError> {
-    let log = EventLog::for_session(&context.project, context.session_id());
+pub fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
     let mut events = session_start(context, &log);
-    let baselines = Baselines::for_session(&context.project, context.session_id());
-    events.extend(baselines.capture(&context.project, relative_path, None)?);
+    let baselines = Baselines::for_session(context.project, context.id);
+    events.extend(baselines.capture(context.project, relative_path, None)?);
     events.push(Event::FileDeleted {
         file: relative_path.to_string(),
     });
@@ -80,11 +81,11 @@ fn is_reviewed(log: &EventLog, file: &str, hash: &str) -> bool {
 }
 
 /// The worktree baseline, when this is the session's first record.
-fn session_start(context: &HookContext, log: &EventLog) -> Vec<Event> {
+fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
-    dirty_versions(&context.project, &context.settings)
+    dirty_versions(context.project, context.settings)
         .map(|dirty| Event::WorktreeBaseline { dirty })
         .into_iter()
         .collect()

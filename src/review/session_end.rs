@@ -7,18 +7,19 @@
 
 use std::path::Path;
 
-use crate::hook::HookContext;
-use crate::output::HookResponse;
+use crate::answer::Answer;
 use crate::project::Project;
+use crate::review::Session;
 use crate::review::event::Event;
 use crate::review::log::{EVENTS_FILE, EventLog, last_ts_of};
 
-pub fn handle(context: &HookContext) -> HookResponse {
-    let log = EventLog::for_session(&context.project, context.session_id());
+/// Closes the session (`reason`: why the agent says it ended) and removes stale ones.
+pub fn handle(context: Session<'_>, reason: &str) -> Answer {
+    let log = EventLog::for_session(context.project, context.id);
     let now = context.clock.now();
-    let mut answer = HookResponse::allow();
+    let mut answer = Answer::allow();
     if log.exists() {
-        let reason = context.payload.raw.reason.clone().unwrap_or_default();
+        let reason = reason.to_string();
         if let Err(error) = log.append(now, Event::SessionEnded { reason }) {
             answer = answer.with_system_line(format!("car: could not close the session: {error}"));
         }
@@ -26,8 +27,8 @@ pub fn handle(context: &HookContext) -> HookResponse {
     let max_age = i64::try_from(context.settings.stale_client_timeout_hours)
         .unwrap_or(i64::MAX / 7200)
         .saturating_mul(3600);
-    let current = crate::project::sanitize_component(context.session_id());
-    remove_stale(&context.project, &current, now, max_age);
+    let current = crate::project::sanitize_component(context.id);
+    remove_stale(context.project, &current, now, max_age);
     answer
 }
 

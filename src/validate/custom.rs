@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use regex::Regex;
 
-use crate::validate::process::{ProcessError, run_command};
+use crate::process::{ProcessError, run_command};
 use crate::validate::rules::{CommandRule, ReferenceRule, Rule, RuleKind};
 use crate::validate::{Diagnostic, Report, Source, snippet_at};
 
@@ -146,7 +146,7 @@ fn read_definitions(reference: &ReferenceRule, project_root: &Path) -> Option<Ha
     let mut any = false;
     for relative in &reference.defined_in {
         let path = project_root.join(relative);
-        let Ok(bytes) = crate::files::read_bounded(&path, crate::hook::edit::MAX_FILE_BYTES) else {
+        let Ok(bytes) = crate::files::read_bounded(&path, crate::edit::MAX_FILE_BYTES) else {
             continue;
         };
         any = true;

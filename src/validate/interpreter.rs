@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use crate::validate::process::{find_on_path, run_command};
+use crate::process::{find_on_path, run_command};
 
 /// A shim may compile or download on first use; give it time once.
 const RESOLVE_TIMEOUT: Duration = Duration::from_secs(15);

@@ -12,13 +12,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::validate::{Diagnostic, Severity, snippet_at};
 
-/// A JSON syntax error at a 1-based line and (character) column.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonError {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
+pub use crate::text::JsonError;
 
 /// Validates `content` as JSON (`jsonc`: comments and trailing commas allowed).
 pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> {
@@ -90,7 +84,7 @@ pub fn parse(text: &str) -> Result<(), JsonError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     match serde_json::from_str::<Skip>(body) {
         Ok(_) => Ok(()),
-        Err(error) => Err(locate(body, &error)),
+        Err(error) => Err(JsonError::locate(body, &error)),
     }
 }
 
@@ -146,28 +140,6 @@ impl<'de> Visitor<'de> for SkipVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
         while map.next_entry::<Skip, Skip>()?.is_some() {}
         Ok(Skip)
-    }
-}
-
-/// serde_json counts columns in bytes; people (and editors) count characters.
-fn locate(text: &str, error: &serde_json::Error) -> JsonError {
-    let line = error.line().max(1);
-    let line_text = text.split('\n').nth(line - 1).unwrap_or("");
-    let mut byte_column = error.column().min(line_text.len());
-    while byte_column > 0 && !line_text.is_char_boundary(byte_column) {
-        byte_column -= 1;
-    }
-    let column = line_text[..byte_column].chars().count().max(1);
-    let message = error.to_string();
-    // serde's message ends with " at line L column C"; car prints the position itself.
-    let message = match message.rfind(" at line ") {
-        Some(cut) => message[..cut].to_string(),
-        None => message,
-    };
-    JsonError {
-        line,
-        column,
-        message,
     }
 }
 

@@ -6,12 +6,10 @@
 //! missing. Custom validators are data files. Every error is a [`Diagnostic`] naming
 //! `file:line:col`, the validator and the message.
 
-pub mod check;
 pub mod custom;
 pub mod interpreter;
 pub mod json;
 pub mod language;
-pub mod process;
 pub mod python;
 pub mod rules;
 pub mod shell;
@@ -22,9 +20,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::hook::AddedLine;
+use crate::edit::AddedLine;
 use crate::project::Project;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 use crate::validate::language::Language;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

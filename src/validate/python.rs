@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use crate::process::run_command;
 use crate::validate::language::Language;
-use crate::validate::process::run_command;
 use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
 const SCRIPT: &str = include_str!("python_check.py");
@@ -213,7 +213,7 @@ fn fallback(source: &Source<'_>, why: &str, report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hook::AddedLine;
+    use crate::edit::AddedLine;
     use crate::validate::interpreter;
 
     fn run(content: &str, added: &[AddedLine]) -> Report {

@@ -282,17 +282,13 @@ fn parse_rules(
     compile_disabled: bool,
 ) -> Result<(RuleSet, Vec<String>), RuleError> {
     let raw: RawRuleFile = serde_json::from_str(text).map_err(|error| {
-        let message = error.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(cut) => message[..cut].to_string(),
-            None => message,
-        };
+        let located = crate::text::JsonError::locate(text, &error);
         RuleError {
             file: name.to_string(),
             rule: None,
-            line: error.line(),
-            column: error.column().max(1),
-            message: format!("not a valid rule file: {message}"),
+            line: located.line,
+            column: located.column,
+            message: format!("not a valid rule file: {}", located.message),
         }
     })?;
     let mut set = RuleSet::default();

@@ -9,8 +9,8 @@
 use std::process::Command;
 use std::time::Duration;
 
+use crate::process::{ProcessError, run_command};
 use crate::validate::language::Language;
-use crate::validate::process::{ProcessError, run_command};
 use crate::validate::{Diagnostic, Report, Severity, snippet_of_line, treesitter};
 
 /// `bash -n` on a 2 MiB script takes well under this.

@@ -197,7 +197,10 @@ fn describe(node: Node<'_>, content: &str) -> SyntaxError {
     let message = if first_line.is_empty() {
         "syntax error".to_string()
     } else {
-        format!("syntax error near `{}`", shorten(first_line, 40))
+        format!(
+            "syntax error near `{}`",
+            crate::text::shorten(first_line, 40)
+        )
     };
     SyntaxError {
         line,
@@ -226,15 +229,6 @@ fn char_column(content: &str, row: usize, byte_column: usize) -> usize {
         end -= 1;
     }
     line[..end].chars().count() + 1
-}
-
-fn shorten(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(limit).collect();
-        format!("{cut}…")
-    }
 }
 
 #[cfg(test)]

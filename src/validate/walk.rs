@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::process::{ProcessError, run_command};
 use crate::validate::language::Language;
-use crate::validate::process::{ProcessError, run_command};
 
 /// Listing even a very large repository takes far less.
 const TIMEOUT: Duration = Duration::from_secs(30);

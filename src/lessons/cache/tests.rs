@@ -2,7 +2,7 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::hook::AddedLine;
+use crate::edit::AddedLine;
 use crate::lessons::matcher::naive_hits;
 
 fn write_lessons(dir: &Path, lessons: &[(String, Vec<String>)]) -> PathBuf {

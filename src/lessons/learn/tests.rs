@@ -2,9 +2,9 @@ use std::path::Path;
 
 use super::*;
 use crate::clock::{Clock, DAY};
-use crate::hook::AddedLine;
+use crate::edit::AddedLine;
 use crate::project::Project;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 use crate::validate::Severity;
 
 fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnostic {
@@ -72,6 +72,7 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
     let settings = Settings::default();
     let mut clock = Clock::fixed(1_780_000_000);
     let scope = |clock| LessonScope {
+        user_layer: false,
         project: &project,
         settings: &settings,
         clock,

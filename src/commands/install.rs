@@ -10,15 +10,14 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::{Map, Value, json};
 
-use crate::app::Outcome;
 use crate::cli::InstallArgs;
 use crate::clock::Clock;
+use crate::commands::Outcome;
+use crate::commands::SetupError;
 use crate::error::Error;
-use crate::files;
 use crate::output;
 use crate::project::Project;
-use crate::setup::SetupError;
-use crate::setup::settings::{Settings, SettingsError, update_settings_document};
+use crate::settings::{Settings, SettingsError, update_settings_document};
 
 /// The plugin's hook wiring, shipped with car.
 const PLUGIN_HOOKS: &str = include_str!("../../hooks/hooks.json");
@@ -28,18 +27,6 @@ const CAR_COMMAND_PREFIX: &str = "car hook ";
 
 /// Seconds the Stop hook may take beyond the reviewer's own timeout.
 const STOP_TIMEOUT_MARGIN: u64 = 60;
-
-/// Keeps car's runtime state out of git; what a team shares stays tracked.
-const STATE_GITIGNORE: &str = "\
-# car runtime state (sessions, logs, locks, caches, candidates) stays local.
-# lessons.json, validators/ and rules are meant to be committed and shared.
-*
-!.gitignore
-!lessons.json
-!validators/
-!validators/*.json
-!rules.md
-";
 
 pub fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings_path = project.settings_file();
@@ -191,31 +178,13 @@ fn is_car_hook(hook: &Value) -> bool {
 }
 
 fn create_state_dir(project: &Project) -> Result<(), Error> {
-    if write_state_gitignore(project)? {
+    if crate::state_dir::write_gitignore(project)? {
         output::print_message(&format!(
             "created {} (runtime files git-ignored)",
             project.state_dir().display()
         ));
     }
     Ok(())
-}
-
-/// Makes sure car's state folder, once it exists, keeps its runtime files out of git — also when
-/// car runs as a plugin and `car install` never ran. Returns whether it wrote the file.
-pub fn ensure_state_gitignore(project: &Project) -> Result<bool, files::FileError> {
-    if !project.state_dir().is_dir() || project.state_dir().join(".gitignore").exists() {
-        return Ok(false);
-    }
-    write_state_gitignore(project)
-}
-
-fn write_state_gitignore(project: &Project) -> Result<bool, files::FileError> {
-    let gitignore = project.state_dir().join(".gitignore");
-    if files::read_optional(&gitignore)?.as_deref() == Some(STATE_GITIGNORE) {
-        return Ok(false);
-    }
-    files::write_atomic(&gitignore, STATE_GITIGNORE.as_bytes())?;
-    Ok(true)
 }
 
 /// Adds the starter lessons when asked by flag, or after a yes on a terminal.

@@ -10,16 +10,16 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
-use crate::app::Outcome;
 use crate::cli::ConfigArgs;
+use crate::commands::Outcome;
+use crate::commands::SetupError;
 use crate::error::Error;
 use crate::output;
+use crate::process::find_on_path;
 use crate::project::Project;
-use crate::setup::SetupError;
-use crate::setup::settings::{
+use crate::settings::{
     RawSettings, ReviewerBackend, SETTINGS_KEY, Settings, read_raw, update_settings_document,
 };
-use crate::validate::process::find_on_path;
 
 pub fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     let path = project.settings_file();

@@ -1,8 +1,8 @@
 //! What a replay step showed the agent: block or not, the block reason, the lesson warnings, the
-//! human message. Read from the hook's own [`HookResponse`] (or built the same way for `check`
+//! human message. Read from the hook's own [`Answer`] (or built the same way for `check`
 //! and `maintain` steps), so expectations test what the agent really reads.
 
-use crate::output::HookResponse;
+use crate::answer::Answer;
 
 /// The marker every rendered lesson warning starts with (post_tool_use::render_warnings).
 pub const WARNING_MARKER: &str = "⚠️ lesson";
@@ -19,7 +19,7 @@ pub struct Observation {
 }
 
 impl Observation {
-    pub fn from_response(response: &HookResponse) -> Observation {
+    pub fn from_response(response: &Answer) -> Observation {
         let reason = response.block_reason.clone().unwrap_or_default();
         let context = response.additional_context.clone().unwrap_or_default();
         let warnings = reason

@@ -19,8 +19,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::setup::settings::{ReviewerBackend, Settings};
-use crate::validate::process::{ProcessError, run_command};
+use crate::process::{ProcessError, run_command};
+use crate::settings::{ReviewerBackend, Settings};
 
 /// Set for every reviewer run; car's hooks answer `{}` at once when they see it.
 pub const NESTED_ENV: &str = "CAR_NESTED_REVIEW";

@@ -13,16 +13,18 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::app::Outcome;
 use crate::cli::CheckArgs;
 use crate::clock::Clock;
+use crate::commands::Outcome;
+use crate::edit::{AddedLine, Edit};
 use crate::error::Error;
-use crate::hook::{AddedLine, Edit};
-use crate::lessons::{self, LessonScope, Warning};
+use crate::lessons::Warning;
 use crate::output;
+use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
-use crate::setup::settings::Settings;
-use crate::validate::{Diagnostic, Source, Validators, walk};
+use crate::settings::Settings;
+use crate::text::plural;
+use crate::validate::{Diagnostic, Validators, walk};
 
 /// One path from the command line, ready to check.
 struct Target {
@@ -44,17 +46,15 @@ pub fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
     let project = Project::discover(working_dir);
     let settings = Settings::load(&project)?;
     let clock = Clock::from_env()?;
-    let validators = Validators::load(&project, &settings);
-    let targets = targets(working_dir, &args.paths, &validators)?;
-    let scope = LessonScope {
-        project: &project,
-        settings: &settings,
-        clock,
+    let lessons = LessonUse {
         learn: !args.no_learn && settings.learning_enabled,
+        user_layer: true,
     };
+    let checker = Checker::new(&project, &settings, clock, lessons);
+    let targets = targets(working_dir, &args.paths, checker.validators())?;
     let mut findings = Findings::default();
     for target in &targets {
-        check_file(target, &validators, scope, &mut findings);
+        check_file(target, &project, &checker, &mut findings);
     }
     let mut seen = std::collections::HashSet::new();
     findings.notes.retain(|note| seen.insert(note.clone()));
@@ -105,67 +105,45 @@ fn targets(
     Ok(targets)
 }
 
-fn check_file(
-    target: &Target,
-    validators: &Validators,
-    scope: LessonScope<'_>,
-    findings: &mut Findings,
-) {
-    let content = match crate::hook::edit::read_text(&target.absolute, &target.shown) {
+/// Checks one file as an edit that added every line. A file inside the project is checked under
+/// its project-relative path (what lesson scopes and learning key on); a file elsewhere is only
+/// validated (the pipeline's rule). What is shown uses the path as the user typed it.
+fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, findings: &mut Findings) {
+    let content = match crate::edit::read_text(&target.absolute, &target.shown) {
         Ok(content) => content,
         Err(note) => return findings.notes.push(note),
     };
-    let added = AddedLine::every_line(&content);
-    let source = Source {
-        path: &target.absolute,
-        display_path: &target.shown,
-        content: &content,
-        language: None,
-        added: &added,
-    };
-    let report = validators.check(&source);
-    findings.checked += 1;
-    findings.notes.extend(report.notes);
-    run_lessons(target, content, added, &report.diagnostics, scope, findings);
-    findings.diagnostics.extend(report.diagnostics);
-}
-
-/// Lesson warnings and learning for one checked file. They are about the project's files: a file
-/// elsewhere is only validated.
-fn run_lessons(
-    target: &Target,
-    content: String,
-    added: Vec<AddedLine>,
-    diagnostics: &[Diagnostic],
-    scope: LessonScope<'_>,
-    findings: &mut Findings,
-) {
-    let Some(relative_path) = scope.project.relative(&target.absolute) else {
-        return;
-    };
-    // The lesson engine keys on project-relative paths, whatever path the user typed.
-    let diagnostics: Vec<Diagnostic> = diagnostics
-        .iter()
-        .map(|diagnostic| Diagnostic {
-            file: relative_path.clone(),
-            ..diagnostic.clone()
-        })
-        .collect();
     let edit = Edit {
         path: target.absolute.clone(),
-        relative_path,
+        relative_path: project
+            .relative(&target.absolute)
+            .unwrap_or_else(|| target.shown.clone()),
         tool: "check".to_string(),
+        added: AddedLine::every_line(&content),
         content,
         before: None,
-        added,
         language: None,
     };
-    let lessons = lessons::on_edit(scope, &edit, &diagnostics);
-    findings.notes.extend(lessons.notes);
-    findings.notes.extend(lessons.refusals);
+    let report = checker.check(&edit);
+    findings.checked += 1;
+    findings.notes.extend(report.notes);
+    findings.notes.extend(report.refusals);
+    let shown = |file: String| {
+        if file == edit.relative_path {
+            target.shown.clone()
+        } else {
+            file
+        }
+    };
+    findings
+        .diagnostics
+        .extend(report.diagnostics.into_iter().map(|diagnostic| Diagnostic {
+            file: shown(diagnostic.file.clone()),
+            ..diagnostic
+        }));
     findings
         .warnings
-        .extend(lessons.warnings.into_iter().map(|warning| Warning {
+        .extend(report.warnings.into_iter().map(|warning| Warning {
             file: target.shown.clone(),
             ..warning
         }));
@@ -216,14 +194,6 @@ fn human_answer(findings: &Findings) -> String {
         plural(warnings, "warning")
     ));
     text
-}
-
-fn plural(count: usize, word: &str) -> String {
-    if count == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{count} {word}s")
-    }
 }
 
 #[cfg(test)]

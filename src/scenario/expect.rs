@@ -8,7 +8,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-pub use crate::replay::observation::Observation;
+pub use crate::scenario::observation::Observation;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -208,7 +208,7 @@ fn time_expect(value: &Value) -> Result<TimeExpect, String> {
         Value::String(text) if text == "absent" => Ok(TimeExpect::Absent),
         Value::String(text) if text == "set" => Ok(TimeExpect::Set),
         Value::Null => Ok(TimeExpect::Absent),
-        other => crate::replay::scenario::resolve_now(other, 0)
+        other => crate::scenario::resolve_now(other, 0)
             .map(TimeExpect::At)
             .map_err(|_| format!("{other} is not \"now\", \"absent\", \"set\" or a time")),
     }
@@ -466,7 +466,7 @@ fn shown(record: &Value, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::HookResponse;
+    use crate::answer::Answer;
     use serde_json::json;
 
     fn expect(value: Value) -> Expect {
@@ -522,12 +522,12 @@ mod tests {
 
     #[test]
     fn warnings_are_read_from_context_and_reason() {
-        let response = HookResponse {
+        let response = Answer {
             additional_context: Some(
                 "⚠️ lesson (weight 3): use pathlib (src/a.py:2, trigger \"regex:re\\\\.compile\")"
                     .into(),
             ),
-            ..HookResponse::default()
+            ..Answer::default()
         };
         let seen = Observation::from_response(&response);
         let state = disk(json!({}));

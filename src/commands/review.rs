@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::app::Outcome;
 use crate::cli::ReviewCommand;
 use crate::clock::Clock;
+use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;
@@ -22,7 +22,7 @@ use crate::review::findings::{self, RawFindings, Review, Severity, check_deferra
 use crate::review::log::{EVENTS_FILE, EventLog};
 use crate::review::offers;
 use crate::review::snapshot::Snapshot;
-use crate::setup::settings::Settings;
+use crate::settings::Settings;
 
 pub fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> {
     match command {

@@ -244,11 +244,14 @@ pub fn read_settings_document(path: &Path) -> Result<Map<String, Value>, Setting
     if text.trim().is_empty() {
         return Ok(Map::new());
     }
-    let value: Value = serde_json::from_str(&text).map_err(|error| SettingsError::Json {
-        path: path.to_path_buf(),
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
+    let value: Value = serde_json::from_str(&text).map_err(|error| {
+        let located = crate::text::JsonError::locate(&text, &error);
+        SettingsError::Json {
+            path: path.to_path_buf(),
+            line: located.line,
+            column: located.column,
+            message: located.message,
+        }
     })?;
     match value {
         Value::Object(map) => Ok(map),

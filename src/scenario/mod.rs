@@ -6,14 +6,33 @@
 //! silently make a scenario pass) converted once into [`Scenario`]: times resolved to Unix
 //! seconds, every path checked to stay inside the temporary project, exactly one action per step.
 
+pub mod expect;
+pub mod fixtures;
+pub mod observation;
+
 use std::path::{Component, Path};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::clock::{Clock, DAY};
-use crate::replay::ReplayError;
-use crate::replay::expect::{Expect, RawExpect};
+use crate::scenario::expect::{Expect, RawExpect};
+
+/// A scenario file or folder that cannot be used, named with the line where known.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{file}:{line}:{column}: {message}")]
+    Parse {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: {message}")]
+    Invalid { file: String, message: String },
+    #[error("{path}: {message}")]
+    Folder { path: String, message: String },
+}
 
 /// The time a scenario starts at when its first step names none (2026-05-20T18:40:00Z).
 pub const DEFAULT_NOW: i64 = 1_779_300_000;
@@ -159,11 +178,14 @@ pub enum Action {
 impl Scenario {
     /// Parses and validates a scenario file's text; errors name `name` and the line.
     pub fn parse(name: &str, text: &str) -> Result<Scenario, ReplayError> {
-        let raw: RawScenario = serde_json::from_str(text).map_err(|error| ReplayError::Parse {
-            file: name.to_string(),
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
+        let raw: RawScenario = serde_json::from_str(text).map_err(|error| {
+            let located = crate::text::JsonError::locate(text, &error);
+            ReplayError::Parse {
+                file: name.to_string(),
+                line: located.line,
+                column: located.column,
+                message: located.message,
+            }
         })?;
         Scenario::from_raw(name, raw)
     }
@@ -303,10 +325,10 @@ fn fixture_action(raw: &RawStep) -> Result<Option<Action>, String> {
             None => Ok(None),
         };
     };
-    if crate::replay::fixtures::get(fixture).is_none() {
+    if crate::scenario::fixtures::get(fixture).is_none() {
         return Err(format!(
             "fixture {fixture:?} is not one of {}",
-            crate::replay::fixtures::names().join(", ")
+            crate::scenario::fixtures::names().join(", ")
         ));
     }
     Ok(Some(Action::Fixture {

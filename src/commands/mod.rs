@@ -1,5 +1,14 @@
-//! Runs a parsed command line: builds the context each command needs and maps outcomes and
-//! errors to exit codes (0 success, 1 the check found problems, 2 usage or configuration error).
+//! The subcommands, one file each, and the one place that runs a parsed command line: it builds
+//! the context each command needs and maps outcomes and errors to exit codes (0 success, 1 the
+//! check found problems, 2 usage or configuration error).
+
+pub mod check;
+pub mod config;
+pub mod install;
+pub mod lessons;
+pub mod lessons_test;
+pub mod review;
+pub mod status;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,6 +19,13 @@ use crate::cli::{Cli, Command};
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;
+
+/// What can go wrong setting car up in a project (`car install`, `car config`).
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{0}")]
+    Invalid(String),
+}
 
 /// How a command that ran went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,19 +72,19 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
     let project = Project::discover(&working_dir);
     let outcome = match cli.command {
         Command::Hook(_) => Ok(Outcome::Success),
-        Command::Check(args) => crate::validate::check::run(&working_dir, &args),
+        Command::Check(args) => check::run(&working_dir, &args),
         Command::Lessons(crate::cli::LessonsCommand::Test { dir }) => {
-            crate::replay::command::run(&project, dir.as_deref())
+            lessons_test::run(&project, dir.as_deref())
         }
-        Command::Lessons(command) => crate::lessons::command::run(&project, command),
-        Command::Review(command) => crate::review::command::run(&project, command),
-        Command::Install(args) => crate::setup::install::install(&project, &args),
-        Command::Uninstall => crate::setup::install::uninstall(&project),
-        Command::Config(args) => crate::setup::config::run(&project, &args),
-        Command::Status => crate::setup::status::run(&project),
+        Command::Lessons(command) => lessons::run(&project, command),
+        Command::Review(command) => review::run(&project, command),
+        Command::Install(args) => install::install(&project, &args),
+        Command::Uninstall => install::uninstall(&project),
+        Command::Config(args) => config::run(&project, &args),
+        Command::Status => status::run(&project),
     };
     // Best effort: a command that created car's state folder leaves it git-ignored.
-    let _ = crate::setup::install::ensure_state_gitignore(&project);
+    let _ = crate::state_dir::ensure_gitignore(&project);
     outcome
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::app::Outcome;
+use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::app::Outcome;
 use crate::cli::{LessonAddArgs, LessonsCommand};
 use crate::clock::Clock;
+use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
@@ -169,27 +169,8 @@ fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error>
         ..RawLesson::default()
     };
     let lesson = Lesson::from_raw(raw).map_err(|problem| Error::Usage(problem.to_string()))?;
-    check_examples(&lesson).map_err(Error::Usage)?;
+    crate::lessons::examples::check_examples(&lesson).map_err(Error::Usage)?;
     Ok(lesson)
-}
-
-/// A lesson's own examples must hold: every `match` fires, no `no_match` does.
-pub fn check_examples(lesson: &Lesson) -> Result<(), String> {
-    let Some(examples) = &lesson.examples else {
-        return Ok(());
-    };
-    let fires = |text: &str| crate::lessons::matcher::lesson_matches_text(lesson, text);
-    if let Some(text) = examples.should_match.iter().find(|text| !fires(text)) {
-        return Err(format!(
-            "example {text:?} should fire but no trigger matches it"
-        ));
-    }
-    if let Some(text) = examples.should_not_match.iter().find(|text| fires(text)) {
-        return Err(format!(
-            "example {text:?} must not fire but a trigger matches it"
-        ));
-    }
-    Ok(())
 }
 
 fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome, Error> {

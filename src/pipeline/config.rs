@@ -1,26 +1,25 @@
-//! The self-test on configuration edits: when the agent edits car's own configuration in a
-//! project (`lessons.json`, `lesson_candidates.json`, `validators/*.json`, `replay-tests/*`), the
-//! PostToolUse hook validates the file (JSON with file:line:col, schema, every regex compiles,
-//! every glob parses) and then runs the lessons' examples and the project's replay scenarios;
-//! every failure becomes an error naming the lesson or scenario, and the hook blocks.
+//! The self-test of car's own configuration: when an edit (or `car check`) touches a project's
+//! `lessons.json`, `lesson_candidates.json`, `validators/*.json` or `replay-tests/*.json`, the file
+//! is validated (JSON with file:line:col, schema, every regex compiles, every glob parses) and the
+//! edited lessons' own examples run; every failure becomes an error naming the lesson, and the
+//! hook blocks.
 //!
-//! Invariants: a file that does not validate is reported alone (running the suite against a
-//! broken file would only repeat the same failure); inside a replay run (see
-//! [`runner::is_replaying`]) the file is still validated and the examples still run, but the
-//! scenarios are not started again, so a scenario that edits config cannot recurse.
+//! Invariants: in process, cheap and without side effects: the text checked is the edited text
+//! (never another file), and no scenario runs here (the whole suite is `car lessons test`'s and
+//! CI's job), so checking a configuration edit can never re-enter the pipeline. A file that does
+//! not validate is reported alone (its examples would only repeat the same failure).
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::hook::{Edit, HookContext};
+use crate::lessons::examples::example_cases;
 use crate::lessons::model::{Candidate, Entry, RawCandidateFile};
 use crate::lessons::scope::Scope;
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
-use crate::project::{Project, STATE_DIR};
-use crate::replay::suite::{self, Case};
-use crate::replay::{examples, runner};
+use crate::project::STATE_DIR;
+use crate::text::JsonError;
 use crate::validate::{Diagnostic, Severity};
 
 /// The validator name on the self-test's diagnostics.
@@ -63,15 +62,15 @@ fn is_plain_name(name: &str) -> bool {
 }
 
 /// Errors to block with when the edit broke car's configuration; empty otherwise.
-pub fn check_config_edit(context: &HookContext, edit: &Edit) -> Vec<Diagnostic> {
-    let Some(kind) = ConfigFile::of(&edit.relative_path) else {
+pub fn check_config_edit(relative_path: &str, content: &str) -> Vec<Diagnostic> {
+    let Some(kind) = ConfigFile::of(relative_path) else {
         return Vec::new();
     };
-    let problems = validate(kind, &edit.relative_path, &edit.content);
-    if !problems.is_empty() {
+    let problems = validate(kind, relative_path, content);
+    if !problems.is_empty() || kind != ConfigFile::Lessons {
         return problems;
     }
-    run_suite(&context.project, &edit.relative_path, &edit.content)
+    run_examples(relative_path, content)
 }
 
 /// Checks one configuration file's text: JSON, shape, regexes, globs.
@@ -91,8 +90,7 @@ pub fn validate(kind: ConfigFile, relative_path: &str, text: &str) -> Vec<Diagno
             .into_iter()
             .map(|(line, message)| report(line, message))
             .collect(),
-        ConfigFile::Scenario => match crate::replay::scenario::Scenario::parse(relative_path, text)
-        {
+        ConfigFile::Scenario => match crate::scenario::Scenario::parse(relative_path, text) {
             Ok(_) => Vec::new(),
             Err(problem) => vec![report(1, problem.to_string())],
         },
@@ -105,17 +103,13 @@ fn parse_json(relative_path: &str, text: &str) -> Result<Value, Box<Diagnostic>>
         return Ok(Value::Object(Default::default()));
     }
     serde_json::from_str(text).map_err(|problem| {
-        let message = problem.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(cut) => message[..cut].to_string(),
-            None => message,
-        };
+        let located = JsonError::locate(text, &problem);
         Box::new(Diagnostic {
-            column: problem.column().max(1),
+            column: located.column,
             ..error(
                 relative_path,
-                problem.line().max(1),
-                format!("invalid JSON: {message}"),
+                located.line,
+                format!("invalid JSON: {}", located.message),
             )
         })
     })
@@ -219,24 +213,14 @@ fn strip_file(message: &str, relative_path: &str) -> String {
         .to_string()
 }
 
-/// The lessons' examples and, outside a replay, the project's scenarios.
-fn run_suite(project: &Project, relative_path: &str, text: &str) -> Vec<Diagnostic> {
-    let mut cases: Vec<Case> = examples::cases(project);
-    if !runner::is_replaying() {
-        let folder = project.replay_dir();
-        match suite::folder_cases(&folder, project.root(), Some(project)) {
-            Ok(found) => cases.extend(found),
-            Err(_) if !folder.exists() => {}
-            Err(problem) => cases.push(Case::Broken {
-                name: "replay-tests".into(),
-                error: problem.to_string(),
-            }),
-        }
-    }
-    let results = suite::run_all(&cases, &|_, _| {});
-    results
-        .failures
-        .into_iter()
+/// The edited lessons' own examples: each failure names the lesson, at its line.
+fn run_examples(relative_path: &str, text: &str) -> Vec<Diagnostic> {
+    let Ok(file) = LessonFile::parse(Path::new(relative_path), text) else {
+        return Vec::new();
+    };
+    file.lessons()
+        .flat_map(|lesson| example_cases(lesson, None))
+        .filter_map(|case| case.run().err())
         .map(|failure| {
             let line = locate_failure(text, &failure);
             error(relative_path, line, format!("self-test failed: {failure}"))

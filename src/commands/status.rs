@@ -5,14 +5,14 @@
 
 use serde_json::Value;
 
-use crate::app::Outcome;
+use crate::commands::Outcome;
+use crate::commands::config::{backend_name, backend_program};
 use crate::error::Error;
-use crate::hook::context::HOOK_ERRORS_FILE;
 use crate::output;
+use crate::process::find_on_path;
 use crate::project::Project;
-use crate::setup::config::{backend_name, backend_program};
-use crate::setup::settings::{Settings, read_settings_document};
-use crate::validate::process::find_on_path;
+use crate::settings::{Settings, read_settings_document};
+use crate::state_dir::HOOK_ERRORS_FILE;
 
 /// Hook events car wires, and the command each must run.
 const WIRED: [(&str, &str); 4] = [
@@ -143,12 +143,8 @@ fn lessons_line(project: &Project) -> String {
             return Ok(0);
         };
         let value: Value = serde_json::from_str(&text).map_err(|error| {
-            format!(
-                "{}:{}:{}: {error}",
-                path.display(),
-                error.line(),
-                error.column()
-            )
+            let located = crate::text::JsonError::locate(&text, &error);
+            format!("{}:{located}", path.display())
         })?;
         Ok(value
             .get("lessons")
@@ -176,7 +172,7 @@ fn lessons_line(project: &Project) -> String {
 }
 
 fn review_lines(project: &Project, settings: &Settings) -> Vec<String> {
-    let sessions = crate::review::command::sessions(project);
+    let sessions = crate::commands::review::sessions(project);
     let threshold = &settings.minimum_blocking_severity;
     let mut lines = vec![format!(
         "reviews: {} sessions with recorded edits",

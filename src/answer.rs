@@ -1,0 +1,47 @@
+//! What car says to the agent after a hook, before it is shaped for one agent's protocol (that
+//! is `hook::render`'s job): block with a reason, context for the model, a line for the human.
+
+/// What a hook wants to say, before it is shaped for an agent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// Make the agent look: a validator error after an edit, or a blocked stop.
+    pub block_reason: Option<String>,
+    /// Warnings the model should read (lesson hits) when nothing blocks.
+    pub additional_context: Option<String>,
+    /// A short line for the human.
+    pub system_message: Option<String>,
+}
+
+impl Answer {
+    pub fn allow() -> Answer {
+        Answer::default()
+    }
+
+    pub fn block(reason: impl Into<String>) -> Answer {
+        Answer {
+            block_reason: Some(reason.into()),
+            ..Answer::default()
+        }
+    }
+
+    /// Fail open: the hook could not do its job; say so, never block.
+    pub fn fail_open(message: impl Into<String>) -> Answer {
+        Answer {
+            system_message: Some(format!("car: {}", message.into())),
+            ..Answer::default()
+        }
+    }
+
+    /// Adds a line to the human message.
+    pub fn with_system_line(mut self, line: impl AsRef<str>) -> Answer {
+        let line = line.as_ref();
+        if line.is_empty() {
+            return self;
+        }
+        self.system_message = Some(match self.system_message.take() {
+            Some(existing) => format!("{existing}\n{line}"),
+            None => line.to_string(),
+        });
+        self
+    }
+}

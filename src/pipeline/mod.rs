@@ -1,0 +1,120 @@
+//! The edit pipeline: check one edit and report what car has to say about it. The PostToolUse
+//! hook, `car check` and replay all call [`Checker::check`]; they differ only in what they do with
+//! the [`EditReport`] (the hook records it for the stop gate and answers the agent, `car check`
+//! prints it, replay compares it with a scenario's expectations).
+//!
+//! Steps, in order: the validators for the file's language; when they found no error and the
+//! file is car's own configuration, its self-test ([`config`]); then the lessons: match the added
+//! text, record hits and learn from the diagnostics, as the caller's [`LessonUse`] allows.
+//!
+//! Invariants: the pipeline never fails (every problem is a diagnostic or a note); it knows no
+//! agent protocol, no command line and no replay; which lesson layers apply and whether the edit
+//! may teach is the caller's explicit choice, never a global switch.
+
+pub mod config;
+
+use crate::clock::Clock;
+use crate::edit::Edit;
+use crate::lessons::{self, LessonScope, Warning};
+use crate::project::Project;
+use crate::settings::Settings;
+use crate::validate::{Diagnostic, Source, Validators};
+
+/// What the lesson engine may do for an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LessonUse {
+    /// Record hits and learn from the edit's errors.
+    pub learn: bool,
+    /// Layer the user-wide lessons under the project's.
+    pub user_layer: bool,
+}
+
+/// What car found in one edit.
+#[derive(Debug, Clone, Default)]
+pub struct EditReport {
+    /// Every diagnostic, errors and warnings, with the edit's project-relative path.
+    pub diagnostics: Vec<Diagnostic>,
+    pub warnings: Vec<Warning>,
+    /// Lines for the human (a skipped check, a broken lessons file, a new candidate…).
+    pub notes: Vec<String>,
+    /// Errors learning refused to learn from, and why (shown by `car check`, kept out of the
+    /// agent's session where they would repeat on every such error).
+    pub refusals: Vec<String>,
+}
+
+impl EditReport {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Checks edits of one project with one set of validators.
+pub struct Checker<'a> {
+    project: &'a Project,
+    settings: &'a Settings,
+    clock: Clock,
+    lessons: LessonUse,
+    validators: Validators,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(
+        project: &'a Project,
+        settings: &'a Settings,
+        clock: Clock,
+        lessons: LessonUse,
+    ) -> Checker<'a> {
+        Checker {
+            project,
+            settings,
+            clock,
+            lessons,
+            validators: Validators::load(project, settings),
+        }
+    }
+
+    /// The validators in use (`car check` asks them which files of a folder to check).
+    pub fn validators(&self) -> &Validators {
+        &self.validators
+    }
+
+    /// Validators, the configuration self-test, then the lessons (for files in the project).
+    pub fn check(&self, edit: &Edit) -> EditReport {
+        let source = Source {
+            path: &edit.path,
+            display_path: &edit.relative_path,
+            content: &edit.content,
+            language: edit.language.as_deref(),
+            added: &edit.added,
+        };
+        let validated = self.validators.check(&source);
+        let mut report = EditReport {
+            diagnostics: validated.diagnostics,
+            notes: validated.notes,
+            ..EditReport::default()
+        };
+        if !report.has_errors() {
+            report.diagnostics.extend(config::check_config_edit(
+                &edit.relative_path,
+                &edit.content,
+            ));
+        }
+        // Lessons are about the project's files: a file elsewhere (`car check /tmp/x.py`) is only
+        // validated.
+        if self.project.relative(&edit.path).is_none() {
+            return report;
+        }
+        let scope = LessonScope {
+            project: self.project,
+            settings: self.settings,
+            clock: self.clock,
+            learn: self.lessons.learn,
+            user_layer: self.lessons.user_layer,
+        };
+        let outcome = lessons::on_edit(scope, edit, &report.diagnostics);
+        report.warnings = outcome.warnings;
+        report.notes.extend(outcome.notes);
+        report.refusals = outcome.refusals;
+        report
+    }
+}

@@ -1,0 +1,61 @@
+//! car's state folder in a project (`.claude/claude-auto-review/`): it keeps its runtime files out
+//! of git, and it holds the log of the hooks' internal errors that `car status` shows.
+//!
+//! Invariants: the `.gitignore` keeps runtime state (sessions, logs, locks, caches, candidates)
+//! local and what a team shares (lessons, validators, rules) tracked; logging an internal error
+//! never fails the hook that reports it.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::clock::Clock;
+use crate::files::FileError;
+use crate::project::Project;
+
+/// Keeps car's runtime state out of git; what a team shares stays tracked.
+const STATE_GITIGNORE: &str = "\
+# car runtime state (sessions, logs, locks, caches, candidates) stays local.
+# lessons.json, validators/ and rules are meant to be committed and shared.
+*
+!.gitignore
+!lessons.json
+!validators/
+!validators/*.json
+!rules.md
+";
+
+/// Makes sure car's state folder, once it exists, keeps its runtime files out of git — also when
+/// car runs as a plugin and `car install` never ran. Returns whether it wrote the file.
+pub(crate) fn ensure_gitignore(project: &Project) -> Result<bool, FileError> {
+    if !project.state_dir().is_dir() || project.state_dir().join(".gitignore").exists() {
+        return Ok(false);
+    }
+    write_gitignore(project)
+}
+
+/// Writes the state folder's `.gitignore` (creating the folder); whether it changed anything.
+pub(crate) fn write_gitignore(project: &Project) -> Result<bool, FileError> {
+    let gitignore = project.state_dir().join(".gitignore");
+    if crate::files::read_optional(&gitignore)?.as_deref() == Some(STATE_GITIGNORE) {
+        return Ok(false);
+    }
+    crate::files::write_atomic(&gitignore, STATE_GITIGNORE.as_bytes())?;
+    Ok(true)
+}
+
+/// File that keeps the hooks' internal errors, newest last, for `car status`.
+pub(crate) const HOOK_ERRORS_FILE: &str = "hook-errors.jsonl";
+
+/// Records an internal hook error (best effort: logging must not fail the hook).
+pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
+    let now = Clock::from_env()
+        .map(|clock| clock.now())
+        .unwrap_or_default();
+    let line = json!({"ts": now, "error": message});
+    let _ = crate::files::append_line(
+        &state_dir.join(HOOK_ERRORS_FILE),
+        &line.to_string(),
+        crate::files::HOOK_LOCK_WAIT,
+    );
+}

@@ -1,0 +1,102 @@
+//! Small text helpers every layer shares: shortening for display, plurals, and the position of a
+//! JSON error as people read it.
+//!
+//! Invariants: lengths and columns count characters, never bytes (a cut never splits a
+//! character); a JSON error's message never repeats the position car prints beside it.
+
+/// `text` cut to `limit` characters, with `…` when something was cut.
+pub(crate) fn shorten(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(limit).collect();
+    format!("{cut}…")
+}
+
+/// `1 file`, `2 files`, `0 files`.
+pub(crate) fn plural(count: usize, word: &str) -> String {
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
+    }
+}
+
+/// Where a JSON text is broken: 1-based line and character column, and serde's message without
+/// its own " at line L column C" tail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl JsonError {
+    /// Locates `error` in `text` (serde counts columns in bytes; people and editors count
+    /// characters).
+    pub(crate) fn locate(text: &str, error: &serde_json::Error) -> JsonError {
+        let line = error.line().max(1);
+        let line_text = text.split('\n').nth(line - 1).unwrap_or("");
+        let mut byte_column = error.column().min(line_text.len());
+        while byte_column > 0 && !line_text.is_char_boundary(byte_column) {
+            byte_column -= 1;
+        }
+        let column = line_text[..byte_column].chars().count().max(1);
+        JsonError {
+            line,
+            column,
+            message: message_of(error),
+        }
+    }
+
+    /// For an error without the text at hand (a value converted after parsing): serde's own
+    /// position, clamped to 1.
+    pub(crate) fn of(error: &serde_json::Error) -> JsonError {
+        JsonError {
+            line: error.line().max(1),
+            column: error.column().max(1),
+            message: message_of(error),
+        }
+    }
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+fn message_of(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorten_counts_characters() {
+        assert_eq!(shorten("äöü", 3), "äöü");
+        assert_eq!(shorten("äöüß", 3), "äöü…");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "file"), "1 file");
+        assert_eq!(plural(0, "file"), "0 files");
+        assert_eq!(plural(2, "session"), "2 sessions");
+    }
+
+    #[test]
+    fn json_error_is_located_in_characters_without_serde_position() {
+        let text = "{\n  \"ä\": 1,,\n}";
+        let error = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        let located = JsonError::locate(text, &error);
+        assert_eq!((located.line, located.column), (2, 10));
+        assert!(!located.message.contains("at line"), "{}", located.message);
+    }
+}
