@@ -13,7 +13,7 @@ pub enum Error {
     #[error(transparent)]
     Settings(#[from] crate::settings::SettingsError),
     #[error(transparent)]
-    Setup(#[from] crate::commands::SetupError),
+    Setup(#[from] SetupError),
     #[error(transparent)]
     Validate(#[from] crate::process::ProcessError),
     #[error(transparent)]
@@ -35,4 +35,11 @@ impl Error {
             _ => None,
         }
     }
+}
+
+/// What can go wrong setting car up in a project (`car install`, `car config`).
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{0}")]
+    Invalid(String),
 }

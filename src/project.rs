@@ -99,6 +99,26 @@ impl Project {
         self.clients_dir().join(sanitize_component(session_id))
     }
 
+    /// The session folders under `clients/` (name, path), sorted by name: the one listing every
+    /// caller uses.
+    pub fn session_folders(&self) -> Vec<(String, PathBuf)> {
+        let Ok(entries) = std::fs::read_dir(self.clients_dir()) else {
+            return Vec::new();
+        };
+        let mut folders: Vec<(String, PathBuf)> = entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+            .map(|entry| {
+                (
+                    entry.file_name().to_string_lossy().into_owned(),
+                    entry.path(),
+                )
+            })
+            .collect();
+        folders.sort();
+        folders
+    }
+
     /// The project's replay scenarios.
     pub fn replay_dir(&self) -> PathBuf {
         self.root.join("replay-tests")

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use crate::cli::ConfigArgs;
 use crate::commands::Outcome;
-use crate::commands::SetupError;
 use crate::error::Error;
+use crate::error::SetupError;
 use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;

@@ -13,8 +13,8 @@ use serde_json::{Map, Value, json};
 use crate::cli::InstallArgs;
 use crate::clock::Clock;
 use crate::commands::Outcome;
-use crate::commands::SetupError;
 use crate::error::Error;
+use crate::error::SetupError;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, SettingsError, update_settings_document};
@@ -81,6 +81,29 @@ pub fn uninstall(project: &Project) -> Result<Outcome, Error> {
         project.state_dir().display()
     ));
     Ok(Outcome::Success)
+}
+
+/// The hook events car wires and the command each runs, as the plugin file says (what
+/// `car status` checks for).
+pub fn wired_commands() -> Vec<(String, String)> {
+    let plugin: Value = serde_json::from_str(PLUGIN_HOOKS).unwrap_or(Value::Null);
+    let Some(Value::Object(hooks)) = plugin.get("hooks") else {
+        return Vec::new();
+    };
+    hooks
+        .iter()
+        .flat_map(|(event, groups)| {
+            groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|group| group.get("hooks")?.as_array())
+                .flatten()
+                .filter_map(|hook| hook.get("command")?.as_str())
+                .map(|command| (event.clone(), command.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// car's hook entries from the plugin file, with the Stop timeout fitted to the reviewer's.

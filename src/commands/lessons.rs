@@ -16,7 +16,7 @@ use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, less
 use crate::lessons::scope::Scope;
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
-use crate::lessons::{LessonsError, distill, maintain};
+use crate::lessons::{LessonsError, maintain};
 use crate::output;
 use crate::project::Project;
 
@@ -31,7 +31,9 @@ pub fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error>
         LessonsCommand::Export => export(project),
         LessonsCommand::Candidates { json } => candidates(project, json),
         LessonsCommand::Maintain { dry_run } => run_maintain(project, clock, dry_run),
-        LessonsCommand::Distill { dry_run, json } => distill::command(project, dry_run, json),
+        LessonsCommand::Distill { dry_run, json } => {
+            crate::commands::lessons_distill::run(project, dry_run, json)
+        }
         LessonsCommand::Test { .. } => Err(Error::Usage(
             "`car lessons test` is handled by the replay runner".into(),
         )),

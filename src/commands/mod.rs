@@ -6,6 +6,7 @@ pub mod check;
 pub mod config;
 pub mod install;
 pub mod lessons;
+pub mod lessons_distill;
 pub mod lessons_test;
 pub mod review;
 pub mod status;
@@ -19,13 +20,6 @@ use crate::cli::{Cli, Command};
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;
-
-/// What can go wrong setting car up in a project (`car install`, `car config`).
-#[derive(Debug, thiserror::Error)]
-pub enum SetupError {
-    #[error("{0}")]
-    Invalid(String),
-}
 
 /// How a command that ran went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use crate::project::Project;
 use crate::review::ReviewError;
 use crate::review::event::Event;
 use crate::review::findings::{self, RawFindings, Review, Severity, check_deferrable};
-use crate::review::log::{EVENTS_FILE, EventLog};
+use crate::review::log::EventLog;
 use crate::review::offers;
 use crate::review::snapshot::Snapshot;
 use crate::settings::Settings;
@@ -40,28 +40,8 @@ pub fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> 
 }
 
 /// Every session of the project with its snapshot, most recently active last.
-pub fn sessions(project: &Project) -> Vec<Snapshot> {
-    let Ok(entries) = std::fs::read_dir(project.clients_dir()) else {
-        return Vec::new();
-    };
-    let mut snapshots: Vec<Snapshot> = entries
-        .flatten()
-        .filter(|entry| entry.path().join(EVENTS_FILE).exists())
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let (records, skipped) = EventLog::for_session(project, &name).read().ok()?;
-            let session = records
-                .first()
-                .map_or(name.clone(), |record| record.session.clone());
-            Some(Snapshot::from_records(&session, records, skipped))
-        })
-        .collect();
-    snapshots.sort_by_key(|snapshot| snapshot.last_ts);
-    snapshots
-}
-
 fn find_session(project: &Project, session: Option<&str>) -> Result<Snapshot, Error> {
-    let all = sessions(project);
+    let all = crate::review::log::sessions(project);
     match session {
         Some(id) => all
             .into_iter()
@@ -85,7 +65,7 @@ fn load_settings(project: &Project) -> Settings {
 fn status(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     let settings = load_settings(project);
     let threshold = &settings.minimum_blocking_severity;
-    let rows: Vec<Value> = sessions(project)
+    let rows: Vec<Value> = crate::review::log::sessions(project)
         .iter()
         .map(|snapshot| {
             json!({
@@ -164,7 +144,7 @@ fn render_status_row(row: &Value) -> String {
 
 fn show_offers(project: &Project, session: Option<&str>, as_json: bool) -> Result<Outcome, Error> {
     let settings = load_settings(project);
-    if session.is_none() && sessions(project).is_empty() {
+    if session.is_none() && crate::review::log::sessions(project).is_empty() {
         // Nothing recorded yet is an empty list, not an error.
         if as_json {
             output::print_json(&json!({"session": null, "offers": [], "known_limits": []}));
@@ -259,7 +239,7 @@ fn submit_target(project: &Project, session: Option<&str>) -> Result<Snapshot, E
     if session.is_some() {
         return find_session(project, session);
     }
-    sessions(project)
+    crate::review::log::sessions(project)
         .into_iter()
         .filter(|snapshot| snapshot.pending_request().is_some())
         .max_by_key(|snapshot| snapshot.pending_request().map(|request| request.ts))
@@ -320,7 +300,10 @@ fn defer(
     }
     let candidates = match session {
         Some(_) => vec![find_session(project, session)?],
-        None => sessions(project).into_iter().rev().collect(),
+        None => crate::review::log::sessions(project)
+            .into_iter()
+            .rev()
+            .collect(),
     };
     let found = candidates.iter().find_map(|snapshot| {
         snapshot.reviews.iter().rev().find_map(|review| {

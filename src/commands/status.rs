@@ -14,14 +14,6 @@ use crate::project::Project;
 use crate::settings::{Settings, read_settings_document};
 use crate::state_dir::HOOK_ERRORS_FILE;
 
-/// Hook events car wires, and the command each must run.
-const WIRED: [(&str, &str); 4] = [
-    ("PostToolUse", "car hook post-tool-use"),
-    ("Stop", "car hook stop"),
-    ("SubagentStop", "car hook stop"),
-    ("SessionEnd", "car hook session-end"),
-];
-
 /// How many of the last hook errors are shown.
 const ERRORS_SHOWN: usize = 5;
 
@@ -57,7 +49,7 @@ fn hooks_line(project: &Project, settings: &Settings) -> String {
         Ok(document) => document,
         Err(error) => return format!("hooks: cannot read: {error}"),
     };
-    let parts: Vec<String> = WIRED
+    let parts: Vec<String> = crate::commands::install::wired_commands()
         .iter()
         .map(
             |(event, command)| match wired_timeout(&document, event, command) {
@@ -156,13 +148,7 @@ fn lessons_line(project: &Project) -> String {
         Ok(n) => format!("lessons: {n} in {}", project_file.display()),
         Err(error) => format!("lessons: cannot read: {error}"),
     };
-    let user_file = std::env::var_os("XDG_CONFIG_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|home| std::path::Path::new(&home).join(".config"))
-        })
-        .map(|config| config.join("car/lessons.json"));
-    if let Some(user_file) = user_file
+    if let Some(user_file) = crate::paths::user_lessons_file()
         && let Ok(n) = count(&user_file)
         && n > 0
     {
@@ -172,7 +158,7 @@ fn lessons_line(project: &Project) -> String {
 }
 
 fn review_lines(project: &Project, settings: &Settings) -> Vec<String> {
-    let sessions = crate::commands::review::sessions(project);
+    let sessions = crate::review::log::sessions(project);
     let threshold = &settings.minimum_blocking_severity;
     let mut lines = vec![format!(
         "reviews: {} sessions with recorded edits",

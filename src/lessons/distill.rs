@@ -15,14 +15,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::commands::Outcome;
-use crate::error::Error;
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
 use crate::lessons::precision;
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
-use crate::output;
 use crate::project::Project;
 use crate::settings::{ReviewerBackend, Settings};
 
@@ -312,58 +309,6 @@ fn ask_reviewer(
     } else {
         format!("the reviewer CLI failed: {}", problems.join("; "))
     }
-}
-
-/// `car lessons distill --dry-run [--json]`.
-pub fn command(project: &Project, dry_run: bool, as_json: bool) -> Result<Outcome, Error> {
-    if !dry_run {
-        return Err(Error::Usage(
-            "distill only proposes; run `car lessons distill --dry-run` and apply a proposal with \
-`car lessons add` / `car lessons rm`"
-                .into(),
-        ));
-    }
-    let settings = Settings::load(project)?;
-    let file = LessonFile::load(&project.lessons_file())?;
-    let report = distill(project, &settings, &file);
-    if as_json {
-        output::print_json(&serde_json::to_value(&report).unwrap_or(Value::Null));
-    } else {
-        print_report(&report);
-    }
-    Ok(Outcome::Success)
-}
-
-fn print_report(report: &DistillReport) {
-    output::print_message(&report.llm);
-    if report.scopes.is_empty() {
-        output::print_data("no scope has 5 or more lessons; nothing to distill");
-        return;
-    }
-    let mut text = String::new();
-    for proposal in &report.proposals {
-        text.push_str(&format!(
-            "proposal ({}) for {}: {} — replaces {}\n    {}\n",
-            proposal.source,
-            proposal.scope,
-            proposal.triggers.join(" | "),
-            proposal.replaces.join(", "),
-            proposal.lesson
-        ));
-    }
-    for discarded in &report.discarded {
-        text.push_str(&format!(
-            "discarded ({}) {}: {}\n",
-            discarded.proposal.source,
-            discarded.proposal.triggers.join(" | "),
-            discarded.reason
-        ));
-    }
-    if text.is_empty() {
-        text.push_str("no proposals");
-    }
-    output::print_data(&text);
-    output::print_message("dry run: nothing was written");
 }
 
 #[cfg(test)]

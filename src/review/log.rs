@@ -273,6 +273,26 @@ pub fn last_ts_of(path: &Path) -> Option<i64> {
     })
 }
 
+/// Every session of the project that recorded events, as snapshots, oldest activity first.
+pub fn sessions(project: &Project) -> Vec<crate::review::snapshot::Snapshot> {
+    let mut snapshots: Vec<crate::review::snapshot::Snapshot> = project
+        .session_folders()
+        .into_iter()
+        .filter(|(_, folder)| folder.join(EVENTS_FILE).exists())
+        .filter_map(|(name, _)| {
+            let (records, skipped) = EventLog::for_session(project, &name).read().ok()?;
+            let session = records
+                .first()
+                .map_or(name.clone(), |record| record.session.clone());
+            Some(crate::review::snapshot::Snapshot::from_records(
+                &session, records, skipped,
+            ))
+        })
+        .collect();
+    snapshots.sort_by_key(|snapshot| snapshot.last_ts);
+    snapshots
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

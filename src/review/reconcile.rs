@@ -160,13 +160,11 @@ pub fn reconcile(
 /// that session's change, not a Bash change of this one.
 fn other_sessions(project: &Project, session: &str) -> Vec<Baselines> {
     let own = crate::project::sanitize_component(session);
-    std::fs::read_dir(project.clients_dir())
+    project
+        .session_folders()
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| *name != own)
-        .map(|name| Baselines::for_session(project, &name))
+        .filter(|(name, _)| *name != own)
+        .map(|(name, _)| Baselines::for_session(project, &name))
         .collect()
 }
 

@@ -34,20 +34,16 @@ pub fn handle(context: Session<'_>, reason: &str) -> Answer {
 
 /// Removes every other session folder whose newest event is older than `max_age` seconds.
 pub fn remove_stale(project: &Project, current: &str, now: i64, max_age: i64) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(project.clients_dir()) else {
-        return Vec::new();
-    };
     let mut removed = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name == current || !entry.path().is_dir() {
+    for (name, folder) in project.session_folders() {
+        if name == current {
             continue;
         }
-        let last_seen = last_seen(&entry.path());
+        let last_seen = last_seen(&folder);
         if now.saturating_sub(last_seen) <= max_age {
             continue;
         }
-        if std::fs::remove_dir_all(entry.path()).is_ok() {
+        if std::fs::remove_dir_all(&folder).is_ok() {
             let _ = EventLog::for_session(project, &name).append_lifecycle_only(
                 now,
                 Event::SessionRemoved {
