@@ -42,6 +42,72 @@ pub enum ReviewerBackend {
     Command,
 }
 
+impl ReviewerBackend {
+    /// The one spelling of a backend: the settings value, the event log, `car status`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReviewerBackend::Manual => "manual",
+            ReviewerBackend::Claude => "claude",
+            ReviewerBackend::Codex => "codex",
+            ReviewerBackend::Opencode => "opencode",
+            ReviewerBackend::Command => "command",
+        }
+    }
+}
+
+impl std::fmt::Display for ReviewerBackend {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.name())
+    }
+}
+
+/// The least severe finding that still blocks the stop (P3 never does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockingThreshold {
+    /// Only P1 blocks.
+    P1,
+    /// P1 and P2 block (the default).
+    P2,
+}
+
+impl BlockingThreshold {
+    /// `"P1"` / `"P2"`, any case; `None` for anything else.
+    pub fn parse(text: &str) -> Option<BlockingThreshold> {
+        match text.trim().to_uppercase().as_str() {
+            "P1" => Some(BlockingThreshold::P1),
+            "P2" => Some(BlockingThreshold::P2),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for BlockingThreshold {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            BlockingThreshold::P1 => "P1",
+            BlockingThreshold::P2 => "P2",
+        })
+    }
+}
+
+/// How the stop gate reads the agent's last message (is it waiting for the user?).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassifierBackend {
+    /// car's own rules: fast, no model call.
+    Builtin,
+    /// Ask the configured reviewer model.
+    Model,
+}
+
+impl ClassifierBackend {
+    pub fn name(self) -> &'static str {
+        match self {
+            ClassifierBackend::Builtin => "builtin",
+            ClassifierBackend::Model => "model",
+        }
+    }
+}
+
 /// The settings as stored (camelCase keys, every one optional, unknown keys kept).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -91,15 +157,14 @@ pub struct Settings {
     pub reviewer_timeout_seconds: u64,
     pub reviewer_command: Vec<String>,
     pub max_stop_passes: u32,
-    /// "P1" or "P2": the least severe finding that still blocks the stop.
-    pub minimum_blocking_severity: String,
+    /// The least severe finding that still blocks the stop.
+    pub minimum_blocking_severity: BlockingThreshold,
     pub rules_file: Option<String>,
     /// Lower-case extensions without the dot; empty = every file.
     pub include_extensions: Vec<String>,
     pub skip_extensions: Vec<String>,
     pub stale_client_timeout_hours: u64,
-    /// "builtin" (default) or "model".
-    pub classifier_backend: String,
+    pub classifier_backend: ClassifierBackend,
     /// Lesson hits below this weight go to the P3 offer list instead of the review prompt.
     pub offer_weight_threshold: u32,
     pub lessons_enabled: bool,
@@ -117,12 +182,12 @@ impl Default for Settings {
             reviewer_timeout_seconds: 300,
             reviewer_command: Vec::new(),
             max_stop_passes: 5,
-            minimum_blocking_severity: "P2".to_string(),
+            minimum_blocking_severity: BlockingThreshold::P2,
             rules_file: None,
             include_extensions: Vec::new(),
             skip_extensions: Vec::new(),
             stale_client_timeout_hours: 24,
-            classifier_backend: "builtin".to_string(),
+            classifier_backend: ClassifierBackend::Builtin,
             offer_weight_threshold: 3,
             lessons_enabled: true,
             learning_enabled: true,
@@ -184,14 +249,13 @@ impl Settings {
             settings.max_stop_passes = passes;
         }
         if let Some(severity) = raw.minimum_blocking_severity {
-            let upper = severity.to_uppercase();
-            if upper != "P1" && upper != "P2" {
-                return Err(invalid(
-                    "minimumBlockingSeverity",
-                    format!("{severity:?} must be \"P1\" or \"P2\" (P3 never blocks)"),
-                ));
-            }
-            settings.minimum_blocking_severity = upper;
+            settings.minimum_blocking_severity =
+                BlockingThreshold::parse(&severity).ok_or_else(|| {
+                    invalid(
+                        "minimumBlockingSeverity",
+                        format!("{severity:?} must be \"P1\" or \"P2\" (P3 never blocks)"),
+                    )
+                })?;
         }
         settings.rules_file = raw.rules_file.filter(|file| !file.trim().is_empty());
         settings.include_extensions = normalize_extensions(raw.include_extensions);
@@ -200,7 +264,16 @@ impl Settings {
             settings.stale_client_timeout_hours = hours;
         }
         if let Some(classifier) = raw.classifier_backend {
-            settings.classifier_backend = classifier.to_lowercase();
+            settings.classifier_backend = match classifier.trim().to_lowercase().as_str() {
+                "builtin" => ClassifierBackend::Builtin,
+                "model" => ClassifierBackend::Model,
+                _ => {
+                    return Err(invalid(
+                        "classifierBackend",
+                        format!("{classifier:?} is not one of builtin, model"),
+                    ));
+                }
+            };
         }
         if let Some(threshold) = raw.offer_weight_threshold {
             settings.offer_weight_threshold = threshold;
@@ -213,6 +286,15 @@ impl Settings {
         }
         settings.python_interpreter = raw.python_interpreter.filter(|p| !p.trim().is_empty());
         Ok(settings)
+    }
+
+    /// The program the reviewer backend runs (`None` for manual).
+    pub fn reviewer_program(&self) -> Option<String> {
+        match self.reviewer_backend {
+            ReviewerBackend::Manual => None,
+            ReviewerBackend::Command => self.reviewer_command.first().cloned(),
+            ref other => Some(other.name().to_string()),
+        }
     }
 
     /// Whether a file with this project-relative path is tracked at all.
@@ -316,6 +398,17 @@ mod tests {
         assert!(raw.extra.contains_key("customKey"));
         let error = Settings::from_raw(raw, Path::new("s.json")).unwrap_err();
         assert!(error.to_string().contains("reviewerBackend"));
+    }
+
+    /// Regression: a typo in `classifierBackend` silently meant "builtin".
+    #[test]
+    fn classifier_backend_is_validated() {
+        let raw: RawSettings = serde_json::from_str(r#"{"classifierBackend":"modle"}"#).unwrap();
+        let error = Settings::from_raw(raw, Path::new("s.json")).unwrap_err();
+        assert!(error.to_string().contains("classifierBackend"), "{error}");
+        let raw: RawSettings = serde_json::from_str(r#"{"classifierBackend":"Model"}"#).unwrap();
+        let settings = Settings::from_raw(raw, Path::new("s.json")).unwrap();
+        assert_eq!(settings.classifier_backend, ClassifierBackend::Model);
     }
 
     #[test]

@@ -17,9 +17,7 @@ use crate::error::SetupError;
 use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
-use crate::settings::{
-    RawSettings, ReviewerBackend, SETTINGS_KEY, Settings, read_raw, update_settings_document,
-};
+use crate::settings::{RawSettings, SETTINGS_KEY, Settings, read_raw, update_settings_document};
 
 pub fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     let path = project.settings_file();
@@ -38,12 +36,12 @@ pub fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     output::print_message(&format!(
         "saved {} (reviewerBackend {}, maxStopPasses {}, minimumBlockingSeverity {}, reviewerTimeoutSeconds {})",
         path.display(),
-        backend_name(&settings.reviewer_backend),
+        settings.reviewer_backend.name(),
         settings.max_stop_passes,
         settings.minimum_blocking_severity,
         settings.reviewer_timeout_seconds
     ));
-    if let Some(program) = backend_program(&settings)
+    if let Some(program) = settings.reviewer_program()
         && find_on_path(&program).is_none()
     {
         output::print_message(&format!(
@@ -82,7 +80,7 @@ fn ask_all(raw: &mut RawSettings) -> Result<(), Error> {
     let current = Settings::from_raw(raw.clone(), Path::new("settings")).unwrap_or_default();
     let backend = ask_choice(
         "Reviewer backend (manual, claude, codex, opencode, command)",
-        backend_name(&current.reviewer_backend),
+        current.reviewer_backend.name(),
         &["manual", "claude", "codex", "opencode", "command"],
     )?;
     raw.reviewer_backend = Some(backend.to_lowercase());
@@ -100,7 +98,7 @@ fn ask_all(raw: &mut RawSettings) -> Result<(), Error> {
     raw.reviewer_model = (!model.is_empty()).then_some(model);
     let severity = ask_choice(
         "Least severe finding that blocks the stop (P1 or P2)",
-        &current.minimum_blocking_severity,
+        &current.minimum_blocking_severity.to_string(),
         &["P1", "P2"],
     )?;
     raw.minimum_blocking_severity = Some(severity);
@@ -164,23 +162,4 @@ fn write_key(project: &Project, raw: &RawSettings) -> Result<(), Error> {
         Ok(true)
     })?;
     Ok(())
-}
-
-pub fn backend_name(backend: &ReviewerBackend) -> &'static str {
-    match backend {
-        ReviewerBackend::Manual => "manual",
-        ReviewerBackend::Claude => "claude",
-        ReviewerBackend::Codex => "codex",
-        ReviewerBackend::Opencode => "opencode",
-        ReviewerBackend::Command => "command",
-    }
-}
-
-/// The program the backend runs (`None` for manual).
-pub fn backend_program(settings: &Settings) -> Option<String> {
-    match settings.reviewer_backend {
-        ReviewerBackend::Manual => None,
-        ReviewerBackend::Command => settings.reviewer_command.first().cloned(),
-        ref other => Some(backend_name(other).to_string()),
-    }
 }

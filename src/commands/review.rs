@@ -64,7 +64,7 @@ fn load_settings(project: &Project) -> Settings {
 
 fn status(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     let settings = load_settings(project);
-    let threshold = &settings.minimum_blocking_severity;
+    let threshold = settings.minimum_blocking_severity;
     let rows: Vec<Value> = crate::review::log::sessions(project)
         .iter()
         .map(|snapshot| {
@@ -86,9 +86,7 @@ fn status(project: &Project, as_json: bool) -> Result<Outcome, Error> {
         })
         .collect();
     if as_json {
-        output::print_json(
-            &json!({"backend": format!("{:?}", settings.reviewer_backend).to_lowercase(), "sessions": rows}),
-        );
+        output::print_json(&json!({"backend": settings.reviewer_backend.name(), "sessions": rows}));
         return Ok(Outcome::Success);
     }
     if rows.is_empty() {
@@ -217,7 +215,7 @@ fn print_summary(review: &Review, review_id: &str, session: &str, settings: &Set
             .filter(|finding| finding.severity == severity)
             .count()
     };
-    let blocking = review.blocking(&settings.minimum_blocking_severity).count();
+    let blocking = review.blocking(settings.minimum_blocking_severity).count();
     output::print_message(&format!(
         "recorded review {review_id} for session {session}: {} P1, {} P2, {} P3; {blocking} blocking",
         count(Severity::P1),

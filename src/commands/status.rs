@@ -6,7 +6,6 @@
 use serde_json::Value;
 
 use crate::commands::Outcome;
-use crate::commands::config::{backend_name, backend_program};
 use crate::error::Error;
 use crate::output;
 use crate::process::find_on_path;
@@ -98,7 +97,7 @@ fn wired_timeout(
 fn settings_line(settings: &Settings) -> String {
     format!(
         "settings: reviewerBackend {}, reviewerModel {}, reviewerTimeoutSeconds {}, maxStopPasses {}, minimumBlockingSeverity {}, rulesFile {}, classifierBackend {}",
-        backend_name(&settings.reviewer_backend),
+        settings.reviewer_backend.name(),
         settings
             .reviewer_model
             .as_deref()
@@ -110,12 +109,12 @@ fn settings_line(settings: &Settings) -> String {
             .rules_file
             .as_deref()
             .unwrap_or("(installed rules.md or car's default)"),
-        settings.classifier_backend
+        settings.classifier_backend.name()
     )
 }
 
 fn reviewer_line(settings: &Settings) -> String {
-    match backend_program(settings) {
+    match settings.reviewer_program() {
         None => {
             "reviewer: manual (the agent reviews in-session and runs `car review submit`)".into()
         }
@@ -159,7 +158,7 @@ fn lessons_line(project: &Project) -> String {
 
 fn review_lines(project: &Project, settings: &Settings) -> Vec<String> {
     let sessions = crate::review::log::sessions(project);
-    let threshold = &settings.minimum_blocking_severity;
+    let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!(
         "reviews: {} sessions with recorded edits",
         sessions.len()

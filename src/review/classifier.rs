@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::settings::ClassifierBackend;
 use crate::settings::Settings;
 
 /// How much of a transcript's end is read to find the last assistant text.
@@ -62,7 +63,7 @@ pub fn classify(
             reason: "no last assistant message".into(),
         };
     };
-    if settings.classifier_backend == "model" {
+    if settings.classifier_backend == ClassifierBackend::Model {
         match ask_model(settings, working_dir, text) {
             Ok(verdict) => {
                 return Classification {

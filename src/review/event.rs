@@ -21,6 +21,58 @@ pub type Version = Option<String>;
 pub type Versions = BTreeMap<String, Version>;
 
 /// One line of a session's event log.
+/// The stages of a stop attempt, in the order the gate runs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    Enabled,
+    Changes,
+    Breaker,
+    Reuse,
+    Review,
+    Verdict,
+}
+
+/// Why the gate blocked a stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
+    /// Manual review: the agent must review and submit.
+    ReviewRequest,
+    /// The reviewer CLI could not deliver a usable review.
+    ReviewerFailed,
+    /// Open P1/P2 findings or unresolved validator errors.
+    Findings,
+}
+
+/// Why the gate let the agent stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllowKind {
+    /// Nothing was pending.
+    Clean,
+    /// Everything pending was reviewed and nothing blocks.
+    Reviewed,
+    /// `maxStopPasses` blocks in a row.
+    Breaker,
+    /// Nothing changed since a findings block.
+    NoProgress,
+    /// The agent is waiting for the user; the review is postponed.
+    Incomplete,
+}
+
+impl AllowKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AllowKind::Clean => "clean",
+            AllowKind::Reviewed => "reviewed",
+            AllowKind::Breaker => "breaker",
+            AllowKind::NoProgress => "no_progress",
+            AllowKind::Incomplete => "incomplete",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventRecord {
     /// Unix seconds (from the one clock).
@@ -83,7 +135,7 @@ pub enum Event {
     Reconciled { file: String, hash: Version },
     /// One stage of a stop attempt and what it decided.
     StopStage {
-        stage: String,
+        stage: Stage,
         outcome: String,
         #[serde(default, skip_serializing_if = "String::is_empty")]
         detail: String,
@@ -122,9 +174,12 @@ pub enum Event {
         reason: String,
     },
     /// The gate blocked a stop.
-    StopBlocked { kind: String, fingerprint: String },
+    StopBlocked {
+        kind: BlockKind,
+        fingerprint: String,
+    },
     /// The gate let the agent stop.
-    StopAllowed { kind: String },
+    StopAllowed { kind: AllowKind },
     /// P3 offers shown to the user (keys), so each is shown once.
     OffersShown { keys: Vec<String> },
     /// SessionEnd: the session is closed.

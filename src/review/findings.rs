@@ -10,6 +10,8 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+use crate::settings::BlockingThreshold;
 use serde_json::Value;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -46,11 +48,11 @@ impl Severity {
         }
     }
 
-    /// Whether a finding of this severity blocks the stop at `threshold` ("P1" or "P2").
-    pub fn blocks_at(self, threshold: &str) -> bool {
+    /// Whether a finding of this severity blocks the stop at `threshold`.
+    pub fn blocks_at(self, threshold: BlockingThreshold) -> bool {
         match self {
             Severity::P1 => true,
-            Severity::P2 => threshold != "P1",
+            Severity::P2 => threshold == BlockingThreshold::P2,
             Severity::P3 => false,
         }
     }
@@ -207,7 +209,7 @@ impl Review {
     }
 
     /// Findings that block at `threshold`, minus those deferred by this review's known limits.
-    pub fn blocking<'a>(&'a self, threshold: &'a str) -> impl Iterator<Item = &'a Finding> + 'a {
+    pub fn blocking(&self, threshold: BlockingThreshold) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |finding| {
             finding.severity.blocks_at(threshold)
                 && !self
@@ -350,9 +352,12 @@ mod tests {
         assert!(review.findings[0].downgraded);
         assert_eq!(review.findings[1].severity, Severity::P2);
         assert_eq!(review.findings[1].line, 7);
-        let blocking: Vec<_> = review.blocking("P2").map(|f| f.id.clone()).collect();
+        let blocking: Vec<_> = review
+            .blocking(BlockingThreshold::P2)
+            .map(|f| f.id.clone())
+            .collect();
         assert_eq!(blocking, ["F2"]);
-        assert_eq!(review.blocking("P1").count(), 0);
+        assert_eq!(review.blocking(BlockingThreshold::P1).count(), 0);
     }
 
     #[test]
@@ -366,7 +371,10 @@ mod tests {
         assert_eq!(review.known_limits.len(), 1);
         assert_eq!(review.known_limits[0].finding, "F2");
         assert!(review.notes[0].contains("P1 can never be deferred"));
-        let blocking: Vec<_> = review.blocking("P2").map(|f| f.id.clone()).collect();
+        let blocking: Vec<_> = review
+            .blocking(BlockingThreshold::P2)
+            .map(|f| f.id.clone())
+            .collect();
         assert_eq!(blocking, ["F1"]);
         assert!(check_deferrable(&review.findings[0]).is_err());
         assert!(check_deferrable(&review.findings[1]).is_ok());

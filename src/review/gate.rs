@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
 use crate::review::classifier::{self, Verdict};
-use crate::review::event::{Event, EventRecord, Versions};
+use crate::review::event::{AllowKind, BlockKind, Event, EventRecord, Stage, Versions};
 use crate::review::findings::Review;
 use crate::review::log::EventLog;
 use crate::review::offers;
@@ -24,6 +24,7 @@ use crate::review::reconcile;
 use crate::review::snapshot::{Outstanding, Request, Snapshot};
 use crate::review::{ReviewError, Session};
 use crate::reviewer::{self, AskOptions, BackendError};
+use crate::settings::BlockingThreshold;
 use crate::settings::ReviewerBackend;
 
 /// Review requests up to this size are put into the block reason itself.
@@ -79,7 +80,7 @@ struct Gate<'a> {
     /// `git status` at this stop, until reconciliation consumes it.
     dirty: Option<Versions>,
     pending: Vec<Event>,
-    threshold: String,
+    threshold: BlockingThreshold,
 }
 
 impl<'a> Gate<'a> {
@@ -101,25 +102,25 @@ impl<'a> Gate<'a> {
             snapshot: snapshot?,
             dirty,
             pending: Vec::new(),
-            threshold: context.settings.minimum_blocking_severity.clone(),
+            threshold: context.settings.minimum_blocking_severity,
         })
     }
 
     fn run(mut self) -> Result<Answer, ReviewError> {
-        self.stage("enabled", "yes", "");
+        self.stage(Stage::Enabled, "yes", "");
         let Some(unreviewed) = self.pending_changes() else {
-            return self.allow_final("clean", None);
+            return self.allow_final(AllowKind::Clean, None);
         };
         if let Some((kind, message)) = self.breaker() {
-            self.stage("breaker", &kind, "");
-            return self.allow_final(&kind, Some(message));
+            self.stage(Stage::Breaker, kind.as_str(), "");
+            return self.allow_final(kind, Some(message));
         }
-        self.stage("breaker", "closed", "");
+        self.stage(Stage::Breaker, "closed", "");
         if let Some(answer) = self.classify(&unreviewed)? {
             return Ok(answer);
         }
         let produced = if unreviewed.is_empty() {
-            self.stage("review", "not needed", "every change was reviewed");
+            self.stage(Stage::Review, "not needed", "every change was reviewed");
             Produced::Reviewed
         } else {
             self.produce(&unreviewed)?
@@ -127,12 +128,12 @@ impl<'a> Gate<'a> {
         match produced {
             Produced::Requested(request) => {
                 let reason = request_reason(self.context, &request, &self.errors_to_fix());
-                self.block("review_request", reason)
+                self.block(BlockKind::ReviewRequest, reason)
             }
             Produced::Failed(what, fix) => {
                 let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes)
                     + &self.errors_to_fix();
-                self.block("reviewer_failed", reason)
+                self.block(BlockKind::ReviewerFailed, reason)
             }
             Produced::Reviewed => self.verdict(),
         }
@@ -151,17 +152,17 @@ impl<'a> Gate<'a> {
             self.record(event);
         }
         let unreviewed = self.snapshot.unreviewed();
-        let outstanding = self.snapshot.outstanding(&self.threshold).len();
+        let outstanding = self.snapshot.outstanding(self.threshold).len();
         let errors = self.snapshot.unresolved_errors().len();
         if unreviewed.is_empty() && outstanding == 0 && errors == 0 {
-            self.stage("changes", "none", "");
+            self.stage(Stage::Changes, "none", "");
             return None;
         }
         let detail = format!(
             "{} unreviewed files, {outstanding} open findings, {errors} validator errors",
             unreviewed.len()
         );
-        self.stage("changes", "pending", &detail);
+        self.stage(Stage::Changes, "pending", &detail);
         Some(unreviewed)
     }
 
@@ -189,9 +190,9 @@ impl<'a> Gate<'a> {
         self.pending.push(event);
     }
 
-    fn stage(&mut self, stage: &str, outcome: &str, detail: &str) {
+    fn stage(&mut self, stage: Stage, outcome: &str, detail: &str) {
         self.record(Event::StopStage {
-            stage: stage.into(),
+            stage,
             outcome: outcome.into(),
             detail: detail.into(),
         });
@@ -204,11 +205,11 @@ impl<'a> Gate<'a> {
     }
 
     /// `maxStopPasses` blocks in a row, or nothing moved since a findings block.
-    fn breaker(&self) -> Option<(String, String)> {
+    fn breaker(&self) -> Option<(AllowKind, String)> {
         let max = self.context.settings.max_stop_passes;
         if self.snapshot.blocks_since_allow >= max {
             return Some((
-                "breaker".into(),
+                AllowKind::Breaker,
                 format!(
                     "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open. `car review status` shows what is pending.",
                     self.snapshot.blocks_since_allow
@@ -216,10 +217,11 @@ impl<'a> Gate<'a> {
             ));
         }
         let last = self.snapshot.last_block.as_ref()?;
-        if last.kind == "findings" && last.fingerprint == self.snapshot.fingerprint(&self.threshold)
+        if last.kind == BlockKind::Findings
+            && last.fingerprint == self.snapshot.fingerprint(self.threshold)
         {
             return Some((
-                "no_progress".into(),
+                AllowKind::NoProgress,
                 "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop. The open findings are listed by `car review status`.".into(),
             ));
         }
@@ -249,7 +251,7 @@ impl<'a> Gate<'a> {
             return Ok(None);
         }
         self.record(Event::StopAllowed {
-            kind: "incomplete".into(),
+            kind: AllowKind::Incomplete,
         });
         self.flush()?;
         Ok(Some(Answer::allow().with_system_line(format!(
@@ -267,13 +269,13 @@ impl<'a> Gate<'a> {
             && request.files == *unreviewed
         {
             let request = request.clone();
-            self.stage("reuse", "pending request", &request.id);
+            self.stage(Stage::Reuse, "pending request", &request.id);
             return Ok(Produced::Requested(request));
         }
-        self.stage("reuse", "none", "");
+        self.stage(Stage::Reuse, "none", "");
         let request = self.request(unreviewed)?;
         if manual {
-            self.stage("review", "requested", &request.id);
+            self.stage(Stage::Review, "requested", &request.id);
             return Ok(Produced::Requested(request));
         }
         self.flush()?;
@@ -300,7 +302,7 @@ impl<'a> Gate<'a> {
             .project
             .relative(&path)
             .unwrap_or_else(|| path.display().to_string());
-        let backend = format!("{:?}", self.context.settings.reviewer_backend).to_lowercase();
+        let backend = self.context.settings.reviewer_backend.name().to_string();
         self.record(Event::ReviewRequested {
             review: id.clone(),
             backend,
@@ -351,7 +353,7 @@ impl<'a> Gate<'a> {
             review: request.id.clone(),
             error: last_error.0.clone(),
         });
-        self.stage("review", "failed", &last_error.0);
+        self.stage(Stage::Review, "failed", &last_error.0);
         Produced::Failed(last_error.0, last_error.1)
     }
 
@@ -387,7 +389,7 @@ impl<'a> Gate<'a> {
                     true,
                 )
             })?;
-        self.stage("review", "completed", &request.id);
+        self.stage(Stage::Review, "completed", &request.id);
         self.record(Event::ReviewCompleted {
             review: request.id.clone(),
             files: request.files.clone(),
@@ -400,20 +402,20 @@ impl<'a> Gate<'a> {
 
     /// Blocks on open P1/P2 findings or unresolved validator errors; allows otherwise.
     fn verdict(mut self) -> Result<Answer, ReviewError> {
-        let outstanding = self.snapshot.outstanding(&self.threshold);
+        let outstanding = self.snapshot.outstanding(self.threshold);
         let errors = self.snapshot.unresolved_errors();
         if outstanding.is_empty() && errors.is_empty() {
-            self.stage("verdict", "pass", "");
-            return self.allow_final("reviewed", None);
+            self.stage(Stage::Verdict, "pass", "");
+            return self.allow_final(AllowKind::Reviewed, None);
         }
         let detail = format!("{} findings, {} errors", outstanding.len(), errors.len());
-        self.stage("verdict", "block", &detail);
+        self.stage(Stage::Verdict, "block", &detail);
         let reason = findings_reason(self.context.id, &outstanding, &errors);
-        self.block("findings", reason)
+        self.block(BlockKind::Findings, reason)
     }
 
-    fn block(mut self, kind: &str, reason: String) -> Result<Answer, ReviewError> {
-        let fingerprint = self.snapshot.fingerprint(&self.threshold);
+    fn block(mut self, kind: BlockKind, reason: String) -> Result<Answer, ReviewError> {
+        let fingerprint = self.snapshot.fingerprint(self.threshold);
         self.record(Event::StopBlocked {
             kind: kind.into(),
             fingerprint,
@@ -423,7 +425,11 @@ impl<'a> Gate<'a> {
     }
 
     /// The stop that is finally allowed: shows the P3 offers and known limits not shown yet.
-    fn allow_final(mut self, kind: &str, message: Option<String>) -> Result<Answer, ReviewError> {
+    fn allow_final(
+        mut self,
+        kind: AllowKind,
+        message: Option<String>,
+    ) -> Result<Answer, ReviewError> {
         let settings = self.context.settings;
         let offers = offers::unshown(&self.snapshot, settings);
         let limits: Vec<(String, String)> = self

@@ -354,7 +354,7 @@ mod tests {
             vec![
                 Event::FileDeleted { file: "a".into() },
                 Event::StopAllowed {
-                    kind: "clean".into(),
+                    kind: crate::review::event::AllowKind::Clean,
                 },
             ],
         )

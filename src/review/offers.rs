@@ -26,7 +26,7 @@ pub struct Offer {
 pub fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
     let mut seen = BTreeSet::new();
     let mut offers = Vec::new();
-    for finding in snapshot.minor_findings(&settings.minimum_blocking_severity) {
+    for finding in snapshot.minor_findings(settings.minimum_blocking_severity) {
         let offer = Offer {
             key: format!("finding|{}", finding.key()),
             location: finding.location(),

@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
-use crate::review::event::{Event, EventRecord, Version, Versions, content_hash};
+use crate::review::event::{BlockKind, Event, EventRecord, Version, Versions, content_hash};
 use crate::review::findings::{Finding, KnownLimit, Severity};
+use crate::settings::BlockingThreshold;
 use crate::validate::Diagnostic;
 
 /// A review that was asked for.
@@ -47,7 +48,7 @@ pub struct Deferral {
 /// Why the previous stop was blocked, to tell whether anything changed since.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LastBlock {
-    pub kind: String,
+    pub kind: BlockKind,
     pub fingerprint: String,
 }
 
@@ -224,7 +225,7 @@ impl Snapshot {
 
     /// Blocking findings not fixed (their file is unchanged since the review), not superseded by a
     /// later review of the file, and not deferred.
-    pub fn outstanding(&self, threshold: &str) -> Vec<Outstanding> {
+    pub fn outstanding(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
         let mut outstanding = Vec::new();
         for (index, review) in self.reviews.iter().enumerate() {
             let later = &self.reviews[index + 1..];
@@ -333,7 +334,7 @@ impl Snapshot {
     }
 
     /// Non-blocking findings (P3, and P2 when only P1 blocks) of every round.
-    pub fn minor_findings(&self, threshold: &str) -> Vec<&Finding> {
+    pub fn minor_findings(&self, threshold: BlockingThreshold) -> Vec<&Finding> {
         self.reviews
             .iter()
             .flat_map(|review| review.findings.iter())
@@ -345,7 +346,7 @@ impl Snapshot {
 
     /// A digest of what a block is about: the changed files' versions, the outstanding findings
     /// and the unresolved errors. Equal digests on two stops mean nothing moved in between.
-    pub fn fingerprint(&self, threshold: &str) -> String {
+    pub fn fingerprint(&self, threshold: BlockingThreshold) -> String {
         let mut text = String::new();
         for (file, version) in self.session_changes() {
             text.push_str(&format!("{file}={version:?}\n"));
@@ -363,6 +364,7 @@ impl Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::event::AllowKind;
     use crate::review::findings::Review;
 
     fn record(event: Event) -> EventRecord {
@@ -404,9 +406,9 @@ mod tests {
         assert_eq!(snapshot.unreviewed().len(), 2);
         snapshot.apply(completed("R1", &[("a", "h1"), ("b", "h2")], P1_ON_A));
         assert!(snapshot.unreviewed().is_empty());
-        assert_eq!(snapshot.outstanding("P2").len(), 1);
+        assert_eq!(snapshot.outstanding(BlockingThreshold::P2).len(), 1);
         snapshot.apply(edit("a", "h3"));
-        assert!(snapshot.outstanding("P2").is_empty());
+        assert!(snapshot.outstanding(BlockingThreshold::P2).is_empty());
         assert_eq!(snapshot.unreviewed().keys().collect::<Vec<_>>(), ["a"]);
     }
 
@@ -426,7 +428,7 @@ mod tests {
             title: "boom".into(),
             reason: "r".into(),
         }));
-        assert!(snapshot.outstanding("P2").is_empty());
+        assert!(snapshot.outstanding(BlockingThreshold::P2).is_empty());
         snapshot.apply(edit("a", "h0"));
         assert!(snapshot.session_changes().is_empty());
     }
@@ -435,19 +437,19 @@ mod tests {
     fn fingerprint_moves_with_files_and_findings_only() {
         let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1")], 0);
         snapshot.apply(completed("R1", &[("a", "h1")], P1_ON_A));
-        let before = snapshot.fingerprint("P2");
+        let before = snapshot.fingerprint(BlockingThreshold::P2);
         snapshot.apply(record(Event::StopStage {
-            stage: "breaker".into(),
+            stage: crate::review::event::Stage::Breaker,
             outcome: "closed".into(),
             detail: String::new(),
         }));
         assert_eq!(
-            snapshot.fingerprint("P2"),
+            snapshot.fingerprint(BlockingThreshold::P2),
             before,
             "bookkeeping is not progress"
         );
         snapshot.apply(edit("a", "h2"));
-        assert_ne!(snapshot.fingerprint("P2"), before);
+        assert_ne!(snapshot.fingerprint(BlockingThreshold::P2), before);
     }
 
     #[test]
@@ -455,13 +457,13 @@ mod tests {
         let mut snapshot = Snapshot::default();
         for _ in 0..3 {
             snapshot.apply(record(Event::StopBlocked {
-                kind: "findings".into(),
+                kind: BlockKind::Findings,
                 fingerprint: "x".into(),
             }));
         }
         assert_eq!(snapshot.blocks_since_allow, 3);
         snapshot.apply(record(Event::StopAllowed {
-            kind: "clean".into(),
+            kind: AllowKind::Clean,
         }));
         assert_eq!(snapshot.blocks_since_allow, 0);
         assert!(snapshot.last_block.is_none());
