@@ -3,21 +3,21 @@
 
 /// What a hook wants to say, before it is shaped for an agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// Make the agent look: a validator error after an edit, or a blocked stop.
-    pub block_reason: Option<String>,
+    pub(crate) block_reason: Option<String>,
     /// Warnings the model should read (lesson hits) when nothing blocks.
-    pub additional_context: Option<String>,
+    pub(crate) additional_context: Option<String>,
     /// A short line for the human.
-    pub system_message: Option<String>,
+    pub(crate) system_message: Option<String>,
 }
 
 impl Answer {
-    pub fn allow() -> Answer {
+    pub(crate) fn allow() -> Answer {
         Answer::default()
     }
 
-    pub fn block(reason: impl Into<String>) -> Answer {
+    pub(crate) fn block(reason: impl Into<String>) -> Answer {
         Answer {
             block_reason: Some(reason.into()),
             ..Answer::default()
@@ -25,7 +25,7 @@ impl Answer {
     }
 
     /// Fail open: the hook could not do its job; say so, never block.
-    pub fn fail_open(message: impl Into<String>) -> Answer {
+    pub(crate) fn fail_open(message: impl Into<String>) -> Answer {
         Answer {
             system_message: Some(format!("car: {}", message.into())),
             ..Answer::default()
@@ -33,7 +33,7 @@ impl Answer {
     }
 
     /// Adds a line to the human message.
-    pub fn with_system_line(mut self, line: impl AsRef<str>) -> Answer {
+    pub(crate) fn with_system_line(mut self, line: impl AsRef<str>) -> Answer {
         let line = line.as_ref();
         if line.is_empty() {
             return self;

@@ -22,17 +22,17 @@ Examples:
     about = "Makes AI coding agents learn from their own mistakes and stop only after their changes were reviewed",
     after_help = EXAMPLES
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Work on the project containing DIR instead of the current directory.
     #[arg(short = 'C', long = "project", global = true, value_name = "DIR")]
-    pub project: Option<PathBuf>,
+    pub(crate) project: Option<PathBuf>,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Agent hooks: read the agent's JSON payload on stdin, answer with JSON on stdout
     #[command(subcommand)]
     Hook(HookCommand),
@@ -55,7 +55,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Copy, Subcommand)]
-pub enum HookCommand {
+pub(crate) enum HookCommand {
     /// PostToolUse (Write|Edit|MultiEdit|NotebookEdit): validate, match lessons, learn, track
     PostToolUse,
     /// Stop and SubagentStop: the review gate
@@ -65,20 +65,20 @@ pub enum HookCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Print diagnostics as JSON
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Do not record errors as lesson candidates
     #[arg(long)]
-    pub no_learn: bool,
+    pub(crate) no_learn: bool,
     /// Files to check (a directory in git: the checkable files git lists in it)
     #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum LessonsCommand {
+pub(crate) enum LessonsCommand {
     /// Every lesson with its scope, triggers, weight and history
     List {
         #[arg(long)]
@@ -123,29 +123,29 @@ pub enum LessonsCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct LessonAddArgs {
+pub(crate) struct LessonAddArgs {
     /// Glob: `*.ext` matches the file name anywhere; a pattern with `/` the project-relative path
     #[arg(long)]
-    pub scope: String,
+    pub(crate) scope: String,
     /// A substring, or `regex:` + a pattern (repeatable)
     #[arg(long = "trigger", required = true)]
-    pub triggers: Vec<String>,
+    pub(crate) triggers: Vec<String>,
     /// What the agent should remember
     #[arg(long)]
-    pub lesson: String,
+    pub(crate) lesson: String,
     /// Initial weight (1–10)
     #[arg(long, default_value_t = 2)]
-    pub weight: u32,
+    pub(crate) weight: u32,
     /// Text the lesson must fire on (repeatable; checked by `car lessons test`)
     #[arg(long = "example-match")]
-    pub example_match: Vec<String>,
+    pub(crate) example_match: Vec<String>,
     /// Text the lesson must not fire on (repeatable)
     #[arg(long = "example-no-match")]
-    pub example_no_match: Vec<String>,
+    pub(crate) example_no_match: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ReviewCommand {
+pub(crate) enum ReviewCommand {
     /// Gate state of the project's sessions
     Status {
         #[arg(long)]
@@ -176,36 +176,36 @@ pub enum ReviewCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct InstallArgs {
+pub(crate) struct InstallArgs {
     /// Also add car's starter lessons to the project's lessons file without asking
     #[arg(long)]
-    pub starter_lessons: bool,
+    pub(crate) starter_lessons: bool,
     /// Never ask; skip the starter lessons unless --starter-lessons is given
     #[arg(long)]
-    pub non_interactive: bool,
+    pub(crate) non_interactive: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct ConfigArgs {
+pub(crate) struct ConfigArgs {
     /// Take every value from flags; never prompt
     #[arg(long)]
-    pub non_interactive: bool,
+    pub(crate) non_interactive: bool,
     /// manual, claude, codex, opencode or command
     #[arg(long)]
-    pub backend: Option<String>,
+    pub(crate) backend: Option<String>,
     /// Model name passed to the reviewer CLI
     #[arg(long)]
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// P1 or P2: the least severe finding that blocks the stop
     #[arg(long)]
-    pub minimum_blocking_severity: Option<String>,
+    pub(crate) minimum_blocking_severity: Option<String>,
     /// Consecutive blocked stops before the breaker lets the agent stop
     #[arg(long)]
-    pub max_stop_passes: Option<u32>,
+    pub(crate) max_stop_passes: Option<u32>,
     /// Reviewer timeout in seconds
     #[arg(long)]
-    pub timeout: Option<u64>,
+    pub(crate) timeout: Option<u64>,
     /// For the command backend: the program and its arguments (repeatable)
     #[arg(long = "command-arg")]
-    pub command_args: Vec<String>,
+    pub(crate) command_args: Vec<String>,
 }

@@ -5,25 +5,25 @@
 use chrono::{DateTime, Utc};
 
 /// Name of the environment variable that pins the clock.
-pub const CAR_NOW: &str = "CAR_NOW";
+pub(crate) const CAR_NOW: &str = "CAR_NOW";
 
 #[derive(Debug, thiserror::Error)]
 #[error(
     "{CAR_NOW}={value:?} is neither Unix seconds nor an RFC 3339 time (e.g. 2026-11-30T12:00:00Z)"
 )]
-pub struct ClockError {
-    pub value: String,
+pub(crate) struct ClockError {
+    pub(crate) value: String,
 }
 
 /// A fixed instant, taken once per process so every step of one hook sees the same "now".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clock {
+pub(crate) struct Clock {
     now: i64,
 }
 
 impl Clock {
     /// The system time, unless `CAR_NOW` says otherwise.
-    pub fn from_env() -> Result<Clock, ClockError> {
+    pub(crate) fn from_env() -> Result<Clock, ClockError> {
         match std::env::var(CAR_NOW) {
             Ok(value) if !value.trim().is_empty() => Clock::parse(&value),
             _ => Ok(Clock::fixed(Utc::now().timestamp())),
@@ -31,7 +31,7 @@ impl Clock {
     }
 
     /// Parses Unix seconds or an RFC 3339 time.
-    pub fn parse(value: &str) -> Result<Clock, ClockError> {
+    pub(crate) fn parse(value: &str) -> Result<Clock, ClockError> {
         let trimmed = value.trim();
         if let Ok(seconds) = trimmed.parse::<i64>() {
             return Ok(Clock::fixed(seconds));
@@ -43,22 +43,22 @@ impl Clock {
             })
     }
 
-    pub fn fixed(now: i64) -> Clock {
+    pub(crate) fn fixed(now: i64) -> Clock {
         Clock { now }
     }
 
     /// Unix seconds.
-    pub fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         self.now
     }
 
     /// The calendar date (UTC) as `YYYY-MM-DD`, the seed format's `created` field.
-    pub fn today(&self) -> String {
+    pub(crate) fn today(&self) -> String {
         date_of(self.now)
     }
 
     /// RFC 3339 text of now, for logs and prompts.
-    pub fn rfc3339(&self) -> String {
+    pub(crate) fn rfc3339(&self) -> String {
         DateTime::<Utc>::from_timestamp(self.now, 0)
             .map(|time| time.to_rfc3339())
             .unwrap_or_else(|| self.now.to_string())
@@ -66,14 +66,14 @@ impl Clock {
 }
 
 /// `YYYY-MM-DD` (UTC) of Unix seconds.
-pub fn date_of(seconds: i64) -> String {
+pub(crate) fn date_of(seconds: i64) -> String {
     DateTime::<Utc>::from_timestamp(seconds, 0)
         .map(|time| time.format("%Y-%m-%d").to_string())
         .unwrap_or_default()
 }
 
 /// Unix seconds of a `YYYY-MM-DD` date (midnight UTC); `None` when it is not such a date.
-pub fn parse_date(date: &str) -> Option<i64> {
+pub(crate) fn parse_date(date: &str) -> Option<i64> {
     chrono::NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d")
         .ok()
         .and_then(|day| day.and_hms_opt(0, 0, 0))
@@ -81,7 +81,7 @@ pub fn parse_date(date: &str) -> Option<i64> {
 }
 
 /// Seconds in one day.
-pub const DAY: i64 = 86_400;
+pub(crate) const DAY: i64 = 86_400;
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use similar::{ChangeTag, TextDiff};
 
 /// Files larger than this are not checked (one note instead).
-pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// One line the edit added; `line` is 1-based in [`Edit::content`], 0 when it could not be located.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -25,7 +25,7 @@ pub struct AddedLine {
 
 impl AddedLine {
     /// Every line of `text`, numbered from 1: a new file, or `car check`, where all of it counts.
-    pub fn every_line(text: &str) -> Vec<AddedLine> {
+    pub(crate) fn every_line(text: &str) -> Vec<AddedLine> {
         text.lines()
             .enumerate()
             .map(|(index, line)| AddedLine {
@@ -38,25 +38,25 @@ impl AddedLine {
 
 /// One file as an edit left it.
 #[derive(Debug, Clone)]
-pub struct Edit {
+pub(crate) struct Edit {
     /// Absolute path of the file.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// Path relative to the project root, `/`-separated.
-    pub relative_path: String,
+    pub(crate) relative_path: String,
     /// The tool that made the edit ("Edit", "Write", "apply_patch", …).
-    pub tool: String,
+    pub(crate) tool: String,
     /// The content to validate: the file as it is on disk now, or a notebook cell's source.
-    pub content: String,
+    pub(crate) content: String,
     /// The file before the edit, when the payload carries it.
-    pub before: Option<String>,
-    pub added: Vec<AddedLine>,
+    pub(crate) before: Option<String>,
+    pub(crate) added: Vec<AddedLine>,
     /// A language that overrides the one the file name implies (a notebook cell's language).
-    pub language: Option<String>,
+    pub(crate) language: Option<String>,
 }
 
 impl Edit {
     /// The added lines joined by newlines (what lesson triggers are matched against).
-    pub fn added_text(&self) -> String {
+    pub(crate) fn added_text(&self) -> String {
         let mut text = String::new();
         for added in &self.added {
             text.push_str(&added.text);
@@ -68,7 +68,7 @@ impl Edit {
 
 /// What a tool says it changed in one file, before the file is read.
 #[derive(Debug)]
-pub enum Delta {
+pub(crate) enum Delta {
     /// `structuredPatch` hunks.
     Patch(Vec<Hunk>),
     /// Old/new string pairs (Edit, MultiEdit, replace, afterFileEdit).
@@ -86,20 +86,20 @@ pub enum Delta {
 
 /// One `structuredPatch` hunk: where it starts in the new file and its ` `/`+`/`-` lines.
 #[derive(Debug)]
-pub struct Hunk {
-    pub new_start: usize,
-    pub lines: Vec<String>,
+pub(crate) struct Hunk {
+    pub(crate) new_start: usize,
+    pub(crate) lines: Vec<String>,
 }
 
 /// One `@@` section of a patch: its new-side lines, each marked added or not.
 #[derive(Debug, Default)]
-pub struct PatchChunk {
-    pub lines: Vec<(bool, String)>,
+pub(crate) struct PatchChunk {
+    pub(crate) lines: Vec<(bool, String)>,
 }
 
 /// Reads a file car is to check, refusing what it does not check (over 2 MiB, binary, not
 /// UTF-8) with the one-line note that says so.
-pub fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
     let bytes = match crate::files::read_bounded(path, MAX_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(crate::files::FileError::TooLarge { .. }) => {
@@ -122,7 +122,7 @@ pub fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
 
 impl Delta {
     /// The lines this change added to `content` (the file as it is now).
-    pub fn added_lines(&self, content: &str) -> Vec<AddedLine> {
+    pub(crate) fn added_lines(&self, content: &str) -> Vec<AddedLine> {
         match self {
             Delta::Patch(hunks) => from_hunks(hunks),
             Delta::Replacements(pairs) => pairs

@@ -3,7 +3,7 @@
 //! never surface errors as exit codes (they fail open).
 
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     #[error("{0}")]
     Usage(String),
     #[error(transparent)]
@@ -26,7 +26,7 @@ pub enum Error {
 
 impl Error {
     /// What the user can do about it, when car knows.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             Error::Clock(_) => Some("unset CAR_NOW or give Unix seconds".into()),
             Error::Settings(_) => {
@@ -39,7 +39,7 @@ impl Error {
 
 /// What can go wrong setting car up in a project (`car install`, `car config`).
 #[derive(Debug, thiserror::Error)]
-pub enum SetupError {
+pub(crate) enum SetupError {
     #[error("{0}")]
     Invalid(String),
 }

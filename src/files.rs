@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, thiserror::Error)]
-pub enum FileError {
+pub(crate) enum FileError {
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -26,7 +26,7 @@ pub enum FileError {
 }
 
 impl FileError {
-    pub fn io(path: &Path, source: std::io::Error) -> FileError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> FileError {
         FileError::Io {
             path: path.to_path_buf(),
             source,
@@ -35,17 +35,17 @@ impl FileError {
 }
 
 /// How long a hook waits for a lock before it gives up on the write and says so.
-pub const HOOK_LOCK_WAIT: Duration = Duration::from_millis(2_000);
+pub(crate) const HOOK_LOCK_WAIT: Duration = Duration::from_millis(2_000);
 
 /// An exclusive lock on `<file>.lock`, released on drop.
 #[derive(Debug)]
-pub struct FileLock {
+pub(crate) struct FileLock {
     _file: File,
 }
 
 impl FileLock {
     /// Locks the sidecar of `data_file`, waiting at most `wait`.
-    pub fn acquire(data_file: &Path, wait: Duration) -> Result<FileLock, FileError> {
+    pub(crate) fn acquire(data_file: &Path, wait: Duration) -> Result<FileLock, FileError> {
         let lock_path = sidecar(data_file, "lock");
         ensure_parent(&lock_path)?;
         let file = OpenOptions::new()
@@ -76,7 +76,7 @@ impl FileLock {
 }
 
 /// `<file>.<suffix>` beside the file.
-pub fn sidecar(data_file: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn sidecar(data_file: &Path, suffix: &str) -> PathBuf {
     let mut name = data_file.file_name().unwrap_or_default().to_os_string();
     name.push(".");
     name.push(suffix);
@@ -84,7 +84,7 @@ pub fn sidecar(data_file: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Creates the parent folder of `path` if needed.
-pub fn ensure_parent(path: &Path) -> Result<(), FileError> {
+pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => {
             std::fs::create_dir_all(parent).map_err(|source| FileError::io(parent, source))
@@ -95,7 +95,7 @@ pub fn ensure_parent(path: &Path) -> Result<(), FileError> {
 
 /// Replaces `path` with `contents` atomically (temporary file in the same folder, then rename).
 /// The caller holds the file's [`FileLock`] when other writers may race.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
     ensure_parent(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));
     let mut temp = tempfile::Builder::new()
@@ -112,7 +112,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
 
 /// Appends one line (a newline is added) under the file's lock, in one `write` call, so parallel
 /// writers never interleave and a killed writer leaves at most one torn last line.
-pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(), FileError> {
+pub(crate) fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(), FileError> {
     ensure_parent(path)?;
     let _lock = FileLock::acquire(path, wait)?;
     let mut file = OpenOptions::new()
@@ -128,7 +128,7 @@ pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(), FileEr
 }
 
 /// Reads a text file; `Ok(None)` when it does not exist.
-pub fn read_optional(path: &Path) -> Result<Option<String>, FileError> {
+pub(crate) fn read_optional(path: &Path) -> Result<Option<String>, FileError> {
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(text)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -137,7 +137,7 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, FileError> {
 }
 
 /// Reads at most `limit` bytes of a file; larger files are refused.
-pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     let file = File::open(path).map_err(|source| FileError::io(path, source))?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
@@ -153,7 +153,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
 }
 
 /// 1-based line and column of a byte offset in `text`.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..floor_char_boundary(text, offset)];
     let line = before.matches('\n').count() + 1;

@@ -7,19 +7,19 @@ use std::io::{IsTerminal, Write};
 use serde_json::Value;
 
 /// Prints a hook response on stdout. A closed pipe is not an error worth reporting.
-pub fn print_hook_response(text: &str) {
+pub(crate) fn print_hook_response(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{text}");
     let _ = stdout.flush();
 }
 
 /// Whether stderr may carry colour.
-pub fn use_color() -> bool {
+pub(crate) fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
 /// Data for pipes: stdout. A broken pipe ends output quietly.
-pub fn print_data(text: &str) {
+pub(crate) fn print_data(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     if !text.ends_with('\n') {
@@ -29,17 +29,17 @@ pub fn print_data(text: &str) {
 }
 
 /// Pretty JSON on stdout.
-pub fn print_json(value: &Value) {
+pub(crate) fn print_json(value: &Value) {
     print_data(&serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string()));
 }
 
 /// A message for people: stderr.
-pub fn print_message(text: &str) {
+pub(crate) fn print_message(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// `error: …` on stderr (red when colour is on).
-pub fn print_error(text: &str) {
+pub(crate) fn print_error(text: &str) {
     let label = if use_color() {
         "\u{1b}[1;31merror\u{1b}[0m"
     } else {
@@ -49,7 +49,7 @@ pub fn print_error(text: &str) {
 }
 
 /// `hint: …` on stderr: what to do next.
-pub fn print_hint(text: &str) {
+pub(crate) fn print_hint(text: &str) {
     let label = if use_color() {
         "\u{1b}[1;36mhint\u{1b}[0m"
     } else {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use wait_timeout::ChildExt;
 
 #[derive(Debug, thiserror::Error)]
-pub enum ProcessError {
+pub(crate) enum ProcessError {
     #[error("`{program}` was not found on PATH")]
     NotFound { program: String },
     #[error("`{program}` could not be started: {source}")]
@@ -22,22 +22,22 @@ pub enum ProcessError {
 
 /// What a finished (or killed) program left.
 #[derive(Debug, Clone, Default)]
-pub struct ProcessOutput {
+pub(crate) struct ProcessOutput {
     /// The exit code; `None` when it was killed or died of a signal.
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-    pub timed_out: bool,
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) timed_out: bool,
 }
 
 impl ProcessOutput {
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         self.code == Some(0) && !self.timed_out
     }
 }
 
 /// Runs `program args…`, feeding `stdin`, and kills it (with its process group) at `timeout`.
-pub fn run_with_timeout(
+pub(crate) fn run_with_timeout(
     program: &str,
     args: &[&str],
     stdin: Option<&[u8]>,
@@ -49,7 +49,7 @@ pub fn run_with_timeout(
 }
 
 /// Runs a prepared command (environment and working folder already set) with a timeout.
-pub fn run_command(
+pub(crate) fn run_command(
     mut command: Command,
     stdin: Option<&[u8]>,
     timeout: Duration,
@@ -131,7 +131,7 @@ fn kill_group(child: &mut std::process::Child) {
 
 /// Where `program` would be found: an executable file on PATH (a path with `/` is checked as
 /// given).
-pub fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
     let candidate = std::path::Path::new(program);
     if program.contains('/') {
         return is_executable(candidate).then(|| candidate.to_path_buf());

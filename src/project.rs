@@ -12,7 +12,7 @@
 use std::path::{Component, Path, PathBuf};
 
 /// Folder under the project root that holds car's state.
-pub const STATE_DIR: &str = ".claude/claude-auto-review";
+pub(crate) const STATE_DIR: &str = ".claude/claude-auto-review";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {
@@ -24,7 +24,7 @@ pub struct Project {
 
 impl Project {
     /// The project that contains `cwd` (see the module docs for the rules).
-    pub fn discover(cwd: &Path) -> Project {
+    pub(crate) fn discover(cwd: &Path) -> Project {
         let start = absolute(cwd);
         let start = start.canonicalize().unwrap_or(start);
         for dir in start.ancestors() {
@@ -52,56 +52,56 @@ impl Project {
     }
 
     /// Where car's state lives (the main checkout).
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
     /// Where the edited files live: the root, or the linked worktree the agent works in.
-    pub fn checkout(&self) -> &Path {
+    pub(crate) fn checkout(&self) -> &Path {
         &self.checkout
     }
 
     /// `.claude/claude-auto-review/`.
-    pub fn state_dir(&self) -> PathBuf {
+    pub(crate) fn state_dir(&self) -> PathBuf {
         self.root.join(STATE_DIR)
     }
 
     /// `.claude/settings.json`.
-    pub fn settings_file(&self) -> PathBuf {
+    pub(crate) fn settings_file(&self) -> PathBuf {
         self.root.join(".claude").join("settings.json")
     }
 
-    pub fn lessons_file(&self) -> PathBuf {
+    pub(crate) fn lessons_file(&self) -> PathBuf {
         self.state_dir().join("lessons.json")
     }
 
-    pub fn candidates_file(&self) -> PathBuf {
+    pub(crate) fn candidates_file(&self) -> PathBuf {
         self.state_dir().join("lesson_candidates.json")
     }
 
     /// The project lifecycle log.
-    pub fn state_log(&self) -> PathBuf {
+    pub(crate) fn state_log(&self) -> PathBuf {
         self.state_dir().join("state.jsonl")
     }
 
     /// The project's own custom validator rules.
-    pub fn validators_dir(&self) -> PathBuf {
+    pub(crate) fn validators_dir(&self) -> PathBuf {
         self.state_dir().join("validators")
     }
 
     /// The folder holding one folder per agent session.
-    pub fn clients_dir(&self) -> PathBuf {
+    pub(crate) fn clients_dir(&self) -> PathBuf {
         self.state_dir().join("clients")
     }
 
     /// The folder of one session; the id is sanitised so it can never leave `clients/`.
-    pub fn client_dir(&self, session_id: &str) -> PathBuf {
+    pub(crate) fn client_dir(&self, session_id: &str) -> PathBuf {
         self.clients_dir().join(sanitize_component(session_id))
     }
 
     /// The session folders under `clients/` (name, path), sorted by name: the one listing every
     /// caller uses.
-    pub fn session_folders(&self) -> Vec<(String, PathBuf)> {
+    pub(crate) fn session_folders(&self) -> Vec<(String, PathBuf)> {
         let Ok(entries) = std::fs::read_dir(self.clients_dir()) else {
             return Vec::new();
         };
@@ -120,13 +120,13 @@ impl Project {
     }
 
     /// The project's replay scenarios.
-    pub fn replay_dir(&self) -> PathBuf {
+    pub(crate) fn replay_dir(&self) -> PathBuf {
         self.root.join("replay-tests")
     }
 
     /// `path` relative to the checkout with `/` separators, or `None` when it lies outside it.
     /// Relative paths are taken relative to the checkout.
-    pub fn relative(&self, path: &Path) -> Option<String> {
+    pub(crate) fn relative(&self, path: &Path) -> Option<String> {
         let absolute_path = if path.is_absolute() {
             normalize(path)
         } else {
@@ -153,7 +153,7 @@ impl Project {
 
     /// The committed (git HEAD) content of a checkout-relative file; `None` outside git, for a
     /// file HEAD does not have, or when git does not answer within 2 s.
-    pub fn head_version(&self, relative_path: &str) -> Option<String> {
+    pub(crate) fn head_version(&self, relative_path: &str) -> Option<String> {
         if !self.checkout.join(".git").exists() {
             return None;
         }
@@ -170,7 +170,7 @@ impl Project {
     }
 
     /// Turns a path from a payload (absolute, or relative to `cwd`) into an absolute path.
-    pub fn resolve(&self, cwd: &Path, path: &str) -> PathBuf {
+    pub(crate) fn resolve(&self, cwd: &Path, path: &str) -> PathBuf {
         let path = Path::new(path);
         if path.is_absolute() {
             normalize(path)
@@ -210,7 +210,7 @@ fn absolute(path: &Path) -> PathBuf {
 }
 
 /// Removes `.` and resolves `..` lexically.
-pub fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -251,7 +251,7 @@ fn resolve_existing_prefix(path: &Path) -> PathBuf {
 }
 
 /// Keeps letters, digits, `-`, `_` and `.`; anything else becomes `_`. Never empty, never `..`.
-pub fn sanitize_component(raw: &str) -> String {
+pub(crate) fn sanitize_component(raw: &str) -> String {
     let cleaned: String = raw
         .chars()
         .map(|c| {

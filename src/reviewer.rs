@@ -23,7 +23,7 @@ use crate::process::{ProcessError, run_command};
 use crate::settings::{ReviewerBackend, Settings};
 
 /// Set for every reviewer run; car's hooks answer `{}` at once when they see it.
-pub const NESTED_ENV: &str = "CAR_NESTED_REVIEW";
+pub(crate) const NESTED_ENV: &str = "CAR_NESTED_REVIEW";
 
 /// Tools a nested claude run must never use (it only reads).
 const CLAUDE_DENIED_TOOLS: &str = "Bash,Edit,Write,MultiEdit,NotebookEdit";
@@ -33,7 +33,7 @@ const OPENCODE_INSTRUCTION: &str =
     "Follow the review request given on stdin; answer with the findings JSON only.";
 
 #[derive(Debug, thiserror::Error)]
-pub enum BackendError {
+pub(crate) enum BackendError {
     #[error("reviewerBackend is \"manual\": there is no reviewer CLI to ask")]
     Manual,
     #[error("the reviewer CLI `{program}` is not on PATH")]
@@ -57,7 +57,7 @@ pub enum BackendError {
 impl BackendError {
     /// Whether another attempt could help (a crash or an empty answer, not a missing CLI or a
     /// timeout that already used the budget).
-    pub fn is_retryable(&self) -> bool {
+    pub(crate) fn is_retryable(&self) -> bool {
         matches!(
             self,
             BackendError::Failed { .. } | BackendError::Empty { .. }
@@ -65,7 +65,7 @@ impl BackendError {
     }
 
     /// What the user can do about it.
-    pub fn hint(&self, settings: &Settings) -> String {
+    pub(crate) fn hint(&self, settings: &Settings) -> String {
         match self {
             BackendError::NotFound { program } => format!(
                 "install `{program}` or put it on PATH, or choose another reviewer: car config --backend manual"
@@ -82,23 +82,23 @@ impl BackendError {
 
 /// Extra files a reviewer run may use.
 #[derive(Debug, Clone, Default)]
-pub struct AskOptions {
+pub(crate) struct AskOptions {
     /// A JSON schema the answer must follow (codex `--output-schema`).
-    pub output_schema: Option<Value>,
+    pub(crate) output_schema: Option<Value>,
     /// Where to keep the run's files (`<prefix>.schema.json`, `<prefix>.last-message.txt`);
     /// a temporary folder when `None`.
-    pub files_prefix: Option<PathBuf>,
+    pub(crate) files_prefix: Option<PathBuf>,
 }
 
 /// The files of one run, named in the argv.
 #[derive(Debug, Clone)]
-pub struct RunFiles {
-    pub schema: Option<PathBuf>,
-    pub last_message: PathBuf,
+pub(crate) struct RunFiles {
+    pub(crate) schema: Option<PathBuf>,
+    pub(crate) last_message: PathBuf,
 }
 
 /// The argv of one reviewer run (program first). The prompt goes on stdin.
-pub fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, BackendError> {
+pub(crate) fn argv(settings: &Settings, files: &RunFiles) -> Result<Vec<String>, BackendError> {
     let strings = |items: &[&str]| {
         items
             .iter()
@@ -158,7 +158,7 @@ fn codex_argv(files: &RunFiles) -> Vec<String> {
 }
 
 /// Sends `prompt` to the configured reviewer and returns what it answered (plain text).
-pub fn ask(
+pub(crate) fn ask(
     settings: &Settings,
     working_dir: &Path,
     prompt: &str,
@@ -174,7 +174,7 @@ pub fn ask(
 }
 
 /// [`ask`] with an output schema and named run files.
-pub fn ask_with(
+pub(crate) fn ask_with(
     settings: &Settings,
     working_dir: &Path,
     prompt: &str,

@@ -10,10 +10,10 @@ use serde_json::{Map, Value};
 use crate::project::Project;
 
 /// The key under which car's settings live in `.claude/settings.json`.
-pub const SETTINGS_KEY: &str = "claude-auto-review";
+pub(crate) const SETTINGS_KEY: &str = "claude-auto-review";
 
 #[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
+pub(crate) enum SettingsError {
     #[error("{path}:{line}:{column}: not valid JSON: {message}")]
     Json {
         path: PathBuf,
@@ -34,7 +34,7 @@ pub enum SettingsError {
 /// Which reviewer runs the stop-time review.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ReviewerBackend {
+pub(crate) enum ReviewerBackend {
     Manual,
     Claude,
     Codex,
@@ -44,7 +44,7 @@ pub enum ReviewerBackend {
 
 impl ReviewerBackend {
     /// The one spelling of a backend: the settings value, the event log, `car status`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             ReviewerBackend::Manual => "manual",
             ReviewerBackend::Claude => "claude",
@@ -63,7 +63,7 @@ impl std::fmt::Display for ReviewerBackend {
 
 /// The least severe finding that still blocks the stop (P3 never does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockingThreshold {
+pub(crate) enum BlockingThreshold {
     /// Only P1 blocks.
     P1,
     /// P1 and P2 block (the default).
@@ -72,7 +72,7 @@ pub enum BlockingThreshold {
 
 impl BlockingThreshold {
     /// `"P1"` / `"P2"`, any case; `None` for anything else.
-    pub fn parse(text: &str) -> Option<BlockingThreshold> {
+    pub(crate) fn parse(text: &str) -> Option<BlockingThreshold> {
         match text.trim().to_uppercase().as_str() {
             "P1" => Some(BlockingThreshold::P1),
             "P2" => Some(BlockingThreshold::P2),
@@ -92,7 +92,7 @@ impl std::fmt::Display for BlockingThreshold {
 
 /// How the stop gate reads the agent's last message (is it waiting for the user?).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClassifierBackend {
+pub(crate) enum ClassifierBackend {
     /// car's own rules: fast, no model call.
     Builtin,
     /// Ask the configured reviewer model.
@@ -100,7 +100,7 @@ pub enum ClassifierBackend {
 }
 
 impl ClassifierBackend {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ClassifierBackend::Builtin => "builtin",
             ClassifierBackend::Model => "model",
@@ -111,66 +111,66 @@ impl ClassifierBackend {
 /// The settings as stored (camelCase keys, every one optional, unknown keys kept).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RawSettings {
+pub(crate) struct RawSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
+    pub(crate) enabled: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer_backend: Option<String>,
+    pub(crate) reviewer_backend: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer_model: Option<String>,
+    pub(crate) reviewer_model: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer_timeout_seconds: Option<u64>,
+    pub(crate) reviewer_timeout_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer_command: Option<Vec<String>>,
+    pub(crate) reviewer_command: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_stop_passes: Option<u32>,
+    pub(crate) max_stop_passes: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub minimum_blocking_severity: Option<String>,
+    pub(crate) minimum_blocking_severity: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rules_file: Option<String>,
+    pub(crate) rules_file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub include_extensions: Option<Vec<String>>,
+    pub(crate) include_extensions: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub skip_extensions: Option<Vec<String>>,
+    pub(crate) skip_extensions: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stale_client_timeout_hours: Option<u64>,
+    pub(crate) stale_client_timeout_hours: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub classifier_backend: Option<String>,
+    pub(crate) classifier_backend: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub offer_weight_threshold: Option<u32>,
+    pub(crate) offer_weight_threshold: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub lessons_enabled: Option<bool>,
+    pub(crate) lessons_enabled: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub learning_enabled: Option<bool>,
+    pub(crate) learning_enabled: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub python_interpreter: Option<String>,
+    pub(crate) python_interpreter: Option<String>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// Validated settings with defaults applied.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    pub enabled: bool,
-    pub reviewer_backend: ReviewerBackend,
-    pub reviewer_model: Option<String>,
-    pub reviewer_timeout_seconds: u64,
-    pub reviewer_command: Vec<String>,
-    pub max_stop_passes: u32,
+    pub(crate) enabled: bool,
+    pub(crate) reviewer_backend: ReviewerBackend,
+    pub(crate) reviewer_model: Option<String>,
+    pub(crate) reviewer_timeout_seconds: u64,
+    pub(crate) reviewer_command: Vec<String>,
+    pub(crate) max_stop_passes: u32,
     /// The least severe finding that still blocks the stop.
-    pub minimum_blocking_severity: BlockingThreshold,
-    pub rules_file: Option<String>,
+    pub(crate) minimum_blocking_severity: BlockingThreshold,
+    pub(crate) rules_file: Option<String>,
     /// Lower-case extensions without the dot; empty = every file.
-    pub include_extensions: Vec<String>,
-    pub skip_extensions: Vec<String>,
-    pub stale_client_timeout_hours: u64,
-    pub classifier_backend: ClassifierBackend,
+    pub(crate) include_extensions: Vec<String>,
+    pub(crate) skip_extensions: Vec<String>,
+    pub(crate) stale_client_timeout_hours: u64,
+    pub(crate) classifier_backend: ClassifierBackend,
     /// Lesson hits below this weight go to the P3 offer list instead of the review prompt.
-    pub offer_weight_threshold: u32,
-    pub lessons_enabled: bool,
-    pub learning_enabled: bool,
+    pub(crate) offer_weight_threshold: u32,
+    pub(crate) lessons_enabled: bool,
+    pub(crate) learning_enabled: bool,
     /// An explicit Python interpreter; otherwise the first real `python3` on PATH.
-    pub python_interpreter: Option<String>,
+    pub(crate) python_interpreter: Option<String>,
 }
 
 impl Default for Settings {
@@ -198,14 +198,14 @@ impl Default for Settings {
 
 impl Settings {
     /// Reads the project's settings; a missing file or key means defaults.
-    pub fn load(project: &Project) -> Result<Settings, SettingsError> {
+    pub(crate) fn load(project: &Project) -> Result<Settings, SettingsError> {
         let path = project.settings_file();
         let raw = read_raw(&path)?;
         Settings::from_raw(raw, &path)
     }
 
     /// Validates raw settings, naming the key that is wrong.
-    pub fn from_raw(raw: RawSettings, path: &Path) -> Result<Settings, SettingsError> {
+    pub(crate) fn from_raw(raw: RawSettings, path: &Path) -> Result<Settings, SettingsError> {
         let mut settings = Settings::default();
         let invalid = |key: &str, message: String| SettingsError::Value {
             path: path.to_path_buf(),
@@ -289,7 +289,7 @@ impl Settings {
     }
 
     /// The program the reviewer backend runs (`None` for manual).
-    pub fn reviewer_program(&self) -> Option<String> {
+    pub(crate) fn reviewer_program(&self) -> Option<String> {
         match self.reviewer_backend {
             ReviewerBackend::Manual => None,
             ReviewerBackend::Command => self.reviewer_command.first().cloned(),
@@ -298,7 +298,7 @@ impl Settings {
     }
 
     /// Whether a file with this project-relative path is tracked at all.
-    pub fn is_tracked_extension(&self, relative_path: &str) -> bool {
+    pub(crate) fn is_tracked_extension(&self, relative_path: &str) -> bool {
         let extension = Path::new(relative_path)
             .extension()
             .map(|ext| ext.to_string_lossy().to_lowercase())
@@ -319,7 +319,7 @@ fn normalize_extensions(list: Option<Vec<String>>) -> Vec<String> {
 }
 
 /// The whole `.claude/settings.json` as a JSON object (empty when missing).
-pub fn read_settings_document(path: &Path) -> Result<Map<String, Value>, SettingsError> {
+pub(crate) fn read_settings_document(path: &Path) -> Result<Map<String, Value>, SettingsError> {
     let Some(text) = crate::files::read_optional(path)? else {
         return Ok(Map::new());
     };
@@ -349,7 +349,7 @@ pub fn read_settings_document(path: &Path) -> Result<Map<String, Value>, Setting
 /// Changes `.claude/settings.json` under a lock: reads the whole document, lets `change` edit it
 /// (returning whether it changed anything), and writes it back atomically only when it did. The
 /// lock file lives in car's state folder, so car leaves nothing beside the user's settings.
-pub fn update_settings_document(
+pub(crate) fn update_settings_document(
     project: &Project,
     change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, SettingsError>,
 ) -> Result<bool, SettingsError> {
@@ -369,7 +369,7 @@ pub fn update_settings_document(
 }
 
 /// car's raw settings from `.claude/settings.json`.
-pub fn read_raw(path: &Path) -> Result<RawSettings, SettingsError> {
+pub(crate) fn read_raw(path: &Path) -> Result<RawSettings, SettingsError> {
     let document = read_settings_document(path)?;
     match document.get(SETTINGS_KEY) {
         None | Some(Value::Null) => Ok(RawSettings::default()),

@@ -34,7 +34,7 @@ pub struct JsonError {
 impl JsonError {
     /// Locates `error` in `text` (serde counts columns in bytes; people and editors count
     /// characters).
-    pub(crate) fn locate(text: &str, error: &serde_json::Error) -> JsonError {
+    pub fn locate(text: &str, error: &serde_json::Error) -> JsonError {
         let line = error.line().max(1);
         let line_text = text.split('\n').nth(line - 1).unwrap_or("");
         let mut byte_column = error.column().min(line_text.len());
@@ -51,7 +51,7 @@ impl JsonError {
 
     /// For an error without the text at hand (a value converted after parsing): serde's own
     /// position, clamped to 1.
-    pub(crate) fn of(error: &serde_json::Error) -> JsonError {
+    pub fn of(error: &serde_json::Error) -> JsonError {
         JsonError {
             line: error.line().max(1),
             column: error.column().max(1),

@@ -42,7 +42,7 @@ struct Findings {
     checked: usize,
 }
 
-pub fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
+pub(crate) fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
     let project = Project::discover(working_dir);
     let settings = Settings::load(&project)?;
     let clock = Clock::from_env()?;

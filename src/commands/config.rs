@@ -19,7 +19,7 @@ use crate::process::find_on_path;
 use crate::project::Project;
 use crate::settings::{RawSettings, SETTINGS_KEY, Settings, read_raw, update_settings_document};
 
-pub fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
+pub(crate) fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     let path = project.settings_file();
     let mut raw = read_raw(&path)?;
     let interactive = !args.non_interactive && std::io::stdin().is_terminal();

@@ -28,7 +28,7 @@ const CAR_COMMAND_PREFIX: &str = "car hook ";
 /// Seconds the Stop hook may take beyond the reviewer's own timeout.
 const STOP_TIMEOUT_MARGIN: u64 = 60;
 
-pub fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
+pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings_path = project.settings_file();
     let settings = Settings::load(project).unwrap_or_default();
     let entries = car_hook_entries(&settings)?;
@@ -62,7 +62,7 @@ pub fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> 
     Ok(Outcome::Success)
 }
 
-pub fn uninstall(project: &Project) -> Result<Outcome, Error> {
+pub(crate) fn uninstall(project: &Project) -> Result<Outcome, Error> {
     let settings_path = project.settings_file();
     if !settings_path.exists() {
         output::print_message("no .claude/settings.json here; nothing to remove");
@@ -85,7 +85,7 @@ pub fn uninstall(project: &Project) -> Result<Outcome, Error> {
 
 /// The hook events car wires and the command each runs, as the plugin file says (what
 /// `car status` checks for).
-pub fn wired_commands() -> Vec<(String, String)> {
+pub(crate) fn wired_commands() -> Vec<(String, String)> {
     let plugin: Value = serde_json::from_str(PLUGIN_HOOKS).unwrap_or(Value::Null);
     let Some(Value::Object(hooks)) = plugin.get("hooks") else {
         return Vec::new();

@@ -20,7 +20,7 @@ use crate::lessons::{LessonsError, maintain};
 use crate::output;
 use crate::project::Project;
 
-pub fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error> {
+pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error> {
     let clock = Clock::from_env()?;
     match command {
         LessonsCommand::List { json } => list(project, json),

@@ -12,7 +12,7 @@ use crate::project::Project;
 use crate::settings::Settings;
 
 /// `car lessons distill --dry-run [--json]`.
-pub fn run(project: &Project, dry_run: bool, as_json: bool) -> Result<Outcome, Error> {
+pub(crate) fn run(project: &Project, dry_run: bool, as_json: bool) -> Result<Outcome, Error> {
     if !dry_run {
         return Err(Error::Usage(
             "distill only proposes; run `car lessons distill --dry-run` and apply a proposal with \

@@ -17,7 +17,7 @@ use crate::replay::{ReplayError, examples};
 /// Quiet this long; then a progress line at most this often.
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
-pub fn run(project: &Project, dir: Option<&Path>) -> Result<Outcome, Error> {
+pub(crate) fn run(project: &Project, dir: Option<&Path>) -> Result<Outcome, Error> {
     let cases = collect(project, dir)?;
     let started = Instant::now();
     let last_report: Mutex<Option<Instant>> = Mutex::new(None);

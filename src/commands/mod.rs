@@ -2,14 +2,14 @@
 //! the context each command needs and maps outcomes and errors to exit codes (0 success, 1 the
 //! check found problems, 2 usage or configuration error).
 
-pub mod check;
-pub mod config;
-pub mod install;
-pub mod lessons;
-pub mod lessons_distill;
-pub mod lessons_test;
-pub mod review;
-pub mod status;
+pub(crate) mod check;
+pub(crate) mod config;
+pub(crate) mod install;
+pub(crate) mod lessons;
+pub(crate) mod lessons_distill;
+pub(crate) mod lessons_test;
+pub(crate) mod review;
+pub(crate) mod status;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,7 +23,7 @@ use crate::project::Project;
 
 /// How a command that ran went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Exit 0.
     Success,
     /// Exit 1: the command worked and found problems (`check`, `lessons test`).
@@ -56,7 +56,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-pub fn run(cli: Cli) -> Result<Outcome, Error> {
+pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
     let working_dir = working_dir(cli.project.as_ref())?;
     if let Command::Hook(kind) = cli.command {
         // A hook finds its project from the payload's cwd and always answers (exit 0).

@@ -24,7 +24,7 @@ use crate::review::offers;
 use crate::review::snapshot::Snapshot;
 use crate::settings::Settings;
 
-pub fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> {
+pub(crate) fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> {
     match command {
         ReviewCommand::Status { json } => status(project, json),
         ReviewCommand::Offers { json, session } => show_offers(project, session.as_deref(), json),

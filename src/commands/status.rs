@@ -16,7 +16,7 @@ use crate::state_dir::HOOK_ERRORS_FILE;
 /// How many of the last hook errors are shown.
 const ERRORS_SHOWN: usize = 5;
 
-pub fn run(project: &Project) -> Result<Outcome, Error> {
+pub(crate) fn run(project: &Project) -> Result<Outcome, Error> {
     let mut lines = vec![format!("car status for {}", project.root().display())];
     let settings = match Settings::load(project) {
         Ok(settings) => settings,

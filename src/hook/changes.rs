@@ -18,12 +18,12 @@ use crate::project::Project;
 
 /// Everything one payload did to files.
 #[derive(Debug, Default)]
-pub struct Changes {
-    pub edits: Vec<Edit>,
+pub(crate) struct Changes {
+    pub(crate) edits: Vec<Edit>,
     /// Project-relative paths of files the tool deleted.
-    pub deleted: Vec<String>,
+    pub(crate) deleted: Vec<String>,
     /// One line per file that was not checked, and why.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// A file named by a payload, with what happened to it.
@@ -38,7 +38,7 @@ struct Touched {
 }
 
 /// The edits a PostToolUse payload made, read from disk.
-pub fn derive(payload: &Payload, project: &Project) -> Changes {
+pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
     let mut changes = Changes::default();
     for touched in touched_files(payload) {
         let path = project.resolve(payload.cwd(), &touched.path);

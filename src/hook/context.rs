@@ -7,21 +7,21 @@ use crate::project::Project;
 use crate::settings::Settings;
 
 #[derive(Debug)]
-pub struct HookContext {
-    pub payload: Payload,
-    pub project: Project,
+pub(crate) struct HookContext {
+    pub(crate) payload: Payload,
+    pub(crate) project: Project,
     /// Settings as read for this call; defaults when the file is broken (see `settings_problem`).
-    pub settings: Settings,
+    pub(crate) settings: Settings,
     /// Why the settings could not be read, to tell the user once in the answer.
-    pub settings_problem: Option<String>,
-    pub clock: Clock,
+    pub(crate) settings_problem: Option<String>,
+    pub(crate) clock: Clock,
     /// Layer the user-wide lessons under the project's: true for a real hook; a replay runs in
     /// a throwaway project where the user's own lessons must not change what it sees.
-    pub user_lessons: bool,
+    pub(crate) user_lessons: bool,
 }
 
 impl HookContext {
-    pub fn new(payload: Payload) -> Result<HookContext, crate::clock::ClockError> {
+    pub(crate) fn new(payload: Payload) -> Result<HookContext, crate::clock::ClockError> {
         let clock = Clock::from_env()?;
         let project = Project::discover(payload.cwd());
         let (settings, settings_problem) = match Settings::load(&project) {
@@ -38,12 +38,8 @@ impl HookContext {
         })
     }
 
-    pub fn session_id(&self) -> &str {
-        &self.payload.session_id
-    }
-
     /// The session as the review layer sees it.
-    pub fn session(&self) -> crate::review::Session<'_> {
+    pub(crate) fn session(&self) -> crate::review::Session<'_> {
         crate::review::Session {
             project: &self.project,
             settings: &self.settings,

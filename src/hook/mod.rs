@@ -2,19 +2,19 @@
 //! prints exactly one JSON answer. Hooks never wedge the agent: a bad payload, an internal error,
 //! a panic or a blown budget all become a fail-open answer with a `systemMessage`, and exit 0.
 
-pub mod changes;
-pub mod context;
-pub mod payload;
-pub mod post_tool_use;
-pub mod render;
-pub mod session_end;
-pub mod stop;
+pub(crate) mod changes;
+pub(crate) mod context;
+pub(crate) mod payload;
+pub(crate) mod post_tool_use;
+pub(crate) mod render;
+pub(crate) mod session_end;
+pub(crate) mod stop;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub use context::HookContext;
-pub use payload::Payload;
+pub(crate) use context::HookContext;
+pub(crate) use payload::Payload;
 
 use crate::answer::Answer;
 use crate::cli::HookCommand;
@@ -23,7 +23,7 @@ use crate::output;
 use crate::state_dir::log_hook_error;
 
 /// Runs one hook end to end and prints its answer.
-pub fn run(kind: HookCommand) {
+pub(crate) fn run(kind: HookCommand) {
     let event = match kind {
         HookCommand::PostToolUse => HookEvent::PostToolUse,
         HookCommand::Stop => HookEvent::Stop,

@@ -11,10 +11,10 @@ use crate::hook::render::Agent;
 
 /// Payloads larger than this are refused (a real one is a few kilobytes; Write payloads carry the
 /// whole file, which car skips above 2 MiB anyway).
-pub const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
-pub enum PayloadError {
+pub(crate) enum PayloadError {
     #[error("the hook payload on stdin is empty")]
     Empty,
     #[error("the hook payload on stdin is larger than {MAX_PAYLOAD_BYTES} bytes")]
@@ -36,46 +36,46 @@ pub enum PayloadError {
 /// The union of the fields Claude Code, Codex, Gemini CLI and Cursor send.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct RawPayload {
-    pub session_id: Option<String>,
-    pub conversation_id: Option<String>,
-    pub transcript_path: Option<String>,
-    pub cwd: Option<String>,
-    pub workspace_roots: Vec<String>,
-    pub hook_event_name: Option<String>,
-    pub tool_name: Option<String>,
-    pub tool_input: Value,
-    pub tool_response: Value,
-    pub stop_hook_active: Option<bool>,
-    pub last_assistant_message: Option<String>,
+pub(crate) struct RawPayload {
+    pub(crate) session_id: Option<String>,
+    pub(crate) conversation_id: Option<String>,
+    pub(crate) transcript_path: Option<String>,
+    pub(crate) cwd: Option<String>,
+    pub(crate) workspace_roots: Vec<String>,
+    pub(crate) hook_event_name: Option<String>,
+    pub(crate) tool_name: Option<String>,
+    pub(crate) tool_input: Value,
+    pub(crate) tool_response: Value,
+    pub(crate) stop_hook_active: Option<bool>,
+    pub(crate) last_assistant_message: Option<String>,
     /// Gemini CLI's AfterAgent: the agent's final answer.
-    pub prompt_response: Option<String>,
-    pub agent_id: Option<String>,
-    pub agent_type: Option<String>,
-    pub reason: Option<String>,
-    pub status: Option<String>,
+    pub(crate) prompt_response: Option<String>,
+    pub(crate) agent_id: Option<String>,
+    pub(crate) agent_type: Option<String>,
+    pub(crate) reason: Option<String>,
+    pub(crate) status: Option<String>,
     /// Cursor's afterFileEdit.
-    pub file_path: Option<String>,
+    pub(crate) file_path: Option<String>,
     /// Cursor's afterFileEdit.
-    pub edits: Value,
-    pub turn_id: Option<String>,
-    pub cursor_version: Option<String>,
-    pub timestamp: Option<String>,
+    pub(crate) edits: Value,
+    pub(crate) turn_id: Option<String>,
+    pub(crate) cursor_version: Option<String>,
+    pub(crate) timestamp: Option<String>,
 }
 
 /// A validated payload: the fields every hook relies on are present.
 #[derive(Debug, Clone)]
-pub struct Payload {
-    pub agent: Agent,
-    pub session_id: String,
-    pub cwd: PathBuf,
-    pub event_name: String,
-    pub raw: RawPayload,
+pub(crate) struct Payload {
+    pub(crate) agent: Agent,
+    pub(crate) session_id: String,
+    pub(crate) cwd: PathBuf,
+    pub(crate) event_name: String,
+    pub(crate) raw: RawPayload,
 }
 
 impl Payload {
     /// Reads stdin (bounded) and parses it.
-    pub fn read_stdin() -> Result<Payload, PayloadError> {
+    pub(crate) fn read_stdin() -> Result<Payload, PayloadError> {
         let mut bytes = Vec::new();
         std::io::stdin()
             .lock()
@@ -88,7 +88,7 @@ impl Payload {
         Payload::parse(&bytes)
     }
 
-    pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(PayloadError::Empty);
         }
@@ -103,7 +103,7 @@ impl Payload {
         Payload::from_raw(raw)
     }
 
-    pub fn from_raw(mut raw: RawPayload) -> Result<Payload, PayloadError> {
+    pub(crate) fn from_raw(mut raw: RawPayload) -> Result<Payload, PayloadError> {
         if raw.last_assistant_message.is_none() {
             raw.last_assistant_message = raw.prompt_response.take();
         }
@@ -130,12 +130,12 @@ impl Payload {
         })
     }
 
-    pub fn cwd(&self) -> &Path {
+    pub(crate) fn cwd(&self) -> &Path {
         &self.cwd
     }
 
     /// The tool that ran, as the agent names it ("Edit", "apply_patch", "replace", …).
-    pub fn tool_name(&self) -> &str {
+    pub(crate) fn tool_name(&self) -> &str {
         self.raw.tool_name.as_deref().unwrap_or_else(|| {
             if self.agent == Agent::Cursor && self.raw.file_path.is_some() {
                 "afterFileEdit"
@@ -146,7 +146,7 @@ impl Payload {
     }
 
     /// Whether this stop is a subagent's (SubagentStop).
-    pub fn is_subagent_stop(&self) -> bool {
+    pub(crate) fn is_subagent_stop(&self) -> bool {
         self.event_name == "SubagentStop"
     }
 }

@@ -14,9 +14,9 @@ use crate::pipeline::{Checker, LessonUse};
 use crate::validate::Diagnostic;
 
 /// Lesson warnings shown per answer; the rest are counted.
-pub const MAX_WARNINGS_SHOWN: usize = 5;
+pub(crate) const MAX_WARNINGS_SHOWN: usize = 5;
 
-pub fn handle(context: &HookContext) -> Answer {
+pub(crate) fn handle(context: &HookContext) -> Answer {
     if !context.settings.enabled {
         return Answer::allow();
     }

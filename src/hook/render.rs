@@ -9,7 +9,7 @@ use crate::answer::Answer;
 
 /// The agent whose hook protocol a response must follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
+pub(crate) enum Agent {
     Claude,
     Codex,
     Gemini,
@@ -18,18 +18,18 @@ pub enum Agent {
 
 /// Which hook event a response answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HookEvent {
+pub(crate) enum HookEvent {
     PostToolUse,
     Stop,
     SessionEnd,
 }
 
 /// The JSON text the agent reads on stdout.
-pub fn render(answer: &Answer, agent: Agent, event: HookEvent) -> String {
+pub(crate) fn render(answer: &Answer, agent: Agent, event: HookEvent) -> String {
     to_json(answer, agent, event).to_string()
 }
 
-pub fn to_json(answer: &Answer, agent: Agent, event: HookEvent) -> Value {
+pub(crate) fn to_json(answer: &Answer, agent: Agent, event: HookEvent) -> Value {
     let mut object = Map::new();
     match (agent, &answer.block_reason) {
         (Agent::Cursor, Some(reason)) if event == HookEvent::Stop => {

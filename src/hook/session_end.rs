@@ -4,7 +4,7 @@
 use crate::answer::Answer;
 use crate::hook::HookContext;
 
-pub fn handle(context: &HookContext) -> Answer {
+pub(crate) fn handle(context: &HookContext) -> Answer {
     let reason = context.payload.raw.reason.as_deref().unwrap_or_default();
     crate::review::session_end::handle(context.session(), reason)
 }

@@ -5,7 +5,7 @@ use crate::answer::Answer;
 use crate::hook::HookContext;
 use crate::review::gate::{self, StopInput};
 
-pub fn handle(context: &HookContext) -> Answer {
+pub(crate) fn handle(context: &HookContext) -> Answer {
     let raw = &context.payload.raw;
     let input = StopInput {
         is_subagent: context.payload.is_subagent_stop(),

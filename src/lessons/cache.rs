@@ -37,7 +37,7 @@ const HEADER: usize = 8 + 8 + 8 + 4 + 8 + 4 + 4 + 8 * SECTIONS;
 
 /// Identifies one version of the lessons file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp {
+pub(crate) struct Stamp {
     size: u64,
     seconds: i64,
     nanos: u32,
@@ -45,7 +45,7 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    pub fn of(path: &Path) -> Option<Stamp> {
+    pub(crate) fn of(path: &Path) -> Option<Stamp> {
         let metadata = std::fs::metadata(path).ok()?;
         let modified = metadata
             .modified()
@@ -70,7 +70,7 @@ impl Stamp {
 pub struct Shortlist {
     pub lessons: Vec<Lesson>,
     /// Project-relative files with a learned lesson waiting for its fix.
-    pub pending_fix_files: Vec<String>,
+    pub(crate) pending_fix_files: Vec<String>,
 }
 
 /// Where the index of `lessons_file` lives.
@@ -86,7 +86,7 @@ pub fn shortlist(lessons_file: &Path, text: &str) -> Result<Shortlist, LessonsEr
 
 /// [`shortlist`] with the index kept at `index` (the user-wide layer keeps its index in the
 /// cache folder, never beside the user's file).
-pub fn shortlist_with(
+pub(crate) fn shortlist_with(
     lessons_file: &Path,
     index: &Path,
     text: &str,
@@ -130,7 +130,7 @@ fn write_index(index: &Path, bytes: &[u8]) -> bool {
 
 /// Rebuilds the index from the file car just saved (call it while still holding the lock, so
 /// `file` is exactly what is on disk); keeps the next edit fast.
-pub fn refresh(file: &LessonFile) {
+pub(crate) fn refresh(file: &LessonFile) {
     if let Some(stamp) = Stamp::of(&file.path) {
         write_index(&index_path(&file.path), &build(file, stamp));
     }
@@ -148,7 +148,7 @@ fn keys_of(trigger: &Trigger) -> Option<Vec<Vec<u8>>> {
 }
 
 /// The same selection without an index (used right after a rebuild, and by tests).
-pub fn shortlist_in_memory(lessons: &[&Lesson], lowered: &str) -> Shortlist {
+pub(crate) fn shortlist_in_memory(lessons: &[&Lesson], lowered: &str) -> Shortlist {
     let mut out = Shortlist::default();
     for lesson in lessons {
         let keys: Option<Vec<Vec<u8>>> = lesson
@@ -196,7 +196,7 @@ fn slot_of(gram: u32, bits: u32) -> usize {
 
 /// Serialises the index of `file`. Layout: header, then the sections in [`Section`] order; the
 /// first four are read in one go, the rest only where a lookup points.
-pub fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
+pub(crate) fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     let lessons: Vec<&Lesson> = file.lessons().collect();
     let (keys, always) = collect_keys(&lessons);
     let grams = rarest_grams(&keys);

@@ -24,32 +24,32 @@ use crate::project::Project;
 use crate::settings::{ReviewerBackend, Settings};
 
 /// Scopes with fewer lessons are left alone.
-pub const MIN_LESSONS_PER_SCOPE: usize = 5;
+pub(crate) const MIN_LESSONS_PER_SCOPE: usize = 5;
 
 /// A general trigger must still require this much specific text (`DankeTheme.`, not `Text`).
-pub const MIN_REQUIRED_TEXT: usize = 6;
+pub(crate) const MIN_REQUIRED_TEXT: usize = 6;
 
 /// A proposed general lesson.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Proposal {
-    pub scope: String,
-    pub triggers: Vec<String>,
-    pub lesson: String,
+pub(crate) struct Proposal {
+    pub(crate) scope: String,
+    pub(crate) triggers: Vec<String>,
+    pub(crate) lesson: String,
     /// Ids of the lessons it would replace.
-    pub replaces: Vec<String>,
+    pub(crate) replaces: Vec<String>,
     #[serde(default)]
-    pub source: String,
+    pub(crate) source: String,
 }
 
 /// A proposal that failed validation, and why.
 #[derive(Debug, Clone, Serialize)]
-pub struct Discarded {
-    pub proposal: Proposal,
-    pub reason: String,
+pub(crate) struct Discarded {
+    pub(crate) proposal: Proposal,
+    pub(crate) reason: String,
 }
 
 /// The lessons of each scope with enough lessons to distill.
-pub fn crowded_scopes(file: &LessonFile) -> BTreeMap<String, Vec<&Lesson>> {
+pub(crate) fn crowded_scopes(file: &LessonFile) -> BTreeMap<String, Vec<&Lesson>> {
     let mut scopes: BTreeMap<String, Vec<&Lesson>> = BTreeMap::new();
     for lesson in file.lessons() {
         scopes
@@ -63,7 +63,7 @@ pub fn crowded_scopes(file: &LessonFile) -> BTreeMap<String, Vec<&Lesson>> {
 
 /// Deterministic proposals: literal triggers grouped by their leading name (up to the first `.`,
 /// `::`, `(` or `->`), each group of ≥ 2 lessons generalised to prefix + `\w+` + common suffix.
-pub fn deterministic(scope: &str, lessons: &[&Lesson]) -> Vec<Proposal> {
+pub(crate) fn deterministic(scope: &str, lessons: &[&Lesson]) -> Vec<Proposal> {
     let mut groups: BTreeMap<String, Vec<(&Lesson, &str)>> = BTreeMap::new();
     for lesson in lessons {
         for trigger in &lesson.triggers {
@@ -144,7 +144,7 @@ fn common_prefix(texts: &[&str]) -> String {
 }
 
 /// Checks a proposal against the lessons it replaces; the reason when it fails.
-pub fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), String> {
+pub(crate) fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), String> {
     let mut triggers = Vec::new();
     for text in &proposal.triggers {
         triggers.push(Trigger::validate(text).map_err(|e| e.to_string())?);
@@ -249,16 +249,16 @@ fn parse_answer(scope: &str, text: &str) -> Result<Vec<Proposal>, String> {
 
 /// Everything distill found.
 #[derive(Debug, Default, Serialize)]
-pub struct DistillReport {
-    pub scopes: Vec<String>,
-    pub proposals: Vec<Proposal>,
-    pub discarded: Vec<Discarded>,
+pub(crate) struct DistillReport {
+    pub(crate) scopes: Vec<String>,
+    pub(crate) proposals: Vec<Proposal>,
+    pub(crate) discarded: Vec<Discarded>,
     /// What happened with the reviewer CLI.
-    pub llm: String,
+    pub(crate) llm: String,
 }
 
 /// Builds the report: deterministic proposals, then the reviewer's, all validated.
-pub fn distill(project: &Project, settings: &Settings, file: &LessonFile) -> DistillReport {
+pub(crate) fn distill(project: &Project, settings: &Settings, file: &LessonFile) -> DistillReport {
     let scopes = crowded_scopes(file);
     let mut report = DistillReport {
         scopes: scopes.keys().cloned().collect(),

@@ -22,20 +22,20 @@ const EXAMPLE_BUDGET: Duration = Duration::from_secs(5);
 
 /// One example of one lesson.
 #[derive(Debug, Clone)]
-pub struct ExampleCase {
+pub(crate) struct ExampleCase {
     /// Where the lesson comes from when it is not the project's file (`car:lessons/rust.json`).
-    pub source: Option<String>,
-    pub lesson: Box<Lesson>,
-    pub should_match: bool,
+    pub(crate) source: Option<String>,
+    pub(crate) lesson: Box<Lesson>,
+    pub(crate) should_match: bool,
     /// 0-based position in its list.
-    pub index: usize,
-    pub text: String,
+    pub(crate) index: usize,
+    pub(crate) text: String,
 }
 
 impl ExampleCase {
     /// `lesson 3fa2c01b9e example match[0] "text"`, after the source when it is not the
     /// project's file.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         let kind = if self.should_match {
             "match"
         } else {
@@ -53,7 +53,7 @@ impl ExampleCase {
         )
     }
 
-    pub fn run(&self) -> Result<(), String> {
+    pub(crate) fn run(&self) -> Result<(), String> {
         let fired = fires(&self.lesson, &self.text)
             .map_err(|problem| format!("{}: {problem}", self.name()))?;
         match (self.should_match, fired) {
@@ -73,7 +73,7 @@ impl ExampleCase {
 }
 
 /// Whether the lesson fires on `text` as added lines of a file in its scope.
-pub fn fires(lesson: &Lesson, text: &str) -> Result<bool, String> {
+pub(crate) fn fires(lesson: &Lesson, text: &str) -> Result<bool, String> {
     for trigger in &lesson.triggers {
         trigger.engine().map_err(|error| error.to_string())?;
     }
@@ -133,7 +133,7 @@ fn path_in_scope(scope: &str) -> Option<String> {
 
 /// The cases of one lesson's examples; `source` names where the lesson comes from when it is not
 /// the project's file.
-pub fn example_cases(lesson: &Lesson, source: Option<&str>) -> Vec<ExampleCase> {
+pub(crate) fn example_cases(lesson: &Lesson, source: Option<&str>) -> Vec<ExampleCase> {
     let Some(examples) = &lesson.examples else {
         return Vec::new();
     };
@@ -159,7 +159,7 @@ pub fn example_cases(lesson: &Lesson, source: Option<&str>) -> Vec<ExampleCase> 
 
 /// A lesson's own examples must hold: every `match` fires, no `no_match` does. The first case
 /// that fails, with the reason.
-pub fn check_examples(lesson: &Lesson) -> Result<(), String> {
+pub(crate) fn check_examples(lesson: &Lesson) -> Result<(), String> {
     example_cases(lesson, None)
         .iter()
         .try_for_each(ExampleCase::run)

@@ -11,7 +11,7 @@
 use fancy_regex::{Expr, LookAround};
 
 /// Keywords shorter than this would hit almost every edit; the regex then runs unconditionally.
-pub const MIN_KEYWORD_BYTES: usize = 3;
+pub(crate) const MIN_KEYWORD_BYTES: usize = 3;
 
 /// Alternatives, one of which every match's text contains; `None` when unknown.
 pub fn required_literals(pattern: &str) -> Option<Vec<String>> {

@@ -23,22 +23,22 @@ use crate::pipeline::config::VALIDATOR as SELF_TEST;
 use crate::validate::Diagnostic;
 
 /// Field marking a candidate or lesson whose fix is not known yet.
-pub const PENDING_FIX: &str = "pending_fix";
+pub(crate) const PENDING_FIX: &str = "pending_fix";
 
 /// One error signal.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Signal {
-    pub scope: String,
-    pub trigger: String,
-    pub lesson: String,
-    pub validator: String,
-    pub file: String,
-    pub line: usize,
-    pub line_text: String,
+pub(crate) struct Signal {
+    pub(crate) scope: String,
+    pub(crate) trigger: String,
+    pub(crate) lesson: String,
+    pub(crate) validator: String,
+    pub(crate) file: String,
+    pub(crate) line: usize,
+    pub(crate) line_text: String,
 }
 
 /// The scope learned lessons get: `*.ext`, or the file name when it has no extension.
-pub fn scope_for(relative_path: &str) -> String {
+pub(crate) fn scope_for(relative_path: &str) -> String {
     let name = relative_path.rsplit('/').next().unwrap_or(relative_path);
     match name.rsplit_once('.') {
         Some((stem, extension)) if !stem.is_empty() && !extension.is_empty() => {
@@ -50,7 +50,7 @@ pub fn scope_for(relative_path: &str) -> String {
 
 /// The precise trigger of an error: its subject, a quoted name in the message, or the token at
 /// the error's position, whichever first passes the precision rules. The refusals explain misses.
-pub fn trigger_for(diagnostic: &Diagnostic, content: &str) -> Result<String, Vec<Refusal>> {
+pub(crate) fn trigger_for(diagnostic: &Diagnostic, content: &str) -> Result<String, Vec<Refusal>> {
     let mut tried = Vec::new();
     tried.extend(diagnostic.subject.clone());
     tried.extend(quoted_tokens(&diagnostic.message));
@@ -108,7 +108,7 @@ fn token_at(content: &str, line: usize, column: usize) -> Option<String> {
 }
 
 /// The signals of an edit's errors whose triggers the edit itself wrote, one per trigger.
-pub fn signals(
+pub(crate) fn signals(
     scope: &LessonScope<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],
@@ -239,7 +239,7 @@ fn pending_fix(signal: &Signal) -> Value {
 }
 
 /// Learns from one edit: new candidates, promotions, and fixes of earlier errors.
-pub fn learn_from_edit(
+pub(crate) fn learn_from_edit(
     scope: &LessonScope<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],

@@ -20,47 +20,47 @@ use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
 use crate::project::Project;
 
-pub const DECAY_AFTER: i64 = 90 * DAY;
-pub const CANDIDATE_EXPIRY: i64 = 30 * DAY;
+pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
+pub(crate) const CANDIDATE_EXPIRY: i64 = 30 * DAY;
 /// The marker of the hook's last automatic run (Unix seconds inside).
-pub const MARKER_FILE: &str = "lessons-maintained";
+pub(crate) const MARKER_FILE: &str = "lessons-maintained";
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Report {
-    pub decayed: Vec<Decayed>,
-    pub removed: Vec<Removed>,
-    pub expired: Vec<Expired>,
-    pub merged: Vec<Merged>,
+pub(crate) struct Report {
+    pub(crate) decayed: Vec<Decayed>,
+    pub(crate) removed: Vec<Removed>,
+    pub(crate) expired: Vec<Expired>,
+    pub(crate) merged: Vec<Merged>,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Decayed {
-    pub id: String,
-    pub from: u32,
-    pub to: u32,
+pub(crate) struct Decayed {
+    pub(crate) id: String,
+    pub(crate) from: u32,
+    pub(crate) to: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Removed {
-    pub id: String,
-    pub lesson: String,
+pub(crate) struct Removed {
+    pub(crate) id: String,
+    pub(crate) lesson: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Expired {
-    pub scope: String,
-    pub trigger: String,
+pub(crate) struct Expired {
+    pub(crate) scope: String,
+    pub(crate) trigger: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Merged {
-    pub into: String,
-    pub absorbed: Vec<String>,
-    pub triggers: Vec<String>,
+pub(crate) struct Merged {
+    pub(crate) into: String,
+    pub(crate) absorbed: Vec<String>,
+    pub(crate) triggers: Vec<String>,
 }
 
 impl Report {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.decayed.is_empty()
             && self.removed.is_empty()
             && self.expired.is_empty()
@@ -68,7 +68,7 @@ impl Report {
     }
 
     /// One line for the hook: counts, and the first changes by name.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let counts = [
             (self.decayed.len(), "decayed"),
             (self.removed.len(), "removed"),
@@ -94,7 +94,7 @@ impl Report {
     }
 
     /// One line per change.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         for d in &self.decayed {
             lines.push(format!("decayed {}: weight {} → {}", d.id, d.from, d.to));
@@ -118,7 +118,7 @@ impl Report {
 }
 
 /// Decay and removal on the lessons file (in memory).
-pub fn decay_and_remove(file: &mut LessonFile, now: i64, report: &mut Report) {
+pub(crate) fn decay_and_remove(file: &mut LessonFile, now: i64, report: &mut Report) {
     for lesson in file.lessons_mut() {
         let last_used = lesson
             .last_hit
@@ -150,7 +150,7 @@ pub fn decay_and_remove(file: &mut LessonFile, now: i64, report: &mut Report) {
 }
 
 /// Expires candidates not seen for 30 days.
-pub fn expire_candidates(pool: &mut CandidateFile, now: i64, report: &mut Report) {
+pub(crate) fn expire_candidates(pool: &mut CandidateFile, now: i64, report: &mut Report) {
     pool.candidates.retain(|candidate| {
         let expired = candidate
             .last_seen()
@@ -166,7 +166,7 @@ pub fn expire_candidates(pool: &mut CandidateFile, now: i64, report: &mut Report
 }
 
 /// Merges lessons of the same scope sharing at least two triggers into the earliest of them.
-pub fn merge(file: &mut LessonFile, report: &mut Report) {
+pub(crate) fn merge(file: &mut LessonFile, report: &mut Report) {
     let mut index = 0;
     while index < file.entries.len() {
         let target = match &file.entries[index] {
@@ -242,7 +242,7 @@ fn record_merge(report: &mut Report, kept: &Lesson, absorbed: &str) {
 }
 
 /// Joins two lesson texts; a text already contained in the other is not repeated.
-pub fn join_texts(a: &str, b: &str) -> String {
+pub(crate) fn join_texts(a: &str, b: &str) -> String {
     let (a, b) = (a.trim(), b.trim());
     if b.is_empty() || a.contains(b) {
         return a.to_string();
@@ -277,7 +277,7 @@ fn join_examples(a: Option<Examples>, b: Option<Examples>) -> Option<Examples> {
 }
 
 /// Runs every rule on the project's files; writes only when not `dry_run` and something changed.
-pub fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Report, LessonsError> {
+pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Report, LessonsError> {
     let now = clock.now();
     let lessons_path = project.lessons_file();
     let candidates_path = project.candidates_file();
@@ -307,7 +307,7 @@ pub fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Report, Les
 }
 
 /// The hook's automatic maintenance: at most once a day, only when there is something to keep.
-pub fn run_if_due(scope: &LessonScope<'_>, out: &mut EditLessons) {
+pub(crate) fn run_if_due(scope: &LessonScope<'_>, out: &mut EditLessons) {
     let project = scope.project;
     if !project.lessons_file().exists() && !project.candidates_file().exists() {
         return;

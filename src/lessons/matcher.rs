@@ -29,11 +29,11 @@ pub const EDIT_BUDGET: Duration = Duration::from_millis(150);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hit {
     /// Position of the lesson in the slice the index was built from.
-    pub lesson: usize,
+    pub(crate) lesson: usize,
     /// Position of the trigger in the lesson.
-    pub trigger: usize,
+    pub(crate) trigger: usize,
     /// 1-based line of the added line where the match starts (0 when unknown).
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 /// What matching one edit produced.
@@ -42,7 +42,7 @@ pub struct MatchOutcome {
     /// Sorted by lesson position.
     pub hits: Vec<Hit>,
     /// Regexes that gave up, did not compile, or were skipped for time.
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -95,14 +95,6 @@ impl<'a> LessonIndex<'a> {
             regexes: builder.regexes,
             unkeyed: builder.unkeyed,
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.lessons.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lessons.is_empty()
     }
 
     /// The lessons that fire on the added lines of the file at `relative_path`.
@@ -313,7 +305,12 @@ impl AddedText {
 }
 
 /// The reference semantics: every trigger of every in-scope lesson tried on its own.
-pub fn naive_hits(lessons: &[&Lesson], relative_path: &str, added: &[AddedLine]) -> Vec<Hit> {
+#[cfg(test)]
+pub(crate) fn naive_hits(
+    lessons: &[&Lesson],
+    relative_path: &str,
+    added: &[AddedLine],
+) -> Vec<Hit> {
     let text = AddedText::new(added);
     let mut hits = Vec::new();
     for (lesson_index, lesson) in lessons.iter().enumerate() {

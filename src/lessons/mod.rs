@@ -10,19 +10,19 @@
 //! never fails: every problem (a corrupt file, a busy lock, a regex that gave up) becomes a note.
 
 pub mod cache;
-pub mod distill;
-pub mod examples;
+pub(crate) mod distill;
+pub(crate) mod examples;
 pub mod keyword;
-pub mod learn;
-pub mod maintain;
+pub(crate) mod learn;
+pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
-pub mod precision;
-pub mod scope;
-pub mod starter;
+pub(crate) mod precision;
+pub(crate) mod scope;
+pub(crate) mod starter;
 pub mod store;
 pub mod trigger;
-pub mod warn;
+pub(crate) mod warn;
 
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +32,7 @@ use crate::project::Project;
 use crate::settings::Settings;
 use crate::validate::Diagnostic;
 
-pub use starter::install_starter_lessons;
+pub(crate) use starter::install_starter_lessons;
 
 /// Everything that can go wrong with lesson files and lesson commands; each variant names the
 /// file, lesson or trigger involved.
@@ -67,23 +67,23 @@ pub enum LessonsError {
 
 /// One lesson that fired on an edit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Warning {
-    pub lesson_id: String,
+pub(crate) struct Warning {
+    pub(crate) lesson_id: String,
     /// The weight after this hit.
-    pub weight: u32,
-    pub lesson: String,
+    pub(crate) weight: u32,
+    pub(crate) lesson: String,
     /// The trigger that matched, as written in the lesson file.
-    pub trigger: String,
+    pub(crate) trigger: String,
     /// Project-relative path.
-    pub file: String,
+    pub(crate) file: String,
     /// 1-based line of the matching added line; 0 when unknown.
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 impl Warning {
     /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`: how every warning reads, to the agent
     /// and to people.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let location = if self.line > 0 {
             format!("{}:{}", self.file, self.line)
         } else {
@@ -98,32 +98,36 @@ impl Warning {
 
 /// What the lesson engine has to say about one edit.
 #[derive(Debug, Clone, Default)]
-pub struct EditLessons {
-    pub warnings: Vec<Warning>,
+pub(crate) struct EditLessons {
+    pub(crate) warnings: Vec<Warning>,
     /// Lines for the human (a broken lessons file, a skipped write, a new candidate…).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Errors learning refused to learn from, and why (*rather miss than false-alarm*). `car check`
     /// prints them; the hook keeps them out of the agent's session, where they would repeat on
     /// every such error.
-    pub refusals: Vec<String>,
+    pub(crate) refusals: Vec<String>,
 }
 
 /// What the lesson engine needs besides the edit: where, with which settings, and when.
 #[derive(Debug, Clone, Copy)]
-pub struct LessonScope<'a> {
-    pub project: &'a Project,
-    pub settings: &'a Settings,
-    pub clock: Clock,
+pub(crate) struct LessonScope<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) settings: &'a Settings,
+    pub(crate) clock: Clock,
     /// Record hits and learn from errors (false for `car check --no-learn` and dry runs).
-    pub learn: bool,
+    pub(crate) learn: bool,
     /// Layer the user-wide lessons under the project's. A replay runs in a throwaway project and
     /// passes false: the user's own lessons must not change what a scenario sees.
-    pub user_layer: bool,
+    pub(crate) user_layer: bool,
 }
 
 /// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty
 /// list after earlier errors in the same file means the agent fixed them).
-pub fn on_edit(scope: LessonScope<'_>, edit: &Edit, diagnostics: &[Diagnostic]) -> EditLessons {
+pub(crate) fn on_edit(
+    scope: LessonScope<'_>,
+    edit: &Edit,
+    diagnostics: &[Diagnostic],
+) -> EditLessons {
     let mut out = EditLessons::default();
     if !scope.settings.lessons_enabled {
         return out;

@@ -14,129 +14,129 @@ use crate::lessons::scope::Scope;
 use crate::lessons::trigger::{Trigger, TriggerError};
 
 /// The highest weight a lesson reaches.
-pub const MAX_WEIGHT: u32 = 10;
+pub(crate) const MAX_WEIGHT: u32 = 10;
 /// Weight of a lesson promoted from a candidate, and of `car lessons add` by default.
-pub const PROMOTED_WEIGHT: u32 = 2;
+pub(crate) const PROMOTED_WEIGHT: u32 = 2;
 
 /// `lessons.json` as stored: `{"lessons": [...], …}`; `{}` is an empty file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct RawLessonFile {
+pub(crate) struct RawLessonFile {
     #[serde(default)]
-    pub lessons: Vec<Value>,
+    pub(crate) lessons: Vec<Value>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// One lesson as stored. Numbers are read leniently (the Python tool wrote floats sometimes).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RawLesson {
+pub(crate) struct RawLesson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     #[serde(default)]
-    pub scope: String,
+    pub(crate) scope: String,
     #[serde(default)]
     pub triggers: Vec<String>,
     #[serde(default)]
-    pub lesson: String,
+    pub(crate) lesson: String,
     #[serde(
         default,
         deserialize_with = "lenient_u64",
         skip_serializing_if = "Option::is_none"
     )]
-    pub weight: Option<u64>,
+    pub(crate) weight: Option<u64>,
     #[serde(
         default,
         deserialize_with = "lenient_u64",
         skip_serializing_if = "Option::is_none"
     )]
-    pub hits: Option<u64>,
+    pub(crate) hits: Option<u64>,
     #[serde(
         default,
         deserialize_with = "lenient_i64",
         skip_serializing_if = "Option::is_none"
     )]
-    pub last_hit: Option<i64>,
+    pub(crate) last_hit: Option<i64>,
     #[serde(
         default,
         deserialize_with = "lenient_i64",
         skip_serializing_if = "Option::is_none"
     )]
-    pub last_decay_at: Option<i64>,
+    pub(crate) last_decay_at: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created: Option<String>,
+    pub(crate) created: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub examples: Option<Examples>,
+    pub(crate) examples: Option<Examples>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// Texts a lesson must and must not fire on (`car lessons test`, distill validation).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Examples {
+pub(crate) struct Examples {
     #[serde(default, rename = "match")]
-    pub should_match: Vec<String>,
+    pub(crate) should_match: Vec<String>,
     #[serde(default, rename = "no_match")]
-    pub should_not_match: Vec<String>,
+    pub(crate) should_not_match: Vec<String>,
 }
 
 /// `lesson_candidates.json`: `{"candidates": [...]}`; `{}` is an empty pool.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct RawCandidateFile {
+pub(crate) struct RawCandidateFile {
     #[serde(default)]
-    pub candidates: Vec<Value>,
+    pub(crate) candidates: Vec<Value>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// An error seen once: `{"scope", "trigger", "lesson", "hits", "last_hit", "created", …}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     #[serde(default)]
-    pub scope: String,
+    pub(crate) scope: String,
     #[serde(default)]
-    pub trigger: String,
+    pub(crate) trigger: String,
     #[serde(default)]
-    pub lesson: String,
+    pub(crate) lesson: String,
     #[serde(
         default,
         deserialize_with = "lenient_u64",
         skip_serializing_if = "Option::is_none"
     )]
-    pub hits: Option<u64>,
+    pub(crate) hits: Option<u64>,
     #[serde(
         default,
         deserialize_with = "lenient_i64",
         skip_serializing_if = "Option::is_none"
     )]
-    pub last_hit: Option<i64>,
+    pub(crate) last_hit: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created: Option<String>,
+    pub(crate) created: Option<String>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// A validated lesson: parsed triggers, compiled scope, numbers with defaults applied.
 #[derive(Debug, Clone)]
 pub struct Lesson {
-    pub id: String,
-    pub scope: Scope,
+    pub(crate) id: String,
+    pub(crate) scope: Scope,
     pub triggers: Vec<Trigger>,
-    pub text: String,
-    pub weight: u32,
-    pub hits: u64,
-    pub last_hit: Option<i64>,
-    pub last_decay_at: Option<i64>,
-    pub created: Option<String>,
-    pub examples: Option<Examples>,
+    pub(crate) text: String,
+    pub(crate) weight: u32,
+    pub(crate) hits: u64,
+    pub(crate) last_hit: Option<i64>,
+    pub(crate) last_decay_at: Option<i64>,
+    pub(crate) created: Option<String>,
+    pub(crate) examples: Option<Examples>,
     /// Whether `hits` was stored (a seed file may omit it; keep it omitted until it changes).
-    pub has_stored_hits: bool,
-    pub extra: Map<String, Value>,
+    pub(crate) has_stored_hits: bool,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// One element of the `lessons` array.
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)] // almost every entry is valid; boxing would cost an allocation each
-pub enum Entry {
+pub(crate) enum Entry {
     Valid(Lesson),
     /// Kept verbatim and written back unchanged; `problem` says why it is not used.
     Invalid {
@@ -147,7 +147,7 @@ pub enum Entry {
 
 /// Why one stored lesson cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum LessonProblem {
+pub(crate) enum LessonProblem {
     #[error("not a lesson object: {0}")]
     Shape(String),
     #[error("has no triggers")]
@@ -160,7 +160,7 @@ pub enum LessonProblem {
 
 impl Lesson {
     /// Converts a stored lesson; triggers are parsed (regexes compile lazily, see `trigger`).
-    pub fn from_raw(raw: RawLesson) -> Result<Lesson, LessonProblem> {
+    pub(crate) fn from_raw(raw: RawLesson) -> Result<Lesson, LessonProblem> {
         if raw.triggers.is_empty() {
             return Err(LessonProblem::NoTriggers);
         }
@@ -195,14 +195,14 @@ impl Lesson {
     }
 
     /// Converts a JSON element of the `lessons` array.
-    pub fn from_value(value: &Value) -> Result<Lesson, LessonProblem> {
+    pub(crate) fn from_value(value: &Value) -> Result<Lesson, LessonProblem> {
         let raw = RawLesson::deserialize(value)
             .map_err(|error| LessonProblem::Shape(error.to_string()))?;
         Lesson::from_raw(raw)
     }
 
     /// The stored form. car always writes the `id` so references stay stable.
-    pub fn to_raw(&self) -> RawLesson {
+    pub(crate) fn to_raw(&self) -> RawLesson {
         RawLesson {
             id: Some(self.id.clone()),
             scope: self.scope.as_str().to_string(),
@@ -218,12 +218,12 @@ impl Lesson {
         }
     }
 
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         serde_json::to_value(self.to_raw()).unwrap_or(Value::Null)
     }
 
     /// The triggers as written in the file.
-    pub fn trigger_texts(&self) -> Vec<String> {
+    pub(crate) fn trigger_texts(&self) -> Vec<String> {
         self.triggers
             .iter()
             .map(|t| t.as_str().to_string())
@@ -231,7 +231,7 @@ impl Lesson {
     }
 
     /// Records one hit: weight +1 (max 10), hits +1, last_hit = now, clears last_decay_at.
-    pub fn record_hit(&mut self, now: i64) {
+    pub(crate) fn record_hit(&mut self, now: i64) {
         self.weight = (self.weight + 1).min(MAX_WEIGHT);
         self.hits += 1;
         self.last_hit = Some(now);
@@ -239,7 +239,7 @@ impl Lesson {
     }
 
     /// Same scope and the same set of triggers (a duplicate for `add` and `import`).
-    pub fn is_duplicate_of(&self, scope: &str, triggers: &[String]) -> bool {
+    pub(crate) fn is_duplicate_of(&self, scope: &str, triggers: &[String]) -> bool {
         let mut mine = self.trigger_texts();
         let mut theirs = triggers.to_vec();
         mine.sort();
@@ -251,7 +251,7 @@ impl Lesson {
 }
 
 /// A stable short id: the first 10 hex digits of SHA-256 over scope and sorted triggers.
-pub fn lesson_id(scope: &str, triggers: &[String]) -> String {
+pub(crate) fn lesson_id(scope: &str, triggers: &[String]) -> String {
     let mut sorted: Vec<&String> = triggers.iter().collect();
     sorted.sort();
     sorted.dedup();
@@ -270,12 +270,12 @@ pub fn lesson_id(scope: &str, triggers: &[String]) -> String {
 }
 
 impl Candidate {
-    pub fn hits(&self) -> u64 {
+    pub(crate) fn hits(&self) -> u64 {
         self.hits.unwrap_or(0)
     }
 
     /// The last time this error was seen: `last_hit`, else the `created` date.
-    pub fn last_seen(&self) -> Option<i64> {
+    pub(crate) fn last_seen(&self) -> Option<i64> {
         self.last_hit
             .or_else(|| self.created.as_deref().and_then(crate::clock::parse_date))
     }

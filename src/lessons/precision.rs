@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// Why a trigger was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     #[error("{0:?} is shorter than 4 characters")]
     TooShort(String),
     #[error("{0:?} is a bare language keyword")]
@@ -145,7 +145,7 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// The static rules (no I/O).
-pub fn check(trigger: &str) -> Result<(), Refusal> {
+pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
     let trimmed = trigger.trim();
     if trimmed.chars().count() < 4 {
         return Err(Refusal::TooShort(trigger.to_string()));
@@ -168,7 +168,7 @@ const SAMPLE_TIME: Duration = Duration::from_millis(60);
 
 /// Refuses a trigger found in more than half of a sample of the project's files with the same
 /// extension (at least 4 sampled, the edited file excluded).
-pub fn check_project(
+pub(crate) fn check_project(
     root: &Path,
     extension: &str,
     edited: &Path,

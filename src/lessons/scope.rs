@@ -12,7 +12,7 @@ use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 /// A scope: validated when parsed, its matcher compiled on first use (compiling a glob builds a
 /// regex, which would dominate loading 10,000 lessons; the index uses [`ScopeSet`] instead).
 #[derive(Debug, Clone)]
-pub struct Scope {
+pub(crate) struct Scope {
     text: String,
     glob: Option<Glob>,
     matcher: Arc<OnceLock<GlobMatcher>>,
@@ -20,7 +20,7 @@ pub struct Scope {
 }
 
 impl Scope {
-    pub fn parse(text: &str) -> Result<Scope, String> {
+    pub(crate) fn parse(text: &str) -> Result<Scope, String> {
         let trimmed = text.trim();
         let glob = if matches!(trimmed, "" | "*" | "**" | "**/*") {
             None
@@ -36,17 +36,12 @@ impl Scope {
     }
 
     /// The scope as written.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 
-    /// Whether the scope covers every file.
-    pub fn is_everything(&self) -> bool {
-        self.glob.is_none()
-    }
-
     /// Whether the file at this project-relative path is in scope.
-    pub fn matches(&self, relative_path: &str) -> bool {
+    pub(crate) fn matches(&self, relative_path: &str) -> bool {
         let Some(glob) = &self.glob else {
             return true;
         };
@@ -74,7 +69,7 @@ fn file_name(relative_path: &str) -> &str {
 /// Many scopes matched at once: two glob sets (file-name scopes and path scopes), so checking a
 /// path against 10,000 lessons costs about as much as against 10.
 #[derive(Debug, Default)]
-pub struct ScopeSet {
+pub(crate) struct ScopeSet {
     names: GlobSet,
     name_ids: Vec<usize>,
     paths: GlobSet,
@@ -85,7 +80,7 @@ pub struct ScopeSet {
 
 impl ScopeSet {
     /// Compiles the distinct scopes; their positions are the ids [`ScopeSet::matching`] returns.
-    pub fn new(scopes: &[&Scope]) -> ScopeSet {
+    pub(crate) fn new(scopes: &[&Scope]) -> ScopeSet {
         let mut names = GlobSetBuilder::new();
         let mut paths = GlobSetBuilder::new();
         let mut set = ScopeSet {
@@ -111,7 +106,7 @@ impl ScopeSet {
     }
 
     /// A flag per scope id: does it cover this path?
-    pub fn matching(&self, relative_path: &str) -> Vec<bool> {
+    pub(crate) fn matching(&self, relative_path: &str) -> Vec<bool> {
         let mut covered = vec![false; self.count];
         for id in &self.everything {
             covered[*id] = true;

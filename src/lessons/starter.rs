@@ -10,7 +10,7 @@ use crate::lessons::store::{self, LessonFile};
 use crate::project::Project;
 
 /// `(file name, contents)` of every shipped starter file.
-pub const STARTER_FILES: &[(&str, &str)] = &[
+pub(crate) const STARTER_FILES: &[(&str, &str)] = &[
     ("python.json", include_str!("../../lessons/python.json")),
     (
         "typescript.json",
@@ -21,7 +21,7 @@ pub const STARTER_FILES: &[(&str, &str)] = &[
 ];
 
 /// Every starter lesson (ids assigned from scope and triggers).
-pub fn starter_lessons() -> Result<Vec<Lesson>, LessonsError> {
+pub(crate) fn starter_lessons() -> Result<Vec<Lesson>, LessonsError> {
     let mut lessons = Vec::new();
     for (name, text) in STARTER_FILES {
         let file = LessonFile::parse(std::path::Path::new(&format!("lessons/{name}")), text)?;
@@ -35,7 +35,10 @@ pub fn starter_lessons() -> Result<Vec<Lesson>, LessonsError> {
 
 /// Merges the starter lessons into the project's lessons file, skipping any already there (same
 /// id, or same scope and triggers). Returns how many were added.
-pub fn install_starter_lessons(project: &Project, clock: Clock) -> Result<usize, LessonsError> {
+pub(crate) fn install_starter_lessons(
+    project: &Project,
+    clock: Clock,
+) -> Result<usize, LessonsError> {
     let starters = starter_lessons()?;
     store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
         let mut added = 0;

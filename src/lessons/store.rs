@@ -23,14 +23,14 @@ use crate::lessons::model::{Candidate, Entry, Lesson, RawCandidateFile, RawLesso
 /// A lessons file in memory: the entries in file order plus unknown top-level fields.
 #[derive(Debug, Clone, Default)]
 pub struct LessonFile {
-    pub path: PathBuf,
-    pub entries: Vec<Entry>,
-    pub extra: Map<String, Value>,
+    pub(crate) path: PathBuf,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 impl LessonFile {
     /// An empty file at `path` (not written).
-    pub fn empty(path: &Path) -> LessonFile {
+    pub(crate) fn empty(path: &Path) -> LessonFile {
         LessonFile {
             path: path.to_path_buf(),
             ..LessonFile::default()
@@ -38,7 +38,7 @@ impl LessonFile {
     }
 
     /// Reads `path`; a missing file is empty.
-    pub fn load(path: &Path) -> Result<LessonFile, LessonsError> {
+    pub(crate) fn load(path: &Path) -> Result<LessonFile, LessonsError> {
         match files::read_optional(path)? {
             None => Ok(LessonFile::empty(path)),
             Some(text) => LessonFile::parse(path, &text),
@@ -84,23 +84,23 @@ impl LessonFile {
         })
     }
 
-    pub fn lessons_mut(&mut self) -> impl Iterator<Item = &mut Lesson> {
+    pub(crate) fn lessons_mut(&mut self) -> impl Iterator<Item = &mut Lesson> {
         self.entries.iter_mut().filter_map(|entry| match entry {
             Entry::Valid(lesson) => Some(lesson),
             Entry::Invalid { .. } => None,
         })
     }
 
-    pub fn find(&self, id: &str) -> Option<&Lesson> {
+    pub(crate) fn find(&self, id: &str) -> Option<&Lesson> {
         self.lessons().find(|lesson| lesson.id == id)
     }
 
-    pub fn find_mut(&mut self, id: &str) -> Option<&mut Lesson> {
+    pub(crate) fn find_mut(&mut self, id: &str) -> Option<&mut Lesson> {
         self.lessons_mut().find(|lesson| lesson.id == id)
     }
 
     /// Removes a lesson by id; whether it was there.
-    pub fn remove(&mut self, id: &str) -> bool {
+    pub(crate) fn remove(&mut self, id: &str) -> bool {
         let before = self.entries.len();
         self.entries
             .retain(|entry| !matches!(entry, Entry::Valid(lesson) if lesson.id == id));
@@ -108,7 +108,7 @@ impl LessonFile {
     }
 
     /// `file: lesson #N: problem` for every entry car cannot use.
-    pub fn problems(&self) -> Vec<String> {
+    pub(crate) fn problems(&self) -> Vec<String> {
         self.entries
             .iter()
             .enumerate()
@@ -124,7 +124,7 @@ impl LessonFile {
     }
 
     /// The file's text as car writes it: pretty JSON, unknown fields kept in order.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         // Serialised straight from the raw structs: going through `Value` doubled the cost of
         // every hit on a large file.
         let out = RenderedFile {
@@ -144,7 +144,7 @@ impl LessonFile {
     }
 
     /// Writes atomically; the caller holds the lock when others may write.
-    pub fn save(&self) -> Result<(), LessonsError> {
+    pub(crate) fn save(&self) -> Result<(), LessonsError> {
         files::write_atomic(&self.path, self.render().as_bytes())?;
         Ok(())
     }
@@ -184,15 +184,15 @@ fn make_unique(lesson: &mut Lesson, seen: &mut std::collections::HashSet<String>
 
 /// The candidate pool in memory; entries car cannot read are kept verbatim.
 #[derive(Debug, Clone, Default)]
-pub struct CandidateFile {
-    pub path: PathBuf,
-    pub candidates: Vec<Candidate>,
-    pub unreadable: Vec<Value>,
-    pub extra: Map<String, Value>,
+pub(crate) struct CandidateFile {
+    pub(crate) path: PathBuf,
+    pub(crate) candidates: Vec<Candidate>,
+    pub(crate) unreadable: Vec<Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 impl CandidateFile {
-    pub fn load(path: &Path) -> Result<CandidateFile, LessonsError> {
+    pub(crate) fn load(path: &Path) -> Result<CandidateFile, LessonsError> {
         let Some(text) = files::read_optional(path)? else {
             return Ok(CandidateFile {
                 path: path.to_path_buf(),
@@ -221,7 +221,7 @@ impl CandidateFile {
         Ok(file)
     }
 
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut list: Vec<Value> = self
             .candidates
             .iter()
@@ -236,7 +236,7 @@ impl CandidateFile {
         render_json(&Value::Object(object))
     }
 
-    pub fn save(&self) -> Result<(), LessonsError> {
+    pub(crate) fn save(&self) -> Result<(), LessonsError> {
         files::write_atomic(&self.path, self.render().as_bytes())?;
         Ok(())
     }
@@ -244,7 +244,7 @@ impl CandidateFile {
 
 /// Load, change and save the lessons file under its lock. `change` returns its result and
 /// whether it changed anything; nothing is written otherwise.
-pub fn with_lessons<T>(
+pub(crate) fn with_lessons<T>(
     path: &Path,
     wait: Duration,
     change: impl FnOnce(&mut LessonFile) -> Result<(T, bool), LessonsError>,
@@ -259,7 +259,7 @@ pub fn with_lessons<T>(
 }
 
 /// [`with_lessons`] for the candidate pool.
-pub fn with_candidates<T>(
+pub(crate) fn with_candidates<T>(
     path: &Path,
     wait: Duration,
     change: impl FnOnce(&mut CandidateFile) -> Result<(T, bool), LessonsError>,
@@ -274,13 +274,13 @@ pub fn with_candidates<T>(
 }
 
 /// The user-wide lessons file ([`crate::paths::user_lessons_file`]).
-pub fn user_lessons_path() -> Option<PathBuf> {
+pub(crate) fn user_lessons_path() -> Option<PathBuf> {
     crate::paths::user_lessons_file()
 }
 
 /// Where the hook keeps the index of the user-wide lessons: in car's cache folder (the user's
 /// config folder is only ever read).
-pub fn user_index_path() -> Option<PathBuf> {
+pub(crate) fn user_index_path() -> Option<PathBuf> {
     crate::paths::cache_dir().map(|dir| dir.join("user-lessons.index"))
 }
 

@@ -9,13 +9,13 @@
 use std::sync::{Arc, OnceLock};
 
 /// The prefix that makes a trigger a regular expression.
-pub const REGEX_PREFIX: &str = "regex:";
+pub(crate) const REGEX_PREFIX: &str = "regex:";
 
 /// Backtracking steps fancy-regex may take per search before it gives up.
-pub const BACKTRACK_LIMIT: usize = 200_000;
+pub(crate) const BACKTRACK_LIMIT: usize = 200_000;
 
 #[derive(Debug, Clone, thiserror::Error)]
-pub enum TriggerError {
+pub(crate) enum TriggerError {
     #[error("empty trigger")]
     Empty,
     #[error("trigger `{trigger}`: the pattern does not compile: {message}")]
@@ -26,7 +26,7 @@ pub enum TriggerError {
 
 /// A compiled pattern: linear when possible.
 #[derive(Debug)]
-pub enum Engine {
+pub(crate) enum Engine {
     Linear(regex::Regex),
     Backtracking(fancy_regex::Regex),
 }
@@ -44,7 +44,7 @@ pub enum Trigger {
 
 impl Trigger {
     /// Parses without compiling (see [`Trigger::validate`]).
-    pub fn parse(text: &str) -> Result<Trigger, TriggerError> {
+    pub(crate) fn parse(text: &str) -> Result<Trigger, TriggerError> {
         match text.strip_prefix(REGEX_PREFIX) {
             Some("") => Err(TriggerError::Empty),
             Some(_) => Ok(Trigger::Pattern {
@@ -58,14 +58,14 @@ impl Trigger {
 
     /// Parses and compiles now: for `add`, `import` and distill, which must refuse bad patterns
     /// with the compiler's message.
-    pub fn validate(text: &str) -> Result<Trigger, TriggerError> {
+    pub(crate) fn validate(text: &str) -> Result<Trigger, TriggerError> {
         let trigger = Trigger::parse(text)?;
         trigger.engine()?;
         Ok(trigger)
     }
 
     /// The trigger as written.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             Trigger::Literal(text) => text,
             Trigger::Pattern { source, .. } => source,
@@ -80,12 +80,8 @@ impl Trigger {
         }
     }
 
-    pub fn is_regex(&self) -> bool {
-        matches!(self, Trigger::Pattern { .. })
-    }
-
     /// The compiled engine (compiled on first use), or `None` for a literal.
-    pub fn engine(&self) -> Result<Option<&Engine>, TriggerError> {
+    pub(crate) fn engine(&self) -> Result<Option<&Engine>, TriggerError> {
         let Trigger::Pattern { source, engine } = self else {
             return Ok(None);
         };
@@ -97,7 +93,7 @@ impl Trigger {
     }
 
     /// Byte offset of the first match in `text`.
-    pub fn find(&self, text: &str) -> Result<Option<usize>, TriggerError> {
+    pub(crate) fn find(&self, text: &str) -> Result<Option<usize>, TriggerError> {
         match self {
             Trigger::Literal(literal) => Ok(text.find(literal.as_str())),
             Trigger::Pattern { source, .. } => match self.engine()? {
@@ -115,7 +111,7 @@ impl Trigger {
     }
 
     /// Whether the trigger fires anywhere in `text` (a give-up counts as no).
-    pub fn is_match(&self, text: &str) -> bool {
+    pub(crate) fn is_match(&self, text: &str) -> bool {
         matches!(self.find(text), Ok(Some(_)))
     }
 }

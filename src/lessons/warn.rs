@@ -19,15 +19,15 @@ use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
 /// The project's and the user's lessons, as read for one hook call. Of the project's lessons
 /// only those that may fire on the edit are read, through the on-disk index (`cache`).
 #[derive(Debug, Default)]
-pub struct Layers {
+pub(crate) struct Layers {
     /// `None` when the project's file could not be read (a note says why).
-    pub project: Option<Shortlist>,
-    pub user: Option<Shortlist>,
+    pub(crate) project: Option<Shortlist>,
+    pub(crate) user: Option<Shortlist>,
 }
 
 impl Layers {
     /// Reads both layers for the edit's added text; problems become notes.
-    pub fn load(scope: &LessonScope<'_>, edit: &Edit, notes: &mut Vec<String>) -> Layers {
+    pub(crate) fn load(scope: &LessonScope<'_>, edit: &Edit, notes: &mut Vec<String>) -> Layers {
         let text = edit.added_text();
         let project = match cache::shortlist(&scope.project.lessons_file(), &text) {
             Ok(shortlist) => Some(shortlist),
@@ -53,7 +53,7 @@ impl Layers {
     }
 
     /// Whether a learned project lesson waits for the fix of an error in this file.
-    pub fn has_pending_fix(&self, relative_path: &str) -> bool {
+    pub(crate) fn has_pending_fix(&self, relative_path: &str) -> bool {
         self.project.as_ref().is_some_and(|shortlist| {
             shortlist
                 .pending_fix_files
@@ -63,7 +63,7 @@ impl Layers {
     }
 
     /// Project lessons first, then user lessons the project does not override (same id).
-    pub fn active(&self) -> Vec<(&Lesson, bool)> {
+    pub(crate) fn active(&self) -> Vec<(&Lesson, bool)> {
         let mut active: Vec<(&Lesson, bool)> = Vec::new();
         if let Some(project) = &self.project {
             active.extend(project.lessons.iter().map(|lesson| (lesson, true)));
@@ -86,12 +86,17 @@ impl Layers {
 }
 
 /// The note for a lessons file car cannot read.
-pub fn broken_file_note(error: &LessonsError) -> String {
+pub(crate) fn broken_file_note(error: &LessonsError) -> String {
     format!("{error}; its lessons were not checked. Fix the file by hand")
 }
 
 /// Finds the lessons the edit's added lines trigger and records their hits.
-pub fn match_edit(scope: &LessonScope<'_>, edit: &Edit, layers: &Layers, out: &mut EditLessons) {
+pub(crate) fn match_edit(
+    scope: &LessonScope<'_>,
+    edit: &Edit,
+    layers: &Layers,
+    out: &mut EditLessons,
+) {
     if edit.added.is_empty() {
         return;
     }

@@ -23,11 +23,11 @@ use crate::text::JsonError;
 use crate::validate::{Diagnostic, Severity};
 
 /// The validator name on the self-test's diagnostics.
-pub const VALIDATOR: &str = "car-self-test";
+pub(crate) const VALIDATOR: &str = "car-self-test";
 
 /// Which piece of car's configuration a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConfigFile {
+pub(crate) enum ConfigFile {
     Lessons,
     Candidates,
     Validator,
@@ -36,7 +36,7 @@ pub enum ConfigFile {
 
 impl ConfigFile {
     /// Classifies a project-relative path; `None` for every other file.
-    pub fn of(relative_path: &str) -> Option<ConfigFile> {
+    pub(crate) fn of(relative_path: &str) -> Option<ConfigFile> {
         let is_json = relative_path.ends_with(".json");
         if let Some(state_file) = relative_path
             .strip_prefix(STATE_DIR)
@@ -62,7 +62,7 @@ fn is_plain_name(name: &str) -> bool {
 }
 
 /// Errors to block with when the edit broke car's configuration; empty otherwise.
-pub fn check_config_edit(relative_path: &str, content: &str) -> Vec<Diagnostic> {
+pub(crate) fn check_config_edit(relative_path: &str, content: &str) -> Vec<Diagnostic> {
     let Some(kind) = ConfigFile::of(relative_path) else {
         return Vec::new();
     };
@@ -74,7 +74,7 @@ pub fn check_config_edit(relative_path: &str, content: &str) -> Vec<Diagnostic> 
 }
 
 /// Checks one configuration file's text: JSON, shape, regexes, globs.
-pub fn validate(kind: ConfigFile, relative_path: &str, text: &str) -> Vec<Diagnostic> {
+pub(crate) fn validate(kind: ConfigFile, relative_path: &str, text: &str) -> Vec<Diagnostic> {
     let document = match parse_json(relative_path, text) {
         Ok(document) => document,
         Err(diagnostic) => return vec![*diagnostic],

@@ -11,7 +11,7 @@
 //! agent protocol, no command line and no replay; which lesson layers apply and whether the edit
 //! may teach is the caller's explicit choice, never a global switch.
 
-pub mod config;
+pub(crate) mod config;
 
 use crate::clock::Clock;
 use crate::edit::Edit;
@@ -22,34 +22,34 @@ use crate::validate::{Diagnostic, Source, Validators};
 
 /// What the lesson engine may do for an edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LessonUse {
+pub(crate) struct LessonUse {
     /// Record hits and learn from the edit's errors.
-    pub learn: bool,
+    pub(crate) learn: bool,
     /// Layer the user-wide lessons under the project's.
-    pub user_layer: bool,
+    pub(crate) user_layer: bool,
 }
 
 /// What car found in one edit.
 #[derive(Debug, Clone, Default)]
-pub struct EditReport {
+pub(crate) struct EditReport {
     /// Every diagnostic, errors and warnings, with the edit's project-relative path.
-    pub diagnostics: Vec<Diagnostic>,
-    pub warnings: Vec<Warning>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) warnings: Vec<Warning>,
     /// Lines for the human (a skipped check, a broken lessons file, a new candidate…).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Errors learning refused to learn from, and why (shown by `car check`, kept out of the
     /// agent's session where they would repeat on every such error).
-    pub refusals: Vec<String>,
+    pub(crate) refusals: Vec<String>,
 }
 
 impl EditReport {
-    pub fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 }
 
 /// Checks edits of one project with one set of validators.
-pub struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     project: &'a Project,
     settings: &'a Settings,
     clock: Clock,
@@ -58,7 +58,7 @@ pub struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    pub fn new(
+    pub(crate) fn new(
         project: &'a Project,
         settings: &'a Settings,
         clock: Clock,
@@ -74,12 +74,12 @@ impl<'a> Checker<'a> {
     }
 
     /// The validators in use (`car check` asks them which files of a folder to check).
-    pub fn validators(&self) -> &Validators {
+    pub(crate) fn validators(&self) -> &Validators {
         &self.validators
     }
 
     /// Validators, the configuration self-test, then the lessons (for files in the project).
-    pub fn check(&self, edit: &Edit) -> EditReport {
+    pub(crate) fn check(&self, edit: &Edit) -> EditReport {
         let source = Source {
             path: &edit.path,
             display_path: &edit.relative_path,

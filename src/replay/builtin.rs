@@ -9,7 +9,7 @@ macro_rules! scenarios {
 }
 
 /// (file name, text) of every built-in scenario.
-pub const SCENARIOS: &[(&str, &str)] = scenarios![
+pub(crate) const SCENARIOS: &[(&str, &str)] = scenarios![
     "added_text_only.json",
     "candidate_expiry.json",
     "candidate_promotion.json",

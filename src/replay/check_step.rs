@@ -13,7 +13,7 @@ use crate::validate::Diagnostic;
 
 /// Checks each file as `car check` does (through the same pipeline) and reports it as what the
 /// agent would have seen.
-pub fn run(
+pub(crate) fn run(
     project: &Project,
     settings: &Settings,
     clock: Clock,
@@ -64,7 +64,7 @@ fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
 
 /// One maintenance run over the project's lessons and candidates (`car lessons maintain`); what
 /// it reported, or why it could not run, is the step's message, so a scenario can expect either.
-pub fn maintain(project: &Project, clock: Clock) -> Observation {
+pub(crate) fn maintain(project: &Project, clock: Clock) -> Observation {
     let message = match crate::lessons::maintain::run(project, clock, false) {
         Ok(report) if report.is_empty() => "maintain: nothing to do".to_string(),
         Ok(report) => format!("maintain: {}", report.lines().join("; ")),

@@ -11,7 +11,7 @@ use crate::replay::suite::Case;
 
 /// Every example of every lesson in the project's lessons file. A file that cannot be read is
 /// one failing case (its examples cannot be trusted to run).
-pub fn cases(project: &Project) -> Vec<Case> {
+pub(crate) fn cases(project: &Project) -> Vec<Case> {
     let path = project.lessons_file();
     let name = display(project, &path);
     let loaded = crate::files::read_optional(&path)
@@ -31,7 +31,7 @@ pub fn cases(project: &Project) -> Vec<Case> {
 
 /// The examples of the starter lessons car ships (`lessons/*.json`, embedded): part of car's own
 /// suite, so a starter lesson that stops matching its examples fails `car lessons test`.
-pub fn starter_cases() -> Vec<Case> {
+pub(crate) fn starter_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for (file, text) in crate::lessons::starter::STARTER_FILES {
         let source = format!("{}lessons/{file}", crate::replay::suite::BUILTIN_PREFIX);

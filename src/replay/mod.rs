@@ -8,10 +8,10 @@
 //!
 //! Invariant: replay depends on the pipeline, never the reverse.
 
-pub mod builtin;
-pub mod check_step;
-pub mod examples;
-pub mod runner;
+pub(crate) mod builtin;
+pub(crate) mod check_step;
+pub(crate) mod examples;
+pub(crate) mod runner;
 pub mod suite;
 
-pub use crate::scenario::ReplayError;
+pub(crate) use crate::scenario::ReplayError;

@@ -24,10 +24,10 @@ const SESSION: &str = "car-replay";
 
 /// Why a scenario failed: where, and every expectation that did not hold there.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// `setup`, or a step label (`step 3 (second hit)`).
-    pub place: String,
-    pub messages: Vec<String>,
+    pub(crate) place: String,
+    pub(crate) messages: Vec<String>,
 }
 
 impl Failure {
@@ -40,7 +40,7 @@ impl Failure {
 }
 
 /// Runs a scenario; `origin` is the real project, for scenarios that start from its lessons.
-pub fn run(scenario: &Scenario, origin: Option<&Project>) -> Result<(), Failure> {
+pub(crate) fn run(scenario: &Scenario, origin: Option<&Project>) -> Result<(), Failure> {
     let folder = temporary_project()
         .map_err(|error| Failure::setup(format!("cannot create a temporary project: {error}")))?;
     // Canonical, so paths in payloads compare equal to the project root (macOS /tmp is a link).

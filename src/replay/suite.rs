@@ -16,7 +16,7 @@ use crate::replay::runner;
 use crate::scenario::Scenario;
 
 /// Prefix of the names of car's own scenarios.
-pub const BUILTIN_PREFIX: &str = "car:";
+pub(crate) const BUILTIN_PREFIX: &str = "car:";
 
 /// One thing that passes or fails.
 #[derive(Debug)]
@@ -35,7 +35,7 @@ pub enum Case {
 }
 
 impl Case {
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self {
             Case::Scenario { scenario, .. } => scenario.name.clone(),
             Case::Broken { name, .. } => name.clone(),
@@ -44,7 +44,7 @@ impl Case {
     }
 
     /// `Ok` when it passes; otherwise one line saying where, what was expected, what happened.
-    pub fn run(&self) -> Result<(), String> {
+    pub(crate) fn run(&self) -> Result<(), String> {
         match self {
             Case::Scenario { scenario, origin } => {
                 runner::run(scenario, origin.as_ref()).map_err(|failure| {
@@ -63,7 +63,7 @@ impl Case {
 }
 
 /// The scenario files of a folder: every `*.json` directly in it, by name.
-pub fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, ReplayError> {
+pub(crate) fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, ReplayError> {
     let folder_error = |message: String| ReplayError::Folder {
         path: dir.display().to_string(),
         message,
@@ -83,7 +83,7 @@ pub fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, ReplayError> {
 }
 
 /// The cases of a scenario folder; `display_root` shortens the names (`replay-tests/x.json`).
-pub fn folder_cases(
+pub(crate) fn folder_cases(
     dir: &Path,
     display_root: &Path,
     origin: Option<&Project>,
@@ -122,7 +122,7 @@ pub fn scenario_case(name: &str, text: &str, origin: Option<&Project>) -> Case {
 }
 
 /// car's own scenarios, embedded in the binary.
-pub fn builtin_cases() -> Vec<Case> {
+pub(crate) fn builtin_cases() -> Vec<Case> {
     crate::replay::builtin::SCENARIOS
         .iter()
         .map(|(file, text)| scenario_case(&format!("{BUILTIN_PREFIX}{file}"), text, None))
@@ -132,7 +132,7 @@ pub fn builtin_cases() -> Vec<Case> {
 /// What running a list of cases gave, in the cases' order.
 #[derive(Debug, Default)]
 pub struct Results {
-    pub passed: usize,
+    pub(crate) passed: usize,
     /// One line per failing case.
     pub failures: Vec<String>,
 }

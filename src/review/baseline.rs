@@ -18,12 +18,12 @@ const ABSENT_SUFFIX: &str = ".absent";
 
 /// A session's stored baselines.
 #[derive(Debug, Clone)]
-pub struct Baselines {
+pub(crate) struct Baselines {
     dir: PathBuf,
 }
 
 impl Baselines {
-    pub fn for_session(project: &Project, session_id: &str) -> Baselines {
+    pub(crate) fn for_session(project: &Project, session_id: &str) -> Baselines {
         Baselines {
             dir: project.client_dir(session_id).join("baselines"),
         }
@@ -40,12 +40,12 @@ impl Baselines {
         files::sidecar(&self.content_path(file), &ABSENT_SUFFIX[1..])
     }
 
-    pub fn is_captured(&self, file: &str) -> bool {
+    pub(crate) fn is_captured(&self, file: &str) -> bool {
         self.content_path(file).exists() || self.absent_path(file).exists()
     }
 
     /// Stores `file`'s baseline unless one exists; the event to record when this call stored it.
-    pub fn capture(
+    pub(crate) fn capture(
         &self,
         project: &Project,
         file: &str,
@@ -77,7 +77,7 @@ impl Baselines {
 
     /// The stored baseline: `Some(Some(text))`, `Some(None)` when the file was absent, `None` when
     /// nothing was captured.
-    pub fn load(&self, file: &str) -> Option<Option<String>> {
+    pub(crate) fn load(&self, file: &str) -> Option<Option<String>> {
         if let Ok(bytes) = std::fs::read(self.content_path(file)) {
             return Some(Some(String::from_utf8_lossy(&bytes).into_owned()));
         }
@@ -102,7 +102,7 @@ fn store_once(dir: &Path, target: &Path, bytes: &[u8]) -> Result<bool, FileError
 }
 
 /// The version of a file on disk now (`None` when it does not exist).
-pub fn disk_version(path: &Path) -> Version {
+pub(crate) fn disk_version(path: &Path) -> Version {
     std::fs::read(path).ok().map(|bytes| content_hash(&bytes))
 }
 

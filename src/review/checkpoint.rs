@@ -31,7 +31,7 @@ struct Checkpoint {
 
 /// The session's snapshot, from the cache plus the log's new events, or from the whole log.
 /// Saves the cache again when new events were folded in.
-pub fn load(log: &EventLog) -> Result<Snapshot, FileError> {
+pub(crate) fn load(log: &EventLog) -> Result<Snapshot, FileError> {
     let path = log.dir().join(FILE_NAME);
     let cached = files::read_optional(&path)
         .ok()
@@ -65,7 +65,7 @@ pub fn load(log: &EventLog) -> Result<Snapshot, FileError> {
 
 /// The snapshot from the cache plus the events since, without saving anything; `None` when there
 /// is no usable cache (for the edit hook, which must not pay for a full read).
-pub fn peek(log: &EventLog) -> Option<Snapshot> {
+pub(crate) fn peek(log: &EventLog) -> Option<Snapshot> {
     let text = files::read_optional(&log.dir().join(FILE_NAME)).ok()??;
     let checkpoint = serde_json::from_str::<Checkpoint>(&text).ok()?;
     if checkpoint.format != FORMAT {

@@ -23,7 +23,7 @@ const TRANSCRIPT_TAIL_BYTES: u64 = 256 * 1024;
 const MODEL_TIMEOUT: Duration = Duration::from_secs(20);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// The agent finished its turn: review.
     Complete,
     /// The agent waits for the user: no review now.
@@ -33,7 +33,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Verdict::Complete => "complete",
             Verdict::Incomplete => "incomplete",
@@ -44,14 +44,14 @@ impl Verdict {
 
 /// What the classifier decided, by which means, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Classification {
-    pub verdict: Verdict,
-    pub source: String,
-    pub reason: String,
+pub(crate) struct Classification {
+    pub(crate) verdict: Verdict,
+    pub(crate) source: String,
+    pub(crate) reason: String,
 }
 
 /// Classifies the agent's last message with the configured classifier.
-pub fn classify(
+pub(crate) fn classify(
     settings: &Settings,
     working_dir: &Path,
     last_message: Option<&str>,
@@ -107,7 +107,7 @@ const PLANS: [&str; 7] = [
 ];
 
 /// The offline rules.
-pub fn builtin(text: &str) -> Classification {
+pub(crate) fn builtin(text: &str) -> Classification {
     let verdict = |verdict, reason: &str| Classification {
         verdict,
         source: "builtin".into(),
@@ -161,7 +161,7 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
 }
 
 /// The last assistant text in a Claude Code transcript (JSONL), reading at most its last 256 KiB.
-pub fn transcript_last_text(path: &Path) -> Option<String> {
+pub(crate) fn transcript_last_text(path: &Path) -> Option<String> {
     let mut file = std::fs::File::open(path).ok()?;
     let length = file.metadata().ok()?.len();
     file.seek(SeekFrom::Start(

@@ -15,16 +15,16 @@ use crate::review::findings::{Finding, KnownLimit};
 use crate::validate::Diagnostic;
 
 /// A file's content hash, or `None` when the file does not exist (deleted / never created).
-pub type Version = Option<String>;
+pub(crate) type Version = Option<String>;
 
 /// File → version, sorted so two sets compare and print the same way every time.
-pub type Versions = BTreeMap<String, Version>;
+pub(crate) type Versions = BTreeMap<String, Version>;
 
 /// One line of a session's event log.
 /// The stages of a stop attempt, in the order the gate runs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Stage {
+pub(crate) enum Stage {
     Enabled,
     Changes,
     Breaker,
@@ -36,7 +36,7 @@ pub enum Stage {
 /// Why the gate blocked a stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum BlockKind {
+pub(crate) enum BlockKind {
     /// Manual review: the agent must review and submit.
     ReviewRequest,
     /// The reviewer CLI could not deliver a usable review.
@@ -48,7 +48,7 @@ pub enum BlockKind {
 /// Why the gate let the agent stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum AllowKind {
+pub(crate) enum AllowKind {
     /// Nothing was pending.
     Clean,
     /// Everything pending was reviewed and nothing blocks.
@@ -62,7 +62,7 @@ pub enum AllowKind {
 }
 
 impl AllowKind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             AllowKind::Clean => "clean",
             AllowKind::Reviewed => "reviewed",
@@ -74,18 +74,18 @@ impl AllowKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EventRecord {
+pub(crate) struct EventRecord {
     /// Unix seconds (from the one clock).
-    pub ts: i64,
-    pub session: String,
+    pub(crate) ts: i64,
+    pub(crate) session: String,
     #[serde(flatten)]
-    pub event: Event,
+    pub(crate) event: Event,
 }
 
 /// Where a file's session baseline came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum BaselineSource {
+pub(crate) enum BaselineSource {
     /// The edit payload carried the previous content.
     Payload,
     /// The committed version (`git show HEAD:file`).
@@ -96,7 +96,7 @@ pub enum BaselineSource {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
+pub(crate) enum Event {
     /// An edit tool changed a file; `hash` is the SHA-256 of its content afterwards; `reviewed`
     /// says whether a completed review already covered exactly this content (an edit back to a
     /// reviewed version). Informational: the snapshot derives coverage itself.
@@ -193,7 +193,7 @@ pub enum Event {
 
 impl Event {
     /// Events the project lifecycle log `state.jsonl` also keeps.
-    pub fn is_lifecycle(&self) -> bool {
+    pub(crate) fn is_lifecycle(&self) -> bool {
         matches!(
             self,
             Event::ReviewRequested { .. }

@@ -15,7 +15,7 @@ use crate::settings::BlockingThreshold;
 use serde_json::Value;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum FindingsError {
+pub(crate) enum FindingsError {
     #[error("the review output is empty")]
     Empty,
     #[error("the review output holds no findings JSON (an object with a \"findings\" list): {0}")]
@@ -32,14 +32,14 @@ pub enum FindingsError {
 
 /// How bad a finding is. P1 and P2 block (down to `minimumBlockingSeverity`); P3 never does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Severity {
+pub(crate) enum Severity {
     P1,
     P2,
     P3,
 }
 
 impl Severity {
-    pub fn parse(text: &str) -> Option<Severity> {
+    pub(crate) fn parse(text: &str) -> Option<Severity> {
         match text.trim().to_ascii_uppercase().as_str() {
             "P1" | "BLOCKER" | "CRITICAL" => Some(Severity::P1),
             "P2" | "IMPORTANT" | "MAJOR" => Some(Severity::P2),
@@ -49,7 +49,7 @@ impl Severity {
     }
 
     /// Whether a finding of this severity blocks the stop at `threshold`.
-    pub fn blocks_at(self, threshold: BlockingThreshold) -> bool {
+    pub(crate) fn blocks_at(self, threshold: BlockingThreshold) -> bool {
         match self {
             Severity::P1 => true,
             Severity::P2 => threshold == BlockingThreshold::P2,
@@ -71,53 +71,53 @@ impl fmt::Display for Severity {
 /// A finding as a reviewer wrote it.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct RawFinding {
-    pub id: Option<Value>,
-    pub severity: Option<String>,
-    pub file: Option<String>,
-    pub line: Option<Value>,
-    pub title: Option<String>,
-    pub wrong_output: Option<String>,
-    pub suggestion: Option<String>,
+pub(crate) struct RawFinding {
+    pub(crate) id: Option<Value>,
+    pub(crate) severity: Option<String>,
+    pub(crate) file: Option<String>,
+    pub(crate) line: Option<Value>,
+    pub(crate) title: Option<String>,
+    pub(crate) wrong_output: Option<String>,
+    pub(crate) suggestion: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct RawKnownLimit {
-    pub finding: Option<Value>,
-    pub reason: Option<String>,
+pub(crate) struct RawKnownLimit {
+    pub(crate) finding: Option<Value>,
+    pub(crate) reason: Option<String>,
 }
 
 /// The findings JSON as a reviewer wrote it; any other field (a "verdict") is ignored.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct RawFindings {
-    pub findings: Vec<RawFinding>,
-    pub known_limits: Vec<RawKnownLimit>,
+pub(crate) struct RawFindings {
+    pub(crate) findings: Vec<RawFinding>,
+    pub(crate) known_limits: Vec<RawKnownLimit>,
 }
 
 /// One validated finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    pub id: String,
-    pub severity: Severity,
-    pub file: String,
+pub(crate) struct Finding {
+    pub(crate) id: String,
+    pub(crate) severity: Severity,
+    pub(crate) file: String,
     /// 1-based; 0 when the reviewer named no line.
     #[serde(default)]
-    pub line: u64,
-    pub title: String,
+    pub(crate) line: u64,
+    pub(crate) title: String,
     #[serde(default)]
-    pub wrong_output: String,
+    pub(crate) wrong_output: String,
     #[serde(default)]
-    pub suggestion: String,
+    pub(crate) suggestion: String,
     /// The reviewer said P1/P2 but named no specific wrong output.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub downgraded: bool,
+    pub(crate) downgraded: bool,
 }
 
 impl Finding {
     /// `file:line` (or just the file).
-    pub fn location(&self) -> String {
+    pub(crate) fn location(&self) -> String {
         if self.line > 0 {
             format!("{}:{}", self.file, self.line)
         } else {
@@ -126,30 +126,30 @@ impl Finding {
     }
 
     /// What identifies "the same finding" across review rounds.
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         format!("{}|{}", self.file, normalize_title(&self.title))
     }
 }
 
 /// A finding recorded as a known limit, with why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KnownLimit {
-    pub finding: String,
-    pub reason: String,
+pub(crate) struct KnownLimit {
+    pub(crate) finding: String,
+    pub(crate) reason: String,
 }
 
 /// A validated review: findings plus the known limits it declared, and notes about what car
 /// changed while validating (downgrades, refused limits).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Review {
-    pub findings: Vec<Finding>,
-    pub known_limits: Vec<KnownLimit>,
-    pub notes: Vec<String>,
+pub(crate) struct Review {
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) known_limits: Vec<KnownLimit>,
+    pub(crate) notes: Vec<String>,
 }
 
 impl Review {
     /// Finds the findings JSON in a reviewer's text and validates it.
-    pub fn parse_text(text: &str) -> Result<Review, FindingsError> {
+    pub(crate) fn parse_text(text: &str) -> Result<Review, FindingsError> {
         let value = extract_json(text)?;
         let raw: RawFindings = serde_json::from_value(value).map_err(|error| {
             let located = crate::text::JsonError::of(&error);
@@ -163,7 +163,7 @@ impl Review {
     }
 
     /// Validates raw findings (see the module invariants).
-    pub fn from_raw(raw: RawFindings) -> Result<Review, FindingsError> {
+    pub(crate) fn from_raw(raw: RawFindings) -> Result<Review, FindingsError> {
         let mut review = Review::default();
         for (index, raw_finding) in raw.findings.into_iter().enumerate() {
             let finding = validate_finding(index + 1, raw_finding)?;
@@ -198,7 +198,7 @@ impl Review {
 
     /// Makes every finding's file project-relative (reviewers write `./src/a.py` or absolute
     /// paths), so findings line up with the file versions a review covered.
-    pub fn relative_to(mut self, project: &crate::project::Project) -> Review {
+    pub(crate) fn relative_to(mut self, project: &crate::project::Project) -> Review {
         for finding in &mut self.findings {
             let path = std::path::Path::new(&finding.file);
             if let Some(relative) = project.relative(path) {
@@ -209,7 +209,7 @@ impl Review {
     }
 
     /// Findings that block at `threshold`, minus those deferred by this review's known limits.
-    pub fn blocking(&self, threshold: BlockingThreshold) -> impl Iterator<Item = &Finding> {
+    pub(crate) fn blocking(&self, threshold: BlockingThreshold) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |finding| {
             finding.severity.blocks_at(threshold)
                 && !self
@@ -221,7 +221,7 @@ impl Review {
 }
 
 /// Refuses to defer a P1 (exit 2 at the command line).
-pub fn check_deferrable(finding: &Finding) -> Result<(), String> {
+pub(crate) fn check_deferrable(finding: &Finding) -> Result<(), String> {
     match finding.severity {
         Severity::P1 => Err(format!(
             "{} is a P1 ({}); a P1 can never be deferred as a known limit: fix it",
@@ -264,7 +264,7 @@ fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsEr
 }
 
 /// Whether a wrong output names something concrete: long enough, and not a stock phrase.
-pub fn is_specific(wrong_output: &str) -> bool {
+pub(crate) fn is_specific(wrong_output: &str) -> bool {
     const VAGUE: [&str; 10] = [
         "n/a",
         "none",
@@ -308,7 +308,7 @@ fn normalize_title(title: &str) -> String {
 
 /// The findings JSON inside a reviewer's text: the whole text, a Claude `--output-format json`
 /// envelope (`result`), a fenced block, or the first `{…}` holding a `findings` list.
-pub fn extract_json(text: &str) -> Result<Value, FindingsError> {
+pub(crate) fn extract_json(text: &str) -> Result<Value, FindingsError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(FindingsError::Empty);

@@ -32,16 +32,16 @@ const INLINE_PROMPT_LIMIT: usize = 16 * 1024;
 
 /// What the agent's stop says beyond its session.
 #[derive(Debug, Clone, Default)]
-pub struct StopInput {
+pub(crate) struct StopInput {
     /// A subagent stopped (its edits are reviewed when the main agent stops).
-    pub is_subagent: bool,
+    pub(crate) is_subagent: bool,
     /// The agent's last message, when the payload carries it.
-    pub last_message: Option<String>,
+    pub(crate) last_message: Option<String>,
     /// The transcript, to read the last message from when the payload does not carry it.
-    pub transcript_path: Option<PathBuf>,
+    pub(crate) transcript_path: Option<PathBuf>,
 }
 
-pub fn handle_stop(session: Session<'_>, input: &StopInput) -> Answer {
+pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput) -> Answer {
     if !session.settings.enabled || input.is_subagent {
         return Answer::allow();
     }
@@ -416,10 +416,7 @@ impl<'a> Gate<'a> {
 
     fn block(mut self, kind: BlockKind, reason: String) -> Result<Answer, ReviewError> {
         let fingerprint = self.snapshot.fingerprint(self.threshold);
-        self.record(Event::StopBlocked {
-            kind: kind.into(),
-            fingerprint,
-        });
+        self.record(Event::StopBlocked { kind, fingerprint });
         self.flush()?;
         Ok(Answer::block(reason))
     }
@@ -445,7 +442,7 @@ impl<'a> Gate<'a> {
             .collect();
         let mut keys: Vec<String> = offers.iter().map(|offer| offer.key.clone()).collect();
         keys.extend(limits.iter().map(|(what, _)| format!("limit|{what}")));
-        self.record(Event::StopAllowed { kind: kind.into() });
+        self.record(Event::StopAllowed { kind });
         if !keys.is_empty() {
             self.record(Event::OffersShown { keys });
         }

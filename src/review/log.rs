@@ -15,18 +15,18 @@ use crate::project::Project;
 use crate::review::event::{Event, EventRecord};
 
 /// File name of a session's event log inside its client folder.
-pub const EVENTS_FILE: &str = "events.jsonl";
+pub(crate) const EVENTS_FILE: &str = "events.jsonl";
 
 /// A session's event log.
 #[derive(Debug, Clone)]
-pub struct EventLog {
+pub(crate) struct EventLog {
     path: PathBuf,
     lifecycle: PathBuf,
     session: String,
 }
 
 impl EventLog {
-    pub fn for_session(project: &Project, session_id: &str) -> EventLog {
+    pub(crate) fn for_session(project: &Project, session_id: &str) -> EventLog {
         EventLog {
             path: project.client_dir(session_id).join(EVENTS_FILE),
             lifecycle: project.state_log(),
@@ -34,16 +34,16 @@ impl EventLog {
         }
     }
 
-    pub fn path(&self) -> &PathBuf {
+    pub(crate) fn path(&self) -> &PathBuf {
         &self.path
     }
 
-    pub fn session(&self) -> &str {
+    pub(crate) fn session(&self) -> &str {
         &self.session
     }
 
     /// The session's folder (`clients/<session>/`).
-    pub fn dir(&self) -> PathBuf {
+    pub(crate) fn dir(&self) -> PathBuf {
         self.path
             .parent()
             .map(Path::to_path_buf)
@@ -51,17 +51,17 @@ impl EventLog {
     }
 
     /// Whether the session recorded anything yet.
-    pub fn exists(&self) -> bool {
+    pub(crate) fn exists(&self) -> bool {
         self.path.exists()
     }
 
     /// Appends one event at `now`.
-    pub fn append(&self, now: i64, event: Event) -> Result<(), FileError> {
+    pub(crate) fn append(&self, now: i64, event: Event) -> Result<(), FileError> {
         self.append_all(now, vec![event])
     }
 
     /// Appends events at `now` in one write (all or, if killed, a torn last line).
-    pub fn append_all(&self, now: i64, events: Vec<Event>) -> Result<(), FileError> {
+    pub(crate) fn append_all(&self, now: i64, events: Vec<Event>) -> Result<(), FileError> {
         if events.is_empty() {
             return Ok(());
         }
@@ -88,7 +88,7 @@ impl EventLog {
     }
 
     /// Records an event in the lifecycle log only (about a session whose folder is gone).
-    pub fn append_lifecycle_only(&self, now: i64, event: Event) -> Result<(), FileError> {
+    pub(crate) fn append_lifecycle_only(&self, now: i64, event: Event) -> Result<(), FileError> {
         let record = EventRecord {
             ts: now,
             session: self.session.clone(),
@@ -99,16 +99,11 @@ impl EventLog {
     }
 
     /// Every readable event, oldest first; `(events, skipped_lines)`.
-    pub fn read(&self) -> Result<(Vec<EventRecord>, usize), FileError> {
+    pub(crate) fn read(&self) -> Result<(Vec<EventRecord>, usize), FileError> {
         let Some(text) = files::read_optional(&self.path)? else {
             return Ok((Vec::new(), 0));
         };
         Ok(parse_lines(&text))
-    }
-
-    /// The time of the last readable event, reading only the log's tail (for SessionEnd).
-    pub fn last_ts(&self) -> Option<i64> {
-        last_ts_of(&self.path)
     }
 }
 
@@ -148,7 +143,7 @@ fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
 const PARALLEL_FROM: usize = 512 * 1024;
 
 /// Parses JSONL, skipping blank, torn and unknown lines; events keep their order.
-pub fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
+pub(crate) fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
     if text.len() < PARALLEL_FROM {
         return parse_serial(text);
     }
@@ -257,7 +252,7 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
 }
 
 /// Reads the last 8 KiB of a log and returns the newest `ts` found there.
-pub fn last_ts_of(path: &Path) -> Option<i64> {
+pub(crate) fn last_ts_of(path: &Path) -> Option<i64> {
     let mut file = std::fs::File::open(path).ok()?;
     let length = file.metadata().ok()?.len();
     file.seek(SeekFrom::Start(length.saturating_sub(8 * 1024)))
@@ -274,7 +269,7 @@ pub fn last_ts_of(path: &Path) -> Option<i64> {
 }
 
 /// Every session of the project that recorded events, as snapshots, oldest activity first.
-pub fn sessions(project: &Project) -> Vec<crate::review::snapshot::Snapshot> {
+pub(crate) fn sessions(project: &Project) -> Vec<crate::review::snapshot::Snapshot> {
     let mut snapshots: Vec<crate::review::snapshot::Snapshot> = project
         .session_folders()
         .into_iter()
@@ -312,7 +307,7 @@ mod tests {
         let (events, skipped) = log.read().unwrap();
         assert_eq!(events.len(), 1);
         assert_eq!(skipped, 1);
-        assert_eq!(log.last_ts(), Some(1));
+        assert_eq!(last_ts_of(log.path()), Some(1));
         log.append(3, Event::FileDeleted { file: "b".into() })
             .unwrap();
         let (events, skipped) = log.read().unwrap();

@@ -1,21 +1,21 @@
 //! The stop-time review gate (seeds 000 and 001): session event logs, the gate's stages, review
 //! prompts and backends, findings, known limits and the P3 offer list.
 
-pub mod baseline;
-pub mod checkpoint;
-pub mod classifier;
+pub(crate) mod baseline;
+pub(crate) mod checkpoint;
+pub(crate) mod classifier;
 pub mod event;
-pub mod findings;
-pub mod gate;
-pub mod log;
-pub mod offers;
-pub mod prompt;
-pub mod reconcile;
-pub mod record;
-pub mod session_end;
-pub mod snapshot;
+pub(crate) mod findings;
+pub(crate) mod gate;
+pub(crate) mod log;
+pub(crate) mod offers;
+pub(crate) mod prompt;
+pub(crate) mod reconcile;
+pub(crate) mod record;
+pub(crate) mod session_end;
+pub(crate) mod snapshot;
 
-pub use prompt::install_default_rules;
+pub(crate) use prompt::install_default_rules;
 
 use crate::clock::Clock;
 use crate::project::Project;
@@ -24,15 +24,15 @@ use crate::settings::Settings;
 /// The session a review operation is about: which project, its settings as read for this call,
 /// the session's id and the one clock.
 #[derive(Debug, Clone, Copy)]
-pub struct Session<'a> {
-    pub project: &'a Project,
-    pub settings: &'a Settings,
-    pub clock: Clock,
-    pub id: &'a str,
+pub(crate) struct Session<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) settings: &'a Settings,
+    pub(crate) clock: Clock,
+    pub(crate) id: &'a str,
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum ReviewError {
+pub(crate) enum ReviewError {
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]

@@ -12,18 +12,18 @@ use crate::settings::Settings;
 
 /// One suggestion for the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Offer {
+pub(crate) struct Offer {
     /// What identifies it across rounds (for de-duplication and "shown once").
-    pub key: String,
+    pub(crate) key: String,
     /// `file:line`.
-    pub location: String,
-    pub text: String,
+    pub(crate) location: String,
+    pub(crate) text: String,
     /// "review" or "lesson".
-    pub source: String,
+    pub(crate) source: String,
 }
 
 /// Every offer of the session, first seen first.
-pub fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
+pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
     let mut seen = BTreeSet::new();
     let mut offers = Vec::new();
     for finding in snapshot.minor_findings(settings.minimum_blocking_severity) {
@@ -64,7 +64,7 @@ pub fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
 }
 
 /// Offers not shown to the user yet.
-pub fn unshown(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
+pub(crate) fn unshown(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
     collect(snapshot, settings)
         .into_iter()
         .filter(|offer| !snapshot.shown_offers.contains(&offer.key))
@@ -72,7 +72,7 @@ pub fn unshown(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
 }
 
 /// The text block for people.
-pub fn render(offers: &[Offer]) -> String {
+pub(crate) fn render(offers: &[Offer]) -> String {
     let mut text = format!("P3 offers ({}; not fixed, you decide):", offers.len());
     for offer in offers {
         text.push_str(&format!("\n- {}: {}", offer.location, offer.text));
@@ -84,7 +84,7 @@ pub fn render(offers: &[Offer]) -> String {
 const SHOWN_IN_HOOK: usize = 20;
 
 /// [`render`] bounded for a hook's `systemMessage`.
-pub fn render_capped(offers: &[Offer]) -> String {
+pub(crate) fn render_capped(offers: &[Offer]) -> String {
     if offers.len() <= SHOWN_IN_HOOK {
         return render(offers);
     }
@@ -102,7 +102,7 @@ pub fn render_capped(offers: &[Offer]) -> String {
 }
 
 /// The known limits block for people.
-pub fn render_known_limits(limits: &[(String, String)]) -> String {
+pub(crate) fn render_known_limits(limits: &[(String, String)]) -> String {
     let mut text = String::from("Known limits (deferred, not fixed):");
     for (what, reason) in limits {
         text.push_str(&format!("\n- {what}: {reason}"));

@@ -18,17 +18,17 @@ use crate::review::snapshot::Snapshot;
 use crate::settings::Settings;
 
 /// car's default review rules, installed as `.claude/claude-auto-review/rules.md`.
-pub const DEFAULT_RULES: &str = include_str!("default_rules.md");
+pub(crate) const DEFAULT_RULES: &str = include_str!("default_rules.md");
 
 /// The installed rules file's name inside the state folder (the `rulesFile` default).
-pub const RULES_FILE_NAME: &str = "rules.md";
+pub(crate) const RULES_FILE_NAME: &str = "rules.md";
 
 /// Largest diff shown per file, and for the whole prompt.
 const MAX_FILE_DIFF: usize = 60 * 1024;
 const MAX_TOTAL_DIFF: usize = 240 * 1024;
 
 /// Writes the default rules file into the project unless one exists; its path when written.
-pub fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, ReviewError> {
+pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, ReviewError> {
     let path = project.state_dir().join(RULES_FILE_NAME);
     if path.exists() {
         return Ok(None);
@@ -38,7 +38,7 @@ pub fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, Revie
 }
 
 /// The rules text and where it came from: `rulesFile`, else the installed file, else car's own.
-pub fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
+pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
     let configured = settings
         .rules_file
         .as_ref()
@@ -53,15 +53,15 @@ pub fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
 }
 
 /// Everything the prompt is made from.
-pub struct PromptInput<'a> {
-    pub project: &'a Project,
-    pub settings: &'a Settings,
-    pub snapshot: &'a Snapshot,
-    pub files: &'a Versions,
+pub(crate) struct PromptInput<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) settings: &'a Settings,
+    pub(crate) snapshot: &'a Snapshot,
+    pub(crate) files: &'a Versions,
 }
 
 /// Builds the review prompt.
-pub fn build(input: &PromptInput<'_>) -> String {
+pub(crate) fn build(input: &PromptInput<'_>) -> String {
     let (rules, _) = rules_text(input.project, input.settings);
     let mut prompt = String::from(
         "You are a code reviewer. Review ONLY the changes shown below (the session-scoped diff \
@@ -173,7 +173,7 @@ fn diffs(input: &PromptInput<'_>) -> String {
 
 /// The JSON schema of the findings answer (strict: codex `--output-schema` requires every
 /// property to be listed as required and no others allowed).
-pub fn findings_schema() -> Value {
+pub(crate) fn findings_schema() -> Value {
     json!({
         "type": "object",
         "additionalProperties": false,

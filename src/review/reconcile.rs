@@ -24,7 +24,7 @@ use crate::settings::Settings;
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
-pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
+pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
     if !project.checkout().join(".git").exists() {
         return None;
     }
@@ -63,7 +63,7 @@ pub fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions
 
 /// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
 /// `/` is a nested repository or worktree, not a file of this project.
-pub fn parse_porcelain(text: &str) -> Vec<String> {
+pub(crate) fn parse_porcelain(text: &str) -> Vec<String> {
     text.split('\0')
         .filter(|entry| entry.len() > 3 && !entry.ends_with('/'))
         .map(|entry| entry[3..].to_string())
@@ -103,7 +103,7 @@ fn is_reviewable(path: &str, settings: &Settings) -> bool {
 
 /// The `reconciled` events for changes `git status` shows that the snapshot does not know yet.
 /// `dirty_now` is [`dirty_versions`] taken at this stop (`None`: not git, or git failed).
-pub fn reconcile(
+pub(crate) fn reconcile(
     project: &Project,
     settings: &Settings,
     snapshot: &Snapshot,

@@ -17,7 +17,7 @@ use crate::review::reconcile::dirty_versions;
 use crate::validate::Diagnostic;
 
 /// Records one checked edit.
-pub fn edit_checked(
+pub(crate) fn edit_checked(
     context: Session<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],
@@ -56,7 +56,7 @@ pub fn edit_checked(
 }
 
 /// Records a file a tool deleted.
-pub fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
+pub(crate) fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
     let log = EventLog::for_session(context.project, context.id);
     let mut events = session_start(context, &log);
     let baselines = Baselines::for_session(context.project, context.id);

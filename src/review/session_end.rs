@@ -14,7 +14,7 @@ use crate::review::event::Event;
 use crate::review::log::{EVENTS_FILE, EventLog, last_ts_of};
 
 /// Closes the session (`reason`: why the agent says it ended) and removes stale ones.
-pub fn handle(context: Session<'_>, reason: &str) -> Answer {
+pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
     let log = EventLog::for_session(context.project, context.id);
     let now = context.clock.now();
     let mut answer = Answer::allow();
@@ -33,7 +33,12 @@ pub fn handle(context: Session<'_>, reason: &str) -> Answer {
 }
 
 /// Removes every other session folder whose newest event is older than `max_age` seconds.
-pub fn remove_stale(project: &Project, current: &str, now: i64, max_age: i64) -> Vec<String> {
+pub(crate) fn remove_stale(
+    project: &Project,
+    current: &str,
+    now: i64,
+    max_age: i64,
+) -> Vec<String> {
     let mut removed = Vec::new();
     for (name, folder) in project.session_folders() {
         if name == current {

@@ -17,78 +17,82 @@ use crate::validate::Diagnostic;
 
 /// A review that was asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Request {
-    pub id: String,
-    pub backend: String,
-    pub files: Versions,
-    pub prompt_file: String,
-    pub ts: i64,
+pub(crate) struct Request {
+    pub(crate) id: String,
+    pub(crate) backend: String,
+    pub(crate) files: Versions,
+    pub(crate) prompt_file: String,
+    pub(crate) ts: i64,
 }
 
 /// A review that came back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CompletedReview {
-    pub id: String,
-    pub files: Versions,
-    pub findings: Vec<Finding>,
-    pub known_limits: Vec<KnownLimit>,
-    pub notes: Vec<String>,
+pub(crate) struct CompletedReview {
+    pub(crate) id: String,
+    pub(crate) files: Versions,
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) known_limits: Vec<KnownLimit>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// A finding recorded as a known limit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Deferral {
-    pub review: String,
-    pub finding: String,
-    pub file: String,
-    pub title: String,
-    pub reason: String,
+pub(crate) struct Deferral {
+    pub(crate) review: String,
+    pub(crate) finding: String,
+    pub(crate) file: String,
+    pub(crate) title: String,
+    pub(crate) reason: String,
 }
 
 /// Why the previous stop was blocked, to tell whether anything changed since.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LastBlock {
-    pub kind: BlockKind,
-    pub fingerprint: String,
+pub(crate) struct LastBlock {
+    pub(crate) kind: BlockKind,
+    pub(crate) fingerprint: String,
 }
 
 /// One outstanding finding, with the review it came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Outstanding {
-    pub review: String,
-    pub finding: Finding,
+pub(crate) struct Outstanding {
+    pub(crate) review: String,
+    pub(crate) finding: Finding,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Snapshot {
-    pub session: String,
+pub(crate) struct Snapshot {
+    pub(crate) session: String,
     /// Every file the session changed (edit tools or reconciliation) → its version now.
-    pub files: BTreeMap<String, Version>,
+    pub(crate) files: BTreeMap<String, Version>,
     /// File → its version before the session's first edit.
-    pub baselines: BTreeMap<String, Version>,
-    pub worktree_baseline: Option<Versions>,
+    pub(crate) baselines: BTreeMap<String, Version>,
+    pub(crate) worktree_baseline: Option<Versions>,
     /// File → the errors of its latest validation.
-    pub validated: BTreeMap<String, Vec<Diagnostic>>,
+    pub(crate) validated: BTreeMap<String, Vec<Diagnostic>>,
     /// Lesson warnings of the session, each (lesson, file, line) once.
-    pub warnings: Vec<Warning>,
-    pub requests: Vec<Request>,
-    pub reviews: Vec<CompletedReview>,
+    pub(crate) warnings: Vec<Warning>,
+    pub(crate) requests: Vec<Request>,
+    pub(crate) reviews: Vec<CompletedReview>,
     /// Review id → what failed.
-    pub failures: BTreeMap<String, String>,
-    pub deferred: Vec<Deferral>,
+    pub(crate) failures: BTreeMap<String, String>,
+    pub(crate) deferred: Vec<Deferral>,
     /// Blocked stops since the last allowed one.
-    pub blocks_since_allow: u32,
-    pub last_block: Option<LastBlock>,
-    pub shown_offers: BTreeSet<String>,
-    pub ended: bool,
-    pub last_ts: i64,
-    pub events: usize,
+    pub(crate) blocks_since_allow: u32,
+    pub(crate) last_block: Option<LastBlock>,
+    pub(crate) shown_offers: BTreeSet<String>,
+    pub(crate) ended: bool,
+    pub(crate) last_ts: i64,
+    pub(crate) events: usize,
     /// Torn or unreadable lines skipped while reading.
-    pub skipped_lines: usize,
+    pub(crate) skipped_lines: usize,
 }
 
 impl Snapshot {
-    pub fn from_records(session: &str, records: Vec<EventRecord>, skipped: usize) -> Snapshot {
+    pub(crate) fn from_records(
+        session: &str,
+        records: Vec<EventRecord>,
+        skipped: usize,
+    ) -> Snapshot {
         let mut snapshot = Snapshot {
             session: session.to_string(),
             skipped_lines: skipped,
@@ -101,7 +105,7 @@ impl Snapshot {
     }
 
     /// Folds one more event into the view.
-    pub fn apply(&mut self, record: EventRecord) {
+    pub(crate) fn apply(&mut self, record: EventRecord) {
         self.last_ts = self.last_ts.max(record.ts);
         self.events += 1;
         match record.event {
@@ -198,7 +202,7 @@ impl Snapshot {
     }
 
     /// Files the session changed and that differ from their baseline (an edit undone is no change).
-    pub fn session_changes(&self) -> Versions {
+    pub(crate) fn session_changes(&self) -> Versions {
         self.files
             .iter()
             .filter(|(file, version)| {
@@ -211,7 +215,7 @@ impl Snapshot {
     }
 
     /// Changed files whose current version no completed review covered.
-    pub fn unreviewed(&self) -> Versions {
+    pub(crate) fn unreviewed(&self) -> Versions {
         self.session_changes()
             .into_iter()
             .filter(|(file, version)| {
@@ -225,7 +229,7 @@ impl Snapshot {
 
     /// Blocking findings not fixed (their file is unchanged since the review), not superseded by a
     /// later review of the file, and not deferred.
-    pub fn outstanding(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
+    pub(crate) fn outstanding(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
         let mut outstanding = Vec::new();
         for (index, review) in self.reviews.iter().enumerate() {
             let later = &self.reviews[index + 1..];
@@ -283,7 +287,7 @@ impl Snapshot {
     }
 
     /// Errors of each file's latest validation, for files that still exist.
-    pub fn unresolved_errors(&self) -> Vec<Diagnostic> {
+    pub(crate) fn unresolved_errors(&self) -> Vec<Diagnostic> {
         self.validated
             .iter()
             .filter(|(file, _)| !matches!(self.files.get(*file), Some(None)))
@@ -292,7 +296,7 @@ impl Snapshot {
     }
 
     /// The latest review request that neither completed nor failed.
-    pub fn pending_request(&self) -> Option<&Request> {
+    pub(crate) fn pending_request(&self) -> Option<&Request> {
         self.requests.iter().rev().find(|request| {
             !self.failures.contains_key(&request.id)
                 && !self.reviews.iter().any(|review| review.id == request.id)
@@ -300,12 +304,12 @@ impl Snapshot {
     }
 
     /// The id the next review request gets.
-    pub fn next_review_id(&self) -> String {
+    pub(crate) fn next_review_id(&self) -> String {
         format!("R{}", self.requests.len() + 1)
     }
 
     /// Deferred findings and known limits declared by reviews, for the final summary and prompts.
-    pub fn known_limits(&self) -> Vec<(String, String)> {
+    pub(crate) fn known_limits(&self) -> Vec<(String, String)> {
         let mut limits: Vec<(String, String)> = self
             .deferred
             .iter()
@@ -334,7 +338,7 @@ impl Snapshot {
     }
 
     /// Non-blocking findings (P3, and P2 when only P1 blocks) of every round.
-    pub fn minor_findings(&self, threshold: BlockingThreshold) -> Vec<&Finding> {
+    pub(crate) fn minor_findings(&self, threshold: BlockingThreshold) -> Vec<&Finding> {
         self.reviews
             .iter()
             .flat_map(|review| review.findings.iter())
@@ -346,7 +350,7 @@ impl Snapshot {
 
     /// A digest of what a block is about: the changed files' versions, the outstanding findings
     /// and the unresolved errors. Equal digests on two stops mean nothing moved in between.
-    pub fn fingerprint(&self, threshold: BlockingThreshold) -> String {
+    pub(crate) fn fingerprint(&self, threshold: BlockingThreshold) -> String {
         let mut text = String::new();
         for (file, version) in self.session_changes() {
             text.push_str(&format!("{file}={version:?}\n"));

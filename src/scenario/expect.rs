@@ -8,70 +8,70 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-pub use crate::scenario::observation::Observation;
+pub(crate) use crate::scenario::observation::Observation;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawExpect {
+pub(crate) struct RawExpect {
     #[serde(default)]
-    pub block: Option<bool>,
+    pub(crate) block: Option<bool>,
     /// Each text must appear in a shown warning (a lesson's text or trigger).
     #[serde(default)]
-    pub warned: Vec<String>,
+    pub(crate) warned: Vec<String>,
     #[serde(default)]
-    pub not_warned: Vec<String>,
+    pub(crate) not_warned: Vec<String>,
     /// How many warnings were shown.
     #[serde(default)]
-    pub warnings: Option<usize>,
+    pub(crate) warnings: Option<usize>,
     #[serde(default)]
-    pub reason_contains: Vec<String>,
+    pub(crate) reason_contains: Vec<String>,
     #[serde(default)]
-    pub message_contains: Vec<String>,
+    pub(crate) message_contains: Vec<String>,
     #[serde(default)]
-    pub lessons: Vec<RawRecordExpect>,
+    pub(crate) lessons: Vec<RawRecordExpect>,
     #[serde(default)]
-    pub lesson_count: Option<usize>,
+    pub(crate) lesson_count: Option<usize>,
     #[serde(default)]
-    pub candidates: Vec<RawRecordExpect>,
+    pub(crate) candidates: Vec<RawRecordExpect>,
     #[serde(default)]
-    pub candidate_count: Option<usize>,
+    pub(crate) candidate_count: Option<usize>,
     /// The lessons file still holds exactly what the scenario started with.
     #[serde(default)]
-    pub lessons_file_unchanged: bool,
+    pub(crate) lessons_file_unchanged: bool,
 }
 
 /// One lesson or candidate, picked by the selectors given, with the fields it must have.
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawRecordExpect {
+pub(crate) struct RawRecordExpect {
     #[serde(default)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     /// One of its triggers equals this.
     #[serde(default)]
-    pub trigger: Option<String>,
+    pub(crate) trigger: Option<String>,
     #[serde(default)]
-    pub trigger_contains: Option<String>,
+    pub(crate) trigger_contains: Option<String>,
     #[serde(default)]
-    pub lesson_contains: Option<String>,
+    pub(crate) lesson_contains: Option<String>,
     /// Default true.
     #[serde(default)]
-    pub present: Option<bool>,
+    pub(crate) present: Option<bool>,
     #[serde(default)]
-    pub weight: Option<i64>,
+    pub(crate) weight: Option<i64>,
     #[serde(default)]
-    pub hits: Option<i64>,
+    pub(crate) hits: Option<i64>,
     #[serde(default)]
-    pub last_hit: Option<Value>,
+    pub(crate) last_hit: Option<Value>,
     #[serde(default)]
-    pub last_decay_at: Option<Value>,
+    pub(crate) last_decay_at: Option<Value>,
     /// The exact set of triggers, in any order.
     #[serde(default)]
-    pub triggers: Option<Vec<String>>,
+    pub(crate) triggers: Option<Vec<String>>,
 }
 
 /// What a time field must be.
 #[derive(Debug, Clone, PartialEq)]
-pub enum TimeExpect {
+pub(crate) enum TimeExpect {
     /// The step's `now`.
     Now,
     At(i64),
@@ -82,30 +82,30 @@ pub enum TimeExpect {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct RecordExpect {
-    pub selector: RawRecordExpect,
-    pub present: bool,
-    pub last_hit: Option<TimeExpect>,
-    pub last_decay_at: Option<TimeExpect>,
+pub(crate) struct RecordExpect {
+    pub(crate) selector: RawRecordExpect,
+    pub(crate) present: bool,
+    pub(crate) last_hit: Option<TimeExpect>,
+    pub(crate) last_decay_at: Option<TimeExpect>,
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Expect {
-    pub block: Option<bool>,
-    pub warned: Vec<String>,
-    pub not_warned: Vec<String>,
-    pub warnings: Option<usize>,
-    pub reason_contains: Vec<String>,
-    pub message_contains: Vec<String>,
-    pub lessons: Vec<RecordExpect>,
-    pub lesson_count: Option<usize>,
-    pub candidates: Vec<RecordExpect>,
-    pub candidate_count: Option<usize>,
-    pub lessons_file_unchanged: bool,
+pub(crate) struct Expect {
+    pub(crate) block: Option<bool>,
+    pub(crate) warned: Vec<String>,
+    pub(crate) not_warned: Vec<String>,
+    pub(crate) warnings: Option<usize>,
+    pub(crate) reason_contains: Vec<String>,
+    pub(crate) message_contains: Vec<String>,
+    pub(crate) lessons: Vec<RecordExpect>,
+    pub(crate) lesson_count: Option<usize>,
+    pub(crate) candidates: Vec<RecordExpect>,
+    pub(crate) candidate_count: Option<usize>,
+    pub(crate) lessons_file_unchanged: bool,
 }
 
 impl Expect {
-    pub fn from_raw(raw: RawExpect) -> Result<Expect, String> {
+    pub(crate) fn from_raw(raw: RawExpect) -> Result<Expect, String> {
         let records = |list: Vec<RawRecordExpect>, key: &str| {
             list.into_iter()
                 .enumerate()
@@ -130,7 +130,7 @@ impl Expect {
     }
 
     /// Whether this expectation looks at what a step printed (so the step must have printed).
-    pub fn needs_observation(&self) -> bool {
+    pub(crate) fn needs_observation(&self) -> bool {
         self.block.is_some()
             || !self.warned.is_empty()
             || !self.not_warned.is_empty()
@@ -231,17 +231,17 @@ fn triggers_of(record: &Value) -> Vec<String> {
 
 /// The files a step left behind, as plain JSON.
 #[derive(Debug, Clone)]
-pub struct DiskState {
+pub(crate) struct DiskState {
     /// `None` when the file is missing or not JSON (then `lessons_text` tells which).
-    pub lessons: Option<Value>,
-    pub lessons_text: Option<String>,
-    pub candidates: Option<Value>,
+    pub(crate) lessons: Option<Value>,
+    pub(crate) lessons_text: Option<String>,
+    pub(crate) candidates: Option<Value>,
     /// What the scenario wrote as the lessons file at the start.
-    pub initial_lessons_text: Option<String>,
+    pub(crate) initial_lessons_text: Option<String>,
 }
 
 /// Checks every expectation; one message per failure, empty when all hold.
-pub fn check(
+pub(crate) fn check(
     expect: &Expect,
     now: i64,
     seen: Option<&Observation>,

@@ -3,7 +3,7 @@
 //! it to the scenario's temporary project.
 
 /// The project root the fixtures were recorded with.
-pub const FIXTURE_ROOT: &str = "/home/user/proj";
+pub(crate) const FIXTURE_ROOT: &str = "/home/user/proj";
 
 const FIXTURES: &[(&str, &str)] = &[
     (
@@ -49,14 +49,14 @@ const FIXTURES: &[(&str, &str)] = &[
 ];
 
 /// The fixture's text, with the recorded project root still in it.
-pub fn get(name: &str) -> Option<&'static str> {
+pub(crate) fn get(name: &str) -> Option<&'static str> {
     FIXTURES
         .iter()
         .find(|(fixture, _)| *fixture == name)
         .map(|(_, text)| *text)
 }
 
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     FIXTURES.iter().map(|(name, _)| *name).collect()
 }
 

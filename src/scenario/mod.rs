@@ -6,9 +6,9 @@
 //! silently make a scenario pass) converted once into [`Scenario`]: times resolved to Unix
 //! seconds, every path checked to stay inside the temporary project, exactly one action per step.
 
-pub mod expect;
-pub mod fixtures;
-pub mod observation;
+pub(crate) mod expect;
+pub(crate) mod fixtures;
+pub(crate) mod observation;
 
 use std::path::{Component, Path};
 
@@ -20,7 +20,7 @@ use crate::scenario::expect::{Expect, RawExpect};
 
 /// A scenario file or folder that cannot be used, named with the line where known.
 #[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
+pub(crate) enum ReplayError {
     #[error("{file}:{line}:{column}: {message}")]
     Parse {
         file: String,
@@ -35,86 +35,91 @@ pub enum ReplayError {
 }
 
 /// The time a scenario starts at when its first step names none (2026-05-20T18:40:00Z).
-pub const DEFAULT_NOW: i64 = 1_779_300_000;
+pub(crate) const DEFAULT_NOW: i64 = 1_779_300_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawScenario {
+pub(crate) struct RawScenario {
+    /// For people reading the file; accepted here so `deny_unknown_fields` does not refuse it.
     #[serde(default)]
-    pub description: Option<String>,
+    #[allow(
+        dead_code,
+        reason = "documentation inside the scenario file, never acted on"
+    )]
+    pub(crate) description: Option<String>,
     /// car's settings (the `"claude-auto-review"` key of `.claude/settings.json`).
     #[serde(default)]
-    pub settings: Option<Map<String, Value>>,
+    pub(crate) settings: Option<Map<String, Value>>,
     /// `lessons.json` as JSON (written out), or …
     #[serde(default)]
-    pub lessons: Option<Value>,
+    pub(crate) lessons: Option<Value>,
     /// … `lessons.json` verbatim (to replay a hand-broken file).
     #[serde(default)]
-    pub lessons_text: Option<String>,
+    pub(crate) lessons_text: Option<String>,
     #[serde(default)]
-    pub candidates: Option<Value>,
+    pub(crate) candidates: Option<Value>,
     #[serde(default)]
-    pub candidates_text: Option<String>,
+    pub(crate) candidates_text: Option<String>,
     /// Start from the project's own `lessons.json` (for a project's suite guarding its lessons).
     #[serde(default)]
-    pub project_lessons: bool,
+    pub(crate) project_lessons: bool,
     /// Start with the project's own custom validators (`validators/*.json` in car's state folder),
     /// so learning from their errors can be replayed.
     #[serde(default)]
-    pub project_validators: bool,
+    pub(crate) project_validators: bool,
     /// Files written before the first step (project-relative path → content).
     #[serde(default)]
-    pub files: Map<String, Value>,
-    pub steps: Vec<RawStep>,
+    pub(crate) files: Map<String, Value>,
+    pub(crate) steps: Vec<RawStep>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawStep {
+pub(crate) struct RawStep {
     #[serde(default)]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// Unix seconds, RFC 3339, or `+Nd` / `+Ns` after the previous step.
     #[serde(default)]
-    pub now: Option<Value>,
+    pub(crate) now: Option<Value>,
     #[serde(default)]
-    pub edit: Option<RawEdit>,
+    pub(crate) edit: Option<RawEdit>,
     #[serde(default)]
-    pub write: Option<RawWrite>,
+    pub(crate) write: Option<RawWrite>,
     #[serde(default)]
-    pub fixture: Option<String>,
+    pub(crate) fixture: Option<String>,
     /// The content of the fixture's file after the tool ran (default: derived from the fixture).
     #[serde(default)]
-    pub file_content: Option<String>,
+    pub(crate) file_content: Option<String>,
     #[serde(default)]
-    pub check: Option<Vec<String>>,
+    pub(crate) check: Option<Vec<String>>,
     #[serde(default)]
-    pub maintain: Option<bool>,
+    pub(crate) maintain: Option<bool>,
     #[serde(default)]
-    pub expect: Option<RawExpect>,
+    pub(crate) expect: Option<RawExpect>,
 }
 
 /// An Edit tool call: `before` (created as the file when it does not exist yet) is replaced by
 /// `after`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawEdit {
-    pub file: String,
+pub(crate) struct RawEdit {
+    pub(crate) file: String,
     #[serde(default)]
-    pub before: String,
-    pub after: String,
+    pub(crate) before: String,
+    pub(crate) after: String,
 }
 
 /// A Write tool call: the whole file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWrite {
-    pub file: String,
-    pub content: String,
+pub(crate) struct RawWrite {
+    pub(crate) file: String,
+    pub(crate) content: String,
 }
 
 /// What a scenario file starts from, for `lessons.json` or `lesson_candidates.json`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Initial {
+pub(crate) enum Initial {
     Missing,
     Json(Value),
     Text(String),
@@ -122,31 +127,30 @@ pub enum Initial {
 }
 
 #[derive(Debug, Clone)]
-pub struct Scenario {
+pub(crate) struct Scenario {
     /// Where it came from (`replay-tests/x.json`, `car:hit.json`), for messages.
-    pub name: String,
-    pub description: Option<String>,
-    pub settings: Option<Map<String, Value>>,
-    pub lessons: Initial,
-    pub candidates: Initial,
-    pub project_validators: bool,
-    pub files: Vec<(String, String)>,
-    pub steps: Vec<Step>,
+    pub(crate) name: String,
+    pub(crate) settings: Option<Map<String, Value>>,
+    pub(crate) lessons: Initial,
+    pub(crate) candidates: Initial,
+    pub(crate) project_validators: bool,
+    pub(crate) files: Vec<(String, String)>,
+    pub(crate) steps: Vec<Step>,
 }
 
 #[derive(Debug, Clone)]
-pub struct Step {
+pub(crate) struct Step {
     /// 1-based position in the scenario.
-    pub number: usize,
-    pub name: Option<String>,
-    pub now: i64,
-    pub action: Action,
-    pub expect: Expect,
+    pub(crate) number: usize,
+    pub(crate) name: Option<String>,
+    pub(crate) now: i64,
+    pub(crate) action: Action,
+    pub(crate) expect: Expect,
 }
 
 impl Step {
     /// `step 3` or `step 3 (second hit)`.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match &self.name {
             Some(name) => format!("step {} ({name})", self.number),
             None => format!("step {}", self.number),
@@ -155,7 +159,7 @@ impl Step {
 }
 
 #[derive(Debug, Clone)]
-pub enum Action {
+pub(crate) enum Action {
     /// Only expectations (on the starting state or after the previous step).
     Nothing,
     Edit {
@@ -177,7 +181,7 @@ pub enum Action {
 
 impl Scenario {
     /// Parses and validates a scenario file's text; errors name `name` and the line.
-    pub fn parse(name: &str, text: &str) -> Result<Scenario, ReplayError> {
+    pub(crate) fn parse(name: &str, text: &str) -> Result<Scenario, ReplayError> {
         let raw: RawScenario = serde_json::from_str(text).map_err(|error| {
             let located = crate::text::JsonError::locate(text, &error);
             ReplayError::Parse {
@@ -190,7 +194,7 @@ impl Scenario {
         Scenario::from_raw(name, raw)
     }
 
-    pub fn from_raw(name: &str, raw: RawScenario) -> Result<Scenario, ReplayError> {
+    pub(crate) fn from_raw(name: &str, raw: RawScenario) -> Result<Scenario, ReplayError> {
         let invalid = |message: String| ReplayError::Invalid {
             file: name.to_string(),
             message,
@@ -213,7 +217,6 @@ impl Scenario {
         let steps = steps(raw.steps).map_err(invalid)?;
         Ok(Scenario {
             name: name.to_string(),
-            description: raw.description,
             settings: raw.settings,
             lessons,
             candidates,
@@ -360,7 +363,7 @@ fn initial(
 }
 
 /// Unix seconds, RFC 3339, or `+Nd` / `+Nh` / `+Ns` after `previous`.
-pub fn resolve_now(value: &Value, previous: i64) -> Result<i64, String> {
+pub(crate) fn resolve_now(value: &Value, previous: i64) -> Result<i64, String> {
     match value {
         Value::Number(number) => number
             .as_i64()

@@ -5,21 +5,20 @@
 use crate::answer::Answer;
 
 /// The marker every rendered lesson warning starts with (post_tool_use::render_warnings).
-pub const WARNING_MARKER: &str = "⚠️ lesson";
+pub(crate) const WARNING_MARKER: &str = "⚠️ lesson";
 
 /// What a step showed the agent.
 #[derive(Debug, Clone, Default)]
-pub struct Observation {
-    pub blocked: bool,
-    pub reason: String,
-    pub context: String,
-    pub message: String,
+pub(crate) struct Observation {
+    pub(crate) blocked: bool,
+    pub(crate) reason: String,
+    pub(crate) message: String,
     /// One entry per shown lesson warning.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Observation {
-    pub fn from_response(response: &Answer) -> Observation {
+    pub(crate) fn from_response(response: &Answer) -> Observation {
         let reason = response.block_reason.clone().unwrap_or_default();
         let context = response.additional_context.clone().unwrap_or_default();
         let warnings = reason
@@ -31,7 +30,6 @@ impl Observation {
         Observation {
             blocked: response.block_reason.is_some(),
             reason,
-            context,
             message: response.system_message.clone().unwrap_or_default(),
             warnings,
         }
@@ -39,7 +37,7 @@ impl Observation {
 
     /// Whether a shown warning mentions `text`; a trigger is shown quoted, so its backslashes
     /// are doubled there and compared both ways.
-    pub fn warned_about(&self, text: &str) -> bool {
+    pub(crate) fn warned_about(&self, text: &str) -> bool {
         let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
         self.warnings
             .iter()
@@ -47,7 +45,7 @@ impl Observation {
     }
 
     /// A short account of what was shown, for failure messages.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let verdict = if self.blocked {
             "blocked"
         } else {

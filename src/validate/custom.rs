@@ -21,14 +21,14 @@ const MAX_PER_RULE: usize = 20;
 
 /// Runs rules, remembering the definitions each reference rule read.
 #[derive(Default)]
-pub struct CustomRunner {
+pub(crate) struct CustomRunner {
     /// Rule id → the names defined in its files (`None`: none of the files exists).
     definitions: Mutex<HashMap<String, Option<HashSet<String>>>>,
 }
 
 impl CustomRunner {
     /// Runs every enabled rule that applies to `relative_path`.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         rules: &[Rule],
         source: &Source<'_>,
@@ -99,7 +99,7 @@ impl CustomRunner {
 }
 
 /// Every match of the rule's pattern whose name is not defined.
-pub fn missing_references(
+pub(crate) fn missing_references(
     rule: &Rule,
     reference: &ReferenceRule,
     defined: &HashSet<String>,

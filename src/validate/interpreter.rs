@@ -27,7 +27,7 @@ const MAX_ENTRIES: usize = 64;
 const CACHE_FILE: &str = "python-interpreters.json";
 
 /// The Python to run, or why there is none.
-pub fn resolve(explicit: Option<&str>, project_root: &Path) -> Result<PathBuf, String> {
+pub(crate) fn resolve(explicit: Option<&str>, project_root: &Path) -> Result<PathBuf, String> {
     if let Some(explicit) = explicit {
         // An explicit choice is trusted as given (it may be a venv's python on purpose).
         return find_on_path(explicit)
@@ -117,7 +117,7 @@ fn version_pins(project_root: &Path) -> Vec<PathBuf> {
 }
 
 /// The cache file, when there is a place for it.
-pub fn cache_path() -> Option<PathBuf> {
+pub(crate) fn cache_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from)

@@ -38,7 +38,7 @@ pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> 
 
 /// Validates JSON Lines: every non-blank line is one JSON value. The first few bad lines are
 /// reported (a truncated export would otherwise produce one error per line).
-pub fn check_lines(display_path: &str, content: &str) -> Vec<Diagnostic> {
+pub(crate) fn check_lines(display_path: &str, content: &str) -> Vec<Diagnostic> {
     const MAX_REPORTED: usize = 5;
     content
         .split('\n')
@@ -145,7 +145,7 @@ impl<'de> Visitor<'de> for SkipVisitor {
 
 /// Replaces `//` and `/* */` comments and trailing commas with spaces (newlines kept), respecting
 /// strings, so the result is strict JSON with every byte where it was.
-pub fn strip_jsonc(text: &str) -> String {
+pub(crate) fn strip_jsonc(text: &str) -> String {
     let mut out = text.as_bytes().to_vec();
     let bytes = text.as_bytes();
     // Index in `out` of the last comma not yet followed by a value.

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// A language car can validate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Language {
+pub(crate) enum Language {
     Python,
     Shell,
     Json,
@@ -37,7 +37,7 @@ pub enum Language {
 impl Language {
     /// The language of `path` (its `content` is consulted only for a `#!` line), or of a
     /// notebook cell when `language` names one. `None`: nothing to validate.
-    pub fn detect(path: &Path, content: &str, language: Option<&str>) -> Option<Language> {
+    pub(crate) fn detect(path: &Path, content: &str, language: Option<&str>) -> Option<Language> {
         if let Some(name) = language {
             return Language::from_name(name);
         }
@@ -62,7 +62,7 @@ impl Language {
 
     /// A language named the way notebooks and agents name them ("python", "bash", "typescript").
     /// Markdown, raw cells and unknown names are not validated.
-    pub fn from_name(name: &str) -> Option<Language> {
+    pub(crate) fn from_name(name: &str) -> Option<Language> {
         let language = match name.trim().to_lowercase().as_str() {
             "python" | "python3" | "py" | "ipython" | "ipython3" => Language::Python,
             "bash" | "sh" | "shell" => Language::Shell,
@@ -90,7 +90,7 @@ impl Language {
     }
 
     /// A short lower-case name, used in validator names and notes.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Language::Python => "python",
             Language::Shell => "bash",
@@ -180,7 +180,7 @@ fn by_extension(extension: &str) -> Option<Language> {
 
 /// The language a `#!` line names: `#!/bin/bash`, `#!/usr/bin/env python3`,
 /// `#!/usr/bin/env -S bash -e`.
-pub fn shebang_language(content: &str) -> Option<Language> {
+pub(crate) fn shebang_language(content: &str) -> Option<Language> {
     let first_line = content.lines().next()?;
     let command = first_line.strip_prefix("#!")?;
     let mut words = command.split_whitespace();

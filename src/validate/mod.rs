@@ -6,15 +6,15 @@
 //! missing. Custom validators are data files. Every error is a [`Diagnostic`] naming
 //! `file:line:col`, the validator and the message.
 
-pub mod custom;
-pub mod interpreter;
+pub(crate) mod custom;
+pub(crate) mod interpreter;
 pub mod json;
-pub mod language;
-pub mod python;
-pub mod rules;
-pub mod shell;
-pub mod treesitter;
-pub mod walk;
+pub(crate) mod language;
+pub(crate) mod python;
+pub(crate) mod rules;
+pub(crate) mod shell;
+pub(crate) mod treesitter;
+pub(crate) mod walk;
 
 use std::path::Path;
 
@@ -27,7 +27,7 @@ use crate::validate::language::Language;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     Error,
     Warning,
 }
@@ -36,26 +36,26 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// Project-relative path (or the path as given to `car check`).
-    pub file: String,
+    pub(crate) file: String,
     /// 1-based.
-    pub line: usize,
+    pub(crate) line: usize,
     /// 1-based.
-    pub column: usize,
-    pub severity: Severity,
+    pub(crate) column: usize,
+    pub(crate) severity: Severity,
     /// Which checker: "python", "bash", "json", "tree-sitter-rust", a custom rule's id, …
-    pub validator: String,
-    pub message: String,
+    pub(crate) validator: String,
+    pub(crate) message: String,
     /// The offending source line, trimmed, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub snippet: Option<String>,
+    pub(crate) snippet: Option<String>,
     /// A precise token the error is about (missing module, undefined name), for learning.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subject: Option<String>,
+    pub(crate) subject: Option<String>,
 }
 
 impl Diagnostic {
     /// `file:line:col: message [validator]`, plus the offending line.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut text = format!(
             "{}:{}:{}: {} [{}]",
             self.file, self.line, self.column, self.message, self.validator
@@ -67,7 +67,7 @@ impl Diagnostic {
         text
     }
 
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 }
@@ -88,7 +88,7 @@ pub struct Source<'a> {
 impl Source<'_> {
     /// Whether the added lines are the whole file, in order (a new file, a notebook cell,
     /// `car check`).
-    pub fn added_everything(&self) -> bool {
+    pub(crate) fn added_everything(&self) -> bool {
         !self.added.is_empty()
             && self.added.len() >= self.content.lines().count()
             && self
@@ -104,7 +104,7 @@ impl Source<'_> {
 pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Things the user should know that are not errors ("no Python interpreter; used tree-sitter").
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// The validators for one project, loaded once per process.
@@ -136,7 +136,7 @@ impl Validators {
     }
 
     /// Broken rule files and rules, as one line each (naming the file and the rule id).
-    pub fn rule_notes(&self) -> Vec<String> {
+    pub(crate) fn rule_notes(&self) -> Vec<String> {
         self.rule_errors
             .iter()
             .map(|error| format!("custom validator not loaded: {error}"))
@@ -170,7 +170,7 @@ impl Validators {
 
     /// Whether a file's name alone says there is something to check: a language car validates
     /// or an enabled custom rule's scope (what a directory walk keeps).
-    pub fn wants(&self, path: &Path) -> bool {
+    pub(crate) fn wants(&self, path: &Path) -> bool {
         if walk::has_known_language(path) {
             return true;
         }
@@ -235,13 +235,13 @@ impl Validators {
 }
 
 /// Line `line` (1-based) of `content`, trimmed and shortened, for showing next to an error.
-pub fn snippet_of_line(content: &str, line: usize) -> Option<String> {
+pub(crate) fn snippet_of_line(content: &str, line: usize) -> Option<String> {
     snippet_at(content, line, 1)
 }
 
 /// Like [`snippet_of_line`], but a long line (minified JSON or JavaScript) is shown around
 /// `column` (1-based, in characters) rather than from its start.
-pub fn snippet_at(content: &str, line: usize, column: usize) -> Option<String> {
+pub(crate) fn snippet_at(content: &str, line: usize, column: usize) -> Option<String> {
     const LIMIT: usize = 160;
     let text = content.split('\n').nth(line.checked_sub(1)?)?;
     let length = text.chars().count();

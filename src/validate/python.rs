@@ -20,20 +20,20 @@ use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitt
 
 const SCRIPT: &str = include_str!("python_check.py");
 
-pub const VALIDATOR: &str = "python";
+pub(crate) const VALIDATOR: &str = "python";
 
 /// Compiling even a 2 MiB file takes a fraction of this; a hung site-packages scan does not.
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What to check besides syntax.
-pub struct PythonCheck<'a> {
-    pub interpreter: Result<PathBuf, String>,
-    pub project_root: &'a Path,
+pub(crate) struct PythonCheck<'a> {
+    pub(crate) interpreter: Result<PathBuf, String>,
+    pub(crate) project_root: &'a Path,
 }
 
 impl PythonCheck<'_> {
     /// Compiles `source` and checks the imports it added; falls back to tree-sitter.
-    pub fn run(&self, source: &Source<'_>, report: &mut Report) {
+    pub(crate) fn run(&self, source: &Source<'_>, report: &mut Report) {
         let cell_code;
         let mut source = *source;
         if source.language.is_some() {
@@ -87,7 +87,7 @@ impl PythonCheck<'_> {
 /// `files = !ls`) and help lines (`obj?`) become `pass` at the same indentation, so line numbers do
 /// not move. `None` for a cell magic (`%%bash`, `%%time`, …): the cell is another language or
 /// wraps its code, and car would rather miss than misread it.
-pub fn ipython_to_python(cell: &str) -> Option<String> {
+pub(crate) fn ipython_to_python(cell: &str) -> Option<String> {
     let first = cell.lines().map(str::trim).find(|line| !line.is_empty());
     if first.is_some_and(|line| line.starts_with("%%")) {
         return None;
@@ -168,7 +168,7 @@ fn search_paths(file: &Path, project_root: &Path) -> Vec<PathBuf> {
 }
 
 /// Reads the script's `E`/`M` lines.
-pub fn parse_output(display_path: &str, content: &str, stdout: &str) -> Vec<Diagnostic> {
+pub(crate) fn parse_output(display_path: &str, content: &str, stdout: &str) -> Vec<Diagnostic> {
     stdout
         .lines()
         .filter_map(|text| {

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use crate::validate::Severity;
 
 /// Rule files shipped with car: examples, all disabled, loaded so a project can enable one by id.
-pub const SHIPPED: &[(&str, &str)] = &[
+pub(crate) const SHIPPED: &[(&str, &str)] = &[
     (
         "validators/reference-must-exist.example.json",
         include_str!("../../validators/reference-must-exist.example.json"),
@@ -33,21 +33,21 @@ pub const SHIPPED: &[(&str, &str)] = &[
 ];
 
 /// Where a project keeps its rule files, relative to its root.
-pub const PROJECT_RULES_DIR: &str = ".claude/claude-auto-review/validators";
+pub(crate) const PROJECT_RULES_DIR: &str = ".claude/claude-auto-review/validators";
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A rule file or rule that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}{}: {message}", rule.as_ref().map(|id| format!(": rule `{id}`")).unwrap_or_default())]
-pub struct RuleError {
-    pub file: String,
-    pub rule: Option<String>,
+pub(crate) struct RuleError {
+    pub(crate) file: String,
+    pub(crate) rule: Option<String>,
     /// 1-based line for a JSON error (0 when not about a position).
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) message: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -113,43 +113,43 @@ struct RawCommand {
 
 /// One usable rule.
 #[derive(Debug, Clone)]
-pub struct Rule {
-    pub id: String,
+pub(crate) struct Rule {
+    pub(crate) id: String,
     /// The file the rule came from (`validators/x.json` for shipped ones).
-    pub file: String,
-    pub enabled: bool,
-    pub severity: Severity,
+    pub(crate) file: String,
+    pub(crate) enabled: bool,
+    pub(crate) severity: Severity,
     scope: Scope,
     ignore: Vec<Scope>,
-    pub kind: RuleKind,
+    pub(crate) kind: RuleKind,
 }
 
 #[derive(Debug, Clone)]
-pub enum RuleKind {
+pub(crate) enum RuleKind {
     Reference(ReferenceRule),
     Command(CommandRule),
 }
 
 /// Every match of `pattern` (group 1 = the name) must be defined in one of `defined_in`.
 #[derive(Debug, Clone)]
-pub struct ReferenceRule {
-    pub pattern: Regex,
+pub(crate) struct ReferenceRule {
+    pub(crate) pattern: Regex,
     /// Project-relative paths.
-    pub defined_in: Vec<String>,
+    pub(crate) defined_in: Vec<String>,
     /// Group 1 of each match is a defined name; `None`: any word in the files counts.
-    pub definition: Option<Regex>,
+    pub(crate) definition: Option<Regex>,
     /// Template with `{name}`, `{match}` and `{defined_in}`.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 /// An external program run on the file; its `path:line:col: message` lines become diagnostics.
 #[derive(Debug, Clone)]
-pub struct CommandRule {
+pub(crate) struct CommandRule {
     /// With `{file}` (absolute path), `{relative}` (project-relative) and `{root}` placeholders.
-    pub argv: Vec<String>,
-    pub timeout: Duration,
+    pub(crate) argv: Vec<String>,
+    pub(crate) timeout: Duration,
     /// Send the content on stdin as well.
-    pub stdin: bool,
+    pub(crate) stdin: bool,
 }
 
 /// A glob the way lesson scopes work: without `/` it matches the file name in any folder, with
@@ -186,7 +186,7 @@ impl Scope {
 
 impl Rule {
     /// Whether the rule applies to a project-relative path.
-    pub fn applies_to(&self, relative_path: &str) -> bool {
+    pub(crate) fn applies_to(&self, relative_path: &str) -> bool {
         self.scope.matches(relative_path)
             && !self.ignore.iter().any(|scope| scope.matches(relative_path))
     }
@@ -194,13 +194,13 @@ impl Rule {
 
 /// All rules of a project, and what was wrong with the files that failed.
 #[derive(Debug, Clone, Default)]
-pub struct RuleSet {
-    pub rules: Vec<Rule>,
-    pub errors: Vec<RuleError>,
+pub(crate) struct RuleSet {
+    pub(crate) rules: Vec<Rule>,
+    pub(crate) errors: Vec<RuleError>,
 }
 
 /// Loads the shipped rules, then the project's (same id: the project's wins).
-pub fn load(project_root: &Path) -> RuleSet {
+pub(crate) fn load(project_root: &Path) -> RuleSet {
     let mut by_id: BTreeMap<String, Rule> = BTreeMap::new();
     let mut errors = Vec::new();
     let mut files: Vec<(String, String)> = SHIPPED
@@ -269,7 +269,7 @@ fn file_error(file: &str, message: String) -> RuleError {
 
 /// Parses and validates one rule file. `Err`: the file as a whole is unusable (not JSON, wrong
 /// shape); otherwise each broken rule is an error of its own and the good rules are kept.
-pub fn parse_file(name: &str, text: &str) -> Result<RuleSet, RuleError> {
+pub(crate) fn parse_file(name: &str, text: &str) -> Result<RuleSet, RuleError> {
     parse_rules(name, text, true).map(|(set, _)| set)
 }
 

@@ -14,17 +14,17 @@ use crate::validate::language::Language;
 use crate::validate::{Diagnostic, Report, Severity, snippet_of_line, treesitter};
 
 /// `bash -n` on a 2 MiB script takes well under this.
-pub const TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(5);
 
-pub const VALIDATOR: &str = "bash";
+pub(crate) const VALIDATOR: &str = "bash";
 
 /// Checks a shell script with `bash -n`, falling back to tree-sitter-bash (warnings only).
-pub fn check(display_path: &str, content: &str, report: &mut Report) {
+pub(crate) fn check(display_path: &str, content: &str, report: &mut Report) {
     check_with(display_path, content, "bash", report);
 }
 
 /// [`check`] with an explicit bash program (tests use a missing one).
-pub fn check_with(display_path: &str, content: &str, bash: &str, report: &mut Report) {
+pub(crate) fn check_with(display_path: &str, content: &str, bash: &str, report: &mut Report) {
     let mut command = Command::new(bash);
     command
         .args(["--norc", "--noprofile", "-O", "extglob", "-n", "/dev/stdin"])
@@ -66,7 +66,7 @@ fn fallback(display_path: &str, content: &str, report: &mut Report) {
 
 /// Turns `/dev/stdin: line 3: syntax error near unexpected token `fi'` into diagnostics. The
 /// echo lines bash adds (`line 3: `fi fi'`) repeat the source and are dropped.
-pub fn parse_messages(display_path: &str, content: &str, stderr: &str) -> Vec<Diagnostic> {
+pub(crate) fn parse_messages(display_path: &str, content: &str, stderr: &str) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = Vec::new();
     for message_line in stderr.lines() {
         let Some((line, message)) = split_line_message(message_line) else {

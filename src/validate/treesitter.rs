@@ -14,13 +14,13 @@ use crate::validate::language::Language;
 use crate::validate::{Diagnostic, Severity, snippet_at};
 
 /// Errors reported per file; the rest are usually consequences of the first.
-pub const MAX_REPORTED: usize = 5;
+pub(crate) const MAX_REPORTED: usize = 5;
 
 /// Longest a parse may take (a 2 MiB file parses in well under this).
-pub const PARSE_BUDGET: Duration = Duration::from_secs(3);
+pub(crate) const PARSE_BUDGET: Duration = Duration::from_secs(3);
 
 /// The grammar for `language`, if this build has one.
-pub fn grammar(language: Language) -> Option<tree_sitter::Language> {
+pub(crate) fn grammar(language: Language) -> Option<tree_sitter::Language> {
     let function = match language {
         Language::Python => tree_sitter_python::LANGUAGE,
         Language::Shell => tree_sitter_bash::LANGUAGE,
@@ -61,18 +61,18 @@ fn extra_grammar(_language: Language) -> Option<tree_sitter::Language> {
 /// Grammars that often misread valid code: C and C++ cannot see through macros (on system headers
 /// and C sources from crates.io most files had at least one ERROR node), and the CSS grammar
 /// predates `@container`, `! important` with a space and backslash-continued strings.
-pub fn misreads_valid_code(language: Language) -> bool {
+pub(crate) fn misreads_valid_code(language: Language) -> bool {
     matches!(language, Language::C | Language::Cpp | Language::Css)
 }
 
 /// The validator name for a language's tree-sitter check ("tree-sitter-rust").
-pub fn validator_name(language: Language) -> String {
+pub(crate) fn validator_name(language: Language) -> String {
     format!("tree-sitter-{}", language.name())
 }
 
 /// Parses `content` and reports its syntax errors. `Err` is a note: no grammar in this build, or
 /// the parse ran out of time.
-pub fn check(
+pub(crate) fn check(
     display_path: &str,
     content: &str,
     language: Language,
@@ -132,16 +132,16 @@ fn parse(grammar: &tree_sitter::Language, content: &str) -> Result<tree_sitter::
 
 /// One ERROR or MISSING node, located.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-    pub subject: Option<String>,
+pub(crate) struct SyntaxError {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) message: String,
+    pub(crate) subject: Option<String>,
 }
 
 /// The first [`MAX_REPORTED`] distinct ERROR/MISSING nodes in document order. Subtrees without
 /// errors are skipped; an ERROR node's children are not searched (they are the same mistake).
-pub fn syntax_errors(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
+pub(crate) fn syntax_errors(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
     let mut found: Vec<SyntaxError> = Vec::new();
     if !root.has_error() {
         return found;

@@ -17,7 +17,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The checkable files under `dir`, relative to `dir` joined onto `shown` (the directory as the
 /// user wrote it), sorted. `wants` says whether a file's name makes it checkable.
-pub fn files_under(
+pub(crate) fn files_under(
     dir: &Path,
     shown: &str,
     wants: &dyn Fn(&Path) -> bool,
@@ -68,7 +68,7 @@ fn refusal(shown: &str) -> String {
 }
 
 /// Whether car validates a file with this name (content is not read: no shebang detection).
-pub fn has_known_language(path: &Path) -> bool {
+pub(crate) fn has_known_language(path: &Path) -> bool {
     Language::detect(path, "", None).is_some()
 }
 
