@@ -1,7 +1,7 @@
 //! The PostToolUse hook: for each file the tool changed, validate it, match the added text
 //! against the lessons, learn from errors, record what happened for the stop gate, and answer.
 //!
-//! Answer rules (DESIGN.md): validator errors block (PostToolUse cannot undo an edit; `block`
+//! Answer rules (docs/contracts.md): validator errors block (PostToolUse cannot undo an edit; `block`
 //! makes the model look), lesson warnings alone go to `additionalContext`, both together go into
 //! the block reason; notes for the human go to `systemMessage`.
 

@@ -1,6 +1,6 @@
 //! A lesson's scope: a glob over files.
 //!
-//! Rules (DESIGN.md): a pattern without `/` (`*.swift`, `Makefile`) matches the file **name** in
+//! Rules (docs/contracts.md): a pattern without `/` (`*.swift`, `Makefile`) matches the file **name** in
 //! any folder; a pattern with `/` (`src/**/*.rs`) matches the project-relative path, `/`
 //! separated, where `*` does not cross folders but `**` does. An empty scope, `*` and `**` match
 //! every file.

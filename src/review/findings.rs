@@ -1,4 +1,4 @@
-//! Findings: what a review produces, whatever the backend (DESIGN.md "Findings JSON"). Raw JSON
+//! Findings: what a review produces, whatever the backend (docs/contracts.md, "Reviewer backends"). Raw JSON
 //! ([`RawFindings`]) is validated once into [`Review`]: every finding has an id, a severity, a
 //! file and a title.
 //!
