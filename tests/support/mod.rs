@@ -59,6 +59,13 @@ impl HookAnswer {
             .unwrap_or_default()
             .to_string()
     }
+
+    /// The answer with the project's temporary path written as `[project]`, for snapshots.
+    pub fn redacted(&self, project: &TestProject) -> Value {
+        let root = project.path().to_string_lossy().into_owned();
+        let text = self.stdout.trim().replace(&root, "[project]");
+        serde_json::from_str(&text).unwrap()
+    }
 }
 
 /// What a command printed.
