@@ -171,7 +171,8 @@ fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error>
         ..RawLesson::default()
     };
     let lesson = Lesson::from_raw(raw).map_err(|problem| Error::Usage(problem.to_string()))?;
-    crate::lessons::examples::check_examples(&lesson).map_err(Error::Usage)?;
+    crate::lessons::examples::check_examples(&lesson)
+        .map_err(|failure| Error::Usage(failure.to_string()))?;
     Ok(lesson)
 }
 

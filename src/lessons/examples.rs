@@ -53,43 +53,68 @@ impl ExampleCase {
         )
     }
 
-    pub(crate) fn run(&self) -> Result<(), String> {
-        let fired = fires(&self.lesson, &self.text)
-            .map_err(|problem| format!("{}: {problem}", self.name()))?;
+    /// Runs the example; the failure names the case.
+    pub(crate) fn run(&self) -> Result<(), ExampleFailure> {
+        let failed = |problem: ExampleProblem| ExampleFailure {
+            case: self.name(),
+            lesson_id: self.lesson.id.clone(),
+            problem,
+        };
+        let fired = fires(&self.lesson, &self.text).map_err(failed)?;
+        let triggers = || self.lesson.trigger_texts();
         match (self.should_match, fired) {
-            (true, false) => Err(format!(
-                "{}: expected the lesson to fire, it did not (triggers {:?})",
-                self.name(),
-                self.lesson.trigger_texts()
-            )),
-            (false, true) => Err(format!(
-                "{}: expected the lesson not to fire, it fired (triggers {:?})",
-                self.name(),
-                self.lesson.trigger_texts()
-            )),
+            (true, false) => Err(failed(ExampleProblem::DidNotFire {
+                triggers: triggers(),
+            })),
+            (false, true) => Err(failed(ExampleProblem::Fired {
+                triggers: triggers(),
+            })),
             _ => Ok(()),
         }
     }
 }
 
+/// An example that does not hold, named by its case (`lesson L example match[0] "…"`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{case}: {problem}")]
+pub(crate) struct ExampleFailure {
+    pub(crate) case: String,
+    pub(crate) lesson_id: String,
+    pub(crate) problem: ExampleProblem,
+}
+
+/// Why an example does not hold.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ExampleProblem {
+    #[error("expected the lesson to fire, it did not (triggers {triggers:?})")]
+    DidNotFire { triggers: Vec<String> },
+    #[error("expected the lesson not to fire, it fired (triggers {triggers:?})")]
+    Fired { triggers: Vec<String> },
+    /// A trigger does not compile.
+    #[error("{0}")]
+    Trigger(String),
+    #[error("cannot name a file in scope {0:?} to try the example on")]
+    NoFileInScope(String),
+    /// The matcher gave up (a regex over its budget).
+    #[error("{0}")]
+    Matcher(String),
+}
+
 /// Whether the lesson fires on `text` as added lines of a file in its scope.
-pub(crate) fn fires(lesson: &Lesson, text: &str) -> Result<bool, String> {
+pub(crate) fn fires(lesson: &Lesson, text: &str) -> Result<bool, ExampleProblem> {
     for trigger in &lesson.triggers {
-        trigger.engine().map_err(|error| error.to_string())?;
+        trigger
+            .engine()
+            .map_err(|error| ExampleProblem::Trigger(error.to_string()))?;
     }
     let added = AddedLine::every_line(text);
     let path = path_in_scope(lesson.scope.as_str())
         .filter(|path| lesson.scope.matches(path))
-        .ok_or_else(|| {
-            format!(
-                "cannot name a file in scope {:?} to try the example on",
-                lesson.scope.as_str()
-            )
-        })?;
+        .ok_or_else(|| ExampleProblem::NoFileInScope(lesson.scope.as_str().to_string()))?;
     let index = LessonIndex::new(&[lesson]);
     let outcome = index.find(&path, &added, EXAMPLE_BUDGET);
     if let Some(problem) = outcome.problems.first() {
-        return Err(problem.clone());
+        return Err(ExampleProblem::Matcher(problem.clone()));
     }
     Ok(!outcome.hits.is_empty())
 }
@@ -159,7 +184,7 @@ pub(crate) fn example_cases(lesson: &Lesson, source: Option<&str>) -> Vec<Exampl
 
 /// A lesson's own examples must hold: every `match` fires, no `no_match` does. The first case
 /// that fails, with the reason.
-pub(crate) fn check_examples(lesson: &Lesson) -> Result<(), String> {
+pub(crate) fn check_examples(lesson: &Lesson) -> Result<(), ExampleFailure> {
     example_cases(lesson, None)
         .iter()
         .try_for_each(ExampleCase::run)
@@ -196,6 +221,7 @@ mod tests {
         let failures: Vec<String> = example_cases(&wrong, None)
             .iter()
             .filter_map(|case| case.run().err())
+            .map(|failure| failure.to_string())
             .collect();
         assert_eq!(
             failures,
@@ -213,7 +239,10 @@ mod tests {
             "lesson": "L", "examples": {"no_match": ["x"]}}),
         );
         let failure = example_cases(&broken, None)[0].run().unwrap_err();
-        assert!(failure.contains("does not compile"), "{failure}");
+        assert!(
+            matches!(&failure.problem, ExampleProblem::Trigger(message) if message.contains("does not compile")),
+            "{failure}"
+        );
     }
 
     #[test]

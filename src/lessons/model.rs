@@ -154,8 +154,11 @@ pub(crate) enum LessonProblem {
     NoTriggers,
     #[error(transparent)]
     Trigger(#[from] TriggerError),
-    #[error("scope {scope:?}: {message}")]
-    Scope { scope: String, message: String },
+    #[error("scope {scope:?}: {source}")]
+    Scope {
+        scope: String,
+        source: globset::Error,
+    },
 }
 
 impl Lesson {
@@ -169,9 +172,9 @@ impl Lesson {
             .iter()
             .map(|text| Trigger::parse(text))
             .collect::<Result<Vec<_>, _>>()?;
-        let scope = Scope::parse(&raw.scope).map_err(|message| LessonProblem::Scope {
+        let scope = Scope::parse(&raw.scope).map_err(|source| LessonProblem::Scope {
             scope: raw.scope.clone(),
-            message,
+            source,
         })?;
         let id = raw
             .id

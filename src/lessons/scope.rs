@@ -20,7 +20,7 @@ pub(crate) struct Scope {
 }
 
 impl Scope {
-    pub(crate) fn parse(text: &str) -> Result<Scope, String> {
+    pub(crate) fn parse(text: &str) -> Result<Scope, globset::Error> {
         let trimmed = text.trim();
         let glob = if matches!(trimmed, "" | "*" | "**" | "**/*") {
             None
@@ -54,12 +54,11 @@ impl Scope {
     }
 }
 
-fn build_glob(pattern: &str) -> Result<Glob, String> {
+fn build_glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern.trim_start_matches('/'))
         .literal_separator(true)
         .backslash_escape(true)
         .build()
-        .map_err(|error| error.to_string())
 }
 
 fn file_name(relative_path: &str) -> &str {

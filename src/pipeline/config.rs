@@ -222,21 +222,10 @@ fn run_examples(relative_path: &str, text: &str) -> Vec<Diagnostic> {
         .flat_map(|lesson| example_cases(lesson, None))
         .filter_map(|case| case.run().err())
         .map(|failure| {
-            let line = locate_failure(text, &failure);
+            let line = line_of(text, &Value::String(failure.lesson_id.clone()));
             error(relative_path, line, format!("self-test failed: {failure}"))
         })
         .collect()
-}
-
-/// The line of the lesson a failure names, when the edited file is where it is defined.
-fn locate_failure(text: &str, failure: &str) -> usize {
-    let id = failure
-        .strip_prefix("lesson ")
-        .and_then(|rest| rest.split_whitespace().next());
-    match id {
-        Some(id) => line_of(text, &Value::String(id.to_string())),
-        None => 1,
-    }
 }
 
 /// The 1-based line where a JSON value first appears in the text (1 when it cannot be found).

@@ -7,6 +7,7 @@ use crate::edit::{AddedLine, Edit};
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
+use crate::replay::runner::StepError;
 use crate::scenario::observation::Observation;
 use crate::settings::Settings;
 use crate::validate::Diagnostic;
@@ -18,7 +19,7 @@ pub(crate) fn run(
     settings: &Settings,
     clock: Clock,
     paths: &[String],
-) -> Result<Observation, String> {
+) -> Result<Observation, StepError> {
     let lessons = LessonUse {
         learn: settings.learning_enabled,
         user_layer: false,
@@ -47,10 +48,9 @@ fn observation(errors: &[Diagnostic], warnings: &[Warning]) -> Observation {
 }
 
 /// `car check` treats the whole file as added; the file is read with the same guard.
-fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
+fn whole_file(project: &Project, relative: &str) -> Result<Edit, StepError> {
     let path = project.root().join(relative);
-    let content =
-        crate::edit::read_text(&path, relative).map_err(|note| format!("check: {note}"))?;
+    let content = crate::edit::read_text(&path, relative).map_err(StepError::Check)?;
     Ok(Edit {
         path,
         relative_path: relative.to_string(),

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::clock::Clock;
+use crate::files::FileError;
 use crate::hook::{HookContext, Payload};
 use crate::project::Project;
 use crate::scenario::expect::{self, DiskState, Observation};
@@ -21,6 +22,27 @@ use crate::settings::{RawSettings, Settings};
 
 /// The session id the replayed payloads carry.
 const SESSION: &str = "car-replay";
+
+/// Why a step (or the setup before the first) could not be played.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum StepError {
+    #[error("settings: {0}")]
+    Settings(String),
+    #[error("\"{0}\" needs a project (run it with `car lessons test`)")]
+    NeedsProject(&'static str),
+    #[error("payload: {0}")]
+    Payload(String),
+    #[error("no fixture {0:?}")]
+    NoFixture(String),
+    #[error("edit: {file} exists; say in \"before\" what to replace")]
+    EditOfExistingFile { file: String },
+    #[error("edit: {file} does not contain the \"before\" text {before:?}")]
+    BeforeNotFound { file: String, before: String },
+    #[error("check: {0}")]
+    Check(String),
+    #[error(transparent)]
+    File(#[from] FileError),
+}
 
 /// Why a scenario failed: where, and every expectation that did not hold there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +70,8 @@ pub(crate) fn run(scenario: &Scenario, origin: Option<&Project>) -> Result<(), F
         .path()
         .canonicalize()
         .unwrap_or_else(|_| folder.path().to_path_buf());
-    let sandbox = Sandbox::create(scenario, &root, origin).map_err(Failure::setup)?;
+    let sandbox = Sandbox::create(scenario, &root, origin)
+        .map_err(|error| Failure::setup(error.to_string()))?;
     for step in &scenario.steps {
         let failures = sandbox.play(step);
         if !failures.is_empty() {
@@ -92,14 +115,14 @@ impl Sandbox {
         scenario: &Scenario,
         root: &Path,
         origin: Option<&Project>,
-    ) -> Result<Sandbox, String> {
+    ) -> Result<Sandbox, StepError> {
         let project = Project::at(root);
         let settings_object = scenario.settings.clone().unwrap_or_default();
         let raw: RawSettings = serde_json::from_value(Value::Object(settings_object.clone()))
-            .map_err(|error| format!("settings: {error}"))?;
+            .map_err(|error| StepError::Settings(error.to_string()))?;
         // Refuse bad settings up front: a scenario should not silently run on defaults.
         Settings::from_raw(raw, &project.settings_file())
-            .map_err(|error| format!("settings: {error}"))?;
+            .map_err(|error| StepError::Settings(error.to_string()))?;
         let document = json!({"claude-auto-review": settings_object});
         write(&project.settings_file(), &pretty(&document))?;
         let lessons_text = initial_text(&scenario.lessons, origin.map(Project::lessons_file))?;
@@ -111,8 +134,7 @@ impl Sandbox {
             write(&project.candidates_file(), &text)?;
         }
         if scenario.project_validators {
-            let origin = origin
-                .ok_or("\"project_validators\" needs a project (run it with `car lessons test`)")?;
+            let origin = origin.ok_or(StepError::NeedsProject("project_validators"))?;
             copy_validators(origin, &project)?;
         }
         for (relative, content) in &scenario.files {
@@ -128,12 +150,12 @@ impl Sandbox {
     fn play(&self, step: &Step) -> Vec<String> {
         let seen = match self.act(step) {
             Ok(seen) => seen,
-            Err(message) => return vec![message],
+            Err(error) => return vec![error.to_string()],
         };
         expect::check(&step.expect, step.now, seen.as_ref(), &self.disk())
     }
 
-    fn act(&self, step: &Step) -> Result<Option<Observation>, String> {
+    fn act(&self, step: &Step) -> Result<Option<Observation>, StepError> {
         let clock = Clock::fixed(step.now);
         match &step.action {
             Action::Nothing => Ok(None),
@@ -174,9 +196,11 @@ impl Sandbox {
     }
 
     /// Runs the PostToolUse hook in-process, exactly as `car hook post-tool-use` would.
-    fn hook(&self, payload: Value, clock: Clock) -> Result<Observation, String> {
-        let raw = serde_json::from_value(payload).map_err(|error| format!("payload: {error}"))?;
-        let payload = Payload::from_raw(raw).map_err(|error| format!("payload: {error}"))?;
+    fn hook(&self, payload: Value, clock: Clock) -> Result<Observation, StepError> {
+        let raw = serde_json::from_value(payload)
+            .map_err(|error| StepError::Payload(error.to_string()))?;
+        let payload =
+            Payload::from_raw(raw).map_err(|error| StepError::Payload(error.to_string()))?;
         let (settings, settings_problem) = self.settings();
         let context = HookContext {
             payload,
@@ -192,18 +216,19 @@ impl Sandbox {
 
     /// Replaces `before` by `after` in the file (creating it with `before` first) and builds the
     /// Edit payload Claude Code would send.
-    fn edit(&self, file: &str, before: &str, after: &str) -> Result<Value, String> {
+    fn edit(&self, file: &str, before: &str, after: &str) -> Result<Value, StepError> {
         let path = self.project.root().join(file);
         let original = read(&path)?.unwrap_or_else(|| before.to_string());
         if before.is_empty() && path.exists() {
-            return Err(format!(
-                "edit: {file} exists; say in \"before\" what to replace"
-            ));
+            return Err(StepError::EditOfExistingFile {
+                file: file.to_string(),
+            });
         }
         if !original.contains(before) {
-            return Err(format!(
-                "edit: {file} does not contain the \"before\" text {before:?}"
-            ));
+            return Err(StepError::BeforeNotFound {
+                file: file.to_string(),
+                before: before.to_string(),
+            });
         }
         let updated = if before.is_empty() {
             after.to_string()
@@ -225,7 +250,7 @@ impl Sandbox {
     }
 
     /// Writes the whole file and builds the Write payload (with the previous content).
-    fn write_file(&self, file: &str, content: &str) -> Result<Value, String> {
+    fn write_file(&self, file: &str, content: &str) -> Result<Value, StepError> {
         let path = self.project.root().join(file);
         let original = read(&path)?;
         write(&path, content)?;
@@ -243,11 +268,11 @@ impl Sandbox {
     }
 
     /// A recorded payload pointed at this project, with its file written as the tool left it.
-    fn fixture(&self, name: &str, file_content: Option<&str>) -> Result<Value, String> {
-        let text = fixtures::get(name).ok_or_else(|| format!("no fixture {name:?}"))?;
+    fn fixture(&self, name: &str, file_content: Option<&str>) -> Result<Value, StepError> {
+        let text = fixtures::get(name).ok_or_else(|| StepError::NoFixture(name.to_string()))?;
         let root = self.project.root().to_string_lossy();
         let payload: Value = serde_json::from_str(&text.replace(FIXTURE_ROOT, &root))
-            .map_err(|error| format!("fixture {name}: {error}"))?;
+            .map_err(|error| StepError::Payload(format!("fixture {name}: {error}")))?;
         // Claude and Gemini name the file in tool_input, Cursor at the top level.
         let path = payload["tool_input"]["file_path"]
             .as_str()
@@ -303,7 +328,7 @@ fn content_after(payload: &Value) -> Option<String> {
 }
 
 /// The project's custom validator files, copied as they are.
-fn copy_validators(origin: &Project, sandbox: &Project) -> Result<(), String> {
+fn copy_validators(origin: &Project, sandbox: &Project) -> Result<(), StepError> {
     let folder = origin.validators_dir();
     let Ok(entries) = std::fs::read_dir(&folder) else {
         return Ok(());
@@ -319,16 +344,14 @@ fn copy_validators(origin: &Project, sandbox: &Project) -> Result<(), String> {
     Ok(())
 }
 
-fn initial_text(initial: &Initial, origin: Option<PathBuf>) -> Result<Option<String>, String> {
+fn initial_text(initial: &Initial, origin: Option<PathBuf>) -> Result<Option<String>, StepError> {
     match initial {
         Initial::Missing => Ok(None),
         Initial::Json(value) => Ok(Some(pretty(value))),
         Initial::Text(text) => Ok(Some(text.clone())),
         Initial::FromProject => match origin {
             Some(path) => read(&path),
-            None => {
-                Err("\"project_lessons\" needs a project (run it with `car lessons test`)".into())
-            }
+            None => Err(StepError::NeedsProject("project_lessons")),
         },
     }
 }
@@ -339,13 +362,18 @@ fn pretty(value: &Value) -> String {
     text
 }
 
-fn read(path: &Path) -> Result<Option<String>, String> {
-    crate::files::read_optional(path).map_err(|error| error.to_string())
+fn read(path: &Path) -> Result<Option<String>, StepError> {
+    Ok(crate::files::read_optional(path)?)
 }
 
-fn write(path: &Path, content: &str) -> Result<(), String> {
-    crate::files::ensure_parent(path).map_err(|error| error.to_string())?;
-    std::fs::write(path, content).map_err(|error| format!("{}: {error}", path.display()))
+fn write(path: &Path, content: &str) -> Result<(), StepError> {
+    crate::files::ensure_parent(path)?;
+    std::fs::write(path, content).map_err(|source| {
+        StepError::File(FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    })
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ impl Case {
                 })
             }
             Case::Broken { error, .. } => Err(error.clone()),
-            Case::Example(example) => example.run(),
+            Case::Example(example) => example.run().map_err(|failure| failure.to_string()),
         }
     }
 }
