@@ -7,7 +7,7 @@ use crate::edit::{AddedLine, Edit};
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
-use crate::replay::runner::StepError;
+use crate::replay::step_error::StepError;
 use crate::scenario::observation::Observation;
 use crate::settings::Settings;
 use crate::validate::Diagnostic;

@@ -15,6 +15,7 @@ use crate::clock::Clock;
 use crate::files::FileError;
 use crate::hook::{HookContext, Payload};
 use crate::project::Project;
+use crate::replay::step_error::StepError;
 use crate::scenario::expect::{self, DiskState, Observation};
 use crate::scenario::fixtures::{self, FIXTURE_ROOT};
 use crate::scenario::{Action, Initial, Scenario, Step};
@@ -22,27 +23,6 @@ use crate::settings::{RawSettings, Settings};
 
 /// The session id the replayed payloads carry.
 const SESSION: &str = "car-replay";
-
-/// Why a step (or the setup before the first) could not be played.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum StepError {
-    #[error("settings: {0}")]
-    Settings(String),
-    #[error("\"{0}\" needs a project (run it with `car lessons test`)")]
-    NeedsProject(&'static str),
-    #[error("payload: {0}")]
-    Payload(String),
-    #[error("no fixture {0:?}")]
-    NoFixture(String),
-    #[error("edit: {file} exists; say in \"before\" what to replace")]
-    EditOfExistingFile { file: String },
-    #[error("edit: {file} does not contain the \"before\" text {before:?}")]
-    BeforeNotFound { file: String, before: String },
-    #[error("check: {0}")]
-    Check(String),
-    #[error(transparent)]
-    File(#[from] FileError),
-}
 
 /// Why a scenario failed: where, and every expectation that did not hold there.
 #[derive(Debug, Clone, PartialEq, Eq)]
