@@ -284,3 +284,26 @@ fn the_documented_example_scenario_passes() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(summary(&run.stdout), (builtin_cases() + 1, 0));
 }
+
+/// Regression: replay's `check` step had its own copy of "check one file" that passed no added
+/// lines, so the Python import check never ran in it (and it read files without the size and
+/// binary guard). It now goes through the one edit pipeline `car check` uses.
+#[test]
+fn a_check_step_runs_the_same_checks_as_car_check() {
+    let project = TestProject::new();
+    project.write(
+        "replay-tests/check_imports.json",
+        r#"{"files": {"job.py": "import yamlish_not_installed_anywhere\n",
+                      "blob.py": "x = 1\u0000\n"},
+ "steps": [
+  {"check": ["job.py"],
+   "expect": {"block": true, "reason_contains": ["job.py:1", "yamlish_not_installed_anywhere"]}},
+  {"check": ["blob.py"],
+   "expect": {"block": false, "message_contains": ["blob.py: binary file; not checked"]}}]}"#,
+    );
+    let run = project.run(&["lessons", "test"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    project.write("job.py", "import yamlish_not_installed_anywhere\n");
+    let direct = project.run(&["check", "--no-learn", "job.py"]);
+    assert_eq!(direct.code, 1, "{direct:?}");
+}

@@ -226,3 +226,42 @@ fn offers_before_any_session_are_an_empty_list() {
         "an unknown session named explicitly is an error: {run:?}"
     );
 }
+
+/// Regression: `car status` resolved the user's config folder with its own rule (it accepted a
+/// relative `XDG_CONFIG_HOME`), so it could name a different user lessons file than the hook
+/// reads. Both now go through one resolution: a relative XDG variable is ignored.
+#[test]
+fn status_names_the_user_lessons_file_the_hook_reads() {
+    let project = TestProject::new();
+    let user_file = project.home().join(".config/car/lessons.json");
+    std::fs::create_dir_all(user_file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &user_file,
+        r#"{"lessons": [{"id": "u1", "scope": "*.py", "triggers": ["requests.get(url)"],
+            "lesson": "pass a timeout to requests", "weight": 3}]}"#,
+    )
+    .unwrap();
+    let status = project
+        .car()
+        .env("XDG_CONFIG_HOME", "relative/config")
+        .arg("status")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        stdout.contains(&format!("1 user-wide in {}", user_file.display())),
+        "{stdout}"
+    );
+    project.write("fetch.py", "import requests\nrequests.get(url)\n");
+    let payload = project.write_payload("fetch.py", "import requests\nrequests.get(url)\n", None);
+    let answer = project.hook_with_env(
+        "post-tool-use",
+        &payload,
+        &[("XDG_CONFIG_HOME", "relative/config")],
+    );
+    assert!(
+        answer.context().contains("pass a timeout to requests")
+            || answer.reason().contains("pass a timeout to requests"),
+        "{answer:?}"
+    );
+}

@@ -7,19 +7,19 @@ use crate::edit::{AddedLine, Edit};
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
-use crate::replay::step_error::StepError;
 use crate::scenario::observation::Observation;
 use crate::settings::Settings;
 use crate::validate::Diagnostic;
 
 /// Checks each file as `car check` does (through the same pipeline) and reports it as what the
-/// agent would have seen.
+/// agent would have seen; a file car does not check (binary, too large, missing) is a note in
+/// the step's message, as `car check` prints it.
 pub(crate) fn run(
     project: &Project,
     settings: &Settings,
     clock: Clock,
     paths: &[String],
-) -> Result<Observation, StepError> {
+) -> Observation {
     let lessons = LessonUse {
         learn: settings.learning_enabled,
         user_layer: false,
@@ -27,12 +27,23 @@ pub(crate) fn run(
     let checker = Checker::new(project, settings, clock, lessons);
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut warnings = Vec::new();
+    let mut notes = Vec::new();
     for relative in paths {
-        let report = checker.check(&whole_file(project, relative)?);
+        let edit = match whole_file(project, relative) {
+            Ok(edit) => edit,
+            Err(note) => {
+                notes.push(format!("note: {note}"));
+                continue;
+            }
+        };
+        let report = checker.check(&edit);
         errors.extend(report.diagnostics.into_iter().filter(Diagnostic::is_error));
         warnings.extend(report.warnings);
     }
-    Ok(observation(&errors, &warnings))
+    Observation {
+        message: notes.join("\n"),
+        ..observation(&errors, &warnings)
+    }
 }
 
 /// What `car check` prints, as the agent would read it: errors as the block reason, lesson hits
@@ -48,9 +59,9 @@ fn observation(errors: &[Diagnostic], warnings: &[Warning]) -> Observation {
 }
 
 /// `car check` treats the whole file as added; the file is read with the same guard.
-fn whole_file(project: &Project, relative: &str) -> Result<Edit, StepError> {
+fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
     let path = project.root().join(relative);
-    let content = crate::edit::read_text(&path, relative).map_err(StepError::Check)?;
+    let content = crate::edit::read_text(&path, relative)?;
     Ok(Edit {
         path,
         relative_path: relative.to_string(),

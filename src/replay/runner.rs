@@ -156,8 +156,9 @@ impl Sandbox {
                 Ok(Some(self.hook(payload, clock)?))
             }
             Action::Check(paths) => {
-                crate::replay::check_step::run(&self.project, &self.settings().0, clock, paths)
-                    .map(Some)
+                let settings = self.settings().0;
+                let seen = crate::replay::check_step::run(&self.project, &settings, clock, paths);
+                Ok(Some(seen))
             }
             Action::Maintain => Ok(Some(crate::replay::check_step::maintain(
                 &self.project,

@@ -18,8 +18,6 @@ pub(crate) enum StepError {
     EditOfExistingFile { file: String },
     #[error("edit: {file} does not contain the \"before\" text {before:?}")]
     BeforeNotFound { file: String, before: String },
-    #[error("check: {0}")]
-    Check(String),
     #[error(transparent)]
     File(#[from] FileError),
 }
