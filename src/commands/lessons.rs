@@ -19,6 +19,7 @@ use crate::lessons::trigger::Trigger;
 use crate::lessons::{LessonsError, maintain};
 use crate::output;
 use crate::project::Project;
+use crate::text::plural;
 
 pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error> {
     let clock = Clock::from_env()?;
@@ -211,46 +212,17 @@ fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
     Ok(Outcome::Success)
 }
 
-/// Imports a seed-format file: every trigger must compile (else nothing is imported), duplicates
-/// (same scope and triggers) are skipped.
+/// Imports a seed-format file (see [`crate::lessons::import`]).
 fn import(project: &Project, path: &Path) -> Result<Outcome, Error> {
     if !path.is_file() {
         return Err(Error::Usage(format!("{}: no such file", path.display())));
     }
-    let incoming = LessonFile::load(path)?;
-    let mut refused: Vec<String> = incoming.problems();
-    for lesson in incoming.lessons() {
-        for trigger in &lesson.triggers {
-            if let Err(error) = trigger.engine() {
-                refused.push(format!("{}: lesson {}: {error}", path.display(), lesson.id));
-            }
-        }
-    }
-    if !refused.is_empty() {
-        return Err(Error::Usage(format!(
-            "nothing imported:\n  {}",
-            refused.join("\n  ")
-        )));
-    }
-    let (added, skipped) = store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
-        let (mut added, mut skipped) = (0, 0);
-        for lesson in incoming.lessons() {
-            let triggers = lesson.trigger_texts();
-            if file
-                .lessons()
-                .any(|l| l.is_duplicate_of(lesson.scope.as_str(), &triggers))
-            {
-                skipped += 1;
-                continue;
-            }
-            file.entries.push(Entry::Valid(lesson.clone()));
-            added += 1;
-        }
-        Ok(((added, skipped), added > 0))
-    })?;
+    let imported = crate::lessons::import::import_file(&project.lessons_file(), path)?;
     output::print_message(&format!(
-        "imported {added} lesson(s) from {}; {skipped} duplicate(s) skipped",
-        path.display()
+        "imported {} from {}; {} skipped",
+        plural(imported.added, "lesson"),
+        path.display(),
+        plural(imported.skipped, "duplicate")
     ));
     Ok(Outcome::Success)
 }
