@@ -2,7 +2,10 @@
 
 mod support;
 
+mod agents;
 mod check_cli;
+mod check_sarif;
+mod file_identity;
 mod hook_post_tool_use;
 mod install;
 mod lessons_commands;
