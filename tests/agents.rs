@@ -226,3 +226,41 @@ fn each_agents_payloads_are_answered_in_its_own_shape() {
     let decision = gemini.json.get("decision").and_then(Value::as_str);
     assert!(decision.is_none() || decision == Some("deny"), "{gemini:?}");
 }
+
+/// The plugin's hook runner says clearly when the `car` binary is missing, and runs it otherwise.
+#[cfg(unix)]
+#[test]
+fn the_plugin_runner_fails_clearly_without_the_binary() {
+    let project = TestProject::new();
+    let runner = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/car-hook");
+    let run = |path: &str| {
+        let output = assert_cmd::Command::new("/bin/sh")
+            .arg(&runner)
+            .arg("stop")
+            .env("PATH", path)
+            .current_dir(project.path())
+            .write_stdin(project.fixture("claude-stop.json"))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
+    let missing = run("/nonexistent");
+    assert!(
+        missing["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("the car binary is not on PATH"),
+        "{missing}"
+    );
+    let car = assert_cmd::cargo::cargo_bin("car");
+    let bin = project.home().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(&car, bin.join("car")).unwrap();
+    let found = run(&format!("{}:/usr/bin:/bin", bin.display()));
+    assert_eq!(
+        found,
+        json!({}),
+        "nothing edited: the real car lets the stop through"
+    );
+}
