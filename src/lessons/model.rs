@@ -218,10 +218,6 @@ impl Lesson {
         }
     }
 
-    pub(crate) fn to_value(&self) -> Value {
-        serde_json::to_value(self.to_raw()).unwrap_or(Value::Null)
-    }
-
     /// The triggers as written in the file.
     pub(crate) fn trigger_texts(&self) -> Vec<String> {
         self.triggers
