@@ -316,7 +316,7 @@ mod tests {
             lesson.id,
             lesson_id("*.swift", &["DankeTheme.secondaryText".into()])
         );
-        let written = lesson.to_value();
+        let written = serde_json::to_value(lesson.to_raw()).unwrap();
         let keys: Vec<&String> = written.as_object().unwrap().keys().collect();
         let zeta = keys.iter().position(|k| *k == "zeta").unwrap();
         let alpha = keys.iter().position(|k| *k == "alpha").unwrap();
