@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -47,11 +47,50 @@ pub(crate) enum Command {
     /// Wire car's hooks into this project (idempotent; keeps your other hooks and settings)
     Install(InstallArgs),
     /// Remove car's hooks from this project (keeps lessons and your other settings)
-    Uninstall,
+    Uninstall(UninstallArgs),
     /// Set the reviewer backend, model and gate limits (interactive unless --non-interactive)
     Config(ConfigArgs),
-    /// One screen: enabled?, hooks wired?, lessons, open reviews, last errors
-    Status,
+    /// One screen: enabled?, each agent's hooks, settings, lessons, open reviews, last errors
+    Status(StatusArgs),
+}
+
+/// Which agents `car install` / `car uninstall` work on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AgentChoice {
+    /// Claude Code: .claude/settings.json
+    Claude,
+    /// Codex CLI: .codex/hooks.json
+    Codex,
+    /// Gemini CLI: .gemini/settings.json
+    Gemini,
+    /// Cursor: .cursor/hooks.json
+    Cursor,
+    /// All four
+    All,
+}
+
+impl AgentChoice {
+    pub(crate) fn agents(self) -> Vec<crate::agents::Agent> {
+        use crate::agents::Agent;
+        match self {
+            AgentChoice::Claude => vec![Agent::Claude],
+            AgentChoice::Codex => vec![Agent::Codex],
+            AgentChoice::Gemini => vec![Agent::Gemini],
+            AgentChoice::Cursor => vec![Agent::Cursor],
+            AgentChoice::All => Agent::ALL.to_vec(),
+        }
+    }
+}
+
+/// How `car check` prints its findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CheckFormat {
+    /// `path:line:col: message [validator]` lines and a summary
+    Text,
+    /// One JSON array of diagnostics
+    Json,
+    /// SARIF 2.1.0, for code scanning (GitHub and others)
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, Subcommand)]
@@ -66,8 +105,11 @@ pub(crate) enum HookCommand {
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// Print diagnostics as JSON
-    #[arg(long)]
+    /// Output format
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub(crate) format: CheckFormat,
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
     /// Do not record errors as lesson candidates
     #[arg(long)]
@@ -81,37 +123,50 @@ pub(crate) struct CheckArgs {
 pub(crate) enum LessonsCommand {
     /// Every lesson with its scope, triggers, weight and history
     List {
+        /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
     /// Add a lesson (triggers are validated; duplicates refused)
     Add(LessonAddArgs),
     /// Remove one lesson
-    Rm { id: String },
+    Rm {
+        /// The lesson's id, or a prefix of it that names one lesson
+        id: String,
+    },
     /// Show one lesson
     Show {
+        /// The lesson's id, or a prefix of it that names one lesson
         id: String,
+        /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
     /// Import a lessons file in the seed format, merging without duplicates
-    Import { path: PathBuf },
+    Import {
+        /// The lessons file (e.g. seed 003's .claude/hooks/lessons.json)
+        path: PathBuf,
+    },
     /// Print the project's lessons file
     Export,
     /// The candidate pool (errors seen once)
     Candidates {
+        /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
     /// Decay, expire candidates and merge overlapping lessons; report what changed
     Maintain {
+        /// Report what would change; write nothing
         #[arg(long)]
         dry_run: bool,
     },
     /// Propose more general lessons for crowded scopes (never writes in --dry-run)
     Distill {
+        /// Only propose; write nothing
         #[arg(long)]
         dry_run: bool,
+        /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
@@ -148,35 +203,45 @@ pub(crate) struct LessonAddArgs {
 pub(crate) enum ReviewCommand {
     /// Gate state of the project's sessions
     Status {
+        /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
     /// The P3 offer list: minor findings and low-weight lesson hits, for you to decide
     Offers {
+        /// Print JSON instead of text
         #[arg(long)]
         json: bool,
-        #[arg(long)]
+        /// The session (default: every session)
+        #[arg(long, value_name = "ID")]
         session: Option<String>,
     },
     /// Record an in-session review's findings (findings JSON from FILE or stdin)
     Submit {
-        #[arg(long)]
+        /// The session whose review this is (default: the latest with a pending review)
+        #[arg(long, value_name = "ID")]
         session: Option<String>,
         /// Findings JSON file, or - for stdin (the default)
         file: Option<PathBuf>,
     },
     /// Record a P2 finding as a known limit (refused for P1)
     Defer {
+        /// The finding's id (F1, …), or a prefix of it that names one finding
         finding_id: String,
+        /// Why this is a known limit rather than a bug to fix
         #[arg(long)]
         reason: String,
-        #[arg(long)]
+        /// The session the finding belongs to (default: the latest)
+        #[arg(long, value_name = "ID")]
         session: Option<String>,
     },
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct InstallArgs {
+    /// The agent whose project hook file to wire
+    #[arg(long, value_enum, default_value_t = AgentChoice::Claude)]
+    pub(crate) agent: AgentChoice,
     /// Also add car's starter lessons to the project's lessons file without asking
     #[arg(long)]
     pub(crate) starter_lessons: bool,
@@ -186,26 +251,73 @@ pub(crate) struct InstallArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct UninstallArgs {
+    /// The agent whose project hook file to unwire
+    #[arg(long, value_enum, default_value_t = AgentChoice::Claude)]
+    pub(crate) agent: AgentChoice,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StatusArgs {
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct ConfigArgs {
     /// Take every value from flags; never prompt
     #[arg(long)]
     pub(crate) non_interactive: bool,
+    /// Turn car on or off for this project (every hook answers `{}` when off)
+    #[arg(long, value_name = "true|false")]
+    pub(crate) enabled: Option<bool>,
     /// manual, claude, codex, opencode or command
-    #[arg(long)]
+    #[arg(long, value_name = "BACKEND")]
     pub(crate) backend: Option<String>,
     /// Model name passed to the reviewer CLI
     #[arg(long)]
     pub(crate) model: Option<String>,
     /// P1 or P2: the least severe finding that blocks the stop
-    #[arg(long)]
+    #[arg(long, value_name = "P1|P2")]
     pub(crate) minimum_blocking_severity: Option<String>,
     /// Consecutive blocked stops before the breaker lets the agent stop
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub(crate) max_stop_passes: Option<u32>,
-    /// Reviewer timeout in seconds
-    #[arg(long)]
+    /// Reviewer timeout in seconds (the Stop hook's timeout follows)
+    #[arg(long, value_name = "SECONDS")]
     pub(crate) timeout: Option<u64>,
     /// For the command backend: the program and its arguments (repeatable)
-    #[arg(long = "command-arg")]
+    #[arg(long = "command-arg", value_name = "ARG")]
     pub(crate) command_args: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every argument of every subcommand says what it is for.
+    #[test]
+    fn every_argument_has_help() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        let command = Cli::command();
+        command.clone().debug_assert();
+        walk(&command, "car", &mut missing);
+        assert!(missing.is_empty(), "arguments without help: {missing:?}");
+    }
 }

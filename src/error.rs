@@ -13,7 +13,7 @@ pub(crate) enum Error {
     #[error(transparent)]
     Settings(#[from] crate::settings::SettingsError),
     #[error(transparent)]
-    Setup(#[from] SetupError),
+    Wiring(#[from] crate::agents::WiringError),
     #[error(transparent)]
     Validate(#[from] crate::process::ProcessError),
     #[error(transparent)]
@@ -29,17 +29,10 @@ impl Error {
     pub(crate) fn hint(&self) -> Option<String> {
         match self {
             Error::Clock(_) => Some("unset CAR_NOW or give Unix seconds".into()),
-            Error::Settings(_) => {
-                Some("fix the file by hand, or run `car config` to rewrite car's key".into())
+            Error::Settings(crate::settings::SettingsError::Json { .. }) => {
+                Some("fix the file by hand; car never rewrites a file it cannot read".into())
             }
             _ => None,
         }
     }
-}
-
-/// What can go wrong setting car up in a project (`car install`, `car config`).
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum SetupError {
-    #[error("{0}")]
-    Invalid(String),
 }

@@ -95,19 +95,64 @@ pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
 
 /// Replaces `path` with `contents` atomically (temporary file in the same folder, then rename).
 /// The caller holds the file's [`FileLock`] when other writers may race.
+///
+/// A user's file keeps its identity: a symlink is written through (its target is replaced, the
+/// link stays), and an existing file keeps its mode and, where the system allows, its owner and
+/// group. A new file gets the usual mode for new files (0666 less the umask).
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    let path = &resolve_symlinks(path);
     ensure_parent(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".car-tmp-")
+    let existing = std::fs::metadata(path).ok();
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".car-tmp-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Applied through open(2), so the umask shapes a new file's mode as it would any other.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder
         .tempfile_in(folder)
         .map_err(|source| FileError::io(folder, source))?;
+    if let Some(metadata) = &existing {
+        keep_identity(temp.as_file(), metadata)
+            .map_err(|source| FileError::io(temp.path(), source))?;
+    }
     temp.write_all(contents)
         .and_then(|()| temp.as_file().sync_data())
         .map_err(|source| FileError::io(temp.path(), source))?;
     temp.persist(path)
         .map_err(|error| FileError::io(path, error.error))?;
     Ok(())
+}
+
+/// Gives the replacement file the original's mode, and its owner and group when permitted (a
+/// user cannot give a file away; root can, and then must, or the file changes hands).
+fn keep_identity(file: &File, original: &std::fs::Metadata) -> std::io::Result<()> {
+    file.set_permissions(original.permissions())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()));
+    }
+    Ok(())
+}
+
+/// The file a path finally names: symlinks followed (also to a target that does not exist yet),
+/// at most 40 deep like the kernel.
+fn resolve_symlinks(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&current) else {
+            return current;
+        };
+        current = match current.parent() {
+            Some(parent) => parent.join(target),
+            None => target,
+        };
+    }
+    current
 }
 
 /// Appends one line (a newline is added) under the file's lock, in one `write` call, so parallel
@@ -186,6 +231,38 @@ mod tests {
         append_line(&log, "{\"a\":1}", HOOK_LOCK_WAIT).unwrap();
         append_line(&log, "{\"a\":2}", HOOK_LOCK_WAIT).unwrap();
         assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_rewrite_keeps_mode_and_writes_through_a_symlink() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let shared = dir.path().join("team/lessons.json");
+        write_atomic(&shared, b"{}").unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o664)).unwrap();
+        let link = dir.path().join("lessons.json");
+        std::os::unix::fs::symlink("team/lessons.json", &link).unwrap();
+        write_atomic(&link, b"{\"lessons\": []}").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            std::fs::read_to_string(&shared).unwrap(),
+            "{\"lessons\": []}"
+        );
+        let mode = std::fs::metadata(&shared).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o664);
+        let fresh = dir.path().join("new.json");
+        write_atomic(&fresh, b"{}").unwrap();
+        let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_ne!(
+            mode, 0o600,
+            "a new file gets the usual mode, not a temporary file's"
+        );
     }
 
     #[test]

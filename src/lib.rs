@@ -19,6 +19,7 @@
 // (an error enum, a scenario), which the benchmarks never need to spell.
 #![allow(private_interfaces)]
 
+mod agents;
 mod answer;
 mod cli;
 mod clock;
@@ -27,6 +28,7 @@ pub mod edit;
 mod error;
 mod files;
 mod hook;
+mod json_edit;
 pub mod lessons;
 mod output;
 mod paths;

@@ -9,6 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::project::Project;
 
+pub(crate) mod keys;
+
 /// The key under which car's settings live in `.claude/settings.json`.
 pub(crate) const SETTINGS_KEY: &str = "claude-auto-review";
 
@@ -19,12 +21,6 @@ pub(crate) enum SettingsError {
         path: PathBuf,
         line: usize,
         column: usize,
-        message: String,
-    },
-    #[error("{path}: \"{SETTINGS_KEY}\".{key}: {message}")]
-    Value {
-        path: PathBuf,
-        key: String,
         message: String,
     },
     #[error(transparent)]
@@ -97,6 +93,9 @@ pub(crate) enum ClassifierBackend {
     Builtin,
     /// Ask the configured reviewer model.
     Model,
+    /// No classifier: every stop with unreviewed changes is reviewed (the Python tool's
+    /// `lastAssistantMessageClassifierEnabled: false`).
+    Off,
 }
 
 impl ClassifierBackend {
@@ -104,48 +103,9 @@ impl ClassifierBackend {
         match self {
             ClassifierBackend::Builtin => "builtin",
             ClassifierBackend::Model => "model",
+            ClassifierBackend::Off => "off",
         }
     }
-}
-
-/// The settings as stored (camelCase keys, every one optional, unknown keys kept).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct RawSettings {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) enabled: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) reviewer_backend: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) reviewer_model: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) reviewer_timeout_seconds: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) reviewer_command: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) max_stop_passes: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) minimum_blocking_severity: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) rules_file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) include_extensions: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) skip_extensions: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) stale_client_timeout_hours: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) classifier_backend: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) offer_weight_threshold: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) lessons_enabled: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) learning_enabled: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) python_interpreter: Option<String>,
-    #[serde(flatten)]
-    pub(crate) extra: Map<String, Value>,
 }
 
 /// Validated settings with defaults applied.
@@ -163,8 +123,17 @@ pub struct Settings {
     /// Lower-case extensions without the dot; empty = every file.
     pub(crate) include_extensions: Vec<String>,
     pub(crate) skip_extensions: Vec<String>,
-    pub(crate) stale_client_timeout_hours: u64,
+    /// Hours (fractions allowed, as the Python tool writes them: `48.0`).
+    pub(crate) stale_client_timeout_hours: f64,
     pub(crate) classifier_backend: ClassifierBackend,
+    /// The model the `model` classifier asks (the Python tool's `classifierModel`); else the
+    /// reviewer's.
+    pub(crate) classifier_model: Option<String>,
+    /// The model classifier's time limit (the Python tool's
+    /// `lastAssistantMessageClassifierTimeoutSeconds`).
+    pub(crate) classifier_timeout_seconds: f64,
+    /// Longest stop-block reason, in characters (the Python tool's `reviewFeedbackMaxChars`).
+    pub(crate) review_feedback_max_chars: usize,
     /// Lesson hits below this weight go to the P3 offer list instead of the review prompt.
     pub(crate) offer_weight_threshold: u32,
     pub(crate) lessons_enabled: bool,
@@ -186,8 +155,11 @@ impl Default for Settings {
             rules_file: None,
             include_extensions: Vec::new(),
             skip_extensions: Vec::new(),
-            stale_client_timeout_hours: 24,
+            stale_client_timeout_hours: 24.0,
             classifier_backend: ClassifierBackend::Builtin,
+            classifier_model: None,
+            classifier_timeout_seconds: 20.0,
+            review_feedback_max_chars: 9_000,
             offer_weight_threshold: 3,
             lessons_enabled: true,
             learning_enabled: true,
@@ -196,96 +168,58 @@ impl Default for Settings {
     }
 }
 
+/// One key whose value car could not use: the default stands in for it alone.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SettingProblem {
+    pub(crate) key: String,
+    pub(crate) value: Value,
+    pub(crate) message: String,
+}
+
+impl std::fmt::Display for SettingProblem {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "\"{}\": {} {}",
+            self.key, self.value, self.message
+        )
+    }
+}
+
+/// Settings as read, with the keys that fell back to their defaults.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Checked {
+    pub(crate) settings: Settings,
+    pub(crate) problems: Vec<SettingProblem>,
+}
+
 impl Settings {
-    /// Reads the project's settings; a missing file or key means defaults.
+    /// Reads the project's settings; a missing file or key means defaults, and a bad value costs
+    /// its key alone. Fails only when the file itself cannot be read as JSON.
     pub(crate) fn load(project: &Project) -> Result<Settings, SettingsError> {
-        let path = project.settings_file();
-        let raw = read_raw(&path)?;
-        Settings::from_raw(raw, &path)
+        Ok(Settings::load_checked(project)?.settings)
     }
 
-    /// Validates raw settings, naming the key that is wrong.
-    pub(crate) fn from_raw(raw: RawSettings, path: &Path) -> Result<Settings, SettingsError> {
-        let mut settings = Settings::default();
-        let invalid = |key: &str, message: String| SettingsError::Value {
-            path: path.to_path_buf(),
-            key: key.to_string(),
-            message,
+    /// [`Settings::load`] with the keys that fell back to their defaults.
+    pub(crate) fn load_checked(project: &Project) -> Result<Checked, SettingsError> {
+        let document = read_settings_document(&project.settings_file())?;
+        let mut checked = match document.get(SETTINGS_KEY) {
+            Some(Value::Object(block)) => Settings::from_block(block),
+            _ => Checked::default(),
         };
-        if let Some(enabled) = raw.enabled {
-            settings.enabled = enabled;
+        checked.problems.extend(block_problem(&document));
+        Ok(checked)
+    }
+
+    /// Reads car's block key by key (see [`keys`]): a bad value costs its key alone.
+    pub(crate) fn from_block(block: &Map<String, Value>) -> Checked {
+        let mut reader = keys::KeyReader::new(block);
+        let mut settings = Settings::default();
+        keys::read_all(&mut reader, &mut settings);
+        Checked {
+            settings,
+            problems: reader.into_problems(),
         }
-        if let Some(backend) = raw.reviewer_backend {
-            settings.reviewer_backend =
-                serde_json::from_value(Value::String(backend.to_lowercase())).map_err(|_| {
-                    invalid(
-                        "reviewerBackend",
-                        format!(
-                            "{backend:?} is not one of manual, claude, codex, opencode, command"
-                        ),
-                    )
-                })?;
-        }
-        settings.reviewer_model = raw.reviewer_model.filter(|model| !model.trim().is_empty());
-        if let Some(timeout) = raw.reviewer_timeout_seconds {
-            if timeout == 0 {
-                return Err(invalid(
-                    "reviewerTimeoutSeconds",
-                    "must be at least 1".into(),
-                ));
-            }
-            settings.reviewer_timeout_seconds = timeout;
-        }
-        settings.reviewer_command = raw.reviewer_command.unwrap_or_default();
-        if settings.reviewer_backend == ReviewerBackend::Command
-            && settings.reviewer_command.is_empty()
-        {
-            return Err(invalid(
-                "reviewerCommand",
-                "reviewerBackend \"command\" needs reviewerCommand: [\"prog\", \"arg\", …]".into(),
-            ));
-        }
-        if let Some(passes) = raw.max_stop_passes {
-            settings.max_stop_passes = passes;
-        }
-        if let Some(severity) = raw.minimum_blocking_severity {
-            settings.minimum_blocking_severity =
-                BlockingThreshold::parse(&severity).ok_or_else(|| {
-                    invalid(
-                        "minimumBlockingSeverity",
-                        format!("{severity:?} must be \"P1\" or \"P2\" (P3 never blocks)"),
-                    )
-                })?;
-        }
-        settings.rules_file = raw.rules_file.filter(|file| !file.trim().is_empty());
-        settings.include_extensions = normalize_extensions(raw.include_extensions);
-        settings.skip_extensions = normalize_extensions(raw.skip_extensions);
-        if let Some(hours) = raw.stale_client_timeout_hours {
-            settings.stale_client_timeout_hours = hours;
-        }
-        if let Some(classifier) = raw.classifier_backend {
-            settings.classifier_backend = match classifier.trim().to_lowercase().as_str() {
-                "builtin" => ClassifierBackend::Builtin,
-                "model" => ClassifierBackend::Model,
-                _ => {
-                    return Err(invalid(
-                        "classifierBackend",
-                        format!("{classifier:?} is not one of builtin, model"),
-                    ));
-                }
-            };
-        }
-        if let Some(threshold) = raw.offer_weight_threshold {
-            settings.offer_weight_threshold = threshold;
-        }
-        if let Some(enabled) = raw.lessons_enabled {
-            settings.lessons_enabled = enabled;
-        }
-        if let Some(enabled) = raw.learning_enabled {
-            settings.learning_enabled = enabled;
-        }
-        settings.python_interpreter = raw.python_interpreter.filter(|p| !p.trim().is_empty());
-        Ok(settings)
     }
 
     /// The program the reviewer backend runs (`None` for manual).
@@ -308,33 +242,49 @@ impl Settings {
         }
         self.include_extensions.is_empty() || self.include_extensions.contains(&extension)
     }
-}
 
-fn normalize_extensions(list: Option<Vec<String>>) -> Vec<String> {
-    list.unwrap_or_default()
-        .into_iter()
-        .map(|ext| ext.trim().trim_start_matches('.').to_lowercase())
-        .filter(|ext| !ext.is_empty())
-        .collect()
+    /// Seconds after which another session's state is stale.
+    pub(crate) fn stale_client_timeout_seconds(&self) -> i64 {
+        let seconds = self.stale_client_timeout_hours * 3600.0;
+        if seconds.is_finite() {
+            seconds.clamp(0.0, (i64::MAX / 2) as f64) as i64
+        } else {
+            i64::MAX / 2
+        }
+    }
 }
 
 /// The whole `.claude/settings.json` as a JSON object (empty when missing).
 pub(crate) fn read_settings_document(path: &Path) -> Result<Map<String, Value>, SettingsError> {
-    let Some(text) = crate::files::read_optional(path)? else {
+    let text = crate::files::read_optional(path)?;
+    parse_document(path, text.as_deref())
+}
+
+/// A JSON document's top-level object; missing or blank text is empty. Strict JSON is read by
+/// serde (the hot path, with its exact messages); comments, as Gemini CLI allows them, are
+/// accepted too.
+pub(crate) fn parse_document(
+    path: &Path,
+    text: Option<&str>,
+) -> Result<Map<String, Value>, SettingsError> {
+    let Some(text) = text.filter(|text| !text.trim().is_empty()) else {
         return Ok(Map::new());
     };
-    if text.trim().is_empty() {
-        return Ok(Map::new());
-    }
-    let value: Value = serde_json::from_str(&text).map_err(|error| {
-        let located = crate::text::JsonError::locate(&text, &error);
-        SettingsError::Json {
-            path: path.to_path_buf(),
-            line: located.line,
-            column: located.column,
-            message: located.message,
-        }
-    })?;
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(value) => value,
+        Err(error) => match crate::json_edit::JsonText::parse(text) {
+            Ok(parsed) => parsed.value(),
+            Err(_) => {
+                let located = crate::text::JsonError::locate(text, &error);
+                return Err(SettingsError::Json {
+                    path: path.to_path_buf(),
+                    line: located.line,
+                    column: located.column,
+                    message: located.message,
+                });
+            }
+        },
+    };
     match value {
         Value::Object(map) => Ok(map),
         _ => Err(SettingsError::Json {
@@ -346,40 +296,60 @@ pub(crate) fn read_settings_document(path: &Path) -> Result<Map<String, Value>, 
     }
 }
 
-/// Changes `.claude/settings.json` under a lock: reads the whole document, lets `change` edit it
-/// (returning whether it changed anything), and writes it back atomically only when it did. The
-/// lock file lives in car's state folder, so car leaves nothing beside the user's settings.
-pub(crate) fn update_settings_document(
+/// Changes `.claude/settings.json` under a lock ([`update_json_document`]); the lock file lives in
+/// car's state folder, so car leaves nothing beside the user's settings.
+pub(crate) fn update_settings_document<E: From<SettingsError>>(
     project: &Project,
-    change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, SettingsError>,
-) -> Result<bool, SettingsError> {
-    let path = project.settings_file();
-    let _lock = crate::files::FileLock::acquire(
+    change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, E>,
+) -> Result<bool, E> {
+    update_json_document(
+        &project.settings_file(),
         &project.state_dir().join("settings.json"),
-        crate::files::HOOK_LOCK_WAIT,
-    )?;
-    let mut document = read_settings_document(&path)?;
+        change,
+    )
+}
+
+/// Changes a user's JSON file under the lock beside `lock_for`: reads the whole document, lets
+/// `change` edit it (returning whether it changed anything), and writes it back only when it did,
+/// editing the text minimally ([`crate::json_edit`]) so the file keeps its formatting, and through
+/// [`crate::files::write_atomic`], so it keeps its mode, owner and symlink.
+pub(crate) fn update_json_document<E: From<SettingsError>>(
+    path: &Path,
+    lock_for: &Path,
+    change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, E>,
+) -> Result<bool, E> {
+    let file_error = |error: crate::files::FileError| E::from(SettingsError::from(error));
+    let _lock = crate::files::FileLock::acquire(lock_for, crate::files::HOOK_LOCK_WAIT)
+        .map_err(file_error)?;
+    let original = crate::files::read_optional(path).map_err(file_error)?;
+    let mut document = parse_document(path, original.as_deref())?;
     if !change(&mut document)? {
         return Ok(false);
     }
-    let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
-    text.push('\n');
-    crate::files::write_atomic(&path, text.as_bytes())?;
+    let text = crate::json_edit::rewrite_text(original.as_deref(), &Value::Object(document));
+    crate::files::write_atomic(path, text.as_bytes()).map_err(file_error)?;
     Ok(true)
 }
 
-/// car's raw settings from `.claude/settings.json`.
-pub(crate) fn read_raw(path: &Path) -> Result<RawSettings, SettingsError> {
+/// car's block of `.claude/settings.json` (empty when the file or the key is missing, or when the
+/// block is not an object: [`block_problem`] names that).
+pub(crate) fn read_block(path: &Path) -> Result<Map<String, Value>, SettingsError> {
     let document = read_settings_document(path)?;
+    Ok(match document.get(SETTINGS_KEY) {
+        Some(Value::Object(block)) => block.clone(),
+        _ => Map::new(),
+    })
+}
+
+/// Why car's block as a whole cannot be read (it is not an object), if so.
+pub(crate) fn block_problem(document: &Map<String, Value>) -> Option<SettingProblem> {
     match document.get(SETTINGS_KEY) {
-        None | Some(Value::Null) => Ok(RawSettings::default()),
-        Some(value) => {
-            serde_json::from_value(value.clone()).map_err(|error| SettingsError::Value {
-                path: path.to_path_buf(),
-                key: "*".into(),
-                message: error.to_string(),
-            })
-        }
+        None | Some(Value::Null | Value::Object(_)) => None,
+        Some(other) => Some(SettingProblem {
+            key: SETTINGS_KEY.to_string(),
+            value: other.clone(),
+            message: "is not an object of settings; every key uses its default".into(),
+        }),
     }
 }
 
@@ -388,34 +358,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_and_validation() {
-        let settings = Settings::default();
-        assert!(settings.enabled);
-        assert_eq!(settings.reviewer_backend, ReviewerBackend::Manual);
-        assert_eq!(settings.max_stop_passes, 5);
-        let raw: RawSettings =
-            serde_json::from_str(r#"{"reviewerBackend":"gpt","customKey":1}"#).unwrap();
-        assert!(raw.extra.contains_key("customKey"));
-        let error = Settings::from_raw(raw, Path::new("s.json")).unwrap_err();
-        assert!(error.to_string().contains("reviewerBackend"));
-    }
-
-    /// Regression: a typo in `classifierBackend` silently meant "builtin".
-    #[test]
-    fn classifier_backend_is_validated() {
-        let raw: RawSettings = serde_json::from_str(r#"{"classifierBackend":"modle"}"#).unwrap();
-        let error = Settings::from_raw(raw, Path::new("s.json")).unwrap_err();
-        assert!(error.to_string().contains("classifierBackend"), "{error}");
-        let raw: RawSettings = serde_json::from_str(r#"{"classifierBackend":"Model"}"#).unwrap();
-        let settings = Settings::from_raw(raw, Path::new("s.json")).unwrap();
-        assert_eq!(settings.classifier_backend, ClassifierBackend::Model);
+    fn a_block_that_is_not_an_object_is_named() {
+        let document: Map<String, Value> =
+            serde_json::from_str(r#"{"claude-auto-review": "on"}"#).unwrap();
+        let problem = block_problem(&document).unwrap();
+        assert_eq!(problem.key, SETTINGS_KEY);
+        let fine: Map<String, Value> =
+            serde_json::from_str(r#"{"claude-auto-review": {"enabled": true}}"#).unwrap();
+        assert!(block_problem(&fine).is_none());
     }
 
     #[test]
     fn extension_filters() {
-        let raw: RawSettings =
-            serde_json::from_str(r#"{"skipExtensions":[".md"],"includeExtensions":[]}"#).unwrap();
-        let settings = Settings::from_raw(raw, Path::new("s.json")).unwrap();
+        let block = serde_json::json!({"skipExtensions":[".md"],"includeExtensions":[]});
+        let settings = Settings::from_block(block.as_object().unwrap()).settings;
         assert!(!settings.is_tracked_extension("README.md"));
         assert!(settings.is_tracked_extension("src/app.py"));
     }

@@ -59,3 +59,15 @@ pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
         crate::files::HOOK_LOCK_WAIT,
     );
 }
+
+/// Whether `notice` is new to this session: the last notice said is kept in the session's folder,
+/// so a problem is told once, and again only when it changes. Best effort: when the folder cannot
+/// be written, the notice counts as new (saying it twice beats never saying it).
+pub(crate) fn first_notice(project: &Project, session_id: &str, notice: &str) -> bool {
+    let path = project.client_dir(session_id).join("notice");
+    if crate::files::read_optional(&path).ok().flatten().as_deref() == Some(notice) {
+        return false;
+    }
+    let _ = crate::files::write_atomic(&path, notice.as_bytes());
+    true
+}

@@ -22,6 +22,41 @@ pub(crate) fn plural(count: usize, word: &str) -> String {
     }
 }
 
+/// Why an id given on the command line names no single item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum IdMatch {
+    /// Nothing starts with it.
+    None,
+    /// Several ids start with it (listed).
+    Ambiguous(Vec<String>),
+}
+
+/// The one id that is `wanted` or starts with it (case-insensitive): ids can be shortened as long
+/// as they stay unique, like git's commit hashes.
+pub(crate) fn resolve_id<'a>(
+    wanted: &str,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Result<&'a str, IdMatch> {
+    let wanted = wanted.trim();
+    let ids: Vec<&str> = ids.into_iter().collect();
+    if let Some(exact) = ids.iter().find(|id| **id == wanted) {
+        return Ok(exact);
+    }
+    let lower = wanted.to_lowercase();
+    let mut matches: Vec<&str> = ids
+        .into_iter()
+        .filter(|id| !lower.is_empty() && id.to_lowercase().starts_with(&lower))
+        .collect();
+    matches.dedup();
+    match matches.len() {
+        0 => Err(IdMatch::None),
+        1 => Ok(matches[0]),
+        _ => Err(IdMatch::Ambiguous(
+            matches.iter().map(|id| id.to_string()).collect(),
+        )),
+    }
+}
+
 /// Where a JSON text is broken: 1-based line and character column, and serde's message without
 /// its own " at line L column C" tail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,6 +117,22 @@ mod tests {
     fn shorten_counts_characters() {
         assert_eq!(shorten("äöü", 3), "äöü");
         assert_eq!(shorten("äöüß", 3), "äöü…");
+    }
+
+    #[test]
+    fn ids_resolve_by_unique_prefix() {
+        let ids = ["451f867985", "456aa00000", "F1"];
+        assert_eq!(resolve_id("451", ids), Ok("451f867985"));
+        assert_eq!(resolve_id("f1", ids), Ok("F1"));
+        assert_eq!(
+            resolve_id("45", ids),
+            Err(IdMatch::Ambiguous(vec![
+                "451f867985".into(),
+                "456aa00000".into()
+            ]))
+        );
+        assert_eq!(resolve_id("9", ids), Err(IdMatch::None));
+        assert_eq!(resolve_id("", ids), Err(IdMatch::None));
     }
 
     #[test]

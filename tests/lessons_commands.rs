@@ -67,7 +67,43 @@ fn add_show_rm_round_trip() {
     assert_eq!(duplicate.code, 2);
     assert!(duplicate.stderr.contains("already exists"), "{duplicate:?}");
 
-    assert_eq!(project.run(&["lessons", "rm", &id]).code, 0);
+    // Text by default; a unique prefix of the id is enough.
+    let text = project.run(&["lessons", "show", &id[..4]]);
+    assert_eq!(text.code, 0, "{text:?}");
+    assert!(
+        text.stdout
+            .starts_with(&format!("lesson {id} (project)\n  scope     *.swift")),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        serde_json::from_str::<Value>(&text.stdout).is_err(),
+        "not JSON without --json"
+    );
+    let overlap = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.swift",
+        "--trigger",
+        "DankeTheme.secondaryText",
+        "--trigger",
+        "regex:(?<!_)DankeTheme\\.primaryText",
+        "--trigger",
+        "DankeTheme.accent",
+        "--lesson",
+        "use the theme's real names",
+    ]);
+    assert_eq!(overlap.code, 0, "{overlap:?}");
+    assert!(
+        overlap.stderr.contains(&format!("overlaps lesson {id}")),
+        "the merge to come is named: {}",
+        overlap.stderr
+    );
+    let other = overlap.stdout.trim().to_string();
+    assert_eq!(project.run(&["lessons", "rm", &other]).code, 0);
+
+    assert_eq!(project.run(&["lessons", "rm", &id[..6]]).code, 0);
     assert!(list(&project).is_empty());
     let missing = project.run(&["lessons", "rm", &id]);
     assert_eq!(missing.code, 2);

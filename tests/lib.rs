@@ -2,13 +2,17 @@
 
 mod support;
 
+mod agents;
 mod check_cli;
+mod check_sarif;
+mod file_identity;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;
 mod lessons_commands;
 mod lessons_hook;
 mod lessons_rules;
+mod migrate;
 mod replay_command;
 mod replay_self_test;
 mod review_backends;
@@ -17,5 +21,6 @@ mod review_helpers;
 mod review_session;
 mod review_setup;
 mod review_walkthrough;
+mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;

@@ -20,7 +20,7 @@ fn two_sessions_in_one_project_never_mix() {
     write_as(&project, "session-b", "b.py", "b = 1\n");
     let answer = project.hook("stop", &stop_payload(&project, "session-a", Some("Done.")));
     assert!(
-        answer.reason().contains("1 changed files: a.py"),
+        answer.reason().contains("(1 changed file: a.py)"),
         "{}",
         answer.reason()
     );

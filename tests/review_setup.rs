@@ -58,7 +58,13 @@ fn config_refuses_invalid_values_and_writes_nothing() {
     let before = project.read(".claude/settings.json");
     let run = project.run(&["config", "--non-interactive", "--backend", "gpt"]);
     assert_eq!(run.code, 2, "{run:?}");
-    assert!(run.stderr.contains("reviewerBackend"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--backend: \"gpt\" is not one of manual"),
+        "the error names the flag: {}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("by hand"), "{}", run.stderr);
     let run = project.run(&[
         "config",
         "--non-interactive",
@@ -121,9 +127,9 @@ fn status_shows_wiring_settings_lessons_pending_reviews_and_errors() {
         "{out}"
     );
     assert!(out.contains("reviewerBackend manual"), "{out}");
-    assert!(out.contains("lessons: 2 in"), "{out}");
+    assert!(out.contains("lessons: 2 lessons in"), "{out}");
     assert!(
-        out.contains("session test-session: 1 unreviewed files")
+        out.contains("session test-session: 1 unreviewed file,")
             && out.contains("pending review R1"),
         "{out}"
     );

@@ -1,9 +1,11 @@
-//! `car check [--json] [--no-learn] PATH...`: the hook's validators and lessons, for people, CI
-//! and pre-commit. Every line of each file counts as added (so import checks and lesson triggers
+//! `car check [--format text|json|sarif] [--no-learn] PATH...`: the hook's validators and
+//! lessons, for people, CI and pre-commit. Every line of each file counts as added (so import checks and lesson triggers
 //! see the whole file), and errors feed learning unless `--no-learn`.
 //!
 //! Output: `path:line:col: message [validator]` lines with the offending line, then a summary, on
-//! stdout; notes (skipped files, missing tools) on stderr. `--json` prints one JSON array: the
+//! stdout; notes (skipped files, missing tools) on stderr. `--format sarif` prints a SARIF 2.1.0
+//! log for code scanning ([`crate::commands::check_sarif`]). `--format json` (or `--json`) prints
+//! one JSON array: the
 //! diagnostics, followed by lesson warnings as entries with `"validator": "lesson"` and severity
 //! `warning` (so a consumer filters one list). Exit 1 when any error, 0 otherwise, 2 when a path
 //! does not exist or is a directory outside git (nothing is checked then). A directory inside git
@@ -13,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::cli::CheckArgs;
+use crate::cli::{CheckArgs, CheckFormat};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::edit::{AddedLine, Edit};
@@ -40,6 +42,8 @@ struct Findings {
     warnings: Vec<Warning>,
     notes: Vec<String>,
     checked: usize,
+    /// Each file as shown → its path relative to the project (for SARIF).
+    uris: std::collections::HashMap<String, String>,
 }
 
 pub(crate) fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
@@ -61,10 +65,19 @@ pub(crate) fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error
     for note in &findings.notes {
         output::print_message(&format!("note: {note}"));
     }
-    if args.json {
-        output::print_json(&json_answer(&findings));
+    let format = if args.json {
+        CheckFormat::Json
     } else {
-        output::print_data(&human_answer(&findings));
+        args.format
+    };
+    match format {
+        CheckFormat::Text => output::print_data(&human_answer(&findings)),
+        CheckFormat::Json => output::print_json(&json_answer(&findings)),
+        CheckFormat::Sarif => output::print_json(&crate::commands::check_sarif::log(
+            &findings.diagnostics,
+            &findings.warnings,
+            &findings.uris,
+        )),
     }
     Ok(if findings.diagnostics.iter().any(Diagnostic::is_error) {
         Outcome::ProblemsFound
@@ -126,6 +139,9 @@ fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, finding
     };
     let report = checker.check(&edit);
     findings.checked += 1;
+    findings
+        .uris
+        .insert(target.shown.clone(), edit.relative_path.clone());
     findings.notes.extend(report.notes);
     findings.notes.extend(report.refusals);
     let shown = |file: String| {
@@ -235,6 +251,7 @@ mod tests {
             }],
             notes: Vec::new(),
             checked: 2,
+            uris: Default::default(),
         }
     }
 

@@ -2,45 +2,59 @@
 //! the blocking severity, `maxStopPasses` and the reviewer timeout (Enter keeps the current
 //! value); flags set values directly and `--non-interactive` never asks.
 //!
-//! Invariants: only the `"claude-auto-review"` key of `.claude/settings.json` is rewritten — every
-//! other key, and unknown keys inside car's own, are kept; the result is validated with the same
-//! rules the hooks use before anything is written; a backend CLI missing from PATH is a warning,
-//! not an error (it may be installed later).
+//! Invariants: only the keys it sets or repairs inside the `"claude-auto-review"` key of
+//! `.claude/settings.json` change — every other key and byte of the file is kept; a value given by
+//! a flag is checked with the same rules the hooks use, and a bad one is an error naming the
+//! flag; a key car cannot use is repaired (removed, so its default applies) and named; a changed
+//! reviewer timeout updates the Stop hook's timeout in every agent file car is wired into; a
+//! backend CLI missing from PATH is a warning, not an error (it may be installed later).
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
+
+use serde_json::{Map, Value, json};
 
 use crate::cli::ConfigArgs;
 use crate::commands::Outcome;
 use crate::error::Error;
-use crate::error::SetupError;
 use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
-use crate::settings::{RawSettings, SETTINGS_KEY, Settings, read_raw, update_settings_document};
+use crate::settings::{
+    SETTINGS_KEY, Settings, block_problem, read_settings_document, update_settings_document,
+};
 
 pub(crate) fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error> {
     let path = project.settings_file();
-    let mut raw = read_raw(&path)?;
+    let document = read_settings_document(&path)?;
+    let (mut block, mut repairs) = repaired_block(&document);
     let interactive = !args.non_interactive && std::io::stdin().is_terminal();
     if interactive {
-        ask_all(&mut raw)?;
-    } else if !args.non_interactive {
-        output::print_hint(
-            "not a terminal: using the flags only (add --non-interactive to say so)",
-        );
+        ask_all(&mut block)?;
+    } else if !args.non_interactive && !has_flags(args) {
+        output::print_hint("not a terminal and no flags: nothing to set (see `car config --help`)");
     }
-    apply_flags(&mut raw, args);
-    let settings = Settings::from_raw(raw.clone(), &path)?;
-    write_key(project, &raw)?;
+    apply_flags(&mut block, args)?;
+    let settings = Settings::from_block(&block).settings;
+    write_block(project, &block)?;
+    for repair in repairs.drain(..) {
+        output::print_message(&format!("repaired {repair}"));
+    }
     output::print_message(&format!(
-        "saved {} (reviewerBackend {}, maxStopPasses {}, minimumBlockingSeverity {}, reviewerTimeoutSeconds {})",
+        "saved {} (enabled {}, reviewerBackend {}, maxStopPasses {}, minimumBlockingSeverity {}, reviewerTimeoutSeconds {})",
         path.display(),
+        settings.enabled,
         settings.reviewer_backend.name(),
         settings.max_stop_passes,
         settings.minimum_blocking_severity,
         settings.reviewer_timeout_seconds
     ));
+    for updated in crate::commands::install::refresh_wiring(project, &settings)? {
+        output::print_message(&format!(
+            "updated car's hook timeouts in {} (Stop: {} s)",
+            updated.display(),
+            crate::agents::stop_timeout(&settings)
+        ));
+    }
     if let Some(program) = settings.reviewer_program()
         && find_on_path(&program).is_none()
     {
@@ -48,68 +62,153 @@ pub(crate) fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error
             "warning: the reviewer CLI `{program}` is not on PATH; the stop gate will block saying so until it is installed"
         ));
     }
-    output::print_hint(
-        "run `car install` again if you changed the timeout, so the Stop hook's timeout follows",
-    );
     Ok(Outcome::Success)
 }
 
-fn apply_flags(raw: &mut RawSettings, args: &ConfigArgs) {
-    if let Some(backend) = &args.backend {
-        raw.reviewer_backend = Some(backend.to_lowercase());
+/// car's block with every key it cannot use removed (so its default applies), and what was
+/// removed. A block that is not an object is replaced by an empty one.
+fn repaired_block(document: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
+    if let Some(problem) = block_problem(document) {
+        return (Map::new(), vec![format!("{problem} (replaced by {{}})")]);
     }
-    if let Some(model) = &args.model {
-        raw.reviewer_model = Some(model.clone());
+    let mut block = match document.get(SETTINGS_KEY) {
+        Some(Value::Object(block)) => block.clone(),
+        _ => Map::new(),
+    };
+    let mut repairs = Vec::new();
+    for problem in Settings::from_block(&block).problems {
+        block.shift_remove(&problem.key);
+        repairs.push(format!("{problem} (key removed)"));
     }
-    if let Some(severity) = &args.minimum_blocking_severity {
-        raw.minimum_blocking_severity = Some(severity.clone());
+    (block, repairs)
+}
+
+fn has_flags(args: &ConfigArgs) -> bool {
+    args.enabled.is_some()
+        || args.backend.is_some()
+        || args.model.is_some()
+        || args.minimum_blocking_severity.is_some()
+        || args.max_stop_passes.is_some()
+        || args.timeout.is_some()
+        || !args.command_args.is_empty()
+}
+
+/// Sets each given flag's key, checked with the hooks' own rules; a bad value names the flag.
+fn apply_flags(block: &mut Map<String, Value>, args: &ConfigArgs) -> Result<(), Error> {
+    let flags: [(&str, &str, Option<Value>); 7] = [
+        ("--enabled", "enabled", args.enabled.map(Value::Bool)),
+        (
+            "--backend",
+            "reviewerBackend",
+            args.backend
+                .as_ref()
+                .map(|b| json!(b.trim().to_lowercase())),
+        ),
+        (
+            "--model",
+            "reviewerModel",
+            args.model.as_ref().map(|m| json!(m)),
+        ),
+        (
+            "--minimum-blocking-severity",
+            "minimumBlockingSeverity",
+            args.minimum_blocking_severity.as_ref().map(|s| json!(s)),
+        ),
+        (
+            "--max-stop-passes",
+            "maxStopPasses",
+            args.max_stop_passes.map(|n| json!(n)),
+        ),
+        (
+            "--timeout",
+            "reviewerTimeoutSeconds",
+            args.timeout.map(|n| json!(n)),
+        ),
+        (
+            "--command-arg",
+            "reviewerCommand",
+            (!args.command_args.is_empty()).then(|| json!(args.command_args)),
+        ),
+    ];
+    for (flag, key, value) in flags {
+        let Some(value) = value else { continue };
+        let mut alone = Map::new();
+        alone.insert(key.to_string(), value.clone());
+        // The command backend needs its command, which may come with another flag: that
+        // combination is checked below, on the whole block.
+        let needs_company = key == "reviewerBackend" && value == json!("command");
+        if let Some(problem) = Settings::from_block(&alone)
+            .problems
+            .into_iter()
+            .find(|problem| problem.key == key && !needs_company)
+        {
+            let reason = problem
+                .message
+                .split("; using the default")
+                .next()
+                .unwrap_or_default();
+            return Err(Error::Usage(format!("{flag}: {} {reason}", problem.value)));
+        }
+        block.insert(key.to_string(), value);
     }
-    if let Some(passes) = args.max_stop_passes {
-        raw.max_stop_passes = Some(passes);
+    let checked = Settings::from_block(block);
+    if let Some(problem) = checked.problems.first() {
+        // Only a combination can fail here (the command backend without a command).
+        return Err(Error::Usage(format!(
+            "--backend command needs --command-arg PROG [--command-arg ARG …] ({problem})"
+        )));
     }
-    if let Some(timeout) = args.timeout {
-        raw.reviewer_timeout_seconds = Some(timeout);
-    }
-    if !args.command_args.is_empty() {
-        raw.reviewer_command = Some(args.command_args.clone());
-    }
+    Ok(())
 }
 
 /// The interactive questions; Enter keeps what is there.
-fn ask_all(raw: &mut RawSettings) -> Result<(), Error> {
-    let current = Settings::from_raw(raw.clone(), Path::new("settings")).unwrap_or_default();
+fn ask_all(block: &mut Map<String, Value>) -> Result<(), Error> {
+    let current = Settings::from_block(block).settings;
     let backend = ask_choice(
         "Reviewer backend (manual, claude, codex, opencode, command)",
         current.reviewer_backend.name(),
         &["manual", "claude", "codex", "opencode", "command"],
     )?;
-    raw.reviewer_backend = Some(backend.to_lowercase());
+    block.insert("reviewerBackend".into(), json!(backend.to_lowercase()));
     if backend.eq_ignore_ascii_case("command") {
         let command = ask(
             "Reviewer command (program and arguments, space-separated)",
             &current.reviewer_command.join(" "),
         )?;
-        raw.reviewer_command = Some(command.split_whitespace().map(String::from).collect());
+        let argv: Vec<&str> = command.split_whitespace().collect();
+        block.insert("reviewerCommand".into(), json!(argv));
     }
     let model = ask(
         "Reviewer model (empty: the CLI's default)",
         current.reviewer_model.as_deref().unwrap_or(""),
     )?;
-    raw.reviewer_model = (!model.is_empty()).then_some(model);
+    if model.is_empty() {
+        block.shift_remove("reviewerModel");
+    } else {
+        block.insert("reviewerModel".into(), json!(model));
+    }
     let severity = ask_choice(
         "Least severe finding that blocks the stop (P1 or P2)",
         &current.minimum_blocking_severity.to_string(),
         &["P1", "P2"],
     )?;
-    raw.minimum_blocking_severity = Some(severity);
-    raw.max_stop_passes = Some(ask_number(
+    if severity != current.minimum_blocking_severity.to_string() {
+        block.insert("minimumBlockingSeverity".into(), json!(severity));
+    }
+    let passes = ask_number(
         "Blocked stops in a row before the breaker lets the agent stop (maxStopPasses)",
         u64::from(current.max_stop_passes),
-    )? as u32);
-    raw.reviewer_timeout_seconds = Some(ask_number(
+    )?;
+    if passes != u64::from(current.max_stop_passes) {
+        block.insert("maxStopPasses".into(), json!(passes));
+    }
+    let timeout = ask_number(
         "Reviewer timeout in seconds",
         current.reviewer_timeout_seconds,
-    )?);
+    )?;
+    if timeout != current.reviewer_timeout_seconds {
+        block.insert("reviewerTimeoutSeconds".into(), json!(timeout));
+    }
     Ok(())
 }
 
@@ -153,11 +252,13 @@ fn ask_number(question: &str, current: u64) -> Result<u64, Error> {
     }
 }
 
-/// Rewrites car's key, keeping every other key of the document.
-fn write_key(project: &Project, raw: &RawSettings) -> Result<(), Error> {
-    let value =
-        serde_json::to_value(raw).map_err(|error| SetupError::Invalid(error.to_string()))?;
-    update_settings_document(project, |document| {
+/// Writes car's block, keeping every other key (and byte) of the document.
+fn write_block(project: &Project, block: &Map<String, Value>) -> Result<(), Error> {
+    update_settings_document(project, |document| -> Result<bool, Error> {
+        let value = Value::Object(block.clone());
+        if document.get(SETTINGS_KEY) == Some(&value) {
+            return Ok(false);
+        }
         document.insert(SETTINGS_KEY.to_string(), value);
         Ok(true)
     })?;

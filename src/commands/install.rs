@@ -1,54 +1,32 @@
-//! `car install` / `car uninstall`: wire car's hooks into the project's `.claude/settings.json`
-//! and create its state folder.
+//! `car install` / `car uninstall`: wire car's hooks into each agent's own project hook file
+//! (`--agent claude|codex|gemini|cursor|all`, default claude) and create its state folder.
 //!
-//! Invariants: idempotent (a second install changes nothing); the user's other hooks, matchers and
-//! keys are kept exactly; car's entries are recognised by their `car hook …` command, so an
-//! install refreshes them (e.g. a new Stop timeout) instead of adding duplicates. The entries come
-//! from the shipped plugin file `hooks/hooks.json`, the one source of car's wiring.
+//! Invariants: idempotent (a second install changes nothing); the user's other hooks, matchers,
+//! keys and formatting are kept (the files are edited minimally, so an install followed by an
+//! uninstall leaves them byte-identical); car's entries are recognised by their `car hook …`
+//! command, so an install refreshes them (e.g. a new Stop timeout) instead of adding duplicates.
+//! Installing into Claude Code also moves a project over from car's predecessors: the Python
+//! `claude-auto-review` tool's hooks and seed 003's hook are replaced (and named), the Python
+//! tool's settings and state stay, and seed 003's `.claude/hooks/lessons.json` is imported.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 
-use serde_json::{Map, Value, json};
-
-use crate::cli::InstallArgs;
+use crate::agents::{self, Agent, Handler, migrate};
+use crate::cli::{AgentChoice, InstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
-use crate::error::SetupError;
 use crate::output;
 use crate::project::Project;
-use crate::settings::{Settings, SettingsError, update_settings_document};
-
-/// The plugin's hook wiring, shipped with car.
-const PLUGIN_HOOKS: &str = include_str!("../../hooks/hooks.json");
-
-/// Commands that mark a hook entry as car's.
-const CAR_COMMAND_PREFIX: &str = "car hook ";
-
-/// Seconds the Stop hook may take beyond the reviewer's own timeout.
-const STOP_TIMEOUT_MARGIN: u64 = 60;
+use crate::settings::{Settings, update_json_document};
+use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
-    let settings_path = project.settings_file();
     let settings = Settings::load(project).unwrap_or_default();
-    let entries = car_hook_entries(&settings)?;
-    let changed = update_settings_document(project, |document| {
-        let before = document.clone();
-        remove_car_hooks(document);
-        add_car_hooks(document, &entries).map_err(|error| SettingsError::Value {
-            path: settings_path.clone(),
-            key: "hooks".into(),
-            message: error.to_string(),
-        })?;
-        Ok(*document != before)
-    })?;
-    if changed {
-        output::print_message(&format!(
-            "wired PostToolUse, Stop, SubagentStop and SessionEnd hooks in {}",
-            settings_path.display()
-        ));
-    } else {
-        output::print_message("car's hooks were already wired; nothing changed");
+    for agent in args.agent.agents() {
+        let wired = wire(project, agent, &settings, agent == Agent::Claude)?;
+        report_wiring(project, agent, &wired);
     }
     create_state_dir(project)?;
     if let Some(rules) = crate::review::install_default_rules(project)? {
@@ -57,24 +35,36 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
             rules.display()
         ));
     }
+    if args.agent.agents().contains(&Agent::Claude) {
+        import_seed_lessons(project);
+    }
     offer_starter_lessons(project, args)?;
+    if let Some(python_car) = migrate::python_car_on_path() {
+        output::print_message(&python_car_warning(&python_car));
+    }
     output::print_hint("`car config` chooses the reviewer; `car status` shows what car sees");
     Ok(Outcome::Success)
 }
 
-pub(crate) fn uninstall(project: &Project) -> Result<Outcome, Error> {
-    let settings_path = project.settings_file();
-    if !settings_path.exists() {
-        output::print_message("no .claude/settings.json here; nothing to remove");
-        return Ok(Outcome::Success);
-    }
-    if update_settings_document(project, |document| Ok(remove_car_hooks(document)))? {
-        output::print_message(&format!(
-            "removed car's hooks from {}",
-            settings_path.display()
-        ));
-    } else {
-        output::print_message("car's hooks were not wired; nothing changed");
+pub(crate) fn uninstall(project: &Project, agent: AgentChoice) -> Result<Outcome, Error> {
+    for agent in agent.agents() {
+        let path = agent.path(project);
+        if !path.exists() {
+            output::print_message(&format!("no {} here; nothing to remove", agent.file()));
+            continue;
+        }
+        let removed = update_json_document(&path, &lock_for(project, agent), |document| {
+            Ok::<bool, Error>(!agents::remove_handlers(document, agents::is_car_command).is_empty())
+        })?;
+        if !removed {
+            output::print_message(&format!(
+                "car's hooks were not wired in {}; nothing changed",
+                agent.file()
+            ));
+            continue;
+        }
+        output::print_message(&format!("removed car's hooks from {}", agent.file()));
+        remove_if_left_empty(project, agent)?;
     }
     output::print_hint(&format!(
         "lessons and state are kept in {}; delete that folder to forget them",
@@ -83,121 +73,175 @@ pub(crate) fn uninstall(project: &Project) -> Result<Outcome, Error> {
     Ok(Outcome::Success)
 }
 
-/// The hook events car wires and the command each runs, as the plugin file says (what
-/// `car status` checks for).
-pub(crate) fn wired_commands() -> Vec<(String, String)> {
-    let plugin: Value = serde_json::from_str(PLUGIN_HOOKS).unwrap_or(Value::Null);
-    let Some(Value::Object(hooks)) = plugin.get("hooks") else {
-        return Vec::new();
-    };
-    hooks
-        .iter()
-        .flat_map(|(event, groups)| {
-            groups
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|group| group.get("hooks")?.as_array())
-                .flatten()
-                .filter_map(|hook| hook.get("command")?.as_str())
-                .map(|command| (event.clone(), command.to_string()))
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-/// car's hook entries from the plugin file, with the Stop timeout fitted to the reviewer's.
-fn car_hook_entries(settings: &Settings) -> Result<Map<String, Value>, SetupError> {
-    let plugin: Value = serde_json::from_str(PLUGIN_HOOKS)
-        .map_err(|error| SetupError::Invalid(format!("hooks/hooks.json: {error}")))?;
-    let Some(Value::Object(mut hooks)) = plugin.get("hooks").cloned() else {
-        return Err(SetupError::Invalid(
-            "hooks/hooks.json: no \"hooks\" object".into(),
-        ));
-    };
-    let stop_timeout = settings.reviewer_timeout_seconds + STOP_TIMEOUT_MARGIN;
-    for event in ["Stop", "SubagentStop"] {
-        for group in hooks
-            .get_mut(event)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
-            for hook in group
-                .get_mut("hooks")
-                .and_then(Value::as_array_mut)
-                .into_iter()
-                .flatten()
-            {
-                hook["timeout"] = json!(stop_timeout);
-            }
+/// Re-wires every agent car is already wired into, so timeouts follow changed settings; the files
+/// that changed.
+pub(crate) fn refresh_wiring(
+    project: &Project,
+    settings: &Settings,
+) -> Result<Vec<PathBuf>, Error> {
+    let mut changed = Vec::new();
+    for agent in Agent::ALL {
+        let path = agent.path(project);
+        let document =
+            crate::settings::parse_document(&path, crate::files::read_optional(&path)?.as_deref())?;
+        let is_wired = agents::handlers(&document)
+            .iter()
+            .any(|handler| agents::is_car_command(&handler.command));
+        if is_wired && wire(project, agent, settings, false)?.changed {
+            changed.push(path);
         }
     }
-    Ok(hooks)
+    Ok(changed)
 }
 
-fn add_car_hooks(
-    document: &mut Map<String, Value>,
-    entries: &Map<String, Value>,
-) -> Result<(), SetupError> {
-    let hooks = document
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(hooks) = hooks else {
-        return Err(SetupError::Invalid(
-            ".claude/settings.json: \"hooks\" is not an object; fix it by hand".into(),
+/// What wiring one agent did.
+struct Wired {
+    changed: bool,
+    /// Hooks of car's predecessors that car's replaced.
+    replaced: Vec<Handler>,
+}
+
+/// Replaces car's entries in the agent's file (and, when `migrate`, its predecessors' too).
+fn wire(
+    project: &Project,
+    agent: Agent,
+    settings: &Settings,
+    migrate: bool,
+) -> Result<Wired, Error> {
+    let entries = agent.entries(settings);
+    let mut replaced = Vec::new();
+    let changed = update_json_document(
+        &agent.path(project),
+        &lock_for(project, agent),
+        |document| {
+            let before = document.clone();
+            if migrate {
+                replaced = agents::remove_handlers(document, |command| {
+                    migrate::is_python_tool_command(command) || migrate::is_seed_command(command)
+                });
+            }
+            agents::remove_handlers(document, agents::is_car_command);
+            agents::add_entries(agent, document, &entries)?;
+            Ok::<bool, Error>(*document != before)
+        },
+    )?;
+    Ok(Wired { changed, replaced })
+}
+
+fn report_wiring(project: &Project, agent: Agent, wired: &Wired) {
+    let file = agent.file();
+    let python: Vec<&Handler> = wired
+        .replaced
+        .iter()
+        .filter(|handler| migrate::is_python_tool_command(&handler.command))
+        .collect();
+    if !python.is_empty() {
+        output::print_message(&format!(
+            "replaced the Python claude-auto-review hooks in {file} with car's: {} (its settings key is read as it is; its state files stay)",
+            describe(&python)
         ));
-    };
-    for (event, groups) in entries {
-        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
-        let Value::Array(list) = list else {
-            return Err(SetupError::Invalid(format!(
-                ".claude/settings.json: hooks.{event} is not a list; fix it by hand"
-            )));
-        };
-        list.extend(groups.as_array().cloned().unwrap_or_default());
+    }
+    let seed: Vec<&Handler> = wired
+        .replaced
+        .iter()
+        .filter(|handler| migrate::is_seed_command(&handler.command))
+        .collect();
+    if !seed.is_empty() {
+        output::print_message(&format!(
+            "replaced seed 003's lesson hook in {file} with car's: {} (the scripts stay in .claude/hooks/)",
+            describe(&seed)
+        ));
+    }
+    if wired.changed {
+        let events: Vec<String> = agent
+            .entries(&Settings::default())
+            .keys()
+            .cloned()
+            .collect();
+        output::print_message(&format!(
+            "wired car's {} hooks in {file} ({})",
+            agent.title(),
+            events.join(", ")
+        ));
+        if let Some(hint) = agent.trust_hint() {
+            output::print_hint(hint);
+        }
+    } else {
+        output::print_message(&format!(
+            "car's hooks were already wired in {file}; nothing changed"
+        ));
+    }
+    let _ = project;
+}
+
+fn describe(handlers: &[&Handler]) -> String {
+    handlers
+        .iter()
+        .map(|handler| format!("{} `{}`", handler.event, handler.command))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where the lock for an agent's file lives: car's state folder, so nothing is left beside the
+/// user's files (Claude's is the one `car config` takes too).
+fn lock_for(project: &Project, agent: Agent) -> PathBuf {
+    match agent {
+        Agent::Claude => project.state_dir().join("settings.json"),
+        other => project
+            .state_dir()
+            .join(format!("wiring-{}.json", other.name())),
+    }
+}
+
+/// Deletes a hooks-only file (and its folder) that car's removal left empty.
+fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
+    let path = agent.path(project);
+    if !agent.is_hooks_only_file() {
+        return Ok(());
+    }
+    let document =
+        crate::settings::parse_document(&path, crate::files::read_optional(&path)?.as_deref())?;
+    if agents::is_left_empty(agent, &document) {
+        std::fs::remove_file(&path).map_err(|source| crate::files::FileError::io(&path, source))?;
+        if let Some(folder) = path.parent() {
+            let _ = std::fs::remove_dir(folder);
+        }
+        output::print_message(&format!(
+            "removed {} (car's entries were all it held)",
+            agent.file()
+        ));
     }
     Ok(())
 }
 
-/// Removes every hook whose command is car's, then empty groups and events; true if any was.
-fn remove_car_hooks(document: &mut Map<String, Value>) -> bool {
-    let Some(Value::Object(hooks)) = document.get_mut("hooks") else {
-        return false;
-    };
-    let mut removed = false;
-    for groups in hooks.values_mut() {
-        let Value::Array(groups) = groups else {
-            continue;
-        };
-        for group in groups.iter_mut() {
-            if let Some(Value::Array(list)) = group.get_mut("hooks") {
-                let before = list.len();
-                list.retain(|hook| !is_car_hook(hook));
-                removed |= list.len() != before;
-            }
-        }
-        groups.retain(
-            |group| !matches!(group.get("hooks"), Some(Value::Array(list)) if list.is_empty()),
-        );
+/// Imports seed 003's lessons when the project has them (idempotent: duplicates are skipped).
+fn import_seed_lessons(project: &Project) {
+    let source = project.root().join(migrate::SEED_LESSONS);
+    if !source.is_file() {
+        return;
     }
-    if removed {
-        hooks.retain(|_, groups| !matches!(groups, Value::Array(list) if list.is_empty()));
-        if hooks.is_empty() {
-            document.remove("hooks");
-        }
+    match crate::lessons::import::import_file(&project.lessons_file(), &source) {
+        Ok(imported) if imported.added > 0 => output::print_message(&format!(
+            "imported {} from seed 003's {} into {} ({} already there)",
+            plural(imported.added, "lesson"),
+            migrate::SEED_LESSONS,
+            project.lessons_file().display(),
+            imported.skipped
+        )),
+        Ok(_) => {}
+        Err(error) => output::print_message(&format!(
+            "warning: seed 003's {} was not imported: {error}",
+            migrate::SEED_LESSONS
+        )),
     }
-    removed
 }
 
-fn is_car_hook(hook: &Value) -> bool {
-    hook.get("command")
-        .and_then(Value::as_str)
-        .is_some_and(|command| {
-            let command = command.trim();
-            command.starts_with(CAR_COMMAND_PREFIX)
-                || command.contains(&format!("/{CAR_COMMAND_PREFIX}"))
-        })
+/// The warning for a Python `car` on PATH, which the hooks would reach instead of this one.
+pub(crate) fn python_car_warning(path: &std::path::Path) -> String {
+    format!(
+        "warning: the `car` on PATH ({}) is the Python claude-auto-review tool, so the hooks' `car hook …` would run it; put this car first on PATH (cargo's bin folder) or `pip uninstall claude-auto-review`",
+        path.display()
+    )
 }
 
 fn create_state_dir(project: &Project) -> Result<(), Error> {
@@ -222,10 +266,18 @@ fn offer_starter_lessons(project: &Project, args: &InstallArgs) -> Result<(), Er
         return Ok(());
     }
     let added = crate::lessons::install_starter_lessons(project, Clock::from_env()?)?;
-    output::print_message(&format!(
-        "added {added} starter lessons to {}",
-        project.lessons_file().display()
-    ));
+    output::print_message(&if added == 0 {
+        format!(
+            "car's starter lessons are already in {}",
+            project.lessons_file().display()
+        )
+    } else {
+        format!(
+            "added {} to {}",
+            plural(added, "starter lesson"),
+            project.lessons_file().display()
+        )
+    });
     Ok(())
 }
 
@@ -242,33 +294,4 @@ fn ask_yes(question: &str) -> bool {
     }
     let answer = answer.trim().to_lowercase();
     answer.is_empty() || answer == "y" || answer == "yes"
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn install_is_idempotent_and_keeps_other_hooks() {
-        let user_hook =
-            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]});
-        let mut document = Map::new();
-        document.insert("hooks".into(), json!({"PostToolUse": [user_hook.clone()]}));
-        document.insert("model".into(), json!("opus"));
-        let entries = car_hook_entries(&Settings::default()).unwrap();
-        remove_car_hooks(&mut document);
-        add_car_hooks(&mut document, &entries).unwrap();
-        let once = document.clone();
-        remove_car_hooks(&mut document);
-        add_car_hooks(&mut document, &entries).unwrap();
-        assert_eq!(once, document);
-        assert_eq!(document["hooks"]["PostToolUse"][0], user_hook);
-        assert_eq!(
-            document["hooks"]["Stop"][0]["hooks"][0]["timeout"],
-            json!(360)
-        );
-        assert!(remove_car_hooks(&mut document));
-        assert_eq!(document["hooks"], json!({"PostToolUse": [user_hook]}));
-        assert_eq!(document["model"], json!("opus"));
-    }
 }

@@ -19,6 +19,7 @@ use crate::lessons::trigger::Trigger;
 use crate::lessons::{LessonsError, maintain};
 use crate::output;
 use crate::project::Project;
+use crate::text::plural;
 
 pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error> {
     let clock = Clock::from_env()?;
@@ -110,8 +111,27 @@ fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     Ok(Outcome::Success)
 }
 
+/// The full id of the lesson `id` names (itself, or a unique prefix) in the project's and the
+/// user's lessons.
+fn resolve(project: &Project, id: &str, files: &[&LessonFile]) -> Result<String, Error> {
+    let ids = files
+        .iter()
+        .flat_map(|file| file.lessons().map(|lesson| lesson.id.as_str()));
+    match crate::text::resolve_id(id, ids) {
+        Ok(full) => Ok(full.to_string()),
+        Err(crate::text::IdMatch::None) => Err(not_found(project, id)),
+        Err(crate::text::IdMatch::Ambiguous(ids)) => Err(Error::Usage(format!(
+            "{id:?} names several lessons ({}); give more of the id",
+            ids.join(", ")
+        ))),
+    }
+}
+
 fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
     let (file, user) = layered(project)?;
+    let mut files = vec![&file];
+    files.extend(user.as_ref());
+    let id = &resolve(project, id, &files)?;
     let found = file
         .find(id)
         .map(|l| (l, "project"))
@@ -120,15 +140,40 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         return Err(not_found(project, id));
     };
     if as_json {
-        output::print_json(&lesson.to_value());
-    } else {
         let mut value = summary(lesson, origin);
         if let Some(examples) = &lesson.examples {
             value["examples"] = serde_json::to_value(examples).unwrap_or(Value::Null);
         }
         output::print_json(&value);
+    } else {
+        output::print_data(&describe(lesson, origin));
     }
     Ok(Outcome::Success)
+}
+
+/// One lesson for people.
+fn describe(lesson: &Lesson, origin: &str) -> String {
+    let date = |time: Option<i64>| time.map_or_else(|| "never".to_string(), crate::clock::date_of);
+    let mut text = format!(
+        "lesson {} ({origin})\n  scope     {}\n  triggers  {}\n  lesson    {}\n  weight    {}\n  hits      {} (last {})\n  created   {}",
+        lesson.id,
+        lesson.scope.as_str(),
+        lesson.trigger_texts().join(" | "),
+        lesson.text,
+        lesson.weight,
+        lesson.hits,
+        date(lesson.last_hit),
+        lesson.created.as_deref().unwrap_or("?")
+    );
+    if let Some(examples) = &lesson.examples {
+        for example in &examples.should_match {
+            text.push_str(&format!("\n  fires on  {example}"));
+        }
+        for example in &examples.should_not_match {
+            text.push_str(&format!("\n  not on    {example}"));
+        }
+    }
+    text
 }
 
 fn not_found(project: &Project, id: &str) -> Error {
@@ -189,8 +234,19 @@ fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome,
                 scope: args.scope.clone(),
             });
         }
+        let overlapping = file
+            .lessons()
+            .find(|existing| existing.scope.as_str() == args.scope && shared_triggers(existing, &args.triggers) >= 2)
+            .map(|existing| existing.id.clone());
         file.entries.push(Entry::Valid(lesson));
-        Ok(((), true))
+        Ok((overlapping, true))
+    })
+    .map(|overlapping| {
+        if let Some(other) = overlapping {
+            output::print_message(&format!(
+                "note: it overlaps lesson {other} (same scope, 2 or more shared triggers); `car lessons maintain` merges the two into one"
+            ));
+        }
     })?;
     output::print_data(&id);
     output::print_message(&format!(
@@ -200,7 +256,18 @@ fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome,
     Ok(Outcome::Success)
 }
 
+/// How many of `triggers` the lesson has too (the merge rule counts them).
+fn shared_triggers(lesson: &Lesson, triggers: &[String]) -> usize {
+    let own = lesson.trigger_texts();
+    triggers
+        .iter()
+        .filter(|trigger| own.contains(trigger))
+        .count()
+}
+
 fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
+    let file = LessonFile::load(&project.lessons_file())?;
+    let id = &resolve(project, id, &[&file])?;
     let removed = store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
         let removed = file.remove(id);
         Ok((removed, removed))
@@ -212,46 +279,17 @@ fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
     Ok(Outcome::Success)
 }
 
-/// Imports a seed-format file: every trigger must compile (else nothing is imported), duplicates
-/// (same scope and triggers) are skipped.
+/// Imports a seed-format file (see [`crate::lessons::import`]).
 fn import(project: &Project, path: &Path) -> Result<Outcome, Error> {
     if !path.is_file() {
         return Err(Error::Usage(format!("{}: no such file", path.display())));
     }
-    let incoming = LessonFile::load(path)?;
-    let mut refused: Vec<String> = incoming.problems();
-    for lesson in incoming.lessons() {
-        for trigger in &lesson.triggers {
-            if let Err(error) = trigger.engine() {
-                refused.push(format!("{}: lesson {}: {error}", path.display(), lesson.id));
-            }
-        }
-    }
-    if !refused.is_empty() {
-        return Err(Error::Usage(format!(
-            "nothing imported:\n  {}",
-            refused.join("\n  ")
-        )));
-    }
-    let (added, skipped) = store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
-        let (mut added, mut skipped) = (0, 0);
-        for lesson in incoming.lessons() {
-            let triggers = lesson.trigger_texts();
-            if file
-                .lessons()
-                .any(|l| l.is_duplicate_of(lesson.scope.as_str(), &triggers))
-            {
-                skipped += 1;
-                continue;
-            }
-            file.entries.push(Entry::Valid(lesson.clone()));
-            added += 1;
-        }
-        Ok(((added, skipped), added > 0))
-    })?;
+    let imported = crate::lessons::import::import_file(&project.lessons_file(), path)?;
     output::print_message(&format!(
-        "imported {added} lesson(s) from {}; {skipped} duplicate(s) skipped",
-        path.display()
+        "imported {} from {}; {} skipped",
+        plural(imported.added, "lesson"),
+        path.display(),
+        plural(imported.skipped, "duplicate")
     ));
     Ok(Outcome::Success)
 }

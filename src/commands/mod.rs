@@ -3,6 +3,7 @@
 //! check found problems, 2 usage or configuration error).
 
 pub(crate) mod check;
+pub(crate) mod check_sarif;
 pub(crate) mod config;
 pub(crate) mod install;
 pub(crate) mod lessons;
@@ -73,9 +74,9 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
         Command::Lessons(command) => lessons::run(&project, command),
         Command::Review(command) => review::run(&project, command),
         Command::Install(args) => install::install(&project, &args),
-        Command::Uninstall => install::uninstall(&project),
+        Command::Uninstall(args) => install::uninstall(&project, args.agent),
         Command::Config(args) => config::run(&project, &args),
-        Command::Status => status::run(&project),
+        Command::Status(args) => status::run(&project, args.json),
     };
     // Best effort: a command that created car's state folder leaves it git-ignored.
     let _ = crate::state_dir::ensure_gitignore(&project);

@@ -303,6 +303,28 @@ fn defer(
             .rev()
             .collect(),
     };
+    // The id as given, or a prefix naming one finding of the most recent session that has any.
+    let mut resolved = finding_id.to_string();
+    for snapshot in &candidates {
+        let ids = snapshot
+            .reviews
+            .iter()
+            .flat_map(|r| r.findings.iter().map(|f| f.id.as_str()));
+        match crate::text::resolve_id(finding_id, ids) {
+            Ok(id) => {
+                resolved = id.to_string();
+                break;
+            }
+            Err(crate::text::IdMatch::Ambiguous(ids)) => {
+                return Err(Error::Usage(format!(
+                    "{finding_id:?} names several findings ({}); give more of the id",
+                    ids.join(", ")
+                )));
+            }
+            Err(crate::text::IdMatch::None) => {}
+        }
+    }
+    let finding_id = resolved.as_str();
     let found = candidates.iter().find_map(|snapshot| {
         snapshot.reviews.iter().rev().find_map(|review| {
             review

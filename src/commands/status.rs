@@ -1,101 +1,83 @@
-//! `car status`: one screen — enabled?, hooks wired?, settings, the reviewer CLI, lessons,
-//! pending reviews and the hooks' last internal errors.
+//! `car status`: one screen — enabled?, each agent's hooks, settings (and the keys car could not
+//! use, with their values), the reviewer CLI, lessons, pending reviews, the hooks' last internal
+//! errors, and a warning when the `car` on PATH is the Python tool. `--json` prints the same as
+//! one object.
 //!
 //! Invariant: read-only; a broken file is reported on its line, never "fixed" here.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use crate::agents::{self, Agent, migrate};
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
-use crate::settings::{Settings, read_settings_document};
+use crate::settings::{Settings, keys::IGNORED_PYTHON_KEYS};
 use crate::state_dir::HOOK_ERRORS_FILE;
+use crate::text::plural;
 
 /// How many of the last hook errors are shown.
 const ERRORS_SHOWN: usize = 5;
 
-pub(crate) fn run(project: &Project) -> Result<Outcome, Error> {
-    let mut lines = vec![format!("car status for {}", project.root().display())];
-    let settings = match Settings::load(project) {
-        Ok(settings) => settings,
-        Err(error) => {
-            lines.push(format!("settings: {error} (the hooks use the defaults)"));
-            Settings::default()
+/// What `car status` found, as text lines and as JSON.
+#[derive(Default)]
+struct Report {
+    lines: Vec<String>,
+    json: serde_json::Map<String, Value>,
+}
+
+impl Report {
+    fn add(&mut self, key: &str, value: Value, lines: impl IntoIterator<Item = String>) {
+        self.json.insert(key.to_string(), value);
+        self.lines.extend(lines);
+    }
+}
+
+pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
+    let mut report = Report::default();
+    report
+        .lines
+        .push(format!("car status for {}", project.root().display()));
+    report.json.insert("project".into(), json!(project.root()));
+    let settings = settings_section(project, &mut report);
+    let wired_agents = agents_section(project, &settings, &mut report);
+    enabled_section(&settings, &wired_agents, &mut report);
+    reviewer_section(&settings, &mut report);
+    lessons_section(project, &mut report);
+    review_section(project, &settings, &mut report);
+    errors_section(project, &mut report);
+    if let Some(path) = migrate::python_car_on_path() {
+        report.add(
+            "python_car_on_path",
+            json!(path),
+            [crate::commands::install::python_car_warning(&path)],
+        );
+    }
+    if as_json {
+        output::print_json(&Value::Object(report.json));
+    } else {
+        // "enabled" first: the question people ask.
+        if let Some(index) = report
+            .lines
+            .iter()
+            .position(|line| line.starts_with("enabled:"))
+        {
+            let line = report.lines.remove(index);
+            report.lines.insert(1, line);
         }
-    };
-    lines.push(format!(
-        "enabled: {}",
-        if settings.enabled {
-            "yes"
-        } else {
-            "no (\"enabled\": false)"
-        }
-    ));
-    lines.push(hooks_line(project, &settings));
-    lines.push(settings_line(&settings));
-    lines.push(reviewer_line(&settings));
-    lines.push(lessons_line(project));
-    lines.extend(review_lines(project, &settings));
-    lines.extend(error_lines(project));
-    output::print_data(&lines.join("\n"));
+        output::print_data(&report.lines.join("\n"));
+    }
     Ok(Outcome::Success)
 }
 
-fn hooks_line(project: &Project, settings: &Settings) -> String {
-    let document = match read_settings_document(&project.settings_file()) {
-        Ok(document) => document,
-        Err(error) => return format!("hooks: cannot read: {error}"),
+fn settings_section(project: &Project, report: &mut Report) -> Settings {
+    let (checked, unreadable) = match Settings::load_checked(project) {
+        Ok(checked) => (checked, None),
+        Err(error) => (Default::default(), Some(error.to_string())),
     };
-    let parts: Vec<String> = crate::commands::install::wired_commands()
-        .iter()
-        .map(
-            |(event, command)| match wired_timeout(&document, event, command) {
-                Some(Some(timeout)) => format!("{event} yes (timeout {timeout} s)"),
-                Some(None) => format!("{event} yes"),
-                None => format!("{event} NO"),
-            },
-        )
-        .collect();
-    let mut line = format!("hooks: {}", parts.join(", "));
-    if let Some(Some(timeout)) = wired_timeout(&document, "Stop", "car hook stop")
-        && timeout <= settings.reviewer_timeout_seconds
-    {
-        line.push_str(&format!(
-            "\n  warning: the Stop timeout ({timeout} s) is not above reviewerTimeoutSeconds ({}); run `car install` again",
-            settings.reviewer_timeout_seconds
-        ));
-    }
-    if parts.iter().any(|part| part.ends_with("NO")) {
-        line.push_str("\n  hint: `car install` wires the missing hooks");
-    }
-    line
-}
-
-/// `Some(timeout)` when a hook of `event` runs `command`.
-fn wired_timeout(
-    document: &serde_json::Map<String, Value>,
-    event: &str,
-    command: &str,
-) -> Option<Option<u64>> {
-    document
-        .get("hooks")?
-        .get(event)?
-        .as_array()?
-        .iter()
-        .filter_map(|group| group.get("hooks")?.as_array())
-        .flatten()
-        .find(|hook| {
-            hook.get("command")
-                .and_then(Value::as_str)
-                .is_some_and(|text| text.trim().ends_with(command))
-        })
-        .map(|hook| hook.get("timeout").and_then(Value::as_u64))
-}
-
-fn settings_line(settings: &Settings) -> String {
-    format!(
+    let settings = checked.settings;
+    let mut lines = vec![format!(
         "settings: reviewerBackend {}, reviewerModel {}, reviewerTimeoutSeconds {}, maxStopPasses {}, minimumBlockingSeverity {}, rulesFile {}, classifierBackend {}",
         settings.reviewer_backend.name(),
         settings
@@ -110,25 +92,193 @@ fn settings_line(settings: &Settings) -> String {
             .as_deref()
             .unwrap_or("(installed rules.md or car's default)"),
         settings.classifier_backend.name()
-    )
+    )];
+    if let Some(error) = &unreadable {
+        lines.push(format!("  warning: {error} (the hooks use the defaults)"));
+    }
+    for problem in &checked.problems {
+        lines.push(format!("  warning: {problem}"));
+    }
+    if !checked.problems.is_empty() {
+        lines.push("  hint: `car config --non-interactive` repairs these keys".into());
+    }
+    let block = crate::settings::read_block(&project.settings_file()).unwrap_or_default();
+    for (key, why) in IGNORED_PYTHON_KEYS {
+        if block.contains_key(key) {
+            lines.push(format!(
+                "  note: \"{key}\" (the Python tool's) has no effect in car: {why}"
+            ));
+        }
+    }
+    let problems: Vec<Value> = checked
+        .problems
+        .iter()
+        .map(|p| json!({"key": p.key, "value": p.value, "message": p.message}))
+        .collect();
+    report.add(
+        "settings",
+        json!({
+            "file": project.settings_file(),
+            "unreadable": unreadable,
+            "problems": problems,
+            "reviewerBackend": settings.reviewer_backend.name(),
+            "reviewerModel": settings.reviewer_model,
+            "reviewerTimeoutSeconds": settings.reviewer_timeout_seconds,
+            "maxStopPasses": settings.max_stop_passes,
+            "minimumBlockingSeverity": settings.minimum_blocking_severity.to_string(),
+            "classifierBackend": settings.classifier_backend.name(),
+        }),
+        lines,
+    );
+    settings
 }
 
-fn reviewer_line(settings: &Settings) -> String {
-    match settings.reviewer_program() {
-        None => {
-            "reviewer: manual (the agent reviews in-session and runs `car review submit`)".into()
+/// One line per agent; returns the agents car is wired into.
+fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -> Vec<Agent> {
+    let mut lines = Vec::new();
+    let mut rows = Vec::new();
+    let mut wired_agents = Vec::new();
+    for agent in Agent::ALL {
+        let path = agent.path(project);
+        let text = crate::files::read_optional(&path).ok().flatten();
+        let document = match crate::settings::parse_document(&path, text.as_deref()) {
+            Ok(document) => document,
+            Err(error) => {
+                lines.push(format!("hooks ({}): cannot read: {error}", agent.title()));
+                continue;
+            }
+        };
+        let found = agents::handlers(&document);
+        let expected = agent.entries(settings);
+        let mut parts = Vec::new();
+        let mut events = Vec::new();
+        for event in expected.keys() {
+            let wired = found
+                .iter()
+                .find(|h| &h.event == event && agents::is_car_command(&h.command));
+            parts.push(match wired {
+                Some(handler) => match handler.timeout {
+                    Some(timeout) => {
+                        format!("{event} yes (timeout {timeout} {})", agent.timeout_unit())
+                    }
+                    None => format!("{event} yes"),
+                },
+                None => format!("{event} NO"),
+            });
+            events.push(json!({"event": event, "wired": wired.is_some(), "timeout": wired.and_then(|h| h.timeout)}));
         }
+        let any_wired = events.iter().any(|event| event["wired"] == json!(true));
+        rows.push(json!({"agent": agent.name(), "file": agent.file(), "wired": any_wired, "events": events}));
+        if !any_wired {
+            lines.push(format!(
+                "hooks ({}, {}): not wired (`car install --agent {}`)",
+                agent.title(),
+                agent.file(),
+                agent.name()
+            ));
+            continue;
+        }
+        wired_agents.push(agent);
+        lines.push(format!(
+            "hooks ({}, {}): {}",
+            agent.title(),
+            agent.file(),
+            parts.join(", ")
+        ));
+        if parts.iter().any(|part| part.ends_with("NO")) {
+            lines.push(format!(
+                "  hint: `car install --agent {}` wires the missing hooks",
+                agent.name()
+            ));
+        }
+        if let Some(stale) = stale_stop_timeout(agent, &found, settings) {
+            lines.push(stale);
+        }
+        for handler in found
+            .iter()
+            .filter(|h| migrate::is_python_tool_command(&h.command))
+        {
+            lines.push(format!(
+                "  warning: the Python claude-auto-review hook {} `{}` still runs; `car install` replaces it",
+                handler.event, handler.command
+            ));
+        }
+    }
+    report.add("agents", Value::Array(rows), lines);
+    wired_agents
+}
+
+/// A warning when the Stop hook would be killed before the reviewer's own timeout.
+fn stale_stop_timeout(
+    agent: Agent,
+    found: &[agents::Handler],
+    settings: &Settings,
+) -> Option<String> {
+    let scale = if agent == Agent::Gemini { 1000 } else { 1 };
+    let stop_event = match agent {
+        Agent::Claude | Agent::Codex => "Stop",
+        Agent::Gemini => "AfterAgent",
+        Agent::Cursor => "stop",
+    };
+    let timeout = found
+        .iter()
+        .find(|h| h.event == stop_event && agents::is_car_command(&h.command))?
+        .timeout?;
+    (timeout / scale <= settings.reviewer_timeout_seconds).then(|| {
+        format!(
+            "  warning: the {stop_event} timeout ({} s) is not above reviewerTimeoutSeconds ({}); `car config` or `car install --agent {}` updates it",
+            timeout / scale,
+            settings.reviewer_timeout_seconds,
+            agent.name()
+        )
+    })
+}
+
+fn enabled_section(settings: &Settings, wired: &[Agent], report: &mut Report) {
+    let line = match (settings.enabled, wired.is_empty()) {
+        (false, _) => "enabled: no (\"enabled\": false; `car config --enabled true` turns it on)".to_string(),
+        (true, true) => "enabled: no agent's hooks are wired here (`car install`), unless car runs as a Claude Code plugin".to_string(),
+        (true, false) => format!(
+            "enabled: yes ({})",
+            wired.iter().map(|agent| agent.title()).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    report.add(
+        "enabled",
+        json!(settings.enabled && !wired.is_empty()),
+        [line],
+    );
+}
+
+fn reviewer_section(settings: &Settings, report: &mut Report) {
+    let (line, found) = match settings.reviewer_program() {
+        None => (
+            "reviewer: manual (the agent reviews in-session and runs `car review submit`)"
+                .to_string(),
+            Value::Null,
+        ),
         Some(program) => match find_on_path(&program) {
-            Some(path) => format!("reviewer: `{program}` found at {}", path.display()),
-            None => format!(
-                "reviewer: warning: `{program}` is not on PATH; the stop gate will block until it is"
+            Some(path) => (
+                format!("reviewer: `{program}` found at {}", path.display()),
+                json!(path),
+            ),
+            None => (
+                format!(
+                    "reviewer: warning: `{program}` is not on PATH; the stop gate will block until it is"
+                ),
+                Value::Null,
             ),
         },
-    }
+    };
+    report.add(
+        "reviewer",
+        json!({"backend": settings.reviewer_backend.name(), "found": found}),
+        [line],
+    );
 }
 
 /// Counts lessons as plain JSON (the lesson engine owns the format's meaning).
-fn lessons_line(project: &Project) -> String {
+fn lessons_section(project: &Project, report: &mut Report) {
     let count = |path: &std::path::Path| -> Result<usize, String> {
         let Some(text) = crate::files::read_optional(path).map_err(|e| e.to_string())? else {
             return Ok(0);
@@ -143,50 +293,74 @@ fn lessons_line(project: &Project) -> String {
             .map_or(0, Vec::len))
     };
     let project_file = project.lessons_file();
-    let mut line = match count(&project_file) {
-        Ok(n) => format!("lessons: {n} in {}", project_file.display()),
+    let project_count = count(&project_file);
+    let mut line = match &project_count {
+        Ok(n) => format!(
+            "lessons: {} in {}",
+            plural(*n, "lesson"),
+            project_file.display()
+        ),
         Err(error) => format!("lessons: cannot read: {error}"),
     };
+    let mut user_count = 0;
     if let Some(user_file) = crate::paths::user_lessons_file()
         && let Ok(n) = count(&user_file)
         && n > 0
     {
+        user_count = n;
         line.push_str(&format!(", {n} user-wide in {}", user_file.display()));
     }
-    line
+    report.add(
+        "lessons",
+        json!({"project": project_count.ok(), "user": user_count}),
+        [line],
+    );
 }
 
-fn review_lines(project: &Project, settings: &Settings) -> Vec<String> {
+fn review_section(project: &Project, settings: &Settings, report: &mut Report) {
     let sessions = crate::review::log::sessions(project);
     let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!(
-        "reviews: {} sessions with recorded edits",
-        sessions.len()
+        "reviews: {} with recorded edits",
+        plural(sessions.len(), "session")
     )];
+    let mut open = Vec::new();
     for snapshot in sessions.iter().filter(|snapshot| !snapshot.ended) {
         let unreviewed = snapshot.unreviewed().len();
-        let open = snapshot.outstanding(threshold).len();
+        let findings = snapshot.outstanding(threshold).len();
         let errors = snapshot.unresolved_errors().len();
         let pending = snapshot.pending_request().map(|request| request.id.clone());
-        if unreviewed == 0 && open == 0 && errors == 0 && pending.is_none() {
+        if unreviewed == 0 && findings == 0 && errors == 0 && pending.is_none() {
             continue;
         }
         lines.push(format!(
-            "  session {}: {unreviewed} unreviewed files, {open} open findings, {errors} validator errors{}",
+            "  session {}: {}, {}, {}{}",
             snapshot.session,
-            pending.map_or(String::new(), |id| format!(", pending review {id}"))
+            plural(unreviewed, "unreviewed file"),
+            plural(findings, "open finding"),
+            plural(errors, "validator error"),
+            pending
+                .as_ref()
+                .map_or(String::new(), |id| format!(", pending review {id}"))
         ));
+        open.push(json!({"session": snapshot.session, "unreviewed": unreviewed, "open_findings": findings, "validator_errors": errors, "pending_review": pending}));
     }
-    lines
+    report.add(
+        "reviews",
+        json!({"sessions": sessions.len(), "open": open}),
+        lines,
+    );
 }
 
-fn error_lines(project: &Project) -> Vec<String> {
+fn errors_section(project: &Project, report: &mut Report) {
     let path = project.state_dir().join(HOOK_ERRORS_FILE);
     let Ok(Some(text)) = crate::files::read_optional(&path) else {
-        return vec!["last errors: none".into()];
+        report.add("last_errors", json!([]), ["last errors: none".to_string()]);
+        return;
     };
     let recent: Vec<&str> = text.lines().rev().take(ERRORS_SHOWN).collect();
     let mut lines = vec![format!("last errors ({}):", path.display())];
+    let mut entries = Vec::new();
     for line in recent.into_iter().rev() {
         let value: Value = serde_json::from_str(line).unwrap_or(Value::Null);
         let when = value["ts"].as_i64().map_or_else(
@@ -195,6 +369,7 @@ fn error_lines(project: &Project) -> Vec<String> {
         );
         let message = value["error"].as_str().unwrap_or(line);
         lines.push(format!("  {when} {message}"));
+        entries.push(json!({"at": when, "error": message}));
     }
-    lines
+    report.add("last_errors", Value::Array(entries), lines);
 }

@@ -12,7 +12,8 @@ pub(crate) struct HookContext {
     pub(crate) project: Project,
     /// Settings as read for this call; defaults when the file is broken (see `settings_problem`).
     pub(crate) settings: Settings,
-    /// Why the settings could not be read, to tell the user once in the answer.
+    /// Why the settings (or some keys of them) could not be used, to tell the user once per
+    /// session in the answer.
     pub(crate) settings_problem: Option<String>,
     pub(crate) clock: Clock,
     /// Layer the user-wide lessons under the project's: true for a real hook; a replay runs in
@@ -24,10 +25,7 @@ impl HookContext {
     pub(crate) fn new(payload: Payload) -> Result<HookContext, crate::clock::ClockError> {
         let clock = Clock::from_env()?;
         let project = Project::discover(payload.cwd());
-        let (settings, settings_problem) = match Settings::load(&project) {
-            Ok(settings) => (settings, None),
-            Err(error) => (Settings::default(), Some(error.to_string())),
-        };
+        let (settings, settings_problem) = settings_with_problem(&project);
         Ok(HookContext {
             payload,
             project,
@@ -38,6 +36,11 @@ impl HookContext {
         })
     }
 
+    /// Whether the settings problem is new to this session (it is said once, then remembered).
+    pub(crate) fn is_new_settings_problem(&self, problem: &str) -> bool {
+        crate::state_dir::first_notice(&self.project, &self.payload.session_id, problem)
+    }
+
     /// The session as the review layer sees it.
     pub(crate) fn session(&self) -> crate::review::Session<'_> {
         crate::review::Session {
@@ -46,5 +49,26 @@ impl HookContext {
             clock: self.clock,
             id: &self.payload.session_id,
         }
+    }
+}
+
+/// The settings as a hook uses them, and what to tell the user about them: a broken file means
+/// defaults for everything, a bad key its default alone.
+pub(crate) fn settings_with_problem(project: &Project) -> (Settings, Option<String>) {
+    match Settings::load_checked(project) {
+        Ok(checked) if checked.problems.is_empty() => (checked.settings, None),
+        Ok(checked) => {
+            let problems: Vec<String> = checked.problems.iter().map(ToString::to_string).collect();
+            let message = format!(
+                "{}: {} (`car status` lists them, `car config` repairs them)",
+                project.settings_file().display(),
+                problems.join("; ")
+            );
+            (checked.settings, Some(message))
+        }
+        Err(error) => (
+            Settings::default(),
+            Some(format!("{error} (using defaults)")),
+        ),
     }
 }

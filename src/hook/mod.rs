@@ -114,8 +114,10 @@ fn dispatch(context: &HookContext, event: HookEvent) -> Answer {
     // Best effort: state a hook created (car used as a plugin, never installed) stays git-ignored.
     let _ = crate::state_dir::ensure_gitignore(&context.project);
     match &context.settings_problem {
-        Some(problem) => answer.with_system_line(format!("car: {problem} (using defaults)")),
-        None => answer,
+        Some(problem) if context.is_new_settings_problem(problem) => {
+            answer.with_system_line(format!("car: {problem}"))
+        }
+        _ => answer,
     }
 }
 

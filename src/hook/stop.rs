@@ -3,14 +3,31 @@
 
 use crate::answer::Answer;
 use crate::hook::HookContext;
+use crate::hook::render::Agent;
 use crate::review::gate::{self, StopInput};
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let raw = &context.payload.raw;
+    // Cursor also calls its stop hook when the user aborted or the agent failed: no follow-up
+    // then, the person is in charge.
+    if context.payload.agent == Agent::Cursor
+        && raw
+            .status
+            .as_deref()
+            .is_some_and(|status| status != "completed")
+    {
+        return Answer::allow();
+    }
     let input = StopInput {
         is_subagent: context.payload.is_subagent_stop(),
         last_message: raw.last_assistant_message.clone(),
         transcript_path: raw.transcript_path.as_ref().map(Into::into),
     };
-    gate::handle_stop(context.session(), &input)
+    let mut answer = gate::handle_stop(context.session(), &input);
+    // The Python tool's reviewFeedbackMaxChars: the agent reads at most this much.
+    if let Some(reason) = answer.block_reason.take() {
+        let limit = context.settings.review_feedback_max_chars;
+        answer.block_reason = Some(crate::text::shorten(&reason, limit));
+    }
+    answer
 }

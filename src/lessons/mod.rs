@@ -12,6 +12,7 @@
 pub mod cache;
 pub(crate) mod distill;
 pub(crate) mod examples;
+pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod learn;
 pub(crate) mod maintain;

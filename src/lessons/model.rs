@@ -221,10 +221,6 @@ impl Lesson {
         }
     }
 
-    pub(crate) fn to_value(&self) -> Value {
-        serde_json::to_value(self.to_raw()).unwrap_or(Value::Null)
-    }
-
     /// The triggers as written in the file.
     pub(crate) fn trigger_texts(&self) -> Vec<String> {
         self.triggers
@@ -323,7 +319,7 @@ mod tests {
             lesson.id,
             lesson_id("*.swift", &["DankeTheme.secondaryText".into()])
         );
-        let written = lesson.to_value();
+        let written = serde_json::to_value(lesson.to_raw()).unwrap();
         let keys: Vec<&String> = written.as_object().unwrap().keys().collect();
         let zeta = keys.iter().position(|k| *k == "zeta").unwrap();
         let alpha = keys.iter().position(|k| *k == "alpha").unwrap();

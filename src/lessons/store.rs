@@ -26,6 +26,9 @@ pub struct LessonFile {
     pub(crate) path: PathBuf,
     pub(crate) entries: Vec<Entry>,
     pub(crate) extra: Map<String, Value>,
+    /// The text as read from disk: a save edits it minimally, so the team's file keeps its
+    /// formatting and a change shows as a small diff.
+    pub(crate) original: Option<String>,
 }
 
 impl LessonFile {
@@ -41,7 +44,11 @@ impl LessonFile {
     pub(crate) fn load(path: &Path) -> Result<LessonFile, LessonsError> {
         match files::read_optional(path)? {
             None => Ok(LessonFile::empty(path)),
-            Some(text) => LessonFile::parse(path, &text),
+            Some(text) => {
+                let mut file = LessonFile::parse(path, &text)?;
+                file.original = Some(text);
+                Ok(file)
+            }
         }
     }
 
@@ -59,6 +66,7 @@ impl LessonFile {
             path: path.to_path_buf(),
             entries: Vec::with_capacity(raw.lessons.len()),
             extra: raw.extra,
+            original: None,
         };
         let mut seen = std::collections::HashSet::new();
         for value in raw.lessons {
@@ -127,7 +135,13 @@ impl LessonFile {
     pub(crate) fn render(&self) -> String {
         // Serialised straight from the raw structs: going through `Value` doubled the cost of
         // every hit on a large file.
-        let out = RenderedFile {
+        let mut text = serde_json::to_string_pretty(&self.rendered()).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    fn rendered(&self) -> RenderedFile<'_> {
+        RenderedFile {
             lessons: self
                 .entries
                 .iter()
@@ -137,15 +151,20 @@ impl LessonFile {
                 })
                 .collect(),
             extra: &self.extra,
-        };
-        let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
-        text.push('\n');
-        text
+        }
     }
 
-    /// Writes atomically; the caller holds the lock when others may write.
+    /// Writes atomically; the caller holds the lock when others may write. A file read from disk
+    /// is edited minimally (see [`LessonFile::original`]).
     pub(crate) fn save(&self) -> Result<(), LessonsError> {
-        files::write_atomic(&self.path, self.render().as_bytes())?;
+        let text = match &self.original {
+            Some(original) => match serde_json::to_value(self.rendered()) {
+                Ok(value) => crate::json_edit::rewrite_text(Some(original), &value),
+                Err(_) => self.render(),
+            },
+            None => self.render(),
+        };
+        files::write_atomic(&self.path, text.as_bytes())?;
         Ok(())
     }
 }

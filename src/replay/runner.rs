@@ -19,7 +19,7 @@ use crate::replay::step_error::StepError;
 use crate::scenario::expect::{self, DiskState, Observation};
 use crate::scenario::fixtures::{self, FIXTURE_ROOT};
 use crate::scenario::{Action, Initial, Scenario, Step};
-use crate::settings::{RawSettings, Settings};
+use crate::settings::Settings;
 
 /// The session id the replayed payloads carry.
 const SESSION: &str = "car-replay";
@@ -98,11 +98,10 @@ impl Sandbox {
     ) -> Result<Sandbox, StepError> {
         let project = Project::at(root);
         let settings_object = scenario.settings.clone().unwrap_or_default();
-        let raw: RawSettings = serde_json::from_value(Value::Object(settings_object.clone()))
-            .map_err(|error| StepError::Settings(error.to_string()))?;
         // Refuse bad settings up front: a scenario should not silently run on defaults.
-        Settings::from_raw(raw, &project.settings_file())
-            .map_err(|error| StepError::Settings(error.to_string()))?;
+        if let Some(problem) = Settings::from_block(&settings_object).problems.first() {
+            return Err(StepError::Settings(problem.to_string()));
+        }
         let document = json!({"claude-auto-review": settings_object});
         write(&project.settings_file(), &pretty(&document))?;
         let lessons_text = initial_text(&scenario.lessons, origin.map(Project::lessons_file))?;
@@ -170,10 +169,7 @@ impl Sandbox {
     /// The settings as a hook reads them: live from `.claude/settings.json` (a step may edit it),
     /// defaults plus the problem when the file is broken.
     fn settings(&self) -> (Settings, Option<String>) {
-        match Settings::load(&self.project) {
-            Ok(settings) => (settings, None),
-            Err(problem) => (Settings::default(), Some(problem.to_string())),
-        }
+        crate::hook::context::settings_with_problem(&self.project)
     }
 
     /// Runs the PostToolUse hook in-process, exactly as `car hook post-tool-use` would.

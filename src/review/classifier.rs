@@ -19,9 +19,6 @@ use crate::settings::Settings;
 /// How much of a transcript's end is read to find the last assistant text.
 const TRANSCRIPT_TAIL_BYTES: u64 = 256 * 1024;
 
-/// The model classifier's timeout (never more than the reviewer's own).
-const MODEL_TIMEOUT: Duration = Duration::from_secs(20);
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Verdict {
     /// The agent finished its turn: review.
@@ -63,6 +60,13 @@ pub(crate) fn classify(
             reason: "no last assistant message".into(),
         };
     };
+    if settings.classifier_backend == ClassifierBackend::Off {
+        return Classification {
+            verdict: Verdict::Unknown,
+            source: "off".into(),
+            reason: "the classifier is off: every stop is reviewed".into(),
+        };
+    }
     if settings.classifier_backend == ClassifierBackend::Model {
         match ask_model(settings, working_dir, text) {
             Ok(verdict) => {
@@ -147,8 +151,14 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
          INCOMPLETE if it asks the user a question, offers a choice, or announces work it has not \
          done yet; COMPLETE otherwise.\n\n<message>\n{text}\n</message>\n"
     );
-    let timeout = MODEL_TIMEOUT.min(Duration::from_secs(settings.reviewer_timeout_seconds));
-    let answer = crate::reviewer::ask(settings, working_dir, &prompt, timeout)
+    // The classifier's own limit, never more than the reviewer's.
+    let timeout = Duration::from_secs_f64(settings.classifier_timeout_seconds.min(86_400.0))
+        .min(Duration::from_secs(settings.reviewer_timeout_seconds));
+    let mut asked = settings.clone();
+    if settings.classifier_model.is_some() {
+        asked.reviewer_model = settings.classifier_model.clone();
+    }
+    let answer = crate::reviewer::ask(&asked, working_dir, &prompt, timeout)
         .map_err(|error| error.to_string())?;
     let upper = answer.to_uppercase();
     if upper.contains("INCOMPLETE") {

@@ -41,9 +41,11 @@ pub(crate) enum Severity {
 impl Severity {
     pub(crate) fn parse(text: &str) -> Option<Severity> {
         match text.trim().to_ascii_uppercase().as_str() {
-            "P1" | "BLOCKER" | "CRITICAL" => Some(Severity::P1),
-            "P2" | "IMPORTANT" | "MAJOR" => Some(Severity::P2),
-            "P3" | "MINOR" | "NIT" => Some(Severity::P3),
+            // The Python tool's five levels: critical/high block as P1, medium as P2, and
+            // low/info never block.
+            "P1" | "BLOCKER" | "CRITICAL" | "HIGH" => Some(Severity::P1),
+            "P2" | "IMPORTANT" | "MAJOR" | "MEDIUM" => Some(Severity::P2),
+            "P3" | "MINOR" | "NIT" | "LOW" | "INFO" => Some(Severity::P3),
             _ => None,
         }
     }

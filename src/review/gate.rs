@@ -255,9 +255,14 @@ impl<'a> Gate<'a> {
         });
         self.flush()?;
         Ok(Some(Answer::allow().with_system_line(format!(
-            "car: review postponed: the agent's last message {}; {} changed files stay pending.",
+            "car: review postponed: the agent's last message {}; {} {} pending.",
             result.reason,
-            unreviewed.len()
+            crate::text::plural(unreviewed.len(), "changed file"),
+            if unreviewed.len() == 1 {
+                "stays"
+            } else {
+                "stay"
+            }
         ))))
     }
 
@@ -408,7 +413,11 @@ impl<'a> Gate<'a> {
             self.stage(Stage::Verdict, "pass", "");
             return self.allow_final(AllowKind::Reviewed, None);
         }
-        let detail = format!("{} findings, {} errors", outstanding.len(), errors.len());
+        let detail = format!(
+            "{}, {}",
+            crate::text::plural(outstanding.len(), "finding"),
+            crate::text::plural(errors.len(), "error")
+        );
         self.stage(Stage::Verdict, "block", &detail);
         let reason = findings_reason(self.context.id, &outstanding, &errors);
         self.block(BlockKind::Findings, reason)
@@ -467,13 +476,13 @@ fn request_reason(context: Session<'_>, request: &Request, also: &str) -> String
     let session = context.id;
     let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
     let mut reason = format!(
-        "car: review {} required before stopping ({} changed files: {}).\n\
+        "car: review {} required before stopping ({}: {}).\n\
          Review the session's changes as the request below says, write the findings JSON to a \
          file, and record it:\n  car review submit --session {session} FILE\n\
          or pipe it: car review submit --session {session} -\n\
          The request is saved at {}.\n",
         request.id,
-        files.len(),
+        crate::text::plural(files.len(), "changed file"),
         files.join(", "),
         request.prompt_file
     );

@@ -24,9 +24,7 @@ pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
             answer = answer.with_system_line(format!("car: could not close the session: {error}"));
         }
     }
-    let max_age = i64::try_from(context.settings.stale_client_timeout_hours)
-        .unwrap_or(i64::MAX / 7200)
-        .saturating_mul(3600);
+    let max_age = context.settings.stale_client_timeout_seconds();
     let current = crate::project::sanitize_component(context.id);
     remove_stale(context.project, &current, now, max_age);
     answer
@@ -41,7 +39,11 @@ pub(crate) fn remove_stale(
 ) -> Vec<String> {
     let mut removed = Vec::new();
     for (name, folder) in project.session_folders() {
-        if name == current {
+        // The Python claude-auto-review tool keeps its sessions here too (`state.jsonl`, no
+        // car events): its own SessionEnd cleans them.
+        let is_python_tools =
+            !folder.join(EVENTS_FILE).exists() && folder.join("state.jsonl").exists();
+        if name == current || is_python_tools {
             continue;
         }
         let last_seen = last_seen(&folder);

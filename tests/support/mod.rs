@@ -21,6 +21,16 @@ pub fn corpus_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// JSON with `//` line comments (as Gemini CLI's settings allow) read as a value.
+pub fn read_jsonc(text: &str) -> Value {
+    let stripped: String = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    serde_json::from_str(&stripped).unwrap_or_else(|error| panic!("{error}: {text}"))
+}
+
 /// A throwaway project (a git repository) with an isolated HOME.
 pub struct TestProject {
     dir: tempfile::TempDir,

@@ -1,0 +1,25 @@
+//! Cursor: `.cursor/hooks.json` with `"version": 1` (required for project hooks), flat handler
+//! lists per lowerCamelCase event, timeouts in seconds. `afterFileEdit` only observes (car tracks
+//! and learns; its answer cannot reach the model), `stop` answers with a follow-up message, at
+//! most `loop_limit` times in a row: car's own `maxStopPasses`.
+
+use serde_json::{Map, Value, json};
+
+use super::{POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT};
+
+pub(super) fn entries(stop_timeout: u64, max_stop_passes: u32) -> Map<String, Value> {
+    let mut entries = Map::new();
+    entries.insert(
+        "afterFileEdit".into(),
+        json!([{"command": "car hook post-tool-use", "timeout": POST_TOOL_USE_TIMEOUT}]),
+    );
+    entries.insert(
+        "stop".into(),
+        json!([{"command": "car hook stop", "timeout": stop_timeout, "loop_limit": max_stop_passes}]),
+    );
+    entries.insert(
+        "sessionEnd".into(),
+        json!([{"command": "car hook session-end", "timeout": SESSION_END_TIMEOUT}]),
+    );
+    entries
+}

@@ -1,0 +1,366 @@
+//! The coding agents car wires itself into, and each one's project hook file: which file, car's
+//! entries in the agent's own format, and how car recognises (and removes) its entries again.
+//!
+//! Invariants: car's entries are the handlers whose command starts with `car hook ` (also as a
+//! path ending in `/car hook …`); everything else in a file belongs to the user and is kept;
+//! adding is preceded by removing, so wiring twice changes nothing and a changed timeout is
+//! refreshed in place.
+
+mod claude;
+mod codex;
+mod cursor;
+mod gemini;
+pub(crate) mod migrate;
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value, json};
+
+use crate::project::Project;
+use crate::settings::Settings;
+
+/// A coding agent whose hooks car answers and wires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Agent {
+    Claude,
+    Codex,
+    Gemini,
+    Cursor,
+}
+
+/// Commands that mark a hook entry as car's.
+const CAR_COMMAND_PREFIX: &str = "car hook ";
+
+/// Seconds the Stop hook may take beyond the reviewer's own timeout.
+const STOP_TIMEOUT_MARGIN: u64 = 60;
+
+/// The PostToolUse hook's time limit in seconds (its own budget is 20 s).
+pub(crate) const POST_TOOL_USE_TIMEOUT: u64 = 30;
+
+/// The SessionEnd hook's time limit in seconds (its own budget is 0.9 s).
+pub(crate) const SESSION_END_TIMEOUT: u64 = 2;
+
+impl Agent {
+    pub(crate) const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Cursor];
+
+    /// The name on the command line (`--agent codex`).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Cursor => "cursor",
+        }
+    }
+
+    /// The product's own name, for people.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex CLI",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Cursor => "Cursor",
+        }
+    }
+
+    /// The agent's project hook file, relative to the project.
+    pub(crate) fn file(self) -> &'static str {
+        match self {
+            Agent::Claude => ".claude/settings.json",
+            Agent::Codex => ".codex/hooks.json",
+            Agent::Gemini => ".gemini/settings.json",
+            Agent::Cursor => ".cursor/hooks.json",
+        }
+    }
+
+    pub(crate) fn path(self, project: &Project) -> PathBuf {
+        project.root().join(self.file())
+    }
+
+    /// Whether the file holds nothing but hooks (so car may delete it once it is empty again).
+    pub(crate) fn is_hooks_only_file(self) -> bool {
+        matches!(self, Agent::Codex | Agent::Cursor)
+    }
+
+    /// car's hook entries, event by event, in the agent's own format.
+    pub(crate) fn entries(self, settings: &Settings) -> Map<String, Value> {
+        match self {
+            Agent::Claude => claude::entries(stop_timeout(settings)),
+            Agent::Codex => codex::entries(stop_timeout(settings)),
+            Agent::Gemini => gemini::entries(stop_timeout(settings)),
+            Agent::Cursor => cursor::entries(stop_timeout(settings), settings.max_stop_passes),
+        }
+    }
+
+    /// Top-level keys the agent's file needs besides `hooks` (Cursor's `"version": 1`).
+    fn required_keys(self) -> Map<String, Value> {
+        let mut keys = Map::new();
+        if self == Agent::Cursor {
+            keys.insert("version".into(), json!(1));
+        }
+        keys
+    }
+
+    /// What the user still has to do in the agent itself, if anything.
+    pub(crate) fn trust_hint(self) -> Option<&'static str> {
+        match self {
+            Agent::Codex => Some(
+                "Codex runs project hooks only once you trust them: open `/hooks` in Codex and trust car's (again after any change to them)",
+            ),
+            Agent::Gemini => Some(
+                "Gemini CLI runs project hooks only in a trusted folder; it asks once about the new hooks",
+            ),
+            Agent::Claude | Agent::Cursor => None,
+        }
+    }
+
+    /// The unit the agent's `timeout` is in.
+    pub(crate) fn timeout_unit(self) -> &'static str {
+        if self == Agent::Gemini { "ms" } else { "s" }
+    }
+}
+
+/// The Stop hook's time limit in seconds: the reviewer's timeout plus a margin.
+pub(crate) fn stop_timeout(settings: &Settings) -> u64 {
+    settings
+        .reviewer_timeout_seconds
+        .saturating_add(STOP_TIMEOUT_MARGIN)
+}
+
+/// Whether a hook command is car's.
+pub(crate) fn is_car_command(command: &str) -> bool {
+    let command = command.trim();
+    command.starts_with(CAR_COMMAND_PREFIX) || command.contains(&format!("/{CAR_COMMAND_PREFIX}"))
+}
+
+/// One handler found in a hook file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Handler {
+    pub(crate) event: String,
+    pub(crate) command: String,
+    pub(crate) timeout: Option<u64>,
+}
+
+/// Every command handler in a document's `hooks`, in both shapes: groups with a `hooks` list
+/// (Claude, Codex, Gemini) and Cursor's flat handlers.
+pub(crate) fn handlers(document: &Map<String, Value>) -> Vec<Handler> {
+    let Some(Value::Object(hooks)) = document.get("hooks") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (event, list) in hooks {
+        for entry in list.as_array().into_iter().flatten() {
+            let inner = entry.get("hooks").and_then(Value::as_array);
+            let handlers: Vec<&Value> = match inner {
+                Some(list) => list.iter().collect(),
+                None => vec![entry],
+            };
+            for handler in handlers {
+                if let Some(command) = handler.get("command").and_then(Value::as_str) {
+                    found.push(Handler {
+                        event: event.clone(),
+                        command: command.to_string(),
+                        timeout: handler.get("timeout").and_then(Value::as_u64),
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Removes every handler whose command `is_match`, then the groups and events that removal left
+/// empty (never ones that were empty before); returns what it removed.
+pub(crate) fn remove_handlers(
+    document: &mut Map<String, Value>,
+    is_match: impl Fn(&str) -> bool,
+) -> Vec<Handler> {
+    let Some(Value::Object(hooks)) = document.get_mut("hooks") else {
+        return Vec::new();
+    };
+    let matches = |handler: &Value| {
+        handler
+            .get("command")
+            .and_then(Value::as_str)
+            .is_some_and(&is_match)
+    };
+    let mut removed = Vec::new();
+    let mut emptied_events = Vec::new();
+    for (event, list) in hooks.iter_mut() {
+        let Value::Array(list) = list else { continue };
+        let before = list.len();
+        let mut kept = Vec::with_capacity(list.len());
+        for mut entry in std::mem::take(list) {
+            let record = |handler: &Value, removed: &mut Vec<Handler>| {
+                removed.push(Handler {
+                    event: event.clone(),
+                    command: handler["command"].as_str().unwrap_or_default().to_string(),
+                    timeout: handler.get("timeout").and_then(Value::as_u64),
+                });
+            };
+            if let Some(Value::Array(inner)) = entry.get_mut("hooks") {
+                let inner_before = inner.len();
+                inner.retain(|handler| {
+                    let hit = matches(handler);
+                    if hit {
+                        record(handler, &mut removed);
+                    }
+                    !hit
+                });
+                if inner.is_empty() && inner_before > 0 {
+                    continue;
+                }
+            } else if matches(&entry) {
+                record(&entry, &mut removed);
+                continue;
+            }
+            kept.push(entry);
+        }
+        if kept.is_empty() && before > 0 {
+            emptied_events.push(event.clone());
+        }
+        *list = kept;
+    }
+    for event in emptied_events {
+        hooks.shift_remove(&event);
+    }
+    if hooks.is_empty() && !removed.is_empty() {
+        document.shift_remove("hooks");
+    }
+    removed
+}
+
+/// Adds car's entries after the user's, with the keys the file needs.
+pub(crate) fn add_entries(
+    agent: Agent,
+    document: &mut Map<String, Value>,
+    entries: &Map<String, Value>,
+) -> Result<(), WiringError> {
+    for (key, value) in agent.required_keys() {
+        document.entry(key).or_insert(value);
+    }
+    let hooks = document.entry("hooks").or_insert_with(|| json!({}));
+    let Value::Object(hooks) = hooks else {
+        return Err(WiringError::NotAnObject { file: agent.file() });
+    };
+    for (event, additions) in entries {
+        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
+        let Value::Array(list) = list else {
+            return Err(WiringError::NotAList {
+                file: agent.file(),
+                event: event.clone(),
+            });
+        };
+        list.extend(additions.as_array().cloned().unwrap_or_default());
+    }
+    Ok(())
+}
+
+/// Whether a document holds nothing a user wrote (what is left of a hooks-only file once car's
+/// entries are gone).
+pub(crate) fn is_left_empty(agent: Agent, document: &Map<String, Value>) -> bool {
+    document
+        .iter()
+        .all(|(key, value)| agent.required_keys().get(key) == Some(value))
+}
+
+/// A hook file car cannot wire itself into without guessing.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum WiringError {
+    #[error("{file}: \"hooks\" is not an object; fix it by hand")]
+    NotAnObject { file: &'static str },
+    #[error("{file}: hooks.{event} is not a list; fix it by hand")]
+    NotAList { file: &'static str, event: String },
+}
+
+/// A handler in the Claude-style shape shared by Claude Code, Codex and Gemini CLI.
+fn group(matcher: Option<&str>, handler: Value) -> Value {
+    let mut group = Map::new();
+    if let Some(matcher) = matcher {
+        group.insert("matcher".into(), json!(matcher));
+    }
+    group.insert("hooks".into(), json!([handler]));
+    Value::Object(group)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wiring_is_idempotent_and_keeps_the_users_hooks() {
+        for agent in Agent::ALL {
+            let user = if agent == Agent::Cursor {
+                json!({"command": "my-linter"})
+            } else {
+                json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]})
+            };
+            let event = agent
+                .entries(&Settings::default())
+                .keys()
+                .next()
+                .unwrap()
+                .clone();
+            let mut document = Map::new();
+            document.insert("hooks".into(), json!({ event.clone(): [user.clone()] }));
+            document.insert("model".into(), json!("opus"));
+            let original = document.clone();
+            let entries = agent.entries(&Settings::default());
+            remove_handlers(&mut document, is_car_command);
+            add_entries(agent, &mut document, &entries).unwrap();
+            let once = document.clone();
+            remove_handlers(&mut document, is_car_command);
+            add_entries(agent, &mut document, &entries).unwrap();
+            assert_eq!(once, document, "{agent:?}");
+            assert_eq!(document["hooks"][&event][0], user, "{agent:?}");
+            let wired: Vec<Handler> = handlers(&document)
+                .into_iter()
+                .filter(|h| is_car_command(&h.command))
+                .collect();
+            assert_eq!(
+                wired.len(),
+                entries.len(),
+                "{agent:?}: one handler per event"
+            );
+            assert!(!remove_handlers(&mut document, is_car_command).is_empty());
+            for (key, value) in agent.required_keys() {
+                assert_eq!(document.shift_remove(&key), Some(value));
+            }
+            assert_eq!(document, original, "{agent:?}");
+        }
+    }
+
+    #[test]
+    fn timeouts_follow_the_reviewer_in_each_agents_unit() {
+        let settings = Settings {
+            reviewer_timeout_seconds: 100,
+            ..Settings::default()
+        };
+        let stop = |agent: Agent, event: &str| {
+            let entries = agent.entries(&settings);
+            let mut document = Map::new();
+            document.insert("hooks".into(), Value::Object(entries));
+            handlers(&document)
+                .into_iter()
+                .find(|h| h.event == event)
+                .unwrap()
+                .timeout
+        };
+        assert_eq!(stop(Agent::Claude, "Stop"), Some(160));
+        assert_eq!(stop(Agent::Codex, "Stop"), Some(160));
+        assert_eq!(stop(Agent::Gemini, "AfterAgent"), Some(160_000));
+        assert_eq!(stop(Agent::Cursor, "stop"), Some(160));
+    }
+
+    #[test]
+    fn car_commands_are_recognised() {
+        assert!(is_car_command("car hook stop"));
+        assert!(is_car_command(
+            " /home/me/.cargo/bin/car hook post-tool-use"
+        ));
+        assert!(!is_car_command(
+            "python -m claude_auto_review.hooks.stop_hook"
+        ));
+        assert!(!is_car_command("scar hook x"));
+    }
+}
