@@ -117,6 +117,8 @@ pub(crate) struct RawSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) reviewer_backend: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) deep_review_backend: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) reviewer_model: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) reviewer_timeout_seconds: Option<u64>,
@@ -153,6 +155,10 @@ pub(crate) struct RawSettings {
 pub struct Settings {
     pub(crate) enabled: bool,
     pub(crate) reviewer_backend: ReviewerBackend,
+    /// The reviewer of `car deep-review`: `deepReviewBackend`, else an explicitly set
+    /// `reviewerBackend`, else codex (a cross-model review needs a second model; `manual` is
+    /// refused there).
+    pub(crate) deep_review_backend: ReviewerBackend,
     pub(crate) reviewer_model: Option<String>,
     pub(crate) reviewer_timeout_seconds: u64,
     pub(crate) reviewer_command: Vec<String>,
@@ -178,6 +184,7 @@ impl Default for Settings {
         Settings {
             enabled: true,
             reviewer_backend: ReviewerBackend::Manual,
+            deep_review_backend: ReviewerBackend::Codex,
             reviewer_model: None,
             reviewer_timeout_seconds: 300,
             reviewer_command: Vec::new(),
@@ -216,15 +223,13 @@ impl Settings {
             settings.enabled = enabled;
         }
         if let Some(backend) = raw.reviewer_backend {
-            settings.reviewer_backend =
-                serde_json::from_value(Value::String(backend.to_lowercase())).map_err(|_| {
-                    invalid(
-                        "reviewerBackend",
-                        format!(
-                            "{backend:?} is not one of manual, claude, codex, opencode, command"
-                        ),
-                    )
-                })?;
+            settings.reviewer_backend = parse_backend(&backend)
+                .ok_or_else(|| invalid("reviewerBackend", backend_message(&backend)))?;
+            settings.deep_review_backend = settings.reviewer_backend.clone();
+        }
+        if let Some(backend) = raw.deep_review_backend {
+            settings.deep_review_backend = parse_backend(&backend)
+                .ok_or_else(|| invalid("deepReviewBackend", backend_message(&backend)))?;
         }
         settings.reviewer_model = raw.reviewer_model.filter(|model| !model.trim().is_empty());
         if let Some(timeout) = raw.reviewer_timeout_seconds {
@@ -308,6 +313,14 @@ impl Settings {
         }
         self.include_extensions.is_empty() || self.include_extensions.contains(&extension)
     }
+}
+
+fn parse_backend(name: &str) -> Option<ReviewerBackend> {
+    serde_json::from_value(Value::String(name.to_lowercase())).ok()
+}
+
+fn backend_message(name: &str) -> String {
+    format!("{name:?} is not one of manual, claude, codex, opencode, command")
 }
 
 fn normalize_extensions(list: Option<Vec<String>>) -> Vec<String> {
@@ -398,6 +411,30 @@ mod tests {
         assert!(raw.extra.contains_key("customKey"));
         let error = Settings::from_raw(raw, Path::new("s.json")).unwrap_err();
         assert!(error.to_string().contains("reviewerBackend"));
+    }
+
+    #[test]
+    fn deep_review_backend_defaults_to_codex_then_follows_the_settings() {
+        let parse = |json: &str| {
+            let raw: RawSettings = serde_json::from_str(json).unwrap();
+            Settings::from_raw(raw, Path::new("s.json")).map(|s| s.deep_review_backend)
+        };
+        assert_eq!(parse("{}").unwrap(), ReviewerBackend::Codex);
+        assert_eq!(
+            parse(r#"{"reviewerBackend":"claude"}"#).unwrap(),
+            ReviewerBackend::Claude
+        );
+        assert_eq!(
+            parse(r#"{"reviewerBackend":"manual","deepReviewBackend":"opencode"}"#).unwrap(),
+            ReviewerBackend::Opencode
+        );
+        let error = parse(r#"{"deepReviewBackend":"gpt"}"#).unwrap_err();
+        assert!(error.to_string().contains("deepReviewBackend"), "{error}");
+        // The deep review says so when it runs; the gate's settings stay valid.
+        assert_eq!(
+            parse(r#"{"deepReviewBackend":"command"}"#).unwrap(),
+            ReviewerBackend::Command
+        );
     }
 
     /// Regression: a typo in `classifierBackend` silently meant "builtin".

@@ -212,6 +212,11 @@ impl DiffWriter {
         self.text.push_str("```\n");
     }
 
+    /// Adds a line about a file whose diff cannot be shown (binary, too large to read).
+    pub(crate) fn note(&mut self, file: &str, note: &str) {
+        self.text.push_str(&format!("\n### {file}\n({note})\n"));
+    }
+
     pub(crate) fn finish(self) -> String {
         self.text
     }

@@ -1,0 +1,332 @@
+//! One deep review round, end to end: context → reviewer check → diff → round state (locked) →
+//! prompt → reviewer → findings → guards → recorded round → verdict.
+//!
+//! Invariants: any failure before the guards decide is a STOPPED verdict that uses no round and
+//! leaves the round state untouched; the guards see the state as loaded before the round, and the
+//! round is recorded afterwards (the snapshot); the round's prompt and raw answer are kept beside
+//! the state (`round-<n>.prompt.md`, `round-<n>.answer.txt`) so a human can read what was asked.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::clock::Clock;
+use crate::project::Project;
+use crate::review::deep::StopCause;
+use crate::review::deep::context::{self, Context};
+use crate::review::deep::diff::{self, ChangeSet, PathFilter};
+use crate::review::deep::guards::{self, RoundFacts};
+use crate::review::deep::prompt::{self, PromptInput};
+use crate::review::deep::state::{RoundRecord, RoundState, RoundStore};
+use crate::review::deep::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
+use crate::review::findings::{Finding, Review};
+use crate::reviewer::{self, AskOptions};
+use crate::settings::{ReviewerBackend, Settings};
+
+/// What a round needs: where, with which settings and clock, and the run's options.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RoundRequest<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) settings: &'a Settings,
+    pub(crate) clock: Clock,
+    /// The user's home folder (for `~/.claude/review-contexts/`).
+    pub(crate) home: Option<&'a Path>,
+    /// `CONTEXT` as given (a name, a path, or `none`).
+    pub(crate) context: &'a str,
+    pub(crate) focus: &'a [String],
+    pub(crate) base: Option<&'a str>,
+    pub(crate) paths: &'a [String],
+    pub(crate) max_rounds: u32,
+    pub(crate) allow_skipped: bool,
+    pub(crate) timeout: Duration,
+}
+
+impl RoundRequest<'_> {
+    fn store(&self) -> RoundStore {
+        RoundStore::new(self.project, &context::name_of(self.context))
+    }
+}
+
+/// Runs one round; every failure becomes a STOPPED verdict.
+pub(crate) fn run(request: &RoundRequest<'_>) -> Verdict {
+    let mut info = ContextInfo {
+        name: context::name_of(request.context),
+        file: None,
+    };
+    match review_round(request, &mut info) {
+        Ok(verdict) => verdict,
+        Err(cause) => {
+            let store = request.store();
+            let round = store
+                .load()
+                .ok()
+                .filter(RoundState::is_open)
+                .map_or(0, |state| state.round);
+            let hint = cause.hint(request.settings, request.timeout.as_secs());
+            Verdict::stopped(info, round, cause.to_string(), hint)
+        }
+    }
+}
+
+fn review_round(request: &RoundRequest<'_>, info: &mut ContextInfo) -> Result<Verdict, StopCause> {
+    let project = request.project;
+    let context = context::resolve(project.checkout(), request.home, request.context)?;
+    info.file = context.file.as_ref().map(|file| {
+        project
+            .relative(file)
+            .unwrap_or_else(|| file.display().to_string())
+    });
+    let settings = reviewer_settings(request.settings)?;
+    let filter = PathFilter::new(project.checkout(), request.paths)?;
+    let changes = diff::collect(project.checkout(), request.base, &filter)?;
+    if changes.is_empty() {
+        if !request.allow_skipped {
+            return Err(StopCause::EmptyDiff {
+                scope: changes.scope_label(),
+            });
+        }
+        return Ok(nothing_to_review(request, info, &changes));
+    }
+    let store = request.store();
+    let _lock = store.lock()?;
+    let mut before = store.load()?;
+    before.open_loop();
+    let round = before.round + 1;
+    let asked = ask(
+        request, &settings, &store, &context, &changes, &before, round,
+    )?;
+    let decision = guards::decide(
+        &before,
+        &RoundFacts {
+            round,
+            findings: &asked.findings,
+            diff_hash: &changes.hash(),
+            max_rounds: request.max_rounds,
+        },
+    );
+    let mut after = before.clone();
+    after.record(RoundRecord {
+        round,
+        at: request.clock.now(),
+        base: changes.base.commit.clone(),
+        diff_hash: changes.hash(),
+        status: decision.status,
+        guard: decision.guard,
+        findings: asked.findings.clone(),
+    });
+    store.save(&after)?;
+    let mut notes = vec![format!(
+        "reviewed {} {}; prompt: {}",
+        crate::text::plural(changes.files.len(), "changed file"),
+        changes.scope_label(),
+        project
+            .relative(&store.round_file(round, ".prompt.md"))
+            .unwrap_or_default()
+    )];
+    notes.extend(asked.notes);
+    Ok(Verdict {
+        status: decision.status,
+        reason: decision.reason,
+        round,
+        guard: decision.guard,
+        blocking: blocking_ids(&asked.findings),
+        findings: asked.findings,
+        escalated: decision.escalated,
+        context: info.clone(),
+        hint: next_step(decision.status, &info.name),
+        notes,
+    })
+}
+
+/// The settings the reviewer runs with: the deep review's backend in place of the gate's.
+fn reviewer_settings(settings: &Settings) -> Result<Settings, StopCause> {
+    let backend = settings.deep_review_backend.clone();
+    match backend {
+        ReviewerBackend::Manual => return Err(StopCause::Manual),
+        ReviewerBackend::Command if settings.reviewer_command.is_empty() => {
+            return Err(StopCause::NoCommand);
+        }
+        _ => {}
+    }
+    Ok(Settings {
+        reviewer_backend: backend,
+        ..settings.clone()
+    })
+}
+
+/// What the reviewer said, validated.
+struct Asked {
+    findings: Vec<ReportedFinding>,
+    notes: Vec<String>,
+}
+
+fn ask(
+    request: &RoundRequest<'_>,
+    settings: &Settings,
+    store: &RoundStore,
+    context: &Context,
+    changes: &ChangeSet,
+    before: &RoundState,
+    round: u32,
+) -> Result<Asked, StopCause> {
+    let project = request.project;
+    let warnings = prompt::lesson_warnings(project, settings, request.clock, changes);
+    let text = prompt::build(&PromptInput {
+        project,
+        settings,
+        context,
+        focus: request.focus,
+        changes,
+        state: before,
+        warnings: &warnings,
+    });
+    crate::files::write_atomic(&store.round_file(round, ".prompt.md"), text.as_bytes())
+        .map_err(crate::review::deep::state::StateError::from)?;
+    let options = AskOptions {
+        output_schema: Some(crate::review::prompt::findings_schema()),
+        files_prefix: Some(store.round_file(round, "")),
+    };
+    let answer = reviewer::ask_with(
+        settings,
+        project.checkout(),
+        &text,
+        request.timeout,
+        &options,
+    )?;
+    let answer_file = store.round_file(round, ".answer.txt");
+    let _ = crate::files::write_atomic(&answer_file, answer.as_bytes());
+    let review = Review::parse_text(&answer).map_err(|error| StopCause::Unusable {
+        error,
+        answer: project
+            .relative(&answer_file)
+            .unwrap_or_else(|| answer_file.display().to_string()),
+    })?;
+    let review = review.relative_to(project);
+    let threshold = settings.minimum_blocking_severity;
+    let blocks: Vec<bool> = review
+        .findings
+        .iter()
+        .map(|finding| review.is_blocking(finding, threshold))
+        .collect();
+    let mut found: Vec<Finding> = review.findings.clone();
+    unique_ids(&mut found);
+    let findings = found
+        .into_iter()
+        .zip(blocks)
+        .map(|(finding, blocks)| ReportedFinding::new(finding, blocks))
+        .collect();
+    let mut notes = review.notes;
+    if !warnings.is_empty() {
+        notes.push(format!(
+            "{} on the changed lines went to the reviewer as known pitfalls",
+            crate::text::plural(warnings.len(), "lesson warning")
+        ));
+    }
+    Ok(Asked { findings, notes })
+}
+
+/// Makes every finding id unique within the round (`F1`, `F1.2`), so `fixed ID` names one.
+fn unique_ids(findings: &mut [Finding]) {
+    let mut seen = HashSet::new();
+    for finding in findings {
+        let mut id = finding.id.clone();
+        let mut count = 2;
+        while !seen.insert(id.clone()) {
+            id = format!("{}.{count}", finding.id);
+            count += 1;
+        }
+        finding.id = id;
+    }
+}
+
+fn blocking_ids(findings: &[ReportedFinding]) -> Vec<String> {
+    findings
+        .iter()
+        .filter(|found| found.blocking)
+        .map(|found| found.finding.id.clone())
+        .collect()
+}
+
+/// `--allow-skipped` with an empty change: PASS, no round used.
+fn nothing_to_review(
+    request: &RoundRequest<'_>,
+    info: &ContextInfo,
+    changes: &ChangeSet,
+) -> Verdict {
+    let round = request
+        .store()
+        .load()
+        .ok()
+        .filter(RoundState::is_open)
+        .map_or(0, |state| state.round);
+    Verdict {
+        status: Status::Pass,
+        reason: "nothing to review".into(),
+        round,
+        guard: None,
+        findings: Vec::new(),
+        blocking: Vec::new(),
+        escalated: Vec::new(),
+        context: info.clone(),
+        hint: None,
+        notes: vec![format!("no change {}", changes.scope_label())],
+    }
+}
+
+fn next_step(status: Status, context: &str) -> Option<String> {
+    match status {
+        Status::Fail => Some(format!(
+            "fix the blocking findings (only those), then `car deep-review fixed ID…` — or `car deep-review challenge ID --reason \"…\"` for a false positive — and `car deep-review run {context}` again"
+        )),
+        Status::Escalate => Some(format!(
+            "a human decides now; write the decision into the context file so the next review knows it. The next `car deep-review run {context}` starts a new loop"
+        )),
+        Status::Pass | Status::Stopped => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::findings::Severity;
+
+    #[test]
+    fn duplicate_ids_become_unique() {
+        let finding = |id: &str| Finding {
+            id: id.into(),
+            severity: Severity::P3,
+            file: "a".into(),
+            line: 0,
+            title: "t".into(),
+            wrong_output: String::new(),
+            suggestion: String::new(),
+            downgraded: false,
+        };
+        let mut findings = vec![finding("F1"), finding("F1"), finding("F2"), finding("F1")];
+        unique_ids(&mut findings);
+        let ids: Vec<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["F1", "F1.2", "F2", "F1.3"]);
+    }
+
+    #[test]
+    fn manual_is_refused_and_command_needs_argv() {
+        let settings = Settings {
+            deep_review_backend: ReviewerBackend::Manual,
+            ..Settings::default()
+        };
+        assert!(matches!(
+            reviewer_settings(&settings),
+            Err(StopCause::Manual)
+        ));
+        let settings = Settings {
+            deep_review_backend: ReviewerBackend::Command,
+            ..Settings::default()
+        };
+        assert!(matches!(
+            reviewer_settings(&settings),
+            Err(StopCause::NoCommand)
+        ));
+        let chosen = reviewer_settings(&Settings::default()).unwrap();
+        assert_eq!(chosen.reviewer_backend, ReviewerBackend::Codex);
+    }
+}
