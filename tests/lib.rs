@@ -3,6 +3,10 @@
 mod support;
 
 mod check_cli;
+mod deep_review_guards;
+mod deep_review_helpers;
+mod deep_review_loop;
+mod deep_review_run;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;

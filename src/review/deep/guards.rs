@@ -52,7 +52,7 @@ pub(crate) fn decide(before: &RoundState, facts: &RoundFacts<'_>) -> Decision {
             "no findings".to_string()
         } else {
             format!(
-                "no blocking finding ({} not blocking: you decide)",
+                "no blocking finding ({} for you to decide)",
                 plural(minor, "minor finding")
             )
         };

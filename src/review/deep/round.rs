@@ -56,12 +56,7 @@ pub(crate) fn run(request: &RoundRequest<'_>) -> Verdict {
     match review_round(request, &mut info) {
         Ok(verdict) => verdict,
         Err(cause) => {
-            let store = request.store();
-            let round = store
-                .load()
-                .ok()
-                .filter(RoundState::is_open)
-                .map_or(0, |state| state.round);
+            let round = open_rounds(&request.store());
             let hint = cause.hint(request.settings, request.timeout.as_secs());
             Verdict::stopped(info, round, cause.to_string(), hint)
         }
@@ -80,12 +75,26 @@ fn review_round(request: &RoundRequest<'_>, info: &mut ContextInfo) -> Result<Ve
     let filter = PathFilter::new(project.checkout(), request.paths)?;
     let changes = diff::collect(project.checkout(), request.base, &filter)?;
     if changes.is_empty() {
+        if let Some(verdict) = change_undone(request, info, &changes)? {
+            return Ok(verdict);
+        }
         if !request.allow_skipped {
             return Err(StopCause::EmptyDiff {
                 scope: changes.scope_label(),
             });
         }
-        return Ok(nothing_to_review(request, info, &changes));
+        let round = open_rounds(&request.store());
+        let mut verdict = Verdict::without_review(
+            Status::Pass,
+            info.clone(),
+            round,
+            "nothing to review".into(),
+            None,
+        );
+        verdict
+            .notes
+            .push(format!("no change {}", changes.scope_label()));
+        return Ok(verdict);
     }
     let store = request.store();
     let _lock = store.lock()?;
@@ -247,30 +256,42 @@ fn blocking_ids(findings: &[ReportedFinding]) -> Vec<String> {
         .collect()
 }
 
-/// `--allow-skipped` with an empty change: PASS, no round used.
-fn nothing_to_review(
+/// An empty change in an open loop whose last round had a change against the same base: the
+/// change was undone (by a fix or by hand), not a wrong `--base`. PASS, and the loop ends.
+fn change_undone(
     request: &RoundRequest<'_>,
     info: &ContextInfo,
     changes: &ChangeSet,
-) -> Verdict {
-    let round = request
-        .store()
+) -> Result<Option<Verdict>, StopCause> {
+    let store = request.store();
+    let _lock = store.lock()?;
+    let mut state = store.load()?;
+    let round = match state.last_round() {
+        Some(last) if state.is_open() && last.base == changes.base.commit => last.round,
+        _ => return Ok(None),
+    };
+    state.close(Status::Pass, request.clock.now());
+    store.save(&state)?;
+    let reason = format!(
+        "nothing left to review: the change reviewed in round {round} is gone (no change {})",
+        changes.scope_label()
+    );
+    Ok(Some(Verdict::without_review(
+        Status::Pass,
+        info.clone(),
+        round,
+        reason,
+        None,
+    )))
+}
+
+/// Rounds completed in the context's open loop (0 when none is open).
+fn open_rounds(store: &RoundStore) -> u32 {
+    store
         .load()
         .ok()
         .filter(RoundState::is_open)
-        .map_or(0, |state| state.round);
-    Verdict {
-        status: Status::Pass,
-        reason: "nothing to review".into(),
-        round,
-        guard: None,
-        findings: Vec::new(),
-        blocking: Vec::new(),
-        escalated: Vec::new(),
-        context: info.clone(),
-        hint: None,
-        notes: vec![format!("no change {}", changes.scope_label())],
-    }
+        .map_or(0, |state| state.round)
 }
 
 fn next_step(status: Status, context: &str) -> Option<String> {

@@ -149,6 +149,12 @@ impl RoundState {
         self.rounds.push(record);
     }
 
+    /// Ends the loop without a round (the change it reviewed is gone).
+    pub(crate) fn close(&mut self, status: Status, at: i64) {
+        self.closed = Some(status);
+        self.updated_at = at;
+    }
+
     pub(crate) fn last_round(&self) -> Option<&RoundRecord> {
         self.rounds.last()
     }

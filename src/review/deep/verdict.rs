@@ -171,8 +171,19 @@ impl Verdict {
         reason: String,
         hint: Option<String>,
     ) -> Verdict {
+        Verdict::without_review(Status::Stopped, context, round, reason, hint)
+    }
+
+    /// A verdict no reviewer answer backs: STOPPED, or a PASS with nothing to review.
+    pub(crate) fn without_review(
+        status: Status,
+        context: ContextInfo,
+        round: u32,
+        reason: String,
+        hint: Option<String>,
+    ) -> Verdict {
         Verdict {
-            status: Status::Stopped,
+            status,
             reason,
             round,
             guard: None,
