@@ -7,7 +7,7 @@
 //! the state (`round-<n>.prompt.md`, `round-<n>.answer.txt`) so a human can read what was asked.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::clock::Clock;
@@ -15,9 +15,9 @@ use crate::project::Project;
 use crate::review::deep::StopCause;
 use crate::review::deep::context::{self, Context};
 use crate::review::deep::diff::{self, ChangeSet, PathFilter};
-use crate::review::deep::guards::{self, RoundFacts};
+use crate::review::deep::guards::{self, Decision, RoundFacts};
 use crate::review::deep::prompt::{self, PromptInput};
-use crate::review::deep::state::{RoundRecord, RoundState, RoundStore};
+use crate::review::deep::state::{RoundRecord, RoundState, RoundStore, StateError};
 use crate::review::deep::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
 use crate::review::findings::{Finding, Review};
 use crate::reviewer::{self, AskOptions};
@@ -75,76 +75,62 @@ fn review_round(request: &RoundRequest<'_>, info: &mut ContextInfo) -> Result<Ve
     let filter = PathFilter::new(project.checkout(), request.paths)?;
     let changes = diff::collect(project.checkout(), request.base, &filter)?;
     if changes.is_empty() {
-        if let Some(verdict) = change_undone(request, info, &changes)? {
-            return Ok(verdict);
-        }
-        if !request.allow_skipped {
-            return Err(StopCause::EmptyDiff {
-                scope: changes.scope_label(),
-            });
-        }
-        let round = open_rounds(&request.store());
-        let mut verdict = Verdict::without_review(
-            Status::Pass,
-            info.clone(),
-            round,
-            "nothing to review".into(),
-            None,
-        );
-        verdict
-            .notes
-            .push(format!("no change {}", changes.scope_label()));
-        return Ok(verdict);
+        return empty_change(request, info, &changes);
     }
     let store = request.store();
     let _lock = store.lock()?;
     let mut before = store.load()?;
     before.open_loop();
-    let round = before.round + 1;
-    let asked = ask(
-        request, &settings, &store, &context, &changes, &before, round,
-    )?;
+    let round = Round {
+        request,
+        settings: &settings,
+        store: &store,
+        context: &context,
+        changes: &changes,
+        number: before.round + 1,
+        before: &before,
+    };
+    let asked = round.ask()?;
     let decision = guards::decide(
         &before,
         &RoundFacts {
-            round,
+            round: round.number,
             findings: &asked.findings,
             diff_hash: &changes.hash(),
             max_rounds: request.max_rounds,
         },
     );
-    let mut after = before.clone();
-    after.record(RoundRecord {
+    round.record(&decision, &asked.findings)?;
+    Ok(round.verdict(info, decision, asked))
+}
+
+/// An empty change: the loop's change was undone (PASS), nothing to review with
+/// `--allow-skipped` (PASS), or else STOPPED (probably a wrong `--base`).
+fn empty_change(
+    request: &RoundRequest<'_>,
+    info: &ContextInfo,
+    changes: &ChangeSet,
+) -> Result<Verdict, StopCause> {
+    if let Some(verdict) = change_undone(request, info, changes)? {
+        return Ok(verdict);
+    }
+    if !request.allow_skipped {
+        return Err(StopCause::EmptyDiff {
+            scope: changes.scope_label(),
+        });
+    }
+    let round = open_rounds(&request.store());
+    let mut verdict = Verdict::without_review(
+        Status::Pass,
+        info.clone(),
         round,
-        at: request.clock.now(),
-        base: changes.base.commit.clone(),
-        diff_hash: changes.hash(),
-        status: decision.status,
-        guard: decision.guard,
-        findings: asked.findings.clone(),
-    });
-    store.save(&after)?;
-    let mut notes = vec![format!(
-        "reviewed {} {}; prompt: {}",
-        crate::text::plural(changes.files.len(), "changed file"),
-        changes.scope_label(),
-        project
-            .relative(&store.round_file(round, ".prompt.md"))
-            .unwrap_or_default()
-    )];
-    notes.extend(asked.notes);
-    Ok(Verdict {
-        status: decision.status,
-        reason: decision.reason,
-        round,
-        guard: decision.guard,
-        blocking: blocking_ids(&asked.findings),
-        findings: asked.findings,
-        escalated: decision.escalated,
-        context: info.clone(),
-        hint: next_step(decision.status, &info.name),
-        notes,
-    })
+        "nothing to review".into(),
+        None,
+    );
+    verdict
+        .notes
+        .push(format!("no change {}", changes.scope_label()));
+    Ok(verdict)
 }
 
 /// The settings the reviewer runs with: the deep review's backend in place of the gate's.
@@ -169,69 +155,131 @@ struct Asked {
     notes: Vec<String>,
 }
 
-fn ask(
-    request: &RoundRequest<'_>,
-    settings: &Settings,
-    store: &RoundStore,
-    context: &Context,
-    changes: &ChangeSet,
-    before: &RoundState,
-    round: u32,
-) -> Result<Asked, StopCause> {
-    let project = request.project;
-    let warnings = prompt::lesson_warnings(project, settings, request.clock, changes);
-    let text = prompt::build(&PromptInput {
-        project,
-        settings,
-        context,
-        focus: request.focus,
-        changes,
-        state: before,
-        warnings: &warnings,
-    });
-    crate::files::write_atomic(&store.round_file(round, ".prompt.md"), text.as_bytes())
-        .map_err(crate::review::deep::state::StateError::from)?;
-    let options = AskOptions {
-        output_schema: Some(crate::review::prompt::findings_schema()),
-        files_prefix: Some(store.round_file(round, "")),
-    };
-    let answer = reviewer::ask_with(
-        settings,
-        project.checkout(),
-        &text,
-        request.timeout,
-        &options,
-    )?;
-    let answer_file = store.round_file(round, ".answer.txt");
-    let _ = crate::files::write_atomic(&answer_file, answer.as_bytes());
-    let review = Review::parse_text(&answer).map_err(|error| StopCause::Unusable {
-        error,
-        answer: project
-            .relative(&answer_file)
-            .unwrap_or_else(|| answer_file.display().to_string()),
-    })?;
-    let review = review.relative_to(project);
+/// One round in progress, under the state's lock; `before` is the state as loaded (the snapshot
+/// the guards judge against).
+struct Round<'a> {
+    request: &'a RoundRequest<'a>,
+    settings: &'a Settings,
+    store: &'a RoundStore,
+    context: &'a Context,
+    changes: &'a ChangeSet,
+    before: &'a RoundState,
+    number: u32,
+}
+
+impl Round<'_> {
+    /// Writes the prompt, asks the reviewer, keeps its answer and validates it.
+    fn ask(&self) -> Result<Asked, StopCause> {
+        let project = self.request.project;
+        let warnings =
+            prompt::lesson_warnings(project, self.settings, self.request.clock, self.changes);
+        let text = prompt::build(&PromptInput {
+            project,
+            settings: self.settings,
+            context: self.context,
+            focus: self.request.focus,
+            changes: self.changes,
+            state: self.before,
+            warnings: &warnings,
+        });
+        crate::files::write_atomic(&self.file(".prompt.md"), text.as_bytes())
+            .map_err(StateError::from)?;
+        let options = AskOptions {
+            output_schema: Some(crate::review::prompt::findings_schema()),
+            files_prefix: Some(self.file("")),
+        };
+        let answer = reviewer::ask_with(
+            self.settings,
+            project.checkout(),
+            &text,
+            self.request.timeout,
+            &options,
+        )?;
+        let answer_file = self.file(".answer.txt");
+        let _ = crate::files::write_atomic(&answer_file, answer.as_bytes());
+        let review = Review::parse_text(&answer).map_err(|error| StopCause::Unusable {
+            error,
+            answer: self.shown(&answer_file),
+        })?;
+        let mut asked = reported(review.relative_to(project), self.settings);
+        if !warnings.is_empty() {
+            asked.notes.push(format!(
+                "{} on the changed lines went to the reviewer as known pitfalls",
+                crate::text::plural(warnings.len(), "lesson warning")
+            ));
+        }
+        Ok(asked)
+    }
+
+    /// Records the judged round (after the guards: the snapshot rule).
+    fn record(&self, decision: &Decision, findings: &[ReportedFinding]) -> Result<(), StopCause> {
+        let mut after = self.before.clone();
+        after.record(RoundRecord {
+            round: self.number,
+            at: self.request.clock.now(),
+            base: self.changes.base.commit.clone(),
+            diff_hash: self.changes.hash(),
+            status: decision.status,
+            guard: decision.guard,
+            findings: findings.to_vec(),
+        });
+        self.store.save(&after)?;
+        Ok(())
+    }
+
+    fn verdict(&self, info: &ContextInfo, decision: Decision, asked: Asked) -> Verdict {
+        let mut notes = vec![format!(
+            "reviewed {} {}; prompt: {}",
+            crate::text::plural(self.changes.files.len(), "changed file"),
+            self.changes.scope_label(),
+            self.shown(&self.file(".prompt.md"))
+        )];
+        notes.extend(asked.notes);
+        Verdict {
+            status: decision.status,
+            reason: decision.reason,
+            round: self.number,
+            guard: decision.guard,
+            blocking: blocking_ids(&asked.findings),
+            findings: asked.findings,
+            escalated: decision.escalated,
+            context: info.clone(),
+            hint: next_step(decision.status, &info.name),
+            notes,
+        }
+    }
+
+    fn file(&self, suffix: &str) -> PathBuf {
+        self.store.round_file(self.number, suffix)
+    }
+
+    fn shown(&self, path: &Path) -> String {
+        self.request
+            .project
+            .relative(path)
+            .unwrap_or_else(|| path.display().to_string())
+    }
+}
+
+/// The review's findings with their stable keys, unique ids and blocking flags.
+fn reported(review: Review, settings: &Settings) -> Asked {
     let threshold = settings.minimum_blocking_severity;
     let blocks: Vec<bool> = review
         .findings
         .iter()
         .map(|finding| review.is_blocking(finding, threshold))
         .collect();
-    let mut found: Vec<Finding> = review.findings.clone();
+    let mut found: Vec<Finding> = review.findings;
     unique_ids(&mut found);
     let findings = found
         .into_iter()
         .zip(blocks)
         .map(|(finding, blocks)| ReportedFinding::new(finding, blocks))
         .collect();
-    let mut notes = review.notes;
-    if !warnings.is_empty() {
-        notes.push(format!(
-            "{} on the changed lines went to the reviewer as known pitfalls",
-            crate::text::plural(warnings.len(), "lesson warning")
-        ));
+    Asked {
+        findings,
+        notes: review.notes,
     }
-    Ok(Asked { findings, notes })
 }
 
 /// Makes every finding id unique within the round (`F1`, `F1.2`), so `fixed ID` names one.

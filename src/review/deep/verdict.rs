@@ -117,6 +117,18 @@ pub(crate) struct Escalated {
 }
 
 impl Escalated {
+    /// `  for a human: [P1] F1 fx.py:2: title` with the reviewer's and the author's words.
+    fn render(&self) -> String {
+        let mut text = format!(
+            "  for a human: [{}] {} {}: {}\n      reviewer: {}\n",
+            self.severity, self.id, self.location, self.title, self.reviewer
+        );
+        if let Some(author) = &self.author {
+            text.push_str(&format!("      author: {author}\n"));
+        }
+        text
+    }
+
     pub(crate) fn of(reported: &ReportedFinding, author: Option<String>) -> Escalated {
         let finding = &reported.finding;
         Escalated {
@@ -211,7 +223,19 @@ impl Verdict {
             self.round,
             self.reason
         );
-        // A finding handed to a human is shown once, below, with both sides' words.
+        self.push_findings(&mut text);
+        for escalated in &self.escalated {
+            text.push_str(&escalated.render());
+        }
+        for note in &self.notes {
+            text.push_str(&format!("  note: {note}\n"));
+        }
+        text.trim_end().to_string()
+    }
+
+    /// Blocking findings with their wrong output, then the minor ones; a finding handed to a
+    /// human is left to its own entry, with both sides' words.
+    fn push_findings(&self, text: &mut String) {
         let handed_over = |key: &str| self.escalated.iter().any(|item| item.key == key);
         for reported in self
             .blocking_findings()
@@ -236,22 +260,5 @@ impl Verdict {
                 text.push_str(&format!("    {}\n", reported.headline()));
             }
         }
-        for escalated in &self.escalated {
-            text.push_str(&format!(
-                "  for a human: [{}] {} {}: {}\n      reviewer: {}\n",
-                escalated.severity,
-                escalated.id,
-                escalated.location,
-                escalated.title,
-                escalated.reviewer
-            ));
-            if let Some(author) = &escalated.author {
-                text.push_str(&format!("      author: {author}\n"));
-            }
-        }
-        for note in &self.notes {
-            text.push_str(&format!("  note: {note}\n"));
-        }
-        text.trim_end().to_string()
     }
 }
