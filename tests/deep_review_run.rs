@@ -358,3 +358,36 @@ fn the_plugin_ships_a_deep_review_command() {
     assert!(text.starts_with("---\n"), "front matter first");
     assert!(text.contains("car deep-review run $ARGUMENTS"), "{text}");
 }
+
+#[test]
+fn outside_git_is_stopped() {
+    let project = crate::support::TestProject::plain();
+    let run = project.run(&["deep-review", "run", "none"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stdout.contains("not a git repository"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_shipped_example_context_is_the_readme_one_and_reaches_the_prompt() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = root.join("examples/review-contexts/cost-fx.md");
+    let text = std::fs::read_to_string(&example).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```markdown\n{text}```")),
+        "README and example drifted apart"
+    );
+    let deep = Deep::new();
+    let run = deep.run(&["run", &example.display().to_string()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json["context"]["name"], "cost-fx");
+    assert!(
+        deep.reviewer
+            .prompt(1)
+            .contains("Multiplied by the rate: 359,190 instead of 3.81.")
+    );
+}
