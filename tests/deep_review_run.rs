@@ -391,3 +391,32 @@ fn the_shipped_example_context_is_the_readme_one_and_reaches_the_prompt() {
             .contains("Multiplied by the rate: 359,190 instead of 3.81.")
     );
 }
+
+#[test]
+fn claude_and_opencode_review_too() {
+    let deep = Deep::new();
+    let fakes = FakeClis::new();
+    let answer = findings(&[fx_finding("F1", "P1", 2, "Multiplies by the rate")]);
+    set_settings(
+        &deep.project,
+        json!({"reviewerBackend": "manual", "deepReviewBackend": "claude"}),
+    );
+    let envelope = json!({"type": "result", "is_error": false, "result": answer.to_string()});
+    fakes.answer(&envelope.to_string());
+    let run = deep.run_with_env(&["run", "none"], &[("PATH", &fakes.path_env())]);
+    assert_eq!((run.code, run.status()), (1, "FAIL"), "{run:?}");
+    assert_eq!(
+        &fakes.argv("claude")[..4],
+        ["-p", "--output-format", "json", "--allowedTools"]
+    );
+    set_settings(&deep.project, json!({"deepReviewBackend": "opencode"}));
+    fakes.answer(&format!("Reviewed the diff.\n{answer}\nDone."));
+    let run = deep.run_with_env(&["run", "none"], &[("PATH", &fakes.path_env())]);
+    assert_eq!(run.json["round"], 2, "{run:?}");
+    assert_eq!(&fakes.argv("opencode")[..3], ["run", "--agent", "plan"]);
+    assert!(
+        fakes
+            .stdin("opencode")
+            .contains("+    return amount * rate_per_usd")
+    );
+}
