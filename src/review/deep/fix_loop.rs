@@ -13,29 +13,11 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::process::{ProcessError, run_command};
-use crate::review::deep::StopCause;
 use crate::review::deep::round::{self, RoundRequest};
 use crate::review::deep::state::RoundStore;
+use crate::review::deep::stop::{FixerError, StopCause};
 use crate::review::deep::verdict::{Status, Verdict};
 use crate::reviewer::NESTED_ENV;
-
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum FixerError {
-    #[error("--fixer needs a command")]
-    Empty,
-    #[error("the fixer `{program}` is not on PATH")]
-    NotFound { program: String },
-    #[error("the fixer `{program}` could not be started: {message}")]
-    Spawn { program: String, message: String },
-    #[error("the fixer `{program}` did not finish within {seconds} s and was stopped")]
-    Timeout { program: String, seconds: u64 },
-    #[error("the fixer `{program}` failed (exit {code}): {stderr}")]
-    Failed {
-        program: String,
-        code: String,
-        stderr: String,
-    },
-}
 
 /// The command that fixes findings: the fix request on its stdin, the project as its folder.
 #[derive(Debug, Clone, Copy)]
