@@ -13,6 +13,7 @@ Examples:
       --lesson 'The property is textSecondary; grep DankeTheme.swift first'
   car lessons test                    run the replay suite and every lesson's examples
   car review status                   what the stop gate is waiting for
+  car deep-review run fx 'price year'  domain-aware second-model review of the current diff
   echo \"$PAYLOAD\" | car hook post-tool-use   what Claude Code runs after each edit";
 
 #[derive(Debug, Parser)]
@@ -44,6 +45,10 @@ pub(crate) enum Command {
     /// The stop-time review gate: status, the P3 offer list, submitting and deferring findings
     #[command(subcommand)]
     Review(ReviewCommand),
+    /// Seed 002's deep review: diff + domain context + rubric → a second model; bounded rounds
+    /// that escalate to a human
+    #[command(subcommand)]
+    DeepReview(DeepReviewCommand),
     /// Wire car's hooks into this project (idempotent; keeps your other hooks and settings)
     Install(InstallArgs),
     /// Remove car's hooks from this project (keeps lessons and your other settings)
@@ -290,6 +295,110 @@ pub(crate) struct ConfigArgs {
     /// For the command backend: the program and its arguments (repeatable)
     #[arg(long = "command-arg", value_name = "ARG")]
     pub(crate) command_args: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum DeepReviewCommand {
+    /// Review the current diff with a domain context: one JSON verdict on stdout, a summary on
+    /// stderr; exit 0 PASS, 1 FAIL, 2 STOPPED (no review happened), 3 ESCALATE (a human decides)
+    Run(DeepRunArgs),
+    /// Run rounds, piping each fix request to a fixer command, until PASS, ESCALATE or STOPPED
+    Loop(DeepLoopArgs),
+    /// Mark findings of the last round as fixed (one reported again goes to a human)
+    Fixed {
+        /// Finding ids of the last round (or their stable keys)
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<String>,
+        /// The context whose loop this is (default: the most recently reviewed one)
+        #[arg(long, value_name = "NAME")]
+        context: Option<String>,
+    },
+    /// Hold a finding of the last round to be a false positive; the reason goes into the next
+    /// prompt, and the same finding reported again goes to a human
+    Challenge {
+        /// Finding id of the last round (or its stable key)
+        #[arg(value_name = "ID")]
+        id: String,
+        /// Why the finding is wrong, in words a human can weigh against the reviewer's
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+        /// The context whose loop this is (default: the most recently reviewed one)
+        #[arg(long, value_name = "NAME")]
+        context: Option<String>,
+    },
+    /// The round state: rounds, blocking findings, fixes and challenges
+    Status {
+        /// Only this context (default: every context with a round state)
+        #[arg(long, value_name = "NAME")]
+        context: Option<String>,
+        /// Print the round state as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Forget a context's round state: the next run starts at round 1
+    Reset {
+        /// The context to reset (default: the most recently reviewed one)
+        #[arg(long, value_name = "NAME", conflicts_with = "all")]
+        context: Option<String>,
+        /// Reset every context
+        #[arg(long)]
+        all: bool,
+    },
+    /// Write .claude/review-contexts/FEATURE.md from the template and list it in CLAUDE.md
+    Init {
+        /// The feature's name (letters, digits, '-', '_', '.'), e.g. fx-conversion
+        #[arg(value_name = "FEATURE")]
+        feature: String,
+        /// The one-line description for CLAUDE.md's "Active review contexts"
+        #[arg(long, value_name = "TEXT")]
+        description: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DeepRunArgs {
+    /// The domain context: a name in .claude/review-contexts/ (then ~/.claude/review-contexts/),
+    /// a path with a '/', or `none` for the generic rubric
+    #[arg(value_name = "CONTEXT|none")]
+    pub(crate) context: String,
+    /// Words naming the area to look at hardest (e.g. join cardinality)
+    #[arg(value_name = "FOCUS")]
+    pub(crate) focus: Vec<String>,
+    /// Diff against this ref (default: the merge base with the default branch, else HEAD);
+    /// uncommitted and untracked files are always included
+    #[arg(long, value_name = "REF")]
+    pub(crate) base: Option<String>,
+    /// Review only files matching GLOB (repeatable): `*.py` matches the name in any folder,
+    /// `src/fx/**` the path; a folder means everything in it
+    #[arg(long = "paths", value_name = "GLOB")]
+    pub(crate) paths: Vec<String>,
+    /// Rounds before the loop hands the call to a human (ESCALATE)
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_rounds: u32,
+    /// Exit 0 when no review could run; the status stays STOPPED and a warning goes to stderr
+    #[arg(long)]
+    pub(crate) fail_open: bool,
+    /// An empty diff is a PASS ("nothing to review") instead of STOPPED
+    #[arg(long)]
+    pub(crate) allow_skipped: bool,
+    /// Reviewer time limit in seconds (default: reviewerTimeoutSeconds)
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) timeout: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DeepLoopArgs {
+    #[command(flatten)]
+    pub(crate) run: DeepRunArgs,
+    /// The fixer command and its arguments, given last (everything after --fixer is its argv),
+    /// e.g. --fixer claude -p; it gets the fix request on stdin
+    #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "CMD")]
+    pub(crate) fixer: Vec<String>,
+    /// Fixer time limit in seconds, per round
+    #[arg(long, value_name = "SECONDS", default_value_t = 1800,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) fixer_timeout: u64,
 }
 
 #[cfg(test)]

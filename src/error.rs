@@ -22,6 +22,10 @@ pub(crate) enum Error {
     Review(#[from] crate::review::ReviewError),
     #[error(transparent)]
     Replay(#[from] crate::replay::ReplayError),
+    #[error(transparent)]
+    DeepReviewState(#[from] crate::review::deep::state::StateError),
+    #[error(transparent)]
+    DeepReviewContext(#[from] crate::review::deep::context::ContextError),
 }
 
 impl Error {
@@ -31,6 +35,9 @@ impl Error {
             Error::Clock(_) => Some("unset CAR_NOW or give Unix seconds".into()),
             Error::Settings(crate::settings::SettingsError::Json { .. }) => {
                 Some("fix the file by hand; car never rewrites a file it cannot read".into())
+            }
+            Error::DeepReviewState(crate::review::deep::state::StateError::NoneYet) => {
+                Some("run `car deep-review run CONTEXT` first".into())
             }
             _ => None,
         }

@@ -113,6 +113,10 @@ impl ClassifierBackend {
 pub struct Settings {
     pub(crate) enabled: bool,
     pub(crate) reviewer_backend: ReviewerBackend,
+    /// The reviewer of `car deep-review`: `deepReviewBackend`, else an explicitly set
+    /// `reviewerBackend`, else codex (a cross-model review needs a second model; `manual` is
+    /// refused there).
+    pub(crate) deep_review_backend: ReviewerBackend,
     pub(crate) reviewer_model: Option<String>,
     pub(crate) reviewer_timeout_seconds: u64,
     pub(crate) reviewer_command: Vec<String>,
@@ -147,6 +151,7 @@ impl Default for Settings {
         Settings {
             enabled: true,
             reviewer_backend: ReviewerBackend::Manual,
+            deep_review_backend: ReviewerBackend::Codex,
             reviewer_model: None,
             reviewer_timeout_seconds: 300,
             reviewer_command: Vec::new(),

@@ -1,10 +1,12 @@
 //! The subcommands, one file each, and the one place that runs a parsed command line: it builds
 //! the context each command needs and maps outcomes and errors to exit codes (0 success, 1 the
-//! check found problems, 2 usage or configuration error).
+//! check found problems, 2 usage or configuration error; `deep-review` also 2 for STOPPED and 3
+//! for ESCALATE).
 
 pub(crate) mod check;
 pub(crate) mod check_sarif;
 pub(crate) mod config;
+pub(crate) mod deep_review;
 pub(crate) mod install;
 pub(crate) mod lessons;
 pub(crate) mod lessons_distill;
@@ -27,8 +29,14 @@ use crate::project::Project;
 pub(crate) enum Outcome {
     /// Exit 0.
     Success,
-    /// Exit 1: the command worked and found problems (`check`, `lessons test`).
+    /// Exit 1: the command worked and found problems (`check`, `lessons test`, a deep review's
+    /// FAIL).
     ProblemsFound,
+    /// Exit 2 without an error message: the command printed why it did not run (a deep review's
+    /// STOPPED).
+    Stopped,
+    /// Exit 3: a human has to decide (a deep review's ESCALATE).
+    Escalated,
 }
 
 /// The whole program: parse, run, exit code.
@@ -47,6 +55,8 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::ProblemsFound) => ExitCode::from(1),
+        Ok(Outcome::Stopped) => ExitCode::from(2),
+        Ok(Outcome::Escalated) => ExitCode::from(3),
         Err(error) => {
             output::print_error(&error.to_string());
             if let Some(hint) = error.hint() {
@@ -73,6 +83,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
         }
         Command::Lessons(command) => lessons::run(&project, command),
         Command::Review(command) => review::run(&project, command),
+        Command::DeepReview(command) => deep_review::run(&project, command),
         Command::Install(args) => install::install(&project, &args),
         Command::Uninstall(args) => install::uninstall(&project, args.agent),
         Command::Config(args) => config::run(&project, &args),

@@ -212,13 +212,18 @@ impl Review {
 
     /// Findings that block at `threshold`, minus those deferred by this review's known limits.
     pub(crate) fn blocking(&self, threshold: BlockingThreshold) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(move |finding| {
-            finding.severity.blocks_at(threshold)
-                && !self
-                    .known_limits
-                    .iter()
-                    .any(|limit| limit.finding == finding.id)
-        })
+        self.findings
+            .iter()
+            .filter(move |finding| self.is_blocking(finding, threshold))
+    }
+
+    /// Whether one of this review's findings blocks at `threshold` (not deferred as a known limit).
+    pub(crate) fn is_blocking(&self, finding: &Finding, threshold: BlockingThreshold) -> bool {
+        finding.severity.blocks_at(threshold)
+            && !self
+                .known_limits
+                .iter()
+                .any(|limit| limit.finding == finding.id)
     }
 }
 

@@ -1,9 +1,11 @@
 //! The stop-time review gate (seeds 000 and 001): session event logs, the gate's stages, review
-//! prompts and backends, findings, known limits and the P3 offer list.
+//! prompts and backends, findings, known limits and the P3 offer list; and the deep review
+//! (seed 002, [`deep`]), which shares the findings, the prompt pieces and the backends.
 
 pub(crate) mod baseline;
 pub(crate) mod checkpoint;
 pub(crate) mod classifier;
+pub(crate) mod deep;
 pub mod event;
 pub(crate) mod findings;
 pub(crate) mod gate;

@@ -2,6 +2,10 @@
 //! session's lesson warnings and validator errors as known pitfalls to verify, the known limits
 //! (so they are not re-reported), and the findings contract.
 //!
+//! The deep review (`review::deep`) builds its own prompt from the same pieces: the rules, the
+//! pitfall lines ([`lesson_pitfalls`], [`pitfalls_section`]), the bounded diff ([`DiffWriter`])
+//! and the findings contract ([`CONTRACT`], [`findings_schema`]).
+//!
 //! Invariants: the diff is against each file's session baseline (never the whole working tree);
 //! the prompt is bounded in size (oversized diffs are cut with a note naming the file to read).
 
@@ -10,6 +14,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use similar::TextDiff;
 
+use crate::lessons::Warning;
 use crate::project::Project;
 use crate::review::ReviewError;
 use crate::review::baseline::Baselines;
@@ -77,8 +82,8 @@ pub(crate) fn build(input: &PromptInput<'_>) -> String {
     prompt
 }
 
-/// The findings contract every backend is held to.
-const CONTRACT: &str = r#"
+/// The findings contract every backend is held to (the gate's and the deep review's).
+pub(crate) const CONTRACT: &str = r#"
 ## Answer format
 Answer with ONE JSON object and nothing else:
 {"findings": [{"id": "F1", "severity": "P1", "file": "path/relative/to/project", "line": 42,
@@ -93,22 +98,39 @@ Answer with ONE JSON object and nothing else:
 "#;
 
 fn pitfalls(input: &PromptInput<'_>) -> String {
-    let threshold = input.settings.offer_weight_threshold;
-    let mut lines: Vec<String> = Vec::new();
-    for warning in &input.snapshot.warnings {
-        if warning.weight >= threshold && input.files.contains_key(&warning.file) {
-            lines.push(format!(
-                "- lesson (weight {}): {} at {}:{} (trigger `{}`)",
-                warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
-            ));
-        }
-    }
+    let mut lines = lesson_pitfalls(&input.snapshot.warnings, input.settings, |warning| {
+        input.files.contains_key(&warning.file)
+    });
     for error in input.snapshot.unresolved_errors() {
         lines.push(format!(
             "- validator error still present: {}",
             error.render()
         ));
     }
+    pitfalls_section(lines)
+}
+
+/// Lesson warnings at or above `offerWeightThreshold` (lighter ones go to the P3 offer list) of
+/// the files `is_reviewed` accepts, one pitfall line each.
+pub(crate) fn lesson_pitfalls(
+    warnings: &[Warning],
+    settings: &Settings,
+    is_reviewed: impl Fn(&Warning) -> bool,
+) -> Vec<String> {
+    warnings
+        .iter()
+        .filter(|warning| warning.weight >= settings.offer_weight_threshold && is_reviewed(warning))
+        .map(|warning| {
+            format!(
+                "- lesson (weight {}): {} at {}:{} (trigger `{}`)",
+                warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
+            )
+        })
+        .collect()
+}
+
+/// The "Known pitfalls to verify" section (empty without lines).
+pub(crate) fn pitfalls_section(mut lines: Vec<String>) -> String {
     lines.dedup();
     if lines.is_empty() {
         return String::new();
@@ -136,8 +158,7 @@ fn known_limits(snapshot: &Snapshot) -> String {
 
 fn diffs(input: &PromptInput<'_>) -> String {
     let baselines = Baselines::for_session(input.project, &input.snapshot.session);
-    let mut text = String::from("## Changes to review (session-scoped diff)\n");
-    let mut total = 0;
+    let mut writer = DiffWriter::new("Changes to review (session-scoped diff)");
     for (file, version) in input.files {
         let before = baselines
             .load(file)
@@ -150,25 +171,55 @@ fn diffs(input: &PromptInput<'_>) -> String {
             None => String::new(),
         };
         let state = if version.is_none() { " (deleted)" } else { "" };
-        let diff = TextDiff::from_lines(&before, &after)
+        writer.file(file, state, &before, &after);
+    }
+    writer.finish()
+}
+
+/// The diff section of a prompt: one unified diff per file, bounded per file and in total
+/// (a cut diff is replaced by a note naming the file to read).
+pub(crate) struct DiffWriter {
+    text: String,
+    total: usize,
+}
+
+impl DiffWriter {
+    pub(crate) fn new(heading: &str) -> DiffWriter {
+        DiffWriter {
+            text: format!("## {heading}\n"),
+            total: 0,
+        }
+    }
+
+    /// Adds one file's diff; `state` follows the name (" (deleted)", " (new)").
+    pub(crate) fn file(&mut self, file: &str, state: &str, before: &str, after: &str) {
+        let diff = TextDiff::from_lines(before, after)
             .unified_diff()
             .context_radius(3)
             .header(&format!("a/{file}"), &format!("b/{file}"))
             .to_string();
-        text.push_str(&format!("\n### {file}{state}\n"));
-        if diff.len() > MAX_FILE_DIFF || total + diff.len() > MAX_TOTAL_DIFF {
-            text.push_str(&format!(
+        self.text.push_str(&format!("\n### {file}{state}\n"));
+        if diff.len() > MAX_FILE_DIFF || self.total + diff.len() > MAX_TOTAL_DIFF {
+            self.text.push_str(&format!(
                 "(diff of {} bytes not shown: read {file} yourself)\n",
                 diff.len()
             ));
-            continue;
+            return;
         }
-        total += diff.len();
-        text.push_str("```diff\n");
-        text.push_str(&diff);
-        text.push_str("```\n");
+        self.total += diff.len();
+        self.text.push_str("```diff\n");
+        self.text.push_str(&diff);
+        self.text.push_str("```\n");
     }
-    text
+
+    /// Adds a line about a file whose diff cannot be shown (binary, too large to read).
+    pub(crate) fn note(&mut self, file: &str, note: &str) {
+        self.text.push_str(&format!("\n### {file}\n({note})\n"));
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.text
+    }
 }
 
 /// The JSON schema of the findings answer (strict: codex `--output-schema` requires every

@@ -63,6 +63,10 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     let s = settings;
     reader.read("enabled", &mut s.enabled, boolean);
     reader.read("reviewerBackend", &mut s.reviewer_backend, backend);
+    if reader.block.contains_key("reviewerBackend") {
+        s.deep_review_backend = s.reviewer_backend.clone();
+    }
+    reader.read("deepReviewBackend", &mut s.deep_review_backend, backend);
     reader.read("reviewerModel", &mut s.reviewer_model, optional_text);
     reader.read(
         "reviewerTimeoutSeconds",
