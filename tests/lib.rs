@@ -18,3 +18,4 @@ mod review_setup;
 mod review_walkthrough;
 mod validate_hook;
 mod validate_json_corpus;
+mod validate_trust;

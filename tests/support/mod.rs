@@ -21,6 +21,12 @@ pub fn corpus_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Whether `program` is on PATH (tests of the real-tool checks adapt to what is installed).
+pub fn is_installed(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
 /// A throwaway project (a git repository) with an isolated HOME.
 pub struct TestProject {
     dir: tempfile::TempDir,
