@@ -142,6 +142,63 @@ impl Delta {
     }
 }
 
+impl Delta {
+    /// The file before this change, rebuilt from `content` (the file now) when the change says
+    /// exactly what it replaced: `structuredPatch` hunks, or old/new strings whose new text occurs
+    /// exactly once. `None` when it cannot be known this way.
+    pub(crate) fn undo(&self, content: &str) -> Option<String> {
+        match self {
+            Delta::Patch(hunks) => undo_hunks(hunks, content),
+            Delta::Replacements(pairs) => {
+                let mut text = content.to_string();
+                for (old, new) in pairs.iter().rev() {
+                    if new.is_empty() || text.matches(new.as_str()).count() != 1 {
+                        return None;
+                    }
+                    text = text.replacen(new.as_str(), old, 1);
+                }
+                Some(text)
+            }
+            Delta::Whole { before } => before.clone(),
+            Delta::PatchLines(_) | Delta::Cell { .. } => None,
+        }
+    }
+}
+
+/// Puts back the `-` lines of `structuredPatch` hunks and takes out the `+` lines; `None` when a
+/// hunk's context does not match `content`.
+fn undo_hunks(hunks: &[Hunk], content: &str) -> Option<String> {
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let mut before = String::with_capacity(content.len());
+    let mut next = 0;
+    for hunk in hunks {
+        let start = hunk.new_start.saturating_sub(1);
+        if start < next || start > lines.len() {
+            return None;
+        }
+        before.extend(lines[next..start].iter().copied());
+        next = start;
+        for line in &hunk.lines {
+            if let Some(text) = line.strip_prefix(' ') {
+                let here = lines.get(next)?;
+                if here.trim_end_matches(['\n', '\r']) != text {
+                    return None;
+                }
+                before.push_str(here);
+                next += 1;
+            } else if let Some(text) = line.strip_prefix('-') {
+                before.push_str(text);
+                before.push('\n');
+            } else if line.starts_with('+') {
+                lines.get(next)?;
+                next += 1;
+            }
+        }
+    }
+    before.extend(lines[next..].iter().copied());
+    Some(before)
+}
+
 fn from_hunks(hunks: &[Hunk]) -> Vec<AddedLine> {
     let mut added = Vec::new();
     for hunk in hunks {
@@ -275,6 +332,37 @@ mod tests {
         assert_eq!(added[0].line, 5);
         assert_eq!(added[1].line, 6);
         assert_eq!(added[1].text, "    return None");
+    }
+
+    #[test]
+    fn changes_are_undone_only_when_exact() {
+        let hunk = Hunk {
+            new_start: 2,
+            lines: vec![
+                " a".into(),
+                "-old".into(),
+                "+new".into(),
+                "+more".into(),
+                " b".into(),
+            ],
+        };
+        let content = "top\na\nnew\nmore\nb\nend\n";
+        assert_eq!(
+            Delta::Patch(vec![hunk]).undo(content).as_deref(),
+            Some("top\na\nold\nb\nend\n")
+        );
+        let wrong_context = Hunk {
+            new_start: 1,
+            lines: vec![" zzz".into()],
+        };
+        assert_eq!(Delta::Patch(vec![wrong_context]).undo(content), None);
+        let pairs = vec![("x = 1".to_string(), "x = 2".to_string())];
+        assert_eq!(
+            Delta::Replacements(pairs).undo("a\nx = 2\n").as_deref(),
+            Some("a\nx = 1\n")
+        );
+        let twice = vec![("x".to_string(), "y".to_string())];
+        assert_eq!(Delta::Replacements(twice).undo("y y"), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::TestProject;
+use crate::support::{self, TestProject};
 
 fn good_files(project: &TestProject) {
     project.write("a.py", "import json\n\nprint(json.dumps({}))\n");
@@ -53,8 +53,13 @@ fn errors_exit_one_with_locations_and_snippets() {
         run.stdout
     );
     assert_eq!(lines[3], "    y = 2");
-    assert!(lines[4].starts_with("bad.go:4:"), "{}", run.stdout);
-    assert!(lines[4].ends_with("[tree-sitter-go]"), "{}", run.stdout);
+    // gofmt judges what tree-sitter-go flags, where it is installed.
+    if support::is_installed("gofmt") {
+        assert_eq!(lines[4], "bad.go:5:1: expected operand, found '}' [gofmt]");
+    } else {
+        assert!(lines[4].starts_with("bad.go:4:"), "{}", run.stdout);
+        assert!(lines[4].ends_with("[tree-sitter-go]"), "{}", run.stdout);
+    }
     assert_eq!(
         lines.last().unwrap(),
         &"car check: 3 errors in 4 files, 0 warnings"

@@ -28,3 +28,4 @@ mod review_walkthrough;
 mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;
+mod validate_trust;

@@ -283,10 +283,10 @@ fn external_command_rule_missing_tool_is_a_note() {
 #[test]
 fn c_error_blocks_only_on_the_lines_the_edit_added() {
     let project = TestProject::new();
-    // `Array(void)` is a macro tree-sitter-c cannot see through: not the edit's fault.
+    // `LIST_HEAD(…)` is a macro tree-sitter-c cannot see through: not the edit's fault.
     project.write(
         "src/list.c",
-        "typedef Array(void) Array;\n\nint size(void) {\n  return 1\n}\n",
+        "LIST_HEAD(listhead, entry) head;\n\nint size(void) {\n  return 1\n}\n",
     );
     let payload = project.edit_payload("src/list.c", "  return 0;", "  return 1");
     let answer = project.hook("post-tool-use", &payload);
@@ -300,7 +300,7 @@ fn c_error_blocks_only_on_the_lines_the_edit_added() {
     );
     project.write(
         "src/list.c",
-        "typedef Array(void) Array;\n\nint size(void) {\n  return 1;\n}\n",
+        "LIST_HEAD(listhead, entry) head;\n\nint size(void) {\n  return 1;\n}\n",
     );
     let payload = project.edit_payload("src/list.c", "  return 1", "  return 1;");
     let answer = project.hook("post-tool-use", &payload);

@@ -67,10 +67,7 @@ pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
                 continue;
             }
         };
-        let before = touched.before.or_else(|| match &delta {
-            Delta::Whole { before } => before.clone(),
-            _ => None,
-        });
+        let before = touched.before.or_else(|| delta.undo(&content));
         let delta = if touched.is_before_unknown {
             Delta::Whole {
                 before: project.head_version(&relative_path),

@@ -87,7 +87,18 @@ impl<'a> Checker<'a> {
             language: edit.language.as_deref(),
             added: &edit.added,
         };
-        let validated = self.validators.check(&source);
+        // Without the payload's previous content, the committed version stands in (what an
+        // error "introduced by this edit" is measured against); a new file has none.
+        let head;
+        let before = match edit.before.as_deref() {
+            Some(before) => Some(before),
+            None if !source.added_everything() => {
+                head = self.project.head_version(&edit.relative_path);
+                head.as_deref()
+            }
+            None => None,
+        };
+        let validated = self.validators.check(&source, before);
         let mut report = EditReport {
             diagnostics: validated.diagnostics,
             notes: validated.notes,

@@ -79,13 +79,132 @@ pub fn check_bytes(bytes: &[u8]) -> Result<(), JsonError> {
     }
 }
 
+/// Deepest nesting accepted. serde_json stops at 128 levels (a guard for its own stack); RFC 8259
+/// §9 leaves the limit to the implementation, and published files nest deeper (ujson's test
+/// sample: 468 levels; Python's json reads about 1,000). Deeper documents up to this are parsed
+/// on a thread with stack room for them.
+pub(crate) const MAX_DEPTH: usize = 1_000;
+
 /// Parses strict JSON (after an optional byte-order mark).
+///
+/// A `\uD800`-style escape of a lone surrogate is accepted: RFC 8259 §8.2 allows it in the
+/// grammar and leaves its meaning to the reader (most parsers accept it; serde_json refuses to
+/// build a Rust string from it), so it is checked as if it were `\uFFFD`.
 pub fn parse(text: &str) -> Result<(), JsonError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match parse_body(body) {
+        Err(error)
+            if error.message.contains("surrogate") || error.message.contains("hex escape") =>
+        {
+            parse_body(&replace_lone_surrogates(body))
+        }
+        other => other,
+    }
+}
+
+fn parse_body(body: &str) -> Result<(), JsonError> {
     match serde_json::from_str::<Skip>(body) {
         Ok(_) => Ok(()),
+        Err(error) if error.to_string().starts_with("recursion limit exceeded") => parse_deep(body),
         Err(error) => Err(JsonError::locate(body, &error)),
     }
+}
+
+/// Parses a document nested deeper than serde_json's guard, up to [`MAX_DEPTH`].
+fn parse_deep(body: &str) -> Result<(), JsonError> {
+    if let Some(offset) = depth_exceeded_at(body.as_bytes(), MAX_DEPTH) {
+        let (line, column) = crate::files::line_col(body, offset);
+        return Err(JsonError {
+            line,
+            column,
+            message: format!("nested deeper than {MAX_DEPTH} levels"),
+        });
+    }
+    let owned = body.to_string();
+    let failed = || JsonError {
+        line: 1,
+        column: 1,
+        message: format!("could not parse a document nested this deep (up to {MAX_DEPTH} levels)"),
+    };
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let mut deserializer = serde_json::Deserializer::from_str(&owned);
+            deserializer.disable_recursion_limit();
+            Skip::deserialize(&mut deserializer)
+                .and_then(|_| deserializer.end())
+                .map_err(|error| JsonError::locate(&owned, &error))
+        });
+    match worker {
+        Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
+        Err(_) => Err(failed()),
+    }
+}
+
+/// The byte offset where the nesting first goes deeper than `limit` (strings skipped).
+fn depth_exceeded_at(bytes: &[u8], limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'"' => {
+                index = skip_string(bytes, index);
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(index);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        index += 1;
+    }
+    None
+}
+
+/// Every `\u` escape of a surrogate that is not part of a pair becomes `\uFFFD` (same length, so
+/// positions stay).
+fn replace_lone_surrogates(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let escape_at = |index: usize| -> Option<u16> {
+        if bytes.get(index) != Some(&b'\\') || bytes.get(index + 1) != Some(&b'u') {
+            return None;
+        }
+        let hex = std::str::from_utf8(bytes.get(index + 2..index + 6)?).ok()?;
+        u16::from_str_radix(hex, 16).ok()
+    };
+    let mut in_string = false;
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                let Some(unit) = escape_at(index) else {
+                    index += 2;
+                    continue;
+                };
+                let is_lead = (0xD800..0xDC00).contains(&unit);
+                let paired = is_lead
+                    && escape_at(index + 6).is_some_and(|next| (0xDC00..0xE000).contains(&next));
+                if paired {
+                    index += 12;
+                    continue;
+                }
+                if (0xD800..0xE000).contains(&unit) {
+                    out[index + 2..index + 6].copy_from_slice(b"FFFD");
+                }
+                index += 6;
+                continue;
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 /// Accepts any JSON value and keeps nothing. Unlike serde's `IgnoredAny` (which serde_json skips
@@ -298,7 +417,37 @@ mod tests {
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
         let balanced = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        let _answered = parse(&balanced);
+        let error = parse(&balanced).unwrap_err();
+        assert_eq!(
+            (error.line, error.column, error.message.as_str()),
+            (1, MAX_DEPTH + 1, "nested deeper than 1000 levels")
+        );
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_is_valid() {
+        let nested = |depth: usize, tail: &str| {
+            format!("{}{}{}", "[".repeat(depth), tail, "]".repeat(depth))
+        };
+        assert_eq!(parse(&nested(500, "1")), Ok(()));
+        assert_eq!(parse(&nested(MAX_DEPTH - 1, "{\"a\": \"[\"}")), Ok(()));
+        let error = parse(&nested(500, "1,")).unwrap_err();
+        assert!(error.message.contains("trailing comma"), "{error:?}");
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_valid() {
+        for valid in [
+            r#"["\uD800"]"#,
+            r#"{"\udc00x": "a\uD834\uDD1E b\uDEAD"}"#,
+            r#"["\\uD800", "\uD800\u0041"]"#,
+        ] {
+            assert_eq!(parse(valid), Ok(()), "{valid}");
+        }
+        let broken = r#"["\uD800" "x"]"#;
+        let error = parse(broken).unwrap_err();
+        assert_eq!((error.line, error.column), (1, 11), "{error:?}");
+        assert!(parse(r#"["\uD80"]"#).is_err());
     }
 
     fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {

@@ -2,19 +2,25 @@
 //! picks the checkers for a file by its language and runs them.
 //!
 //! Policy: the authoritative checker decides (the real Python interpreter, `bash -n`, serde_json);
-//! tree-sitter is the fast in-process pass for everything else and the fallback when a tool is
-//! missing. Custom validators are data files. Every error is a [`Diagnostic`] naming
+//! tree-sitter is the fast in-process pass for everything else ([`grammar`]), judged by the real
+//! tool where one is installed and trusted only as far as [`trust`] says. Custom validators are
+//! data files. Every error is a [`Diagnostic`] naming
 //! `file:line:col`, the validator and the message.
 
 pub(crate) mod custom;
+pub(crate) mod grammar;
 pub(crate) mod interpreter;
 pub mod json;
 pub(crate) mod language;
 pub(crate) mod python;
+pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;
+pub(crate) mod tools;
 pub(crate) mod treesitter;
+pub(crate) mod trust;
 pub(crate) mod walk;
+pub(crate) mod yaml;
 
 use std::path::Path;
 
@@ -118,6 +124,8 @@ pub struct Validators {
     /// Broken rule files and rules, reported with every file checked.
     rule_errors: Vec<rules::RuleError>,
     custom: custom::CustomRunner,
+    /// The real tools that judge what a grammar flags, each looked up on first use.
+    tools: tools::Tools,
 }
 
 impl Validators {
@@ -132,6 +140,7 @@ impl Validators {
             rules: rule_set.rules,
             rule_errors: rule_set.errors,
             custom: custom::CustomRunner::default(),
+            tools: tools::Tools::default(),
         }
     }
 
@@ -145,11 +154,12 @@ impl Validators {
 
     /// Runs every validator that applies to the source: the syntax check of its language, then
     /// the custom rules whose scope matches (only on a file that parses: a broken file would
-    /// mostly make linters repeat the syntax error).
-    pub fn check(&self, source: &Source<'_>) -> Report {
+    /// mostly make linters repeat the syntax error). `before` is the file before the edit, when
+    /// known: what "introduced by this edit" is measured against (`None`: a new file, `car check`).
+    pub fn check(&self, source: &Source<'_>, before: Option<&str>) -> Report {
         let mut report = Report::default();
         if let Some(language) = Language::detect(source.path, source.content, source.language) {
-            self.check_syntax(source, language, &mut report);
+            self.check_syntax(source, before, language, &mut report);
         }
         let relative_path = self.relative_path(source);
         if is_rule_file(&relative_path) {
@@ -196,7 +206,13 @@ impl Validators {
         }
     }
 
-    fn check_syntax(&self, source: &Source<'_>, language: Language, report: &mut Report) {
+    fn check_syntax(
+        &self,
+        source: &Source<'_>,
+        before: Option<&str>,
+        language: Language,
+        report: &mut Report,
+    ) {
         match language {
             Language::Json | Language::Jsonc => report.diagnostics.extend(json::check(
                 source.display_path,
@@ -217,19 +233,7 @@ impl Validators {
                 }
                 .run(source, report);
             }
-            _ => match treesitter::check(source.display_path, source.content, language) {
-                Ok(found) if !found.is_empty() && is_yaml_template(language, source.content) => {
-                    report.notes.push(format!(
-                        "{}: looks like a template (`{{{{ … }}}}`), not plain YAML; its YAML errors are not reported",
-                        source.display_path
-                    ));
-                }
-                Ok(found) if treesitter::misreads_valid_code(language) => report
-                    .diagnostics
-                    .extend(errors_only_on_added_lines(found, source)),
-                Ok(found) => report.diagnostics.extend(found),
-                Err(note) => report.notes.push(note),
-            },
+            _ => grammar::check(&self.tools, source, before, language, report),
         }
     }
 }
@@ -262,42 +266,6 @@ pub(crate) fn snippet_at(content: &str, line: usize, column: usize) -> Option<St
     let window: String = text.chars().skip(start).take(LIMIT).collect();
     let tail = if start + LIMIT < length { "…" } else { "" };
     Some(format!("…{}{tail}", window.trim()))
-}
-
-/// For grammars that misread valid code (C and C++ macros, modern CSS): a finding is an error
-/// only on a line this edit added, in an edit that did not add the whole file (new files and
-/// `car check` count every line as added); everywhere else it is a warning, which never blocks.
-fn errors_only_on_added_lines(found: Vec<Diagnostic>, source: &Source<'_>) -> Vec<Diagnostic> {
-    let whole_file = source.added_everything();
-    found
-        .into_iter()
-        .map(|diagnostic| {
-            let on_added_line = source
-                .added
-                .iter()
-                .any(|added| added.line == diagnostic.line);
-            if on_added_line && !whole_file {
-                diagnostic
-            } else {
-                Diagnostic {
-                    severity: Severity::Warning,
-                    ..diagnostic
-                }
-            }
-        })
-        .collect()
-}
-
-/// Helm charts and Jinja-templated YAML are not YAML until rendered. GitHub Actions' `${{ … }}`
-/// expressions are plain YAML scalars, not template markers.
-fn is_yaml_template(language: Language, content: &str) -> bool {
-    if language != Language::Yaml {
-        return false;
-    }
-    content.contains("{%")
-        || content
-            .match_indices("{{")
-            .any(|(at, _)| !content[..at].ends_with('$'))
 }
 
 fn is_rule_file(relative_path: &str) -> bool {
@@ -343,13 +311,16 @@ mod tests {
     fn check_in(root: &Path, relative: &str, content: &str, language: Option<&str>) -> Report {
         let validators = Validators::load(&Project::at(root), &Settings::default());
         let path = root.join(relative);
-        validators.check(&Source {
-            path: &path,
-            display_path: relative,
-            content,
-            language,
-            added: &[],
-        })
+        validators.check(
+            &Source {
+                path: &path,
+                display_path: relative,
+                content,
+                language,
+                added: &[],
+            },
+            None,
+        )
     }
 
     fn check(relative: &str, content: &str, language: Option<&str>) -> Report {
@@ -419,43 +390,58 @@ mod tests {
 
     #[cfg(feature = "extra-grammars")]
     #[test]
-    fn macro_prone_grammars_block_only_on_added_lines() {
+    fn misreading_grammars_block_only_what_the_edit_introduced() {
         let root = tempfile::tempdir().unwrap();
         let validators = Validators::load(&Project::at(root.path()), &Settings::default());
         let path = root.path().join("a.c");
-        let content = "typedef Array(void) Array;\nint f(void) {\n  return 1\n}\n";
+        let before = "LIST_HEAD(listhead, entry) head;\nint f(void) {\n  return 1;\n}\n";
+        let content = "LIST_HEAD(listhead, entry) head;\nint f(void) {\n  return 1\n}\n";
         let line = |line: usize| AddedLine {
             line,
             text: content.lines().nth(line - 1).unwrap().to_string(),
         };
-        let run = |added: &[AddedLine]| {
-            validators.check(&Source {
-                path: &path,
-                display_path: "a.c",
-                content,
-                language: None,
-                added,
-            })
-        };
-        let severities = |report: Report| -> Vec<(usize, Severity)> {
+        let run = |added: &[AddedLine], before: Option<&str>| {
+            let report = validators.check(
+                &Source {
+                    path: &path,
+                    display_path: "a.c",
+                    content,
+                    language: None,
+                    added,
+                },
+                before,
+            );
             report
                 .diagnostics
                 .iter()
                 .map(|d| (d.line, d.severity))
-                .collect()
+                .collect::<Vec<_>>()
         };
-        let edit = severities(run(&[line(3)]));
+        let edit = run(&[line(3)], Some(before));
         assert!(edit.contains(&(3, Severity::Error)), "{edit:?}");
         assert!(
             edit.iter().all(|(l, s)| *l == 3 || *s == Severity::Warning),
             "{edit:?}"
         );
-        let whole: Vec<AddedLine> = (1..=4).map(line).collect();
-        let all = severities(run(&whole));
+        // The macro line re-added by the edit was misread before too: not the edit's fault.
+        let macro_line = run(&[line(1), line(3)], Some(before));
         assert!(
-            !all.is_empty() && all.iter().all(|(_, s)| *s == Severity::Warning),
-            "{all:?}"
+            macro_line.contains(&(1, Severity::Warning)),
+            "{macro_line:?}"
         );
+        // No before (a new file, `car check`): nothing is known to be introduced.
+        let whole: Vec<AddedLine> = (1..=4).map(line).collect();
+        for (added, before) in [
+            (&whole[..], None),
+            (&whole[..], Some(before)),
+            (&whole[2..3], None),
+        ] {
+            let all = run(added, before);
+            assert!(
+                !all.is_empty() && all.iter().all(|(_, s)| *s == Severity::Warning),
+                "{all:?}"
+            );
+        }
     }
 
     #[test]

@@ -58,51 +58,42 @@ fn extra_grammar(_language: Language) -> Option<tree_sitter::Language> {
     None
 }
 
-/// Grammars that often misread valid code: C and C++ cannot see through macros (on system headers
-/// and C sources from crates.io most files had at least one ERROR node), and the CSS grammar
-/// predates `@container`, `! important` with a space and backslash-continued strings.
-pub(crate) fn misreads_valid_code(language: Language) -> bool {
-    matches!(language, Language::C | Language::Cpp | Language::Css)
-}
-
 /// The validator name for a language's tree-sitter check ("tree-sitter-rust").
 pub(crate) fn validator_name(language: Language) -> String {
     format!("tree-sitter-{}", language.name())
 }
 
-/// Parses `content` and reports its syntax errors. `Err` is a note: no grammar in this build, or
-/// the parse ran out of time.
+/// Parses `content` and reports its first [`MAX_REPORTED`] syntax errors as errors. `Err` is a
+/// note: no grammar in this build, or the parse ran out of time.
 pub(crate) fn check(
     display_path: &str,
     content: &str,
     language: Language,
 ) -> Result<Vec<Diagnostic>, String> {
+    let found = parse_errors(content, language, MAX_REPORTED)
+        .map_err(|why| format!("{display_path}: {why}; not checked"))?;
+    Ok(found
+        .iter()
+        .map(|error| error.to_diagnostic(display_path, content, language, Severity::Error))
+        .collect())
+}
+
+/// The first `limit` distinct syntax errors of `content`. `Err` says why there is no parse: no
+/// grammar in this build, or the parse ran out of time.
+pub(crate) fn parse_errors(
+    content: &str,
+    language: Language,
+    limit: usize,
+) -> Result<Vec<SyntaxError>, String> {
     let Some(grammar) = grammar(language) else {
         return Err(format!(
-            "{display_path}: this build of car has no {} grammar (enable the `extra-grammars` feature); not checked",
+            "this build of car has no {} grammar (enable the `extra-grammars` feature)",
             language.name()
         ));
     };
-    let tree = parse(&grammar, content).map_err(|why| {
-        format!(
-            "{display_path}: the {} parse {why}; not checked",
-            language.name()
-        )
-    })?;
-    let validator = validator_name(language);
-    Ok(syntax_errors(tree.root_node(), content)
-        .into_iter()
-        .map(|found| Diagnostic {
-            file: display_path.to_string(),
-            line: found.line,
-            column: found.column,
-            severity: Severity::Error,
-            validator: validator.clone(),
-            message: found.message,
-            snippet: snippet_at(content, found.line, found.column),
-            subject: found.subject,
-        })
-        .collect())
+    let tree =
+        parse(&grammar, content).map_err(|why| format!("the {} parse {why}", language.name()))?;
+    Ok(syntax_errors(tree.root_node(), content, limit))
 }
 
 /// Parses within [`PARSE_BUDGET`]; `Err` says why there is no tree.
@@ -133,15 +124,44 @@ fn parse(grammar: &tree_sitter::Language, content: &str) -> Result<tree_sitter::
 /// One ERROR or MISSING node, located.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SyntaxError {
+    /// 1-based line of the node's start.
     pub(crate) line: usize,
+    /// 1-based line of the node's end (an ERROR node may span many lines).
+    pub(crate) end_line: usize,
+    /// 1-based first and last line of the top-level node (a declaration, a statement) the error
+    /// is in: a grammar notices an unclosed bracket where the next statement does not fit, often
+    /// lines below the slip.
+    pub(crate) scope: (usize, usize),
     pub(crate) column: usize,
     pub(crate) message: String,
     pub(crate) subject: Option<String>,
 }
 
-/// The first [`MAX_REPORTED`] distinct ERROR/MISSING nodes in document order. Subtrees without
-/// errors are skipped; an ERROR node's children are not searched (they are the same mistake).
-pub(crate) fn syntax_errors(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
+impl SyntaxError {
+    /// The error as a diagnostic of the given severity, with the offending line as snippet.
+    pub(crate) fn to_diagnostic(
+        &self,
+        display_path: &str,
+        content: &str,
+        language: Language,
+        severity: Severity,
+    ) -> Diagnostic {
+        Diagnostic {
+            file: display_path.to_string(),
+            line: self.line,
+            column: self.column,
+            severity,
+            validator: validator_name(language),
+            message: self.message.clone(),
+            snippet: snippet_at(content, self.line, self.column),
+            subject: self.subject.clone(),
+        }
+    }
+}
+
+/// The first `limit` distinct ERROR/MISSING nodes in document order. Subtrees without errors are
+/// skipped; an ERROR node's children are not searched (they are the same mistake).
+pub(crate) fn syntax_errors(root: Node<'_>, content: &str, limit: usize) -> Vec<SyntaxError> {
     let mut found: Vec<SyntaxError> = Vec::new();
     if !root.has_error() {
         return found;
@@ -157,7 +177,7 @@ pub(crate) fn syntax_errors(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
                 .any(|seen| seen.line == error.line && seen.message == error.message)
             {
                 found.push(error);
-                if found.len() >= MAX_REPORTED {
+                if found.len() >= limit {
                     break;
                 }
             }
@@ -177,6 +197,8 @@ pub(crate) fn syntax_errors(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
 fn describe(node: Node<'_>, content: &str) -> SyntaxError {
     let start = node.start_position();
     let line = start.row + 1;
+    let end_line = node.end_position().row + 1;
+    let scope = top_level_span(node);
     let column = char_column(content, start.row, start.column);
     if node.is_missing() {
         let kind = node.kind();
@@ -187,6 +209,8 @@ fn describe(node: Node<'_>, content: &str) -> SyntaxError {
         };
         return SyntaxError {
             line,
+            end_line,
+            scope,
             column,
             message,
             subject: None,
@@ -204,10 +228,24 @@ fn describe(node: Node<'_>, content: &str) -> SyntaxError {
     };
     SyntaxError {
         line,
+        end_line,
+        scope,
         column,
         message,
         subject: precise_token(node, text),
     }
+}
+
+/// The lines of the outermost node below the root that holds `node` (its own, at the top).
+fn top_level_span(node: Node<'_>) -> (usize, usize) {
+    let mut top = node;
+    while let Some(parent) = top.parent() {
+        if parent.parent().is_none() {
+            break;
+        }
+        top = parent;
+    }
+    (top.start_position().row + 1, top.end_position().row + 1)
 }
 
 /// The token an ERROR node is about, when it is exactly one identifier (`DankeTheme`,

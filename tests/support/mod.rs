@@ -31,6 +31,12 @@ pub fn read_jsonc(text: &str) -> Value {
     serde_json::from_str(&stripped).unwrap_or_else(|error| panic!("{error}: {text}"))
 }
 
+/// Whether `program` is on PATH (tests of the real-tool checks adapt to what is installed).
+pub fn is_installed(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
 /// A throwaway project (a git repository) with an isolated HOME.
 pub struct TestProject {
     dir: tempfile::TempDir,

@@ -1,0 +1,127 @@
+//! The syntax check of every language without a checker of its own: its tree-sitter grammar, with
+//! three corrections for what a grammar gets wrong on valid code.
+//!
+//! 1. Known misreads are undone before parsing ([`rewrite`]).
+//! 2. When the grammar flags something and the language's real tool is installed, the tool
+//!    decides ([`tools`]): it accepts (nothing reported) or its own errors are reported.
+//! 3. Otherwise the grammar's [`Trust`] decides what its findings may do: block, block only
+//!    what the edit introduced, or warn.
+//!
+//! YAML and HTML that are templates (`{{`, `{%`, `<%`) are not the language until rendered; YAML over
+//! [`yaml::MAX_LINES`] lines is parsed in pieces (the grammar's scanner counts rows in 16 bits).
+
+use crate::validate::language::Language;
+use crate::validate::tools::{Tools, Verdict};
+use crate::validate::treesitter::{self, MAX_REPORTED, SyntaxError};
+use crate::validate::trust::{self, Trust};
+use crate::validate::{Diagnostic, Report, Severity, Source, rewrite, yaml};
+
+/// Findings collected before judging them: enough that the errors an edit introduced are not
+/// crowded out by a grammar's older misreads of the same file.
+const JUDGED: usize = 100;
+
+/// Checks `source` with `language`'s grammar and adds the findings to `report`; `before` is the
+/// file before the edit, when known.
+pub(crate) fn check(
+    tools: &Tools,
+    source: &Source<'_>,
+    before: Option<&str>,
+    language: Language,
+    report: &mut Report,
+) {
+    if is_template(language, source.content) {
+        if !errors(source.content, language, 1)
+            .unwrap_or_default()
+            .is_empty()
+        {
+            report.notes.push(format!(
+                "{}: looks like a template (`{{{{ … }}}}`), not plain {}; its {} errors are not reported",
+                source.display_path,
+                language.name().to_uppercase(),
+                language.name().to_uppercase(),
+            ));
+        }
+        return;
+    }
+    let found = match errors(source.content, language, JUDGED) {
+        Ok(found) if found.is_empty() => return,
+        Ok(found) => found,
+        Err(why) => {
+            return report
+                .notes
+                .push(format!("{}: {why}; not checked", source.display_path));
+        }
+    };
+    match tools.judge(language, source) {
+        Verdict::Accepts => return,
+        Verdict::Rejects(own) if !own.is_empty() => return report.diagnostics.extend(own),
+        Verdict::Rejects(_) => {}
+        Verdict::Undecided(note) => report.notes.extend(note),
+    }
+    let trust = trust::trust(language, source.path, source.content);
+    let severities = severities(trust, &found, source, before, language);
+    let mut judged: Vec<Diagnostic> = found
+        .iter()
+        .zip(severities)
+        .map(|(error, severity)| {
+            error.to_diagnostic(source.display_path, source.content, language, severity)
+        })
+        .collect();
+    // Errors first, then the first warnings, at most MAX_REPORTED in all.
+    judged.sort_by_key(|diagnostic| !diagnostic.is_error());
+    judged.truncate(MAX_REPORTED);
+    judged.sort_by_key(|diagnostic| (diagnostic.line, diagnostic.column));
+    report.diagnostics.extend(judged);
+}
+
+/// The severity of each finding under the grammar's trust.
+fn severities(
+    trust: Trust,
+    found: &[SyntaxError],
+    source: &Source<'_>,
+    before: Option<&str>,
+    language: Language,
+) -> Vec<Severity> {
+    let all = |severity| vec![severity; found.len()];
+    match trust {
+        Trust::Blocks => all(Severity::Error),
+        Trust::Warns => all(Severity::Warning),
+        Trust::Introduced => {
+            let Some(before) = before.filter(|_| !source.added_everything()) else {
+                return all(Severity::Warning);
+            };
+            if !found
+                .iter()
+                .any(|error| trust::touches(error, source.added))
+            {
+                return all(Severity::Warning);
+            }
+            // A before that cannot be parsed says nothing: nothing is known to be introduced.
+            let Ok(before_errors) = errors(before, language, usize::MAX) else {
+                return all(Severity::Warning);
+            };
+            trust::introduced(found, source.content, source.added, &before_errors, before)
+        }
+    }
+}
+
+/// Helm and Jinja YAML, Django, Jinja and ejs HTML: not the language until rendered.
+fn is_template(language: Language, content: &str) -> bool {
+    match language {
+        Language::Yaml => yaml::is_template(content),
+        Language::Html => ["{{", "{%", "<%"]
+            .iter()
+            .any(|marker| content.contains(marker)),
+        _ => false,
+    }
+}
+
+/// The first `limit` syntax errors of `content` after the known misreads are undone; `Err` says
+/// why there are none to give (no grammar, out of time).
+fn errors(content: &str, language: Language, limit: usize) -> Result<Vec<SyntaxError>, String> {
+    let prepared = rewrite::prepare(language, content);
+    if language == Language::Yaml {
+        return yaml::errors_in_pieces(&prepared, limit);
+    }
+    treesitter::parse_errors(&prepared, language, limit)
+}

@@ -1,0 +1,239 @@
+//! How far car believes a tree-sitter grammar's errors. A grammar is a fast parser compiled into
+//! car, not the compiler: some grammars misread valid code (C and C++ cannot see through macros,
+//! the Swift and Kotlin grammars lag their languages, the TypeScript grammar misreads what `tsc`
+//! emits into `.d.ts` files). [`TABLE`] says, per language, what an error of its grammar may do;
+//! it was measured on published code with the real-code benchmark (`benches/real-code/`).
+//!
+//! Invariants: the table is the one place that decides; a language missing from it blocks
+//! (the grammars not listed were clean on the benchmark). "Introduced by the edit" means: the
+//! error is in the top-level node (declaration, statement) that holds a line the edit added (an
+//! unclosed bracket is reported where the grammar notices it, often lines below the slip), and
+//! the same error (message and line text) is absent when the content before the edit is parsed. Without a before (a new file, `car check`), nothing is
+//! introduced, so such grammars warn.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use crate::edit::AddedLine;
+use crate::validate::Severity;
+use crate::validate::language::Language;
+use crate::validate::treesitter::SyntaxError;
+
+/// What an error of a grammar may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trust {
+    /// The grammar reads valid code right: its errors block.
+    Blocks,
+    /// The grammar misreads valid code: an error blocks only when the edit introduced it; every
+    /// other finding (and every finding on a new file or in `car check`) is a warning.
+    Introduced,
+    /// Never blocks: every finding is a warning (HTML: browsers accept anything, and server
+    /// templates live in `.html` files).
+    Warns,
+}
+
+/// Grammars that misread valid code, and why (the other grammars block).
+const TABLE: &[(Language, Trust, &str)] = &[
+    (
+        Language::C,
+        Trust::Introduced,
+        "macros: `typedef Array(void) Array;`",
+    ),
+    (
+        Language::Cpp,
+        Trust::Introduced,
+        "macros: `_GLIBCXX_VISIBILITY(default)`",
+    ),
+    (
+        Language::Css,
+        Trust::Introduced,
+        "range media queries, `! important`, backslash-continued strings",
+    ),
+    (
+        Language::Swift,
+        Trust::Introduced,
+        "multiple trailing closures, `.success(())`, `nonisolated(unsafe)`, `sending`",
+    ),
+    (
+        Language::Kotlin,
+        Trust::Introduced,
+        "annotated primary constructors on their own line, `?:` on a continuation line",
+    ),
+    (
+        Language::Html,
+        Trust::Warns,
+        "browsers accept anything; Django, Jinja and ejs templates live in `.html` files",
+    ),
+];
+
+/// What an error of `language`'s grammar may do in the file at `path` (holding `content`).
+pub(crate) fn trust(language: Language, path: &Path, content: &str) -> Trust {
+    if let Some((_, trust, _)) = TABLE.iter().find(|(listed, _, _)| *listed == language) {
+        return *trust;
+    }
+    match language {
+        // Emitted declaration files: `import("./t").F<string>`, `export default function (): {…}`.
+        Language::TypeScript if is_declaration_file(path) => Trust::Introduced,
+        // Flow type annotations are not JavaScript; tree-sitter-javascript cannot read them.
+        Language::JavaScript if is_flow(content) => Trust::Introduced,
+        _ => Trust::Blocks,
+    }
+}
+
+/// `x.d.ts`, `x.d.mts`, `x.d.cts`.
+fn is_declaration_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+}
+
+/// A `@flow` pragma in the file's leading comment block.
+fn is_flow(content: &str) -> bool {
+    let head: String = content.chars().take(2048).collect();
+    head.lines()
+        .take_while(|line| {
+            let line = line.trim_start();
+            line.is_empty()
+                || line.starts_with("//")
+                || line.starts_with("/*")
+                || line.starts_with('*')
+                || line.starts_with("#!")
+        })
+        .any(|line| line.contains("@flow"))
+}
+
+/// What identifies an error across the edit: its message and the text of its line (line numbers
+/// move when lines are added above it).
+fn key(error: &SyntaxError, content: &str) -> (String, String) {
+    let text = content
+        .split('\n')
+        .nth(error.line.saturating_sub(1))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    (error.message.clone(), text)
+}
+
+/// Whether the error is in the top-level node (declaration, statement) a line the edit added is
+/// in: an unclosed bracket is reported where the grammar notices it, often lines below.
+pub(crate) fn touches(error: &SyntaxError, added: &[AddedLine]) -> bool {
+    let (first, last) = error.scope;
+    added
+        .iter()
+        .any(|added| (first.min(error.line)..=last.max(error.end_line)).contains(&added.line))
+}
+
+/// The severity of each finding of an [`Trust::Introduced`] grammar: an error when it touches an
+/// added line and `before` (the errors of the content before the edit, in `before_content`) has no
+/// such error; a warning otherwise.
+pub(crate) fn introduced(
+    found: &[SyntaxError],
+    content: &str,
+    added: &[AddedLine],
+    before: &[SyntaxError],
+    before_content: &str,
+) -> Vec<Severity> {
+    let existing: HashSet<(String, String)> = before
+        .iter()
+        .map(|error| key(error, before_content))
+        .collect();
+    found
+        .iter()
+        .map(|error| {
+            if touches(error, added) && !existing.contains(&key(error, content)) {
+                Severity::Error
+            } else {
+                Severity::Warning
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(line: usize, end_line: usize, message: &str) -> SyntaxError {
+        SyntaxError {
+            line,
+            end_line,
+            scope: (line, end_line),
+            column: 1,
+            message: message.to_string(),
+            subject: None,
+        }
+    }
+
+    fn added(lines: &[usize]) -> Vec<AddedLine> {
+        lines
+            .iter()
+            .map(|&line| AddedLine {
+                line,
+                text: String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_table_decides_per_language_and_file() {
+        let path = Path::new("a.x");
+        assert_eq!(trust(Language::Swift, path, ""), Trust::Introduced);
+        assert_eq!(trust(Language::Html, path, ""), Trust::Warns);
+        assert_eq!(trust(Language::Rust, path, ""), Trust::Blocks);
+        assert_eq!(
+            trust(Language::TypeScript, Path::new("dist/index.d.ts"), ""),
+            Trust::Introduced
+        );
+        assert_eq!(
+            trust(Language::TypeScript, Path::new("src/index.ts"), ""),
+            Trust::Blocks
+        );
+        let flow = "/**\n * @flow strict-local\n */\n'use strict';\n";
+        assert_eq!(trust(Language::JavaScript, path, flow), Trust::Introduced);
+        let later = "'use strict';\n// @flow is mentioned later\n";
+        assert_eq!(trust(Language::JavaScript, path, later), Trust::Blocks);
+    }
+
+    #[test]
+    fn only_new_errors_on_added_lines_are_errors() {
+        let before_content = "a\nreturn .success(())\nb\n";
+        let content = "a\nnew broken line\nreturn .success(())\nb\n";
+        let before = [error(2, 2, "missing `!`")];
+        let found = [
+            error(2, 2, "syntax error near `broken`"),
+            error(3, 3, "missing `!`"),
+        ];
+        assert_eq!(
+            introduced(&found, content, &added(&[2]), &before, before_content),
+            vec![Severity::Error, Severity::Warning]
+        );
+        // The misread line itself re-added: still the same error as before.
+        assert_eq!(
+            introduced(&found[1..], content, &added(&[3]), &before, before_content),
+            vec![Severity::Warning]
+        );
+        // An error spanning the added line counts; one elsewhere does not.
+        let spanning = [error(1, 4, "syntax error near `a`")];
+        assert_eq!(
+            introduced(&spanning, content, &added(&[2]), &[], before_content),
+            vec![Severity::Error]
+        );
+        assert_eq!(
+            introduced(&spanning, content, &added(&[9]), &[], before_content),
+            vec![Severity::Warning]
+        );
+        // Noticed below the slip, in the same function: the edit's.
+        let below = [SyntaxError {
+            scope: (1, 5),
+            ..error(4, 4, "syntax error near `b`")
+        }];
+        assert_eq!(
+            introduced(&below, content, &added(&[2]), &[], before_content),
+            vec![Severity::Error]
+        );
+    }
+}
