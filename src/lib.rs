@@ -8,7 +8,7 @@
 //! - middle: [`validate`], [`lessons`], [`review`], [`scenario`]: plain values in, typed results
 //!   out; they never see the command line, a hook payload or an agent's answer format;
 //! - bottom: plain types and services: [`edit`], [`project`], [`settings`], [`process`],
-//!   [`reviewer`], [`files`], [`clock`], [`paths`], [`text`], [`answer`], [`state_dir`],
+//!   [`reviewer`], [`scope`], [`files`], [`clock`], [`paths`], [`text`], [`answer`], [`state_dir`],
 //!   [`output`] (the one module that prints).
 //!
 //! Everything is crate-private except what the binary and the benchmarks (`benches/`) call:
@@ -39,6 +39,7 @@ pub mod replay;
 pub mod review;
 mod reviewer;
 mod scenario;
+mod scope;
 pub mod settings;
 mod state_dir;
 pub mod text;

@@ -13,12 +13,12 @@ use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
-use crate::lessons::scope::Scope;
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::lessons::{LessonsError, maintain};
 use crate::output;
 use crate::project::Project;
+use crate::scope::Scope;
 use crate::text::plural;
 
 pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome, Error> {

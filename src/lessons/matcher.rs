@@ -19,8 +19,8 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use crate::edit::AddedLine;
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
-use crate::lessons::scope::{Scope, ScopeSet};
 use crate::lessons::trigger::Trigger;
+use crate::scope::{Scope, ScopeSet};
 
 /// Default time a hook spends running regexes on one edit.
 pub const EDIT_BUDGET: Duration = Duration::from_millis(150);

@@ -19,7 +19,6 @@ pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
 pub(crate) mod precision;
-pub(crate) mod scope;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;

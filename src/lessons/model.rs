@@ -10,8 +10,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 use sha2::Digest;
 
-use crate::lessons::scope::Scope;
 use crate::lessons::trigger::{Trigger, TriggerError};
+use crate::scope::Scope;
 
 /// The highest weight a lesson reaches.
 pub(crate) const MAX_WEIGHT: u32 = 10;

@@ -15,10 +15,10 @@ use serde_json::Value;
 
 use crate::lessons::examples::example_cases;
 use crate::lessons::model::{Candidate, Entry, RawCandidateFile};
-use crate::lessons::scope::Scope;
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 use crate::project::STATE_DIR;
+use crate::scope::Scope;
 use crate::text::JsonError;
 use crate::validate::{Diagnostic, Severity};
 

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use globset::{Glob, GlobBuilder, GlobMatcher};
 use regex::Regex;
 use serde::Deserialize;
 
+use crate::scope::Scope;
 use crate::validate::Severity;
 
 /// Rule files shipped with car: examples, all disabled, loaded so a project can enable one by id.
@@ -150,38 +150,6 @@ pub(crate) struct CommandRule {
     pub(crate) timeout: Duration,
     /// Send the content on stdin as well.
     pub(crate) stdin: bool,
-}
-
-/// A glob the way lesson scopes work: without `/` it matches the file name in any folder, with
-/// `/` the project-relative path.
-#[derive(Debug, Clone)]
-struct Scope {
-    matcher: GlobMatcher,
-    whole_path: bool,
-}
-
-impl Scope {
-    fn parse(pattern: &str) -> Result<Scope, globset::Error> {
-        let whole_path = pattern.contains('/');
-        let glob = if whole_path {
-            GlobBuilder::new(pattern).literal_separator(true).build()?
-        } else {
-            Glob::new(pattern)?
-        };
-        Ok(Scope {
-            matcher: glob.compile_matcher(),
-            whole_path,
-        })
-    }
-
-    fn matches(&self, relative_path: &str) -> bool {
-        if self.whole_path {
-            self.matcher.is_match(relative_path)
-        } else {
-            let name = relative_path.rsplit('/').next().unwrap_or(relative_path);
-            self.matcher.is_match(name)
-        }
-    }
 }
 
 impl Rule {

@@ -13,10 +13,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::lessons::scope::Scope;
 use crate::process::run_with_timeout;
 use crate::project::STATE_DIR;
 use crate::review::event::content_hash;
+use crate::scope::Scope;
 
 /// The tree of an empty repository (the same in every git repository).
 const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";

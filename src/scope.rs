@@ -1,4 +1,5 @@
-//! A lesson's scope: a glob over files.
+//! A scope: a glob over the project's files, as lessons, custom validator rules and
+//! `car deep-review --paths` use it.
 //!
 //! Rules (docs/contracts.md): a pattern without `/` (`*.swift`, `Makefile`) matches the file **name** in
 //! any folder; a pattern with `/` (`src/**/*.rs`) matches the project-relative path, `/`
