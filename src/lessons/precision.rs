@@ -5,7 +5,7 @@
 //! has none and teaches nothing. The subject becomes the trigger only when it passes these rules,
 //! each refusal carrying a reason a person can read:
 //! - shorter than 4 characters (`fi`, `,}`, `x`): such strings occur everywhere;
-//! - not a name: whitespace, quotes, brackets or commas (`'data.csv'`, `), (`) are code fragments;
+//! - not a name: a quoted string (`'data.csv'`) or text with spaces, commas or semicolons;
 //! - no letter at all (punctuation, numbers);
 //! - a bare keyword, builtin or common identifier of the languages car checks (`import`,
 //!   `items`, `path`, `self`, `echo`, …), or a dotted name made only of those (`self.items`);
@@ -26,7 +26,7 @@ pub(crate) enum Refusal {
     TooShort(String),
     #[error("{0:?} is a bare language keyword or a common identifier")]
     Keyword(String),
-    #[error("{0:?} is not a name (it holds spaces, quotes, brackets or commas)")]
+    #[error("{0:?} is not a name (a quoted string, or it holds spaces, commas or semicolons)")]
     NotAName(String),
     #[error("{0:?} has no letters (punctuation, spaces or a number)")]
     NoWord(String),
@@ -286,14 +286,11 @@ const COMMON: &[&str] = &[
 
 /// The static rules for a learned trigger (an error's subject): a name, and specific.
 pub(crate) fn check_subject(trigger: &str) -> Result<(), Refusal> {
-    let is_fragment = |c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                '\'' | '"' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';'
-            )
-    };
-    if trigger.trim().chars().any(is_fragment) {
+    let trimmed = trigger.trim();
+    let is_quoted = trimmed.len() > 1
+        && trimmed.starts_with(['\'', '"', '`'])
+        && trimmed.ends_with(['\'', '"', '`']);
+    if is_quoted || trimmed.contains(|c: char| c.is_whitespace() || matches!(c, ',' | ';')) {
         return Err(Refusal::NotAName(trigger.to_string()));
     }
     check(trigger)
@@ -426,6 +423,7 @@ mod tests {
             "car_missing_pkg.sub",
             "requestz",
             "DankeTheme.textSecondry",
+            "KEY(\"gamma\")",
             "os.pathh",
         ] {
             assert!(check_subject(trigger).is_ok(), "{trigger}");

@@ -5,8 +5,8 @@
 //! Which interpreter, and which environments count, is [`interpreter::find`]'s answer. Flags:
 //! `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S` (no
 //! `site`: no `.pth` file, `sitecustomize` or `usercustomize` ever runs), `-B` (never write
-//! bytecode), `-W ignore` (SyntaxWarnings are not errors). The script (`python_check.py`) never
-//! imports a module to find it: it asks the import system's path finder, over the project's
+//! bytecode), `-W ignore` (SyntaxWarnings are not errors). The scripts (`python_check.py`, and
+//! `python_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
 //! source roots (the file's folder and its parents, the root, `src/`, `lib/`), the interpreter's
 //! own paths and site-packages, every project environment's site-packages, and what their `.pth`
 //! files and editable installs point to (read as text). Nothing from the project runs.
@@ -31,7 +31,11 @@ use crate::validate::language::Language;
 use crate::validate::python_deps::Declared;
 use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
+/// The check run with `-c`: compile, then (only when the edit added imports) the import half.
 const SCRIPT: &str = include_str!("python_check.py");
+/// The import half, passed as text and compiled only when needed (compiling it on every start
+/// would cost milliseconds on every edit).
+const IMPORTS_SCRIPT: &str = include_str!("python_imports.py");
 
 pub(crate) const VALIDATOR: &str = "python";
 
@@ -123,7 +127,16 @@ impl PythonProject {
     ) {
         let mut command = Command::new(program);
         command
-            .args(["-I", "-S", "-B", "-W", "ignore", "-c", SCRIPT])
+            .args([
+                "-I",
+                "-S",
+                "-B",
+                "-W",
+                "ignore",
+                "-c",
+                SCRIPT,
+                IMPORTS_SCRIPT,
+            ])
             .arg(source.display_path)
             .arg(import_lines(source));
         for root in source_roots(source.path, &self.root) {
@@ -173,39 +186,9 @@ impl PythonProject {
                 top_found,
                 conditional,
             } => {
-                let top = module.split('.').next().unwrap_or(&module);
-                let declared = self.declared.get_or_init(|| Declared::read(&self.root));
-                let missing = format!("No module named '{module}'");
-                match declared.provider(top).filter(|_| !top_found) {
-                    Some((distribution, file)) => (
-                        line,
-                        column,
-                        Severity::Warning,
-                        format!(
-                            "{missing} in `{}`, but {} declares `{distribution}`: declared but not installed; sync the environment",
-                            program.display(),
-                            file.strip_prefix(&self.root).unwrap_or(file).display()
-                        ),
-                        None,
-                    ),
-                    None if conditional => (
-                        line,
-                        column,
-                        Severity::Warning,
-                        format!(
-                            "{missing} in `{}`; a warning, not an error: the import runs only conditionally (in a function, `if`, `with`, loop or `try`)",
-                            program.display()
-                        ),
-                        None,
-                    ),
-                    None => (
-                        line,
-                        column,
-                        Severity::Error,
-                        format!("ModuleNotFoundError: {missing}"),
-                        Some(module),
-                    ),
-                }
+                let (severity, message) = self.missing(&module, top_found, conditional, program);
+                let subject = (severity == Severity::Error).then_some(module);
+                (line, column, severity, message, subject)
             }
         };
         let (line, column) = (line.max(1), column.max(1));
@@ -219,6 +202,41 @@ impl PythonProject {
             snippet: snippet_at(source.content, line, column),
             subject,
         }
+    }
+
+    /// A module found nowhere: a warning when the project declares it (not installed) or the
+    /// import runs only conditionally, else an error.
+    fn missing(
+        &self,
+        module: &str,
+        top_found: bool,
+        conditional: bool,
+        program: &Path,
+    ) -> (Severity, String) {
+        let missing = format!("No module named '{module}'");
+        let top = module.split('.').next().unwrap_or(module);
+        let declared = self.declared.get_or_init(|| Declared::read(&self.root));
+        if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
+            let file = file.strip_prefix(&self.root).unwrap_or(file);
+            return (
+                Severity::Warning,
+                format!(
+                    "{missing} in `{}`, but {} declares `{distribution}`: declared but not installed; sync the environment",
+                    program.display(),
+                    file.display()
+                ),
+            );
+        }
+        if conditional {
+            return (
+                Severity::Warning,
+                format!(
+                    "{missing} in `{}`; a warning, not an error: the import runs only conditionally (in a function, `if`, `with`, loop or `try`)",
+                    program.display()
+                ),
+            );
+        }
+        (Severity::Error, format!("ModuleNotFoundError: {missing}"))
     }
 }
 

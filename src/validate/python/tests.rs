@@ -471,3 +471,14 @@ fn an_interpreter_inside_the_project_is_never_run() {
         "{configured:?}"
     );
 }
+
+#[test]
+fn a_byte_order_mark_is_not_a_syntax_error() {
+    let root = tempfile::tempdir().unwrap();
+    let report = check_file(
+        root.path(),
+        "bom.py",
+        "\u{feff}# coding=UTF-8\nimport json\n",
+    );
+    assert!(report.diagnostics.is_empty(), "{report:?}");
+}
