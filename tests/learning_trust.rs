@@ -304,27 +304,67 @@ fn the_cd_starter_lesson_is_silent_under_set_e() {
     assert!(answer.context().contains("cd dir || exit 1"), "{answer:?}");
 }
 
-/// The python3 the tests run with, as the hook would resolve it.
-fn make_venv(project: &TestProject, package: &str) {
-    let venv = project.path().join(".venv");
+/// A venv at `venv` (as `python3 -m venv` makes it) with an empty package in its site-packages.
+fn make_venv_at(venv: &Path, package: &str) {
     let status = std::process::Command::new("python3")
         .args(["-m", "venv", "--without-pip"])
-        .arg(&venv)
+        .arg(venv)
         .status()
         .unwrap();
     assert!(status.success());
     let output = std::process::Command::new(venv.join("bin/python"))
         .args([
-            "-I",
-            "-S",
             "-c",
-            "import site; print(site.getsitepackages()[0])",
+            "import sysconfig; print(sysconfig.get_path('purelib'))",
         ])
         .output()
         .unwrap();
     let site = std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    // Never the interpreter's own site-packages: a test must not install into the machine.
+    assert!(site.starts_with(venv), "{site:?}");
     std::fs::create_dir_all(site.join(package)).unwrap();
     std::fs::write(site.join(package).join("__init__.py"), "").unwrap();
+}
+
+fn make_venv(project: &TestProject, package: &str) {
+    make_venv_at(&project.path().join(".venv"), package);
+}
+
+/// How poetry and pipenv name an environment after a path: URL-safe base64 of SHA-256, 8 chars.
+fn short_hash(text: &str) -> String {
+    let script = "import base64,hashlib,sys;print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode()[:8])";
+    let output = std::process::Command::new("python3")
+        .args(["-c", script, text])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// poetry's and pipenv's environments live outside the project, named after its path: found
+/// without running either tool, and their packages count.
+#[test]
+fn poetry_and_pipenv_environments_count() {
+    let project = TestProject::new();
+    let real = project.path().canonicalize().unwrap();
+    let poetry = tempfile::tempdir().unwrap();
+    let name = format!("demo-{}-py3.11", short_hash(&real.to_string_lossy()));
+    make_venv_at(&poetry.path().join(name), "car_poetry_dep");
+    project.write("Pipfile", "[packages]\n");
+    let pipenv = tempfile::tempdir().unwrap();
+    let pipfile = real.join("Pipfile");
+    let name = format!("demo-{}", short_hash(&pipfile.to_string_lossy()));
+    make_venv_at(&pipenv.path().join(name), "car_pipenv_dep");
+    let content = "import car_poetry_dep\nimport car_pipenv_dep\n";
+    let payload = project.write_payload("a.py", content, None);
+    let env = [
+        ("POETRY_VIRTUALENVS_PATH", poetry.path().to_str().unwrap()),
+        ("WORKON_HOME", pipenv.path().to_str().unwrap()),
+    ];
+    let answer = project.hook_with_env("post-tool-use", &payload, &env);
+    assert_eq!(answer.json, json!({}), "{answer:?}");
+    let without = project.write_payload("b.py", content, None);
+    let answer = project.hook("post-tool-use", &without);
+    assert!(answer.reason().contains("car_poetry_dep"), "{answer:?}");
 }
 
 /// Issue 9: a dependency in the project's `.venv` (agent started without activating it) was

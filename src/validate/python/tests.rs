@@ -161,14 +161,14 @@ fn make_venv(root: &Path, name: &str, package: &str) -> PathBuf {
     let python = venv.join("bin/python");
     let output = Command::new(&python)
         .args([
-            "-I",
-            "-S",
             "-c",
-            "import site; print(site.getsitepackages()[0])",
+            "import sysconfig; print(sysconfig.get_path('purelib'))",
         ])
         .output()
         .unwrap();
     let site_packages = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    // Never the interpreter's own site-packages: a test must not install into the machine.
+    assert!(site_packages.starts_with(&venv), "{site_packages:?}");
     std::fs::create_dir_all(site_packages.join(package)).unwrap();
     std::fs::write(site_packages.join(package).join("__init__.py"), "").unwrap();
     venv
