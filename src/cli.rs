@@ -116,8 +116,9 @@ pub(crate) struct CheckArgs {
     /// The same as --format json
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
-    /// Do not record errors as lesson candidates
+    /// Accepted and ignored: `car check` never learns, counts no hit and writes nothing
     #[arg(long)]
+    #[allow(dead_code)] // kept so existing pre-commit configurations keep working
     pub(crate) no_learn: bool,
     /// Files to check (a directory in git: the checkable files git lists in it)
     #[arg(required = true, value_name = "PATH")]

@@ -155,6 +155,17 @@ fn is_executable(path: &std::path::Path) -> bool {
     }
 }
 
+/// Runs `git ARGS…` in `dir` and asserts it succeeded (unit tests that need a repository).
+#[cfg(test)]
+pub(crate) fn git_in(dir: &std::path::Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git must be installed for the tests");
+    assert!(status.success(), "git {args:?}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
 //! Lesson rules through the `car` binary, driven with CAR_NOW: learning (candidate → lesson, with
-//! the fix), decay and its window, removal, candidate expiry, merge, the hook's daily
+//! the fix; what does not teach is in `learning_trust`), decay and its window, removal, candidate expiry, merge, the hook's daily
 //! maintenance, and distill's dry run.
 
 use serde_json::{Value, json};
@@ -22,100 +22,6 @@ fn maintain(project: &mut TestProject, at: i64) -> String {
     let run = project.run(&["lessons", "maintain"]);
     assert_eq!(run.code, 0, "{run:?}");
     run.stdout
-}
-
-#[test]
-fn broken_json_written_twice_becomes_a_candidate_then_a_lesson_with_its_fix() {
-    let mut project = TestProject::new();
-    project.at(T0);
-    project.write(CANDIDATES, "{}");
-    let broken = "{\n  \"name\": 'demo_single',\n  \"retries\": 3\n}\n";
-    let first = project.write_payload("config/a.json", broken, None);
-    let answer = project.hook("post-tool-use", &first);
-    assert!(answer.is_block(), "the validator error blocks: {answer:?}");
-    assert!(
-        answer.system_message().contains("new lesson candidate"),
-        "{answer:?}"
-    );
-    let pool = project.read_json(CANDIDATES);
-    assert_eq!(pool["candidates"][0]["trigger"], "'demo_single'");
-    assert_eq!(pool["candidates"][0]["scope"], "*.json");
-    assert_eq!(pool["candidates"][0]["hits"], 1);
-    assert!(!project.exists(LESSONS));
-
-    // The agent fixes a.json: the candidate learns what the fix was.
-    let fixed = "{\n  \"name\": \"demo_single\",\n  \"retries\": 3\n}\n";
-    let fix = project.write_payload("config/a.json", fixed, Some(broken));
-    assert!(!project.hook("post-tool-use", &fix).is_block());
-    let pool = project.read_json(CANDIDATES);
-    let text = pool["candidates"][0]["lesson"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        text.contains("became `\"name\": \"demo_single\",`"),
-        "{text}"
-    );
-
-    // Another session, another day, another file: the same mistake → a lesson of weight 2.
-    project.at(T0 + DAY);
-    let second = project.write_payload("config/b.json", broken, None);
-    let answer = project.hook("post-tool-use", &second);
-    assert!(
-        answer.system_message().contains("learned a lesson"),
-        "{answer:?}"
-    );
-    let lessons = project.read_json(LESSONS);
-    let learned = &lessons["lessons"][0];
-    assert_eq!(learned["weight"], 2);
-    assert_eq!(learned["triggers"], json!(["'demo_single'"]));
-    assert!(
-        learned["lesson"]
-            .as_str()
-            .unwrap()
-            .contains("Fix that worked"),
-        "{learned}"
-    );
-    assert_eq!(project.read_json(CANDIDATES)["candidates"], json!([]));
-
-    // The third time the lesson itself warns, on the added line.
-    let third = project.write_payload("config/c.json", broken, None);
-    let answer = project.hook("post-tool-use", &third);
-    assert!(
-        answer.reason().contains("⚠️ lesson (weight 3)"),
-        "{answer:?}"
-    );
-    assert!(answer.reason().contains("config/c.json:2"), "{answer:?}");
-    assert_eq!(
-        project.read_json(CANDIDATES)["candidates"],
-        json!([]),
-        "an error a lesson already covers is not a new candidate"
-    );
-}
-
-#[test]
-fn imprecise_signals_are_refused_with_the_reason() {
-    let mut project = TestProject::new();
-    project.at(T0);
-    // serde_json points at `}` after a trailing comma: too short to be a trigger.
-    let broken = "{\n  \"retries\": 3,\n}\n";
-    let payload = project.write_payload("config/x.json", broken, None);
-    let answer = project.hook("post-tool-use", &payload);
-    assert!(answer.is_block());
-    assert!(
-        !answer.system_message().contains("not learned"),
-        "the agent's session is not told about every refusal: {answer:?}"
-    );
-    assert!(!project.exists(CANDIDATES));
-    // People running `car check` are told why nothing was learned.
-    let run = project.run(&["check", "config/x.json"]);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr
-            .contains("not learned from config/x.json:3 (rather miss than false-alarm)"),
-        "{run:?}"
-    );
-    assert!(!project.exists(CANDIDATES));
 }
 
 #[test]

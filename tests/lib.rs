@@ -13,6 +13,7 @@ mod file_identity;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;
+mod learning_trust;
 mod lessons_commands;
 mod lessons_hook;
 mod lessons_rules;

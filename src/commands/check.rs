@@ -1,6 +1,8 @@
 //! `car check [--format text|json|sarif] [--no-learn] PATH...`: the hook's validators and
-//! lessons, for people, CI and pre-commit. Every line of each file counts as added (so import checks and lesson triggers
-//! see the whole file), and errors feed learning unless `--no-learn`.
+//! lessons, for people, CI and pre-commit. Every line of each file counts as added (so import
+//! checks and lesson triggers see the whole file). Read-only: it never learns, never counts a hit
+//! and creates no state (no state folder, no lessons index), in git or not; `--no-learn` is
+//! accepted and changes nothing.
 //!
 //! Output: `path:line:col: message [validator]` lines with the offending line, then a summary, on
 //! stdout; notes (skipped files, missing tools) on stderr. `--format sarif` prints a SARIF 2.1.0
@@ -50,8 +52,9 @@ pub(crate) fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error
     let project = Project::discover(working_dir);
     let settings = Settings::load(&project)?;
     let clock = Clock::from_env()?;
+    // Read-only, `--no-learn` or not: learning and hits come from the agent's edits only.
     let lessons = LessonUse {
-        learn: !args.no_learn && settings.learning_enabled,
+        record: false,
         user_layer: true,
     };
     let checker = Checker::new(&project, &settings, clock, lessons);
@@ -143,7 +146,6 @@ fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, finding
         .uris
         .insert(target.shown.clone(), edit.relative_path.clone());
     findings.notes.extend(report.notes);
-    findings.notes.extend(report.refusals);
     let shown = |file: String| {
         if file == edit.relative_path {
             target.shown.clone()

@@ -75,6 +75,8 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
         return Ok(Outcome::Success);
     }
     let project = Project::discover(&working_dir);
+    // `car check` is read-only: it writes nothing, not even this .gitignore.
+    let is_read_only = matches!(cli.command, Command::Check(_));
     let outcome = match cli.command {
         Command::Hook(_) => Ok(Outcome::Success),
         Command::Check(args) => check::run(&working_dir, &args),
@@ -90,7 +92,9 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
         Command::Status(args) => status::run(&project, args.json),
     };
     // Best effort: a command that created car's state folder leaves it git-ignored.
-    let _ = crate::state_dir::ensure_gitignore(&project);
+    if !is_read_only {
+        let _ = crate::state_dir::ensure_gitignore(&project);
+    }
     outcome
 }
 

@@ -31,7 +31,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .collect();
     if !tracked.is_empty() {
         let lessons = LessonUse {
-            learn: context.settings.learning_enabled,
+            record: context.settings.learning_enabled,
             user_layer: context.user_lessons,
         };
         let checker = Checker::new(&context.project, &context.settings, context.clock, lessons);

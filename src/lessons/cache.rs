@@ -81,15 +81,17 @@ pub fn index_path(lessons_file: &Path) -> PathBuf {
 /// The shortlist for `text` from the index, rebuilding it when stale. A missing lessons file is
 /// an empty shortlist; a corrupt one is an error (and no index is written).
 pub fn shortlist(lessons_file: &Path, text: &str) -> Result<Shortlist, LessonsError> {
-    shortlist_with(lessons_file, &index_path(lessons_file), text)
+    shortlist_with(lessons_file, &index_path(lessons_file), text, true)
 }
 
 /// [`shortlist`] with the index kept at `index` (the user-wide layer keeps its index in the
-/// cache folder, never beside the user's file).
+/// cache folder, never beside the user's file). With `may_write` false (`car check`, read-only)
+/// a missing or stale index is not rebuilt: the file is matched in memory.
 pub(crate) fn shortlist_with(
     lessons_file: &Path,
     index: &Path,
     text: &str,
+    may_write: bool,
 ) -> Result<Shortlist, LessonsError> {
     let Some(stamp) = Stamp::of(lessons_file) else {
         return Ok(Shortlist::default());
@@ -99,7 +101,8 @@ pub(crate) fn shortlist_with(
         return Ok(found);
     }
     let file = LessonFile::load(lessons_file)?;
-    if write_index(index, &build(&file, stamp))
+    if may_write
+        && write_index(index, &build(&file, stamp))
         && let Some(found) = read_shortlist(index, stamp, lowered.as_bytes())
     {
         return Ok(found);

@@ -116,7 +116,11 @@ pub(crate) fn fires(lesson: &Lesson, text: &str) -> Result<bool, ExampleProblem>
     if let Some(problem) = outcome.problems.first() {
         return Err(ExampleProblem::Matcher(problem.clone()));
     }
-    Ok(!outcome.hits.is_empty())
+    // The example is the whole file: `unless` sees the lines above the hit, as in the hook.
+    Ok(outcome
+        .hits
+        .iter()
+        .any(|hit| !lesson.is_silenced(text, hit.line)))
 }
 
 /// A file name the scope glob covers: `*.swift` → `example.swift`, `src/**/*.ts` →

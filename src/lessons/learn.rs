@@ -1,13 +1,19 @@
-//! Learning from errors: every validator error an edit *wrote* is an error signal. A signal is a
-//! precise trigger (the missing module, the undefined name, the offending token) in the scope of
-//! the file's kind (`*.py`). Seen once it becomes a candidate; seen again (another edit, another
-//! session) the candidate is promoted to a lesson of weight 2. When a later edit of the same file
-//! no longer has the error, the fix (the line the agent wrote instead) is added to the text.
+//! Learning from errors: a validator error an edit *wrote* teaches when it has a specific subject
+//! (the missing module, the undefined reference, an external checker's coded finding): the
+//! subject is the trigger, in the scope of the file's kind (`*.py`), if it passes the precision
+//! rules ([`precision`]). A syntax slip has no subject and teaches nothing: the validator catches
+//! it every time. Seen once the error becomes a candidate; seen again *independently* (in another
+//! file, or in the same file after the first was fixed) the candidate is promoted to a lesson of
+//! weight 2. When a later edit of the file no longer has the error and no longer contains the
+//! trigger, the fix (the line the agent wrote instead) is added to the text.
 //!
 //! Invariants: nothing is written when the edit has no signal and no pending fix for its file.
 //! Candidates are locked before lessons (the one lock order, shared with `maintain`). A signal
 //! counts only when its trigger occurs in the edit's added text, so re-editing a file that still
-//! has an old error does not count as making the mistake again.
+//! has an old error does not count as making the mistake again; the same file with its first
+//! error still unfixed never promotes. A fix is recorded only when the trigger is gone from the
+//! file: an error that vanished while its trigger stayed (no interpreter, a module installed)
+//! was not fixed by the agent.
 
 use std::collections::HashSet;
 
@@ -48,111 +54,53 @@ pub(crate) fn scope_for(relative_path: &str) -> String {
     }
 }
 
-/// The precise trigger of an error: its subject, a quoted name in the message, or the token at
-/// the error's position, whichever first passes the precision rules. The refusals explain misses.
-pub(crate) fn trigger_for(diagnostic: &Diagnostic, content: &str) -> Result<String, Vec<Refusal>> {
-    let mut tried = Vec::new();
-    tried.extend(diagnostic.subject.clone());
-    tried.extend(quoted_tokens(&diagnostic.message));
-    tried.extend(token_at(content, diagnostic.line, diagnostic.column));
-    let mut refusals = Vec::new();
-    for candidate in tried {
-        match precision::check(&candidate) {
-            Ok(()) => return Ok(candidate),
-            Err(refusal) => refusals.push(refusal),
-        }
-    }
-    Err(refusals)
-}
-
-/// Text between matching quotes (`'x'`, `"x"`, `` `x` ``, `‘x’`) in a message.
-fn quoted_tokens(message: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    for (open, close) in [
-        ('\'', '\''),
-        ('"', '"'),
-        ('`', '`'),
-        ('‘', '’'),
-        ('`', '\''),
-    ] {
-        let mut rest = message;
-        while let Some(start) = rest.find(open) {
-            let after = &rest[start + open.len_utf8()..];
-            let Some(end) = after.find(close) else { break };
-            let token = &after[..end];
-            if !token.is_empty() && !token.contains(char::is_whitespace) {
-                tokens.push(token.to_string());
-            }
-            rest = &after[end + close.len_utf8()..];
-        }
-    }
-    tokens
-}
-
-/// The token (a run without spaces and without `,;()[]{}`) at 1-based `line`:`column`.
-fn token_at(content: &str, line: usize, column: usize) -> Option<String> {
-    let text: Vec<char> = content.lines().nth(line.checked_sub(1)?)?.chars().collect();
-    let is_part = |c: &char| !c.is_whitespace() && !",;()[]{}".contains(*c);
-    let mut position = column.checked_sub(1)?.min(text.len().checked_sub(1)?);
-    if !is_part(&text[position]) {
-        position = (position..text.len()).find(|index| is_part(&text[*index]))?;
-    }
-    let start = (0..=position)
-        .rev()
-        .take_while(|index| is_part(&text[*index]))
-        .last()?;
-    let end = (position..text.len())
-        .take_while(|index| is_part(&text[*index]))
-        .last()?;
-    Some(text[start..=end].iter().collect())
+/// The trigger an error teaches: its subject, if it passes the static precision rules. `None`
+/// for an error without a subject (a syntax slip).
+pub(crate) fn trigger_for(diagnostic: &Diagnostic) -> Option<Result<String, Refusal>> {
+    let subject = diagnostic.subject.as_deref()?.trim();
+    Some(precision::check_subject(subject).map(|()| subject.to_string()))
 }
 
 /// The signals of an edit's errors whose triggers the edit itself wrote, one per trigger.
-pub(crate) fn signals(
-    scope: &LessonScope<'_>,
-    edit: &Edit,
-    diagnostics: &[Diagnostic],
-    refused: &mut Vec<String>,
-) -> Vec<Signal> {
+pub(crate) fn signals(edit: &Edit, diagnostics: &[Diagnostic]) -> Vec<Signal> {
     let added = edit.added_text();
     let lesson_scope = scope_for(&edit.relative_path);
-    let extension = lesson_scope.strip_prefix("*.").unwrap_or_default();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     // The config self-test's errors are about car's own configuration, not a mistake in the
     // project's code: learning from them would turn a lesson's trigger into a new lesson.
     let learnable = |d: &&Diagnostic| d.is_error() && d.validator != SELF_TEST;
     for diagnostic in diagnostics.iter().filter(learnable) {
-        let trigger = match trigger_for(diagnostic, &edit.content) {
-            Ok(trigger) => trigger,
-            Err(refusals) => {
-                let reason = refusals.first().map_or_else(
-                    || "it names no identifier or token".to_string(),
-                    ToString::to_string,
-                );
-                refused.push(format!(
-                    "not learned from {}:{} (rather miss than false-alarm): {reason}",
-                    diagnostic.file, diagnostic.line
-                ));
-                continue;
-            }
+        let Some(Ok(trigger)) = trigger_for(diagnostic) else {
+            continue;
         };
-        if !added.contains(&trigger) || !seen.insert(trigger.clone()) {
-            continue;
+        if added.contains(&trigger) && seen.insert(trigger.clone()) {
+            out.push(signal(&lesson_scope, trigger, diagnostic, edit));
         }
-        if !extension.is_empty()
-            && let Err(refusal) =
-                precision::check_project(scope.project.checkout(), extension, &edit.path, &trigger)
-        {
-            refused.push(format!(
-                "not learned from {}:{} (rather miss than false-alarm): {refusal}",
-                diagnostic.file, diagnostic.line
-            ));
-            continue;
-        }
-        out.push(signal(&lesson_scope, trigger, diagnostic, edit));
     }
     out
+}
+
+/// Whether a signal's trigger is specific to this mistake in this project: it must not occur in
+/// the project's valid files of the scope (the edited file, and the file where the candidate was
+/// first seen, excepted: they hold the error itself).
+fn is_new_to_project(scope: &LessonScope<'_>, signal: &Signal, pool: &CandidateFile) -> bool {
+    let first_seen = pool
+        .candidates
+        .iter()
+        .find(|c| c.scope == signal.scope && c.trigger == signal.trigger)
+        .and_then(|c| c.extra.get(PENDING_FIX))
+        .and_then(|pending| pending.get("file"))
+        .and_then(Value::as_str);
+    let mut except = vec![signal.file.as_str()];
+    except.extend(first_seen);
+    precision::check_project(
+        scope.project.checkout(),
+        &signal.scope,
+        &except,
+        &signal.trigger,
+    )
+    .is_ok()
 }
 
 fn signal(scope: &str, trigger: String, diagnostic: &Diagnostic, edit: &Edit) -> Signal {
@@ -182,15 +130,20 @@ fn line_of(content: &str, line: usize) -> String {
 
 /// Every trigger the file's current errors point at (resolved or not by this edit), to decide
 /// which pending fixes this edit completed.
-fn current_error_triggers(edit: &Edit, diagnostics: &[Diagnostic]) -> HashSet<String> {
+fn current_error_triggers(diagnostics: &[Diagnostic]) -> HashSet<String> {
     diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .filter_map(|d| trigger_for(d, &edit.content).ok())
+        .filter_map(|d| {
+            d.subject
+                .as_deref()
+                .map(|subject| subject.trim().to_string())
+        })
         .collect()
 }
 
-/// A pending fix is done when its file was edited and its trigger's error is gone.
+/// A pending fix is done when its file was edited, its trigger's error is gone, and so is the
+/// trigger (an error that vanished while the trigger stayed was not fixed by the agent).
 fn fix_is_done(
     extra: &serde_json::Map<String, Value>,
     edit: &Edit,
@@ -203,6 +156,7 @@ fn fix_is_done(
         .and_then(Value::as_str)
         == Some(edit.relative_path.as_str())
         && !errors.contains(trigger)
+        && !edit.content.contains(trigger)
 }
 
 /// What the agent wrote instead: the added line nearest to the error's line.
@@ -247,7 +201,7 @@ pub(crate) fn learn_from_edit(
     known: &[&Lesson],
     out: &mut EditLessons,
 ) {
-    let mut new_signals = signals(scope, edit, diagnostics, &mut out.refusals);
+    let mut new_signals = signals(edit, diagnostics);
     // An error a lesson already warns about is not news: the hit was recorded.
     new_signals.retain(|signal| {
         !known.iter().any(|lesson| {
@@ -264,7 +218,8 @@ pub(crate) fn learn_from_edit(
             return;
         }
     };
-    let errors = current_error_triggers(edit, diagnostics);
+    new_signals.retain(|signal| is_new_to_project(scope, signal, &pool));
+    let errors = current_error_triggers(diagnostics);
     let pending_here = pool
         .candidates
         .iter()
@@ -301,6 +256,9 @@ fn apply(
             .iter()
             .find(|c| c.scope == signal.scope && c.trigger == signal.trigger);
         match seen_before {
+            // The same file again before its first error was fixed: not an independent second
+            // occurrence (re-writing or re-checking unchanged content proves nothing).
+            Some(candidate) if is_pending_in(candidate, &signal.file) => {}
             Some(candidate) => promoted.extend(promote(candidate, signal, scope)),
             None => {
                 pool.candidates.push(new_candidate(signal, scope));
@@ -323,6 +281,16 @@ fn apply(
         changed = true;
     }
     Ok((notes, changed))
+}
+
+/// Whether the candidate still waits for the fix of its error in `file`.
+fn is_pending_in(candidate: &Candidate, file: &str) -> bool {
+    candidate
+        .extra
+        .get(PENDING_FIX)
+        .and_then(|pending| pending.get("file"))
+        .and_then(Value::as_str)
+        == Some(file)
 }
 
 /// Candidates whose error this edit fixed learn what the fix was.

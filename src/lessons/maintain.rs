@@ -220,6 +220,12 @@ fn absorb(kept: &mut Lesson, other: &Lesson) {
     };
     kept.text = join_texts(&kept.text, &other.text);
     kept.examples = join_examples(kept.examples.take(), other.examples.clone());
+    // Either lesson's silencing context silences the merged one (rather miss than false-alarm).
+    for trigger in &other.unless {
+        if !kept.unless.iter().any(|t| t.as_str() == trigger.as_str()) {
+            kept.unless.push(trigger.clone());
+        }
+    }
     for (key, value) in &other.extra {
         kept.extra
             .entry(key.clone())

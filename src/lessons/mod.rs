@@ -102,10 +102,6 @@ pub(crate) struct EditLessons {
     pub(crate) warnings: Vec<Warning>,
     /// Lines for the human (a broken lessons file, a skipped write, a new candidate…).
     pub(crate) notes: Vec<String>,
-    /// Errors learning refused to learn from, and why (*rather miss than false-alarm*). `car check`
-    /// prints them; the hook keeps them out of the agent's session, where they would repeat on
-    /// every such error.
-    pub(crate) refusals: Vec<String>,
 }
 
 /// What the lesson engine needs besides the edit: where, with which settings, and when.
@@ -114,8 +110,8 @@ pub(crate) struct LessonScope<'a> {
     pub(crate) project: &'a Project,
     pub(crate) settings: &'a Settings,
     pub(crate) clock: Clock,
-    /// Record hits and learn from errors (false for `car check --no-learn` and dry runs).
-    pub(crate) learn: bool,
+    /// Write: record hits, learn, maintain, refresh the index (false for `car check`: read-only).
+    pub(crate) record: bool,
     /// Layer the user-wide lessons under the project's. A replay runs in a throwaway project and
     /// passes false: the user's own lessons must not change what a scenario sees.
     pub(crate) user_layer: bool,
@@ -135,7 +131,7 @@ pub(crate) fn on_edit(
     let layers = warn::Layers::load(&scope, edit, &mut out.notes);
     warn::match_edit(&scope, edit, &layers, &mut out);
     // A corrupt lessons file is never touched: no learning and no maintenance until it is fixed.
-    if scope.learn && layers.project.is_some() {
+    if scope.record && layers.project.is_some() {
         if scope.settings.learning_enabled {
             let pending = layers.has_pending_fix(&edit.relative_path);
             let known: Vec<&model::Lesson> = layers

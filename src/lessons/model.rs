@@ -66,6 +66,10 @@ pub(crate) struct RawLesson {
     pub(crate) created: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) examples: Option<Examples>,
+    /// Triggers that silence the lesson when they match the file above the hit (`set -e` makes
+    /// the `cd dir || exit 1` lesson moot).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) unless: Vec<String>,
     #[serde(flatten)]
     pub(crate) extra: Map<String, Value>,
 }
@@ -128,6 +132,8 @@ pub struct Lesson {
     pub(crate) last_decay_at: Option<i64>,
     pub(crate) created: Option<String>,
     pub(crate) examples: Option<Examples>,
+    /// A hit is dropped when one of these matches the file's lines above it.
+    pub(crate) unless: Vec<Trigger>,
     /// Whether `hits` was stored (a seed file may omit it; keep it omitted until it changes).
     pub(crate) has_stored_hits: bool,
     pub(crate) extra: Map<String, Value>,
@@ -172,6 +178,11 @@ impl Lesson {
             .iter()
             .map(|text| Trigger::parse(text))
             .collect::<Result<Vec<_>, _>>()?;
+        let unless = raw
+            .unless
+            .iter()
+            .map(|text| Trigger::parse(text))
+            .collect::<Result<Vec<_>, _>>()?;
         let scope = Scope::parse(&raw.scope).map_err(|source| LessonProblem::Scope {
             scope: raw.scope.clone(),
             source,
@@ -193,6 +204,7 @@ impl Lesson {
             last_decay_at: raw.last_decay_at,
             created: raw.created,
             examples: raw.examples,
+            unless,
             extra: raw.extra,
         })
     }
@@ -217,6 +229,7 @@ impl Lesson {
             last_decay_at: self.last_decay_at,
             created: self.created.clone(),
             examples: self.examples.clone(),
+            unless: self.unless.iter().map(|t| t.as_str().to_string()).collect(),
             extra: self.extra.clone(),
         }
     }
@@ -227,6 +240,17 @@ impl Lesson {
             .iter()
             .map(|t| t.as_str().to_string())
             .collect()
+    }
+
+    /// Whether an `unless` trigger matches the lines of `content` above 1-based `line` (the
+    /// context that makes the lesson moot: `set -euo pipefail` before a bare `cd`).
+    pub(crate) fn is_silenced(&self, content: &str, line: usize) -> bool {
+        if self.unless.is_empty() {
+            return false;
+        }
+        let above: Vec<&str> = content.split('\n').take(line.saturating_sub(1)).collect();
+        let above = above.join("\n");
+        self.unless.iter().any(|trigger| trigger.is_match(&above))
     }
 
     /// Records one hit: weight +1 (max 10), hits +1, last_hit = now, clears last_decay_at.

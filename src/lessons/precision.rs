@@ -1,31 +1,39 @@
 //! What a learned trigger must be: *rather miss than false-alarm* (seed 003).
 //!
-//! Refused, each for a reason the user can read in `car lessons candidates` notes and the docs:
+//! Only a validator error with a specific subject teaches (a module that does not exist, a
+//! reference a custom rule says is undefined, an external checker's coded finding); a syntax slip
+//! has none and teaches nothing. The subject becomes the trigger only when it passes these rules,
+//! each refusal carrying a reason a person can read:
 //! - shorter than 4 characters (`fi`, `,}`, `x`): such strings occur everywhere;
-//! - a bare language keyword or builtin (`import`, `return`, `const`, `echo`, `None`, …): every
-//!   file of the language has them;
-//! - no letter at all (punctuation, whitespace, numbers): not about a name the agent got wrong;
-//! - text that already occurs in most of the project's files of the same kind (checked on a
-//!   bounded sample), because it would fire on nearly every edit.
+//! - not a name: a quoted string (`'data.csv'`) or text with spaces, commas or semicolons;
+//! - no letter at all (punctuation, numbers);
+//! - a bare keyword, builtin or common identifier of the languages car checks (`import`,
+//!   `items`, `path`, `self`, `echo`, …), or a dotted name made only of those (`self.items`);
+//! - it occurs in the project's valid files of the same kind: the files git tracks (`git grep`
+//!   over the checkout; the files where the error itself was seen excepted). Outside git there are
+//!   no such files. A search that fails or exceeds its time refuses too.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::process::run_command;
 
 /// Why a trigger was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Refusal {
     #[error("{0:?} is shorter than 4 characters")]
     TooShort(String),
-    #[error("{0:?} is a bare language keyword")]
+    #[error("{0:?} is a bare language keyword or a common identifier")]
     Keyword(String),
+    #[error("{0:?} is not a name (a quoted string, or it holds spaces, commas or semicolons)")]
+    NotAName(String),
     #[error("{0:?} has no letters (punctuation, spaces or a number)")]
     NoWord(String),
-    #[error("{trigger:?} already occurs in {found} of {sampled} similar project files")]
-    Common {
-        trigger: String,
-        found: usize,
-        sampled: usize,
-    },
+    #[error("{trigger:?} already occurs in the project's file {file}")]
+    InProject { trigger: String, file: String },
+    #[error("{trigger:?} could not be looked up in the project's files ({why})")]
+    Unchecked { trigger: String, why: String },
 }
 
 /// Keywords and ubiquitous builtins of the languages car checks (Python, JS/TS, Rust, shell, Go,
@@ -144,7 +152,152 @@ const KEYWORDS: &[&str] = &[
     "data",
 ];
 
-/// The static rules (no I/O).
+/// Identifiers and builtins so common in real code that a trigger made of them fires on valid
+/// edits (`for k, v in x.items()`, `os.path.join`), compared case-insensitively.
+const COMMON: &[&str] = &[
+    "item",
+    "items",
+    "path",
+    "paths",
+    "name",
+    "names",
+    "file",
+    "files",
+    "line",
+    "lines",
+    "text",
+    "list",
+    "dict",
+    "keys",
+    "values",
+    "index",
+    "count",
+    "config",
+    "options",
+    "params",
+    "request",
+    "response",
+    "model",
+    "user",
+    "node",
+    "self",
+    "info",
+    "size",
+    "length",
+    "format",
+    "input",
+    "output",
+    "state",
+    "event",
+    "context",
+    "client",
+    "server",
+    "session",
+    "logger",
+    "time",
+    "date",
+    "json",
+    "yaml",
+    "http",
+    "util",
+    "utils",
+    "helpers",
+    "common",
+    "base",
+    "core",
+    "tests",
+    "view",
+    "views",
+    "form",
+    "message",
+    "content",
+    "source",
+    "target",
+    "parent",
+    "child",
+    "children",
+    "root",
+    "temp",
+    "buffer",
+    "stream",
+    "handler",
+    "callback",
+    "props",
+    "results",
+    "errors",
+    "exception",
+    "open",
+    "isinstance",
+    "property",
+    "classmethod",
+    "staticmethod",
+    "append",
+    "extend",
+    "update",
+    "join",
+    "split",
+    "strip",
+    "replace",
+    "startswith",
+    "endswith",
+    "lower",
+    "upper",
+    "encode",
+    "decode",
+    "read",
+    "write",
+    "close",
+    "exists",
+    "mkdir",
+    "remove",
+    "sort",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "filter",
+    "float",
+    "bool",
+    "bytes",
+    "tuple",
+    "frozenset",
+    "iter",
+    "next",
+    "document",
+    "window",
+    "then",
+    "promise",
+    "push",
+    "style",
+    "classname",
+    "unwrap",
+    "clone",
+    "into",
+    "collect",
+    "some",
+    "vec",
+    "option",
+    "exit",
+    "source",
+    "with",
+    "items()",
+    "keys()",
+    "values()",
+];
+
+/// The static rules for a learned trigger (an error's subject): a name, and specific.
+pub(crate) fn check_subject(trigger: &str) -> Result<(), Refusal> {
+    let trimmed = trigger.trim();
+    let is_quoted = trimmed.len() > 1
+        && trimmed.starts_with(['\'', '"', '`'])
+        && trimmed.ends_with(['\'', '"', '`']);
+    if is_quoted || trimmed.contains(|c: char| c.is_whitespace() || matches!(c, ',' | ';')) {
+        return Err(Refusal::NotAName(trigger.to_string()));
+    }
+    check(trigger)
+}
+
+/// The static rules for any required text (a learned trigger, a distilled pattern's literals):
+/// long enough, with a letter, not a keyword or common identifier.
 pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
     let trimmed = trigger.trim();
     if trimmed.chars().count() < 4 {
@@ -153,75 +306,87 @@ pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
     if !trimmed.chars().any(char::is_alphabetic) {
         return Err(Refusal::NoWord(trigger.to_string()));
     }
-    let bare = trimmed
-        .trim_matches(|c: char| !c.is_alphanumeric() && c != '_')
-        .to_lowercase();
-    if KEYWORDS.contains(&bare.as_str()) {
+    let is_common = |word: &str| {
+        let word = word.to_lowercase();
+        word.chars().count() < 4
+            || KEYWORDS.contains(&word.as_str())
+            || COMMON.contains(&word.as_str())
+    };
+    let bare = trimmed.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+    let mut segments = bare
+        .split(['.', ':', '/', '-'])
+        .filter(|segment| !segment.is_empty());
+    if is_common(bare) || segments.all(is_common) {
         return Err(Refusal::Keyword(trigger.to_string()));
     }
     Ok(())
 }
 
-/// Files sampled for the "occurs in most files" rule, and the time the sample may take.
-const SAMPLE_FILES: usize = 40;
-const SAMPLE_TIME: Duration = Duration::from_millis(60);
+/// The search of the project's files may take this long; past it the trigger is refused.
+const SEARCH_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Refuses a trigger found in more than half of a sample of the project's files with the same
-/// extension (at least 4 sampled, the edited file excluded).
+/// Refuses a trigger that occurs in a file git tracks in `checkout` whose name is in `scope`
+/// (`*.py`, or a file name), `except` the files where the error itself was seen. Deterministic:
+/// `git grep` over exactly the tracked files, no sampling; bounded by [`SEARCH_TIMEOUT`].
 pub(crate) fn check_project(
-    root: &Path,
-    extension: &str,
-    edited: &Path,
+    checkout: &Path,
+    scope: &str,
+    except: &[&str],
     trigger: &str,
 ) -> Result<(), Refusal> {
-    let started = Instant::now();
-    let mut sampled = 0;
-    let mut found = 0;
-    let mut folders = vec![root.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            if sampled >= SAMPLE_FILES || started.elapsed() > SAMPLE_TIME {
-                return verdict(trigger, found, sampled);
-            }
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                if !name.starts_with('.') && !matches!(name.as_str(), "node_modules" | "target") {
-                    folders.push(path);
-                }
-            } else if kind.is_file() && path != edited && has_extension(&name, extension) {
-                sampled += 1;
-                let text = crate::files::read_bounded(&path, 512 * 1024).unwrap_or_default();
-                if String::from_utf8_lossy(&text).contains(trigger) {
-                    found += 1;
-                }
-            }
-        }
+    if !checkout.join(".git").exists() {
+        return Ok(());
     }
-    verdict(trigger, found, sampled)
-}
-
-fn has_extension(name: &str, extension: &str) -> bool {
-    Path::new(name)
-        .extension()
-        .is_some_and(|ext| ext.to_string_lossy().eq_ignore_ascii_case(extension))
-}
-
-fn verdict(trigger: &str, found: usize, sampled: usize) -> Result<(), Refusal> {
-    if sampled >= 4 && found * 2 > sampled {
-        return Err(Refusal::Common {
+    let pathspec = match scope.strip_prefix("*.") {
+        Some(extension) => format!(":(glob)**/*.{extension}"),
+        None => format!(":(glob)**/{scope}"),
+    };
+    let mut command = Command::new("git");
+    command
+        .args([
+            "grep",
+            "-I",
+            "-l",
+            "-z",
+            "-F",
+            "--no-color",
+            "-e",
+            trigger,
+            "--",
+        ])
+        .arg(pathspec)
+        .args(
+            except
+                .iter()
+                .map(|file| format!(":(exclude,literal){file}")),
+        )
+        .current_dir(checkout);
+    let unchecked = |why: String| Refusal::Unchecked {
+        trigger: trigger.to_string(),
+        why,
+    };
+    let output =
+        run_command(command, None, SEARCH_TIMEOUT).map_err(|error| unchecked(error.to_string()))?;
+    match output.code {
+        Some(1) if !output.timed_out => Ok(()),
+        Some(0) => Err(Refusal::InProject {
             trigger: trigger.to_string(),
-            found,
-            sampled,
-        });
+            file: output
+                .stdout
+                .split('\0')
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        }),
+        _ if output.timed_out => Err(unchecked(format!(
+            "`git grep` took over {} s",
+            SEARCH_TIMEOUT.as_secs()
+        ))),
+        _ => Err(unchecked(format!(
+            "`git grep` failed: {}",
+            output.stderr.lines().next().unwrap_or_default()
+        ))),
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -242,19 +407,52 @@ mod tests {
     }
 
     #[test]
-    fn common_text_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        for index in 0..6 {
-            std::fs::write(
-                dir.path().join(format!("m{index}.py")),
-                "from app import settings\n",
-            )
-            .unwrap();
+    fn names_and_common_identifiers() {
+        for trigger in [
+            "items",
+            "path",
+            "'data.csv'",
+            "self.items",
+            "os.path",
+            "x.items()",
+            "data csv",
+        ] {
+            assert!(check_subject(trigger).is_err(), "{trigger}");
         }
-        let edited = dir.path().join("new.py");
-        let verdict = check_project(dir.path(), "py", &edited, "from app import");
-        assert!(matches!(verdict, Err(Refusal::Common { found: 6, .. })));
-        assert!(check_project(dir.path(), "py", &edited, "requests2").is_ok());
-        assert!(check_project(dir.path(), "rs", &edited, "from app import").is_ok());
+        for trigger in [
+            "car_missing_pkg.sub",
+            "requestz",
+            "DankeTheme.textSecondry",
+            "KEY(\"gamma\")",
+            "os.pathh",
+        ] {
+            assert!(check_subject(trigger).is_ok(), "{trigger}");
+        }
+    }
+
+    use crate::process::git_in as git;
+
+    #[test]
+    fn a_trigger_in_a_tracked_file_of_the_scope_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        git(dir.path(), &["init", "-q"]);
+        std::fs::create_dir_all(dir.path().join("pkg")).unwrap();
+        std::fs::write(dir.path().join("pkg/old.py"), "import car_known_zz\n").unwrap();
+        std::fs::write(dir.path().join("notes.md"), "car_doc_zz\n").unwrap();
+        std::fs::write(dir.path().join("untracked.py"), "car_new_zz\n").unwrap();
+        git(dir.path(), &["add", "pkg", "notes.md"]);
+        let verdict = check_project(dir.path(), "*.py", &[], "car_known_zz");
+        assert_eq!(
+            verdict,
+            Err(Refusal::InProject {
+                trigger: "car_known_zz".into(),
+                file: "pkg/old.py".into()
+            })
+        );
+        assert!(check_project(dir.path(), "*.py", &["pkg/old.py"], "car_known_zz").is_ok());
+        assert!(check_project(dir.path(), "*.py", &[], "car_doc_zz").is_ok());
+        assert!(check_project(dir.path(), "*.py", &[], "car_new_zz").is_ok());
+        let outside = tempfile::tempdir().unwrap();
+        assert!(check_project(outside.path(), "*.py", &[], "car_known_zz").is_ok());
     }
 }

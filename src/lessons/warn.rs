@@ -29,7 +29,9 @@ impl Layers {
     /// Reads both layers for the edit's added text; problems become notes.
     pub(crate) fn load(scope: &LessonScope<'_>, edit: &Edit, notes: &mut Vec<String>) -> Layers {
         let text = edit.added_text();
-        let project = match cache::shortlist(&scope.project.lessons_file(), &text) {
+        let lessons_file = scope.project.lessons_file();
+        let index = cache::index_path(&lessons_file);
+        let project = match cache::shortlist_with(&lessons_file, &index, &text, scope.record) {
             Ok(shortlist) => Some(shortlist),
             Err(error) => {
                 notes.push(broken_file_note(&error));
@@ -39,7 +41,7 @@ impl Layers {
         let user_file = scope.user_layer.then(store::user_lessons_path).flatten();
         let user = user_file.and_then(|path| {
             let result = match store::user_index_path() {
-                Some(index) => cache::shortlist_with(&path, &index, &text),
+                Some(index) => cache::shortlist_with(&path, &index, &text, scope.record),
                 None => LessonFile::load(&path).map(|file| {
                     let lessons: Vec<&Lesson> = file.lessons().collect();
                     cache::shortlist_in_memory(&lessons, &text.to_ascii_lowercase())
@@ -103,8 +105,11 @@ pub(crate) fn match_edit(
     let active = layers.active();
     let lessons: Vec<&Lesson> = active.iter().map(|(lesson, _)| *lesson).collect();
     let index = LessonIndex::new(&lessons);
-    let outcome = index.find(&edit.relative_path, &edit.added, EDIT_BUDGET);
+    let mut outcome = index.find(&edit.relative_path, &edit.added, EDIT_BUDGET);
     out.notes.extend(outcome.problems);
+    outcome
+        .hits
+        .retain(|hit| !lessons[hit.lesson].is_silenced(&edit.content, hit.line));
     if outcome.hits.is_empty() {
         return;
     }
@@ -114,7 +119,7 @@ pub(crate) fn match_edit(
         .filter(|hit| active[hit.lesson].1)
         .map(|hit| lessons[hit.lesson].id.clone())
         .collect();
-    let weights = if scope.learn && !recorded_ids.is_empty() {
+    let weights = if scope.record && !recorded_ids.is_empty() {
         record_hits(scope, &recorded_ids, &mut out.notes)
     } else {
         HashMap::new()

@@ -23,8 +23,10 @@ use crate::validate::{Diagnostic, Source, Validators};
 /// What the lesson engine may do for an edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LessonUse {
-    /// Record hits and learn from the edit's errors.
-    pub(crate) learn: bool,
+    /// Write: record hits, learn from the edit's errors, run the daily maintenance and keep the
+    /// lessons index fresh. Only the agent's edits do (the hook, and replay's hook steps); `car
+    /// check` and replay's `check` steps are read-only and create no state.
+    pub(crate) record: bool,
     /// Layer the user-wide lessons under the project's.
     pub(crate) user_layer: bool,
 }
@@ -37,9 +39,6 @@ pub(crate) struct EditReport {
     pub(crate) warnings: Vec<Warning>,
     /// Lines for the human (a skipped check, a broken lessons file, a new candidate…).
     pub(crate) notes: Vec<String>,
-    /// Errors learning refused to learn from, and why (shown by `car check`, kept out of the
-    /// agent's session where they would repeat on every such error).
-    pub(crate) refusals: Vec<String>,
 }
 
 impl EditReport {
@@ -119,13 +118,12 @@ impl<'a> Checker<'a> {
             project: self.project,
             settings: self.settings,
             clock: self.clock,
-            learn: self.lessons.learn,
+            record: self.lessons.record,
             user_layer: self.lessons.user_layer,
         };
         let outcome = lessons::on_edit(scope, edit, &report.diagnostics);
         report.warnings = outcome.warnings;
         report.notes.extend(outcome.notes);
-        report.refusals = outcome.refusals;
         report
     }
 }

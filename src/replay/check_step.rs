@@ -1,5 +1,5 @@
 //! The replay steps that are not hook calls: `check` (what `car check PATH…` does: validators,
-//! then the lessons on the whole file, learning from errors) and `maintain` (what
+//! then the lessons on the whole file, read-only: no hit, no learning) and `maintain` (what
 //! `car lessons maintain` does: decay, candidate expiry, merge).
 
 use crate::clock::Clock;
@@ -21,7 +21,7 @@ pub(crate) fn run(
     paths: &[String],
 ) -> Observation {
     let lessons = LessonUse {
-        learn: settings.learning_enabled,
+        record: false,
         user_layer: false,
     };
     let checker = Checker::new(project, settings, clock, lessons);

@@ -264,7 +264,11 @@ fn parse_tool_output(rule: &Rule, source: &Source<'_>, text: &str) -> Vec<Diagno
             validator: rule.id.clone(),
             message: message.to_string(),
             snippet: snippet_at(source.content, line, column),
-            subject: quoted_token(message),
+            // Only a coded finding (`F821 undefined name 'x'`, `... [SC2164]`) names a subject
+            // worth learning; free text from a tool is not a lesson.
+            subject: has_checker_code(message)
+                .then(|| quoted_token(message))
+                .flatten(),
         });
         if found.len() >= MAX_PER_RULE {
             break;
@@ -290,6 +294,21 @@ fn split_location(text: &str) -> Option<(&str, usize, usize, &str)> {
         column.max(1),
         message,
     ))
+}
+
+/// Whether a tool's message carries a rule code: `F401`, `E0602`, `SC2164`, `TS2304`, `W0611`
+/// (one to four capitals, then digits), as a word of its own or in brackets.
+fn has_checker_code(message: &str) -> bool {
+    message
+        .split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | ':' | ','))
+        .any(|word| {
+            let letters = word.chars().take_while(char::is_ascii_uppercase).count();
+            let digits = &word[letters..];
+            (1..=4).contains(&letters)
+                && !digits.is_empty()
+                && digits.len() <= 5
+                && digits.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// The first `backquoted` or 'quoted' token of three or more characters: what a linter's message
@@ -444,6 +463,17 @@ mod tests {
         assert_eq!(error.validator, "lint");
         assert_eq!(error.subject.as_deref(), Some("os.path"));
         assert_eq!(error.snippet.as_deref(), Some("import os"));
+    }
+
+    #[test]
+    fn only_coded_findings_have_a_subject() {
+        assert!(has_checker_code("F401 'os' imported but unused"));
+        assert!(has_checker_code("warning: Use 'cd ... || exit' [SC2164]"));
+        assert!(has_checker_code(
+            "E0602: Undefined variable 'x' (undefined-variable)"
+        ));
+        assert!(!has_checker_code("could not read 'config.yaml'"));
+        assert!(!has_checker_code("HTTP 404 for 'url'"));
     }
 
     #[test]

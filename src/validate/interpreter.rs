@@ -1,14 +1,24 @@
-//! Which Python binary checks Python files: the real interpreter, not a pyenv/asdf shim. A shim is
-//! a shell script that costs ~150 ms per call; the binary it resolves to starts in ~10 ms.
+//! Which Python checks the project's Python files: the project's own, found in this order: the
+//! `pythonInterpreter` setting (a path relative to the project root, or a program on PATH), the
+//! Python of the project's environments ([`python_env`]: `$VIRTUAL_ENV`, `.venv`/`venv`/any root
+//! folder with a `pyvenv.cfg`, poetry, pipenv, `$CONDA_PREFIX`), then `python3` (or `python`) on
+//! PATH. Whichever runs, the site-packages of every environment found count for imports.
 //!
-//! Resolution runs `python3 -c 'import sys; print(sys.executable)'` once, in the project folder
-//! (pyenv picks the version from `.python-version` there), and caches the answer in
+//! Security invariant: a program whose real path (symlinks resolved) lies inside the project is
+//! never run, whatever names it: a checkout under review could plant `.venv/bin/python`. A venv
+//! made by `python -m venv`, uv, poetry or virtualenv links to an interpreter outside the project,
+//! so it is used; one with a copied binary is passed over with a note (its packages still count).
+//!
+//! A program found on PATH may be a pyenv/asdf shim: a shell script that costs ~150 ms per call,
+//! while the binary it resolves to starts in ~10 ms. Resolution runs
+//! `python3 -c 'import sys; print(sys.executable)'` once, in the project folder (pyenv picks the
+//! version from `.python-version` there), and caches the answer in
 //! `$XDG_CACHE_HOME/car/python-interpreters.json` (else `~/.cache/car/…`), keyed by everything the
 //! answer depends on: the shim's path, `PATH`, `VIRTUAL_ENV`, `PYENV_VERSION`, `CONDA_PREFIX`, the
 //! nearest `.python-version` / `.tool-versions` above the project and pyenv's global `version`
 //! file. Projects that pin nothing share one entry. A cached binary that no longer exists is
-//! resolved again. The cache is only a cache: losing
-//! a concurrent write, or having no cache folder, costs one extra resolution, nothing else.
+//! resolved again. The cache is only a cache: losing a concurrent write, or having no cache
+//! folder, costs one extra resolution, nothing else.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +27,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use crate::process::{find_on_path, run_command};
+use crate::validate::python_env::{self, Environment};
 
 /// A shim may compile or download on first use; give it time once.
 const RESOLVE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -26,23 +37,105 @@ const MAX_ENTRIES: usize = 64;
 
 const CACHE_FILE: &str = "python-interpreters.json";
 
-/// The Python to run, or why there is none.
-pub(crate) fn resolve(explicit: Option<&str>, project_root: &Path) -> Result<PathBuf, String> {
+/// The Python that checks the project's files, and the environments whose packages count.
+#[derive(Debug, Clone)]
+pub(crate) struct ProjectPython {
+    /// The program to run, or why there is none.
+    pub(crate) program: Result<PathBuf, String>,
+    /// Every environment of the project (their site-packages are searched for imports, whichever
+    /// Python runs).
+    pub(crate) environments: Vec<Environment>,
+    /// Interpreters passed over, and why (one inside the project is never run).
+    pub(crate) notes: Vec<String>,
+}
+
+/// Finds the project's Python: the `pythonInterpreter` setting, then the environments
+/// ([`python_env::environments`]), then `python3`/`python` on PATH. A program whose real path is
+/// inside the project is never run (a checkout could plant one): it is passed over with a note.
+pub(crate) fn find(explicit: Option<&str>, project_root: &Path) -> ProjectPython {
+    let environments = python_env::environments(project_root);
+    let mut notes = Vec::new();
+    let mut program = None;
     if let Some(explicit) = explicit {
-        // An explicit choice is trusted as given (it may be a venv's python on purpose).
-        return find_on_path(explicit)
-            .ok_or_else(|| format!("the configured pythonInterpreter `{explicit}` was not found"));
+        match configured(explicit, project_root).and_then(|path| outside(&path, project_root)) {
+            Ok(path) => program = Some(Ok(path)),
+            Err(why) => notes.push(why),
+        }
     }
-    let candidate = ["python3", "python"]
-        .iter()
-        .find_map(|name| find_on_path(name))
-        .ok_or_else(|| "no Python interpreter (python3 or python) on PATH".to_string())?;
+    for environment in &environments {
+        if program.is_some() {
+            break;
+        }
+        let Some(python) = environment.python() else {
+            continue;
+        };
+        match outside(&python, project_root) {
+            Ok(path) => program = Some(Ok(path)),
+            Err(why) => notes.push(format!("{} ({why})", environment.origin.describe())),
+        }
+    }
+    let program = program.unwrap_or_else(|| resolve(None, project_root));
+    ProjectPython {
+        program,
+        environments,
+        notes,
+    }
+}
+
+/// The configured interpreter: a path (relative to the project root) or a program on PATH.
+fn configured(explicit: &str, project_root: &Path) -> Result<PathBuf, String> {
+    if explicit.contains('/') || explicit.contains('\\') {
+        let path = project_root.join(explicit);
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(format!(
+                "the configured pythonInterpreter `{explicit}` was not found"
+            ))
+        };
+    }
+    resolve(Some(explicit), project_root)
+}
+
+/// `program` when its real path is outside the project; car never runs the project's own files.
+fn outside(program: &Path, project_root: &Path) -> Result<PathBuf, String> {
+    let real = program
+        .canonicalize()
+        .unwrap_or_else(|_| program.to_path_buf());
+    let root = project_root
+        .canonicalize()
+        .unwrap_or_else(|_| project_root.to_path_buf());
+    if real.starts_with(&root) {
+        return Err(format!(
+            "`{}` is a program inside the project; car never runs the project's files, so it was not used",
+            program.display()
+        ));
+    }
+    Ok(program.to_path_buf())
+}
+
+/// A program on PATH: `explicit` as given (it may be a venv's python on purpose), else `python3`
+/// (or `python`) resolved past shims and cached.
+pub(crate) fn resolve(explicit: Option<&str>, project_root: &Path) -> Result<PathBuf, String> {
+    let candidate = match explicit {
+        Some(name) => find_on_path(name)
+            .ok_or_else(|| format!("the configured pythonInterpreter `{name}` was not found"))?,
+        None => ["python3", "python"]
+            .iter()
+            .find_map(|name| find_on_path(name))
+            .ok_or_else(|| "no Python interpreter (python3 or python) on PATH".to_string())?,
+    };
+    let candidate = outside(&candidate, project_root)?;
+    if explicit.is_some() {
+        return Ok(candidate);
+    }
     let key = cache_key(&candidate, project_root);
     let cache = cache_path();
     if let Some(cached) = cache.as_deref().and_then(|path| lookup(path, &key)) {
         return Ok(cached);
     }
     let real = ask_executable(&candidate, project_root)?;
+    let real = outside(&real, project_root)?;
     if let Some(cache) = cache {
         store(&cache, &key, &real);
     }

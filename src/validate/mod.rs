@@ -13,6 +13,8 @@ pub(crate) mod interpreter;
 pub mod json;
 pub(crate) mod language;
 pub(crate) mod python;
+pub(crate) mod python_deps;
+pub(crate) mod python_env;
 pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;
@@ -116,10 +118,8 @@ pub struct Report {
 /// The validators for one project, loaded once per process.
 pub struct Validators {
     project_root: std::path::PathBuf,
-    /// `pythonInterpreter` from the settings, if set.
-    python_interpreter: Option<String>,
-    /// The resolved interpreter, found on first use (most edits are not Python).
-    python: std::sync::OnceLock<Result<std::path::PathBuf, String>>,
+    /// Python checking: the interpreter and environments, found on first use.
+    python: python::PythonProject,
     rules: Vec<rules::Rule>,
     /// Broken rule files and rules, reported with every file checked.
     rule_errors: Vec<rules::RuleError>,
@@ -135,8 +135,10 @@ impl Validators {
         let rule_set = rules::load(project.root());
         Validators {
             project_root: project.checkout().to_path_buf(),
-            python_interpreter: settings.python_interpreter.clone(),
-            python: std::sync::OnceLock::new(),
+            python: python::PythonProject::new(
+                project.checkout(),
+                settings.python_interpreter.clone(),
+            ),
             rules: rule_set.rules,
             rule_errors: rule_set.errors,
             custom: custom::CustomRunner::default(),
@@ -223,16 +225,7 @@ impl Validators {
                 .diagnostics
                 .extend(json::check_lines(source.display_path, source.content)),
             Language::Shell => shell::check(source.display_path, source.content, report),
-            Language::Python => {
-                let interpreter = self.python.get_or_init(|| {
-                    interpreter::resolve(self.python_interpreter.as_deref(), &self.project_root)
-                });
-                python::PythonCheck {
-                    interpreter: interpreter.clone(),
-                    project_root: &self.project_root,
-                }
-                .run(source, report);
-            }
+            Language::Python => self.python.check(source, report),
             _ => grammar::check(&self.tools, source, before, language, report),
         }
     }

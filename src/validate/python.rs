@@ -1,39 +1,104 @@
-//! The Python validator: one start of the real interpreter compiles the source and checks the
-//! imports the edit added (module not found = error). No interpreter → tree-sitter-python, with a
-//! note saying so (syntax only: no compiler-only errors, no import checks).
+//! The Python validator: one start of the project's interpreter compiles the source and finds
+//! the modules the edit's imports name. No interpreter → tree-sitter-python, with a note saying so
+//! (syntax only: no compiler-only errors, no import checks).
 //!
-//! Flags: `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S`
-//! (no `site` at start-up: it costs 5–30 ms with many `.pth` files), `-B` (never write bytecode),
-//! `-W ignore` (SyntaxWarnings are not errors). Import checks need site-packages, so the script
-//! runs `site.main()` itself, and only when a module is not found without it; the project's own
-//! folders (the file's folder and its parents up to the root, and `src/`) and `PYTHONPATH` are
-//! added so local packages count as found. Nothing is imported: modules are looked up with
-//! `find_spec`, so no project code runs and nothing lands in `__pycache__`.
+//! Which interpreter, and which environments count, is [`interpreter::find`]'s answer. Flags:
+//! `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S` (no
+//! `site`: no `.pth` file, `sitecustomize` or `usercustomize` ever runs), `-B` (never write
+//! bytecode), `-W ignore` (SyntaxWarnings are not errors). The scripts (`python_check.py`, and
+//! `python_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
+//! source roots (the file's folder and its parents, the root, `src/`, `lib/`), the interpreter's
+//! own paths and site-packages, every project environment's site-packages, and what their `.pth`
+//! files and editable installs point to (read as text). Nothing from the project runs.
+//!
+//! Policy for a module that is not found anywhere:
+//! - imported unconditionally at module level → an error whose subject is the module (learning
+//!   keys on it);
+//! - declared as a dependency of the project but not installed → a warning: sync the environment;
+//! - imported only conditionally (in a function, `if`, `with`, a loop, or a `try` that does not
+//!   expect ImportError) → a warning;
+//! - expected to be missing (`try`/`except ImportError`, `suppress(ImportError)`, a
+//!   `TYPE_CHECKING`, version or platform test) → nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::process::run_command;
+use crate::validate::interpreter::{self, ProjectPython};
 use crate::validate::language::Language;
+use crate::validate::python_deps::Declared;
 use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
+/// The check run with `-c`: compile, then (only when the edit added imports) the import half.
 const SCRIPT: &str = include_str!("python_check.py");
+/// The import half, passed as text and compiled only when needed (compiling it on every start
+/// would cost milliseconds on every edit).
+const IMPORTS_SCRIPT: &str = include_str!("python_imports.py");
 
 pub(crate) const VALIDATOR: &str = "python";
 
-/// Compiling even a 2 MiB file takes a fraction of this; a hung site-packages scan does not.
+/// Compiling even a 2 MiB file takes a fraction of this; a hung file system does not.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// What to check besides syntax.
-pub(crate) struct PythonCheck<'a> {
-    pub(crate) interpreter: Result<PathBuf, String>,
-    pub(crate) project_root: &'a Path,
+/// One project's Python checking: the interpreter and the declared dependencies, each found on
+/// first use (most edits are not Python; most Python edits import nothing missing).
+#[derive(Debug)]
+pub(crate) struct PythonProject {
+    root: PathBuf,
+    /// `pythonInterpreter` from the settings.
+    explicit: Option<String>,
+    python: OnceLock<ProjectPython>,
+    declared: OnceLock<Declared>,
 }
 
-impl PythonCheck<'_> {
+/// What the script reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Finding {
+    /// A compiler error.
+    Error {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A module found nowhere.
+    Missing {
+        line: usize,
+        column: usize,
+        module: String,
+        /// Its top-level package exists (a submodule is missing).
+        top_found: bool,
+        /// The import runs only in some cases.
+        conditional: bool,
+    },
+}
+
+impl PythonProject {
+    pub(crate) fn new(root: &Path, explicit: Option<String>) -> PythonProject {
+        PythonProject {
+            root: root.to_path_buf(),
+            explicit,
+            python: OnceLock::new(),
+            declared: OnceLock::new(),
+        }
+    }
+
+    /// A project whose interpreter is already known (tests).
+    #[cfg(test)]
+    pub(crate) fn with_python(root: &Path, python: ProjectPython) -> PythonProject {
+        let project = PythonProject::new(root, None);
+        let _ = project.python.set(python);
+        project
+    }
+
+    fn python(&self) -> &ProjectPython {
+        self.python
+            .get_or_init(|| interpreter::find(self.explicit.as_deref(), &self.root))
+    }
+
     /// Compiles `source` and checks the imports it added; falls back to tree-sitter.
-    pub(crate) fn run(&self, source: &Source<'_>, report: &mut Report) {
+    pub(crate) fn check(&self, source: &Source<'_>, report: &mut Report) {
         let cell_code;
         let mut source = *source;
         if source.language.is_some() {
@@ -44,21 +109,45 @@ impl PythonCheck<'_> {
             cell_code = code;
             source.content = &cell_code;
         }
-        match &self.interpreter {
-            Ok(interpreter) => self.compile(interpreter, &source, report),
+        let python = self.python();
+        report.notes.extend(python.notes.iter().cloned());
+        match &python.program {
+            Ok(program) => self.compile(program, python, &source, report),
             Err(why) => fallback(&source, why, report),
         }
     }
 
-    /// The one interpreter call: compile, then the added imports.
-    fn compile(&self, interpreter: &Path, source: &Source<'_>, report: &mut Report) {
-        let mut command = Command::new(interpreter);
+    /// The one interpreter call: compile, then find the added imports.
+    fn compile(
+        &self,
+        program: &Path,
+        python: &ProjectPython,
+        source: &Source<'_>,
+        report: &mut Report,
+    ) {
+        let mut command = Command::new(program);
         command
-            .args(["-I", "-S", "-B", "-W", "ignore", "-c", SCRIPT])
+            .args([
+                "-I",
+                "-S",
+                "-B",
+                "-W",
+                "ignore",
+                "-c",
+                SCRIPT,
+                IMPORTS_SCRIPT,
+            ])
             .arg(source.display_path)
-            .arg(import_lines(source))
-            .args(search_paths(source.path, self.project_root))
-            .current_dir(self.project_root);
+            .arg(import_lines(source));
+        for root in source_roots(source.path, &self.root) {
+            command.arg(format!("r:{}", root.display()));
+        }
+        for environment in &python.environments {
+            for site in environment.site_packages() {
+                command.arg(format!("s:{}", site.display()));
+            }
+        }
+        command.current_dir(&self.root);
         let output = match run_command(command, Some(source.content.as_bytes()), TIMEOUT) {
             Ok(output) => output,
             Err(error) => return fallback(source, &error.to_string(), report),
@@ -72,14 +161,82 @@ impl PythonCheck<'_> {
         }
         if !output.success() {
             let why = output.stderr.lines().last().unwrap_or("no output").trim();
-            let why = format!("`{}` failed ({why})", interpreter.display());
+            let why = format!("`{}` failed ({why})", program.display());
             return fallback(source, &why, report);
         }
-        report.diagnostics.extend(parse_output(
-            source.display_path,
-            source.content,
-            &output.stdout,
-        ));
+        for finding in parse_output(&output.stdout) {
+            report
+                .diagnostics
+                .push(self.diagnostic(finding, program, source));
+        }
+    }
+
+    /// A finding as a diagnostic, by the policy in the module docs.
+    fn diagnostic(&self, finding: Finding, program: &Path, source: &Source<'_>) -> Diagnostic {
+        let (line, column, severity, message, subject) = match finding {
+            Finding::Error {
+                line,
+                column,
+                message,
+            } => (line, column, Severity::Error, message, None),
+            Finding::Missing {
+                line,
+                column,
+                module,
+                top_found,
+                conditional,
+            } => {
+                let (severity, message) = self.missing(&module, top_found, conditional, program);
+                let subject = (severity == Severity::Error).then_some(module);
+                (line, column, severity, message, subject)
+            }
+        };
+        let (line, column) = (line.max(1), column.max(1));
+        Diagnostic {
+            file: source.display_path.to_string(),
+            line,
+            column,
+            severity,
+            validator: VALIDATOR.to_string(),
+            message,
+            snippet: snippet_at(source.content, line, column),
+            subject,
+        }
+    }
+
+    /// A module found nowhere: a warning when the project declares it (not installed) or the
+    /// import runs only conditionally, else an error.
+    fn missing(
+        &self,
+        module: &str,
+        top_found: bool,
+        conditional: bool,
+        program: &Path,
+    ) -> (Severity, String) {
+        let missing = format!("No module named '{module}'");
+        let top = module.split('.').next().unwrap_or(module);
+        let declared = self.declared.get_or_init(|| Declared::read(&self.root));
+        if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
+            let file = file.strip_prefix(&self.root).unwrap_or(file);
+            return (
+                Severity::Warning,
+                format!(
+                    "{missing} in `{}`, but {} declares `{distribution}`: declared but not installed; sync the environment",
+                    program.display(),
+                    file.display()
+                ),
+            );
+        }
+        if conditional {
+            return (
+                Severity::Warning,
+                format!(
+                    "{missing} in `{}`; a warning, not an error: the import runs only conditionally (in a function, `if`, `with`, loop or `try`)",
+                    program.display()
+                ),
+            );
+        }
+        (Severity::Error, format!("ModuleNotFoundError: {missing}"))
     }
 }
 
@@ -152,49 +309,51 @@ fn import_lines(source: &Source<'_>) -> String {
 }
 
 /// Folders where the project's own modules live: the file's folder and its parents up to the
-/// project root, and `<root>/src`.
-fn search_paths(file: &Path, project_root: &Path) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = file
+/// project root, and the root's `src/` and `lib/` (ansible's `lib/ansible`, sqlalchemy's
+/// `lib/sqlalchemy`). A project folder shadows the standard library, as it does when the project
+/// runs (sqlalchemy's `test/` package is not the stdlib's `test`).
+fn source_roots(file: &Path, project_root: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = file
         .ancestors()
         .skip(1)
         .take_while(|dir| dir.starts_with(project_root))
         .map(Path::to_path_buf)
         .collect();
-    if !paths.iter().any(|dir| dir == project_root) {
-        paths.push(project_root.to_path_buf());
+    for root in [
+        project_root.to_path_buf(),
+        project_root.join("src"),
+        project_root.join("lib"),
+    ] {
+        if !roots.contains(&root) && root.is_dir() {
+            roots.push(root);
+        }
     }
-    paths.push(project_root.join("src"));
-    paths
+    roots
 }
 
-/// Reads the script's `E`/`M` lines.
-pub(crate) fn parse_output(display_path: &str, content: &str, stdout: &str) -> Vec<Diagnostic> {
+/// Reads the script's `E` and `M` lines.
+fn parse_output(stdout: &str) -> Vec<Finding> {
     stdout
         .lines()
         .filter_map(|text| {
-            let mut fields = text.splitn(4, '\t');
-            let kind = fields.next()?;
-            let line: usize = fields.next()?.parse().ok()?;
-            let column: usize = fields.next()?.parse().ok()?;
-            let rest = fields.next()?.to_string();
-            let (message, subject) = match kind {
-                "E" => (rest, None),
-                "M" => (
-                    format!("ModuleNotFoundError: No module named '{rest}'"),
-                    Some(rest),
-                ),
-                _ => return None,
-            };
-            Some(Diagnostic {
-                file: display_path.to_string(),
-                line: line.max(1),
-                column: column.max(1),
-                severity: Severity::Error,
-                validator: VALIDATOR.to_string(),
-                message,
-                snippet: snippet_at(content, line.max(1), column.max(1)),
-                subject,
-            })
+            let fields: Vec<&str> = text.split('\t').collect();
+            let line: usize = fields.get(1)?.parse().ok()?;
+            let column: usize = fields.get(2)?.parse().ok()?;
+            match (fields[0], fields.len()) {
+                ("E", 4) => Some(Finding::Error {
+                    line,
+                    column,
+                    message: fields[3].to_string(),
+                }),
+                ("M", 6) => Some(Finding::Missing {
+                    line,
+                    column,
+                    module: fields[3].to_string(),
+                    top_found: fields[4] == "1",
+                    conditional: fields[5] == "conditional",
+                }),
+                _ => None,
+            }
         })
         .collect()
 }
@@ -211,269 +370,4 @@ fn fallback(source: &Source<'_>, why: &str, report: &mut Report) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::edit::AddedLine;
-    use crate::validate::interpreter;
-
-    fn run(content: &str, added: &[AddedLine]) -> Report {
-        let root = tempfile::tempdir().unwrap();
-        run_in(root.path(), "app.py", content, added)
-    }
-
-    fn run_in(root: &Path, name: &str, content: &str, added: &[AddedLine]) -> Report {
-        let path = root.join(name);
-        let source = Source {
-            path: &path,
-            display_path: name,
-            content,
-            language: None,
-            added,
-        };
-        let check = PythonCheck {
-            interpreter: interpreter::resolve(None, root),
-            project_root: root,
-        };
-        let mut report = Report::default();
-        check.run(&source, &mut report);
-        report
-    }
-
-    #[test]
-    fn valid_code_passes() {
-        let content = "import json\nimport os.path\nfrom collections import OrderedDict\n\ndef f(x):\n    return json.dumps(x)\n";
-        let report = run(content, &AddedLine::every_line(content));
-        assert!(report.diagnostics.is_empty(), "{report:?}");
-        assert!(report.notes.is_empty(), "{report:?}");
-    }
-
-    #[test]
-    fn return_outside_function_is_a_compiler_error() {
-        let report = run("x = 1\nreturn x\n", &[]);
-        let error = &report.diagnostics[0];
-        assert_eq!((error.line, error.column), (2, 1), "{error:?}");
-        assert!(
-            error.message.contains("'return' outside function"),
-            "{error:?}"
-        );
-        assert_eq!(error.validator, "python");
-        assert_eq!(error.snippet.as_deref(), Some("return x"));
-    }
-
-    #[test]
-    fn indentation_error_has_line() {
-        let report = run("def f():\n    a = 1\n      b = 2\n", &[]);
-        let error = &report.diagnostics[0];
-        assert_eq!(error.line, 3, "{error:?}");
-        assert!(error.message.starts_with("IndentationError"), "{error:?}");
-    }
-
-    #[test]
-    fn unclosed_paren() {
-        let report = run("df = load('data.csv'\nprint(df.head())", &[]);
-        assert_eq!(report.diagnostics[0].line, 1, "{report:?}");
-    }
-
-    #[test]
-    fn added_missing_module_is_an_error_with_subject() {
-        let content =
-            "import json\nimport car_no_such_module_xyz\nfrom car_missing_pkg.sub import thing\n";
-        let report = run(content, &AddedLine::every_line(content));
-        let subjects: Vec<_> = report
-            .diagnostics
-            .iter()
-            .map(|d| (d.line, d.subject.clone().unwrap_or_default()))
-            .collect();
-        assert_eq!(
-            subjects,
-            vec![
-                (2, "car_no_such_module_xyz".to_string()),
-                (3, "car_missing_pkg.sub".to_string())
-            ]
-        );
-        assert!(
-            report.diagnostics[0]
-                .message
-                .contains("car_no_such_module_xyz")
-        );
-    }
-
-    #[test]
-    fn stub_files_are_compiled_but_their_imports_not_checked() {
-        let root = tempfile::tempdir().unwrap();
-        let content = "from _typeshed import StrPath\ndef f(p: StrPath) -> None: ...\n";
-        let report = run_in(
-            root.path(),
-            "m.pyi",
-            content,
-            &AddedLine::every_line(content),
-        );
-        assert!(report.diagnostics.is_empty(), "{report:?}");
-        let report = run_in(
-            root.path(),
-            "m.pyi",
-            "def f(:\n",
-            &AddedLine::every_line("def f(:\n"),
-        );
-        assert_eq!(report.diagnostics.len(), 1, "{report:?}");
-    }
-
-    #[test]
-    fn only_added_imports_are_checked() {
-        let content = "import car_no_such_old\nimport json\nx = 1\n";
-        let added = vec![AddedLine {
-            line: 3,
-            text: "x = 1".into(),
-        }];
-        assert!(run(content, &added).diagnostics.is_empty());
-        let added = vec![AddedLine {
-            line: 1,
-            text: "import car_no_such_old".into(),
-        }];
-        assert_eq!(run(content, &added).diagnostics.len(), 1);
-    }
-
-    #[test]
-    fn guarded_relative_and_local_imports_are_not_flagged() {
-        let root = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(root.path().join("src/mypkg")).unwrap();
-        std::fs::write(root.path().join("src/mypkg/__init__.py"), "").unwrap();
-        std::fs::write(root.path().join("src/mypkg/util.py"), "").unwrap();
-        let content = "try:\n    import car_optional_accel\nexcept ImportError:\n    car_optional_accel = None\nfrom . import sibling\nimport mypkg.util\nimport os.path\nif TYPE_CHECKING:\n    from _typeshed import StrPath\nif sys.version_info < (3, 11):\n    import tomli\nwith suppress(ImportError):\n    import car_optional_other\n";
-        let report = run_in(
-            root.path(),
-            "src/mypkg/main.py",
-            content,
-            &AddedLine::every_line(content),
-        );
-        assert!(report.diagnostics.is_empty(), "{report:?}");
-        let content = "import mypkg.nothing_here\n";
-        let report = run_in(
-            root.path(),
-            "src/mypkg/main.py",
-            content,
-            &AddedLine::every_line(content),
-        );
-        assert_eq!(report.diagnostics.len(), 1, "{report:?}");
-    }
-
-    #[test]
-    fn site_packages_of_a_virtualenv_are_visible() {
-        let root = tempfile::tempdir().unwrap();
-        let base = interpreter::resolve(None, root.path()).expect("python3 for the tests");
-        let venv = root.path().join("venv");
-        let status = Command::new(&base)
-            .args(["-m", "venv", "--without-pip"])
-            .arg(&venv)
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let python = venv.join("bin/python");
-        let output = Command::new(&python)
-            .args(["-c", "import site; print(site.getsitepackages()[0])"])
-            .output()
-            .unwrap();
-        let site_packages = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-        std::fs::create_dir_all(site_packages.join("car_fake_installed")).unwrap();
-        std::fs::write(site_packages.join("car_fake_installed/__init__.py"), "").unwrap();
-        let content = "import car_fake_installed\nimport car_fake_not_installed\n";
-        let path = root.path().join("app.py");
-        let added = AddedLine::every_line(content);
-        let source = Source {
-            path: &path,
-            display_path: "app.py",
-            content,
-            language: None,
-            added: &added,
-        };
-        let check = PythonCheck {
-            interpreter: Ok(python),
-            project_root: root.path(),
-        };
-        let mut report = Report::default();
-        check.run(&source, &mut report);
-        let missing: Vec<_> = report
-            .diagnostics
-            .iter()
-            .map(|d| d.subject.clone())
-            .collect();
-        assert_eq!(
-            missing,
-            [Some("car_fake_not_installed".to_string())],
-            "{report:?}"
-        );
-    }
-
-    #[test]
-    fn nothing_written_to_pycache() {
-        let root = tempfile::tempdir().unwrap();
-        std::fs::write(root.path().join("helper.py"), "X = 1\n").unwrap();
-        let content = "import helper\n";
-        let report = run_in(
-            root.path(),
-            "app.py",
-            content,
-            &AddedLine::every_line(content),
-        );
-        assert!(report.diagnostics.is_empty(), "{report:?}");
-        assert!(!root.path().join("__pycache__").exists());
-    }
-
-    #[test]
-    fn notebook_cells_allow_ipython_syntax() {
-        assert_eq!(
-            ipython_to_python(
-                "%matplotlib inline\n!pip install x\nfiles = !ls\ndf?\nif x:\n    %time f()\n"
-            ),
-            Some("pass\npass\npass\npass\nif x:\n    pass\n".to_string())
-        );
-        assert_eq!(ipython_to_python("\n%%bash\necho $((\n"), None);
-        assert_eq!(
-            ipython_to_python("a = b != c\n"),
-            Some("a = b != c\n".to_string())
-        );
-        let root = tempfile::tempdir().unwrap();
-        let path = root.path().join("n.ipynb");
-        let check = PythonCheck {
-            interpreter: interpreter::resolve(None, root.path()),
-            project_root: root.path(),
-        };
-        for (cell, errors) in [
-            ("%load_ext autoreload\nx = (1,\n", 1),
-            ("!ls -la\nprint(1)\n", 0),
-        ] {
-            let source = Source {
-                path: &path,
-                display_path: "n.ipynb",
-                content: cell,
-                language: Some("python"),
-                added: &[],
-            };
-            let mut report = Report::default();
-            check.run(&source, &mut report);
-            assert_eq!(report.diagnostics.len(), errors, "{cell:?}: {report:?}");
-        }
-    }
-
-    #[test]
-    fn without_interpreter_tree_sitter_says_so() {
-        let root = tempfile::tempdir().unwrap();
-        let path = root.path().join("a.py");
-        let content = "def f(:\n";
-        let source = Source {
-            path: &path,
-            display_path: "a.py",
-            content,
-            language: None,
-            added: &[],
-        };
-        let check = PythonCheck {
-            interpreter: Err("no Python interpreter (python3 or python) on PATH".into()),
-            project_root: root.path(),
-        };
-        let mut report = Report::default();
-        check.run(&source, &mut report);
-        assert!(report.notes[0].contains("tree-sitter-python"), "{report:?}");
-        assert_eq!(report.diagnostics[0].validator, "tree-sitter-python");
-    }
-}
+mod tests;

@@ -76,14 +76,7 @@ pub(crate) fn has_known_language(path: &Path) -> bool {
 mod tests {
     use super::*;
 
-    fn git(dir: &Path, args: &[&str]) {
-        let status = std::process::Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+    use crate::process::git_in as git;
 
     #[test]
     fn lists_what_git_shows_and_car_can_check() {

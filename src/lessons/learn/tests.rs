@@ -39,23 +39,37 @@ fn edit(root: &Path, relative: &str, content: &str, added: &[(usize, &str)]) -> 
 }
 
 #[test]
-fn triggers_from_subject_message_or_position() {
+fn only_a_specific_subject_teaches() {
     let mut missing = diagnostic("a.py", 1, 1, "No module named 'requestz'");
-    assert_eq!(
-        trigger_for(&missing, "import requestz").unwrap(),
-        "requestz"
-    );
+    assert_eq!(trigger_for(&missing), None, "no subject: a syntax slip");
     missing.subject = Some("requestz.api".into());
-    assert_eq!(trigger_for(&missing, "").unwrap(), "requestz.api");
-    let json_error = diagnostic("c.json", 2, 10, "expected value at line 2 column 10");
-    let content = "{\n  \"name\": 'single',\n}";
-    assert_eq!(trigger_for(&json_error, content).unwrap(), "'single'");
-    let shell = diagnostic("s.sh", 3, 1, "syntax error near unexpected token `fi'");
-    let refusals = trigger_for(&shell, "a\nb\nfi\n").unwrap_err();
-    assert!(
-        refusals.iter().all(|r| matches!(r, Refusal::TooShort(_))),
-        "{refusals:?}"
+    assert_eq!(trigger_for(&missing), Some(Ok("requestz.api".to_string())));
+    missing.subject = Some("items".into());
+    assert!(matches!(
+        trigger_for(&missing),
+        Some(Err(Refusal::Keyword(_)))
+    ));
+    let json_error = diagnostic(
+        "c.json",
+        2,
+        10,
+        "expected value at line 2 column 10: 'single'",
     );
+    assert_eq!(trigger_for(&json_error), None);
+}
+
+#[test]
+fn syntax_slips_make_no_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let slip = diagnostic("m.py", 1, 18, "SyntaxError: expected ':'");
+    let written = edit(
+        dir.path(),
+        "m.py",
+        "for item in items
+",
+        &[(1, "for item in items")],
+    );
+    assert_eq!(signals(&written, &[slip]), Vec::<Signal>::new());
 }
 
 #[test]
@@ -76,9 +90,12 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         project: &project,
         settings: &settings,
         clock,
-        learn: true,
+        record: true,
     };
-    let error = diagnostic("a.py", 1, 8, "No module named 'requestz'");
+    let error = Diagnostic {
+        subject: Some("requestz".into()),
+        ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
+    };
     let first = edit(
         dir.path(),
         "a.py",

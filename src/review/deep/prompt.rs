@@ -150,7 +150,7 @@ pub(crate) fn lesson_warnings(
         project,
         settings,
         clock,
-        learn: false,
+        record: false,
         user_layer: true,
     };
     let mut warnings = Vec::new();

@@ -1,0 +1,380 @@
+//! The Python packages a project declares as dependencies, as the module names they provide.
+//!
+//! A module that is missing but declared is an environment that was not synced (`uv sync`,
+//! `pip install -r requirements.txt`), not a mistake in the code: the Python check warns about it
+//! and never blocks or teaches. Read from the project root: `pyproject.toml` (`[project]`
+//! `dependencies` and `optional-dependencies`, `[dependency-groups]`, `[build-system] requires`,
+//! poetry's `dependencies`, `dev-dependencies` and groups), `requirements*.txt` / `*.in` and
+//! `requirements/*.txt`, and `Pipfile`'s `[packages]` / `[dev-packages]`.
+//!
+//! A distribution's name is normalised to the module it provides (`rich-click` → `rich_click`),
+//! with the well-known mismatches (`PyYAML` → `yaml`, `beautifulsoup4` → `bs4`, `Pillow` → `PIL`,
+//! `scikit-learn` → `sklearn`, …) and namespace families (`google-cloud-storage` → `google`).
+//! Invariant: this only ever turns an error into a warning, so a guess that is too wide costs a
+//! missed error, never a false block.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{Item, TableLike};
+
+/// Files larger than this are not dependency lists.
+const MAX_FILE: u64 = 1 << 20;
+
+/// Distributions whose module has another name.
+const KNOWN: &[(&str, &str)] = &[
+    ("pyyaml", "yaml"),
+    ("beautifulsoup4", "bs4"),
+    ("pillow", "PIL"),
+    ("scikit-learn", "sklearn"),
+    ("scikit-image", "skimage"),
+    ("python-dateutil", "dateutil"),
+    ("opencv-python", "cv2"),
+    ("opencv-python-headless", "cv2"),
+    ("opencv-contrib-python", "cv2"),
+    ("attrs", "attr"),
+    ("protobuf", "google"),
+    ("pyzmq", "zmq"),
+    ("python-dotenv", "dotenv"),
+    ("pyjwt", "jwt"),
+    ("pycryptodome", "Crypto"),
+    ("pycryptodomex", "Cryptodome"),
+    ("pyserial", "serial"),
+    ("pyopenssl", "OpenSSL"),
+    ("setuptools", "pkg_resources"),
+    ("grpcio", "grpc"),
+    ("msgpack-python", "msgpack"),
+    ("python-magic", "magic"),
+    ("python-multipart", "multipart"),
+    ("discord.py", "discord"),
+    ("pywin32", "win32api"),
+    ("faiss-cpu", "faiss"),
+    ("faiss-gpu", "faiss"),
+    ("psycopg2-binary", "psycopg2"),
+    ("psycopg-binary", "psycopg"),
+    ("mysqlclient", "MySQLdb"),
+    ("pymupdf", "fitz"),
+    ("python-docx", "docx"),
+    ("python-pptx", "pptx"),
+    ("google-api-python-client", "googleapiclient"),
+    ("ruamel.yaml", "ruamel"),
+    ("typing-extensions", "typing_extensions"),
+    ("importlib-metadata", "importlib_metadata"),
+    ("tensorflow-cpu", "tensorflow"),
+    ("tensorflow-gpu", "tensorflow"),
+    ("torch", "torch"),
+    ("pytorch-lightning", "pytorch_lightning"),
+    ("websocket-client", "websocket"),
+    ("pyqt5", "PyQt5"),
+    ("pyqt6", "PyQt6"),
+    ("pyside6", "PySide6"),
+];
+
+/// The declared distributions, by the module name they provide, with the file that declares them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Declared {
+    modules: BTreeMap<String, (String, PathBuf)>,
+}
+
+impl Declared {
+    /// Reads the project's dependency files; a missing or unreadable file declares nothing.
+    pub(crate) fn read(project_root: &Path) -> Declared {
+        let mut declared = Declared::default();
+        let pyproject = project_root.join("pyproject.toml");
+        if let Some(text) = read(&pyproject) {
+            for name in pyproject_names(&text) {
+                declared.add(&name, &pyproject);
+            }
+        }
+        let pipfile = project_root.join("Pipfile");
+        if let Some(text) = read(&pipfile) {
+            for name in pipfile_names(&text) {
+                declared.add(&name, &pipfile);
+            }
+        }
+        for file in requirement_files(project_root) {
+            if let Some(text) = read(&file) {
+                for name in requirement_names(&text) {
+                    declared.add(&name, &file);
+                }
+            }
+        }
+        declared
+    }
+
+    fn add(&mut self, distribution: &str, file: &Path) {
+        for module in modules_of(distribution) {
+            self.modules
+                .entry(module)
+                .or_insert_with(|| (distribution.to_string(), file.to_path_buf()));
+        }
+    }
+
+    /// The distribution that provides top-level module `module`, and the file declaring it.
+    pub(crate) fn provider(&self, module: &str) -> Option<(&str, &Path)> {
+        self.modules
+            .get(module)
+            .or_else(|| self.modules.get(&module.to_ascii_lowercase()))
+            .map(|(name, file)| (name.as_str(), file.as_path()))
+    }
+}
+
+fn read(path: &Path) -> Option<String> {
+    let bytes = crate::files::read_bounded(path, MAX_FILE).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The module names a distribution may provide: its normalised name (and lowercased), the known
+/// mismatch, the name without a `python-`/`py` prefix or `-binary`-like suffix, and the first part
+/// of a namespace family (`google-cloud-storage` → `google`).
+fn modules_of(distribution: &str) -> Vec<String> {
+    let lower = distribution.trim().to_ascii_lowercase();
+    let normal: String = lower
+        .chars()
+        .map(|c| if c == '-' || c == '.' { '_' } else { c })
+        .collect();
+    let mut names = vec![normal.clone()];
+    let dashed = lower.replace(['_', '.'], "-");
+    if let Some((_, module)) = KNOWN
+        .iter()
+        .find(|(name, _)| *name == lower || *name == dashed)
+    {
+        names.push((*module).to_string());
+    }
+    if let Some(rest) = dashed.strip_prefix("python-") {
+        names.push(rest.replace('-', "_"));
+    }
+    for suffix in ["-binary", "-cpu", "-gpu", "-headless", "-slim", "-lite"] {
+        if let Some(rest) = dashed.strip_suffix(suffix) {
+            names.push(rest.replace('-', "_"));
+        }
+    }
+    if let Some((family, _)) = dashed.split_once('-') {
+        names.push(family.to_string());
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The distribution name of a PEP 508 requirement (`rich-click[extra]>=1; python_version<"3.9"`).
+fn requirement_name(requirement: &str) -> Option<String> {
+    let name: String = requirement
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+fn requirement_names(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|line| line.split(" #").next().unwrap_or(line).trim())
+        .filter(|line| !line.is_empty() && !line.starts_with(['#', '-']))
+        .filter(|line| !line.contains("://") || line.contains(" @ "))
+        .filter_map(requirement_name)
+        .collect()
+}
+
+/// `requirements*.txt` / `requirements*.in` at the root and `*.txt` / `*.in` in `requirements/`.
+fn requirement_files(project_root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let is_list = |name: &str| name.ends_with(".txt") || name.ends_with(".in");
+    if let Ok(entries) = std::fs::read_dir(project_root) {
+        files.extend(
+            entries
+                .flatten()
+                .filter(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    name.starts_with("requirements") && is_list(&name)
+                })
+                .map(|entry| entry.path()),
+        );
+    }
+    if let Ok(entries) = std::fs::read_dir(project_root.join("requirements")) {
+        files.extend(
+            entries
+                .flatten()
+                .filter(|entry| is_list(&entry.file_name().to_string_lossy()))
+                .map(|entry| entry.path()),
+        );
+    }
+    files.retain(|file| file.is_file());
+    files.sort();
+    files
+}
+
+fn table(item: Option<&Item>) -> Option<&dyn TableLike> {
+    item?.as_table_like()
+}
+
+/// Strings of an array item (`["a>=1", "b"]`); inline tables (`{include-group = …}`) are skipped.
+fn strings(item: Option<&Item>) -> Vec<String> {
+    item.and_then(Item::as_array)
+        .map(|array| {
+            array
+                .iter()
+                .filter_map(|value| value.as_str().and_then(requirement_name))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The keys of a table (poetry's and Pipfile's `name = "version"`), `python` excepted.
+fn keys(item: Option<&Item>) -> Vec<String> {
+    table(item)
+        .map(|table| {
+            table
+                .iter()
+                .map(|(key, _)| key.to_string())
+                .filter(|key| key != "python")
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn pyproject_names(text: &str) -> Vec<String> {
+    let Ok(document) = toml_edit::Document::parse(text) else {
+        return Vec::new();
+    };
+    let root = document.as_table();
+    let mut names = Vec::new();
+    if let Some(project) = table(root.get("project")) {
+        names.extend(strings(project.get("dependencies")));
+        if let Some(optional) = table(project.get("optional-dependencies")) {
+            for (_, group) in optional.iter() {
+                names.extend(strings(Some(group)));
+            }
+        }
+    }
+    for section in ["dependency-groups"] {
+        if let Some(groups) = table(root.get(section)) {
+            for (_, group) in groups.iter() {
+                names.extend(strings(Some(group)));
+            }
+        }
+    }
+    if let Some(build) = table(root.get("build-system")) {
+        names.extend(strings(build.get("requires")));
+    }
+    let tool = table(root.get("tool"));
+    if let Some(poetry) = tool.and_then(|tool| table(tool.get("poetry"))) {
+        names.extend(keys(poetry.get("dependencies")));
+        names.extend(keys(poetry.get("dev-dependencies")));
+        if let Some(groups) = table(poetry.get("group")) {
+            for (_, group) in groups.iter() {
+                names.extend(keys(table(Some(group)).and_then(|g| g.get("dependencies"))));
+            }
+        }
+    }
+    if let Some(uv) = tool.and_then(|tool| table(tool.get("uv"))) {
+        names.extend(strings(uv.get("dev-dependencies")));
+    }
+    names
+}
+
+fn pipfile_names(text: &str) -> Vec<String> {
+    let Ok(document) = toml_edit::Document::parse(text) else {
+        return Vec::new();
+    };
+    let root = document.as_table();
+    let mut names = keys(root.get("packages"));
+    names.extend(keys(root.get("dev-packages")));
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distribution_names_become_module_names() {
+        for (distribution, module) in [
+            ("rich-click", "rich_click"),
+            ("PyYAML", "yaml"),
+            ("beautifulsoup4", "bs4"),
+            ("Pillow", "PIL"),
+            ("scikit-learn", "sklearn"),
+            ("python-dateutil", "dateutil"),
+            ("google-cloud-storage", "google"),
+            ("psycopg2-binary", "psycopg2"),
+            ("Django", "django"),
+            ("zope.interface", "zope"),
+        ] {
+            assert!(
+                modules_of(distribution).contains(&module.to_string()),
+                "{distribution} → {:?}",
+                modules_of(distribution)
+            );
+        }
+    }
+
+    #[test]
+    fn every_kind_of_dependency_file_is_read() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("pyproject.toml"),
+            r#"
+[build-system]
+requires = ["hatchling>=1.2"]
+[project]
+name = "demo"
+dependencies = ["rich-click>=1.7", "PyYAML; python_version >= '3.8'"]
+[project.optional-dependencies]
+docs = ["Sphinx[extra]==7"]
+[dependency-groups]
+dev = ["pytest>=8", {include-group = "docs"}]
+[tool.poetry.dependencies]
+python = "^3.11"
+httpx = "*"
+[tool.poetry.group.test.dependencies]
+hypothesis = "*"
+"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.path().join("requirements-dev.txt"),
+            "# tools\n-r requirements.txt\nblack==24.1  # formatter\n-e .\nbeautifulsoup4\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.path().join("requirements")).unwrap();
+        std::fs::write(root.path().join("requirements/ci.in"), "mypy\n").unwrap();
+        std::fs::write(
+            root.path().join("Pipfile"),
+            "[packages]\nflask = \"*\"\n[dev-packages]\nruff = \"*\"\n",
+        )
+        .unwrap();
+        let declared = Declared::read(root.path());
+        for module in [
+            "hatchling",
+            "rich_click",
+            "yaml",
+            "sphinx",
+            "pytest",
+            "httpx",
+            "hypothesis",
+            "black",
+            "bs4",
+            "mypy",
+            "flask",
+            "ruff",
+        ] {
+            assert!(
+                declared.provider(module).is_some(),
+                "{module}: {declared:?}"
+            );
+        }
+        assert!(declared.provider("python").is_none());
+        assert!(declared.provider("requests").is_none());
+        let (name, file) = declared.provider("yaml").unwrap();
+        assert_eq!(name, "PyYAML");
+        assert!(file.ends_with("pyproject.toml"));
+    }
+
+    #[test]
+    fn a_broken_pyproject_declares_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("pyproject.toml"), "[project\n").unwrap();
+        assert_eq!(Declared::read(root.path()), Declared::default());
+    }
+}
