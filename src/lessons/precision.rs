@@ -144,6 +144,13 @@ const KEYWORDS: &[&str] = &[
     "data",
 ];
 
+/// Whether `word` is a bare language keyword or ubiquitous builtin (case-insensitive), whatever
+/// its length: callers that judge the words of a fragment one by one (`fragment`) need the
+/// answer for `def` and `let` too, which [`check`] refuses as too short first.
+pub(crate) fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word.to_lowercase().as_str())
+}
+
 /// The static rules (no I/O).
 pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
     let trimmed = trigger.trim();
