@@ -12,5 +12,13 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         last_message: raw.last_assistant_message.clone(),
         transcript_path: raw.transcript_path.as_ref().map(Into::into),
     };
-    gate::handle_stop(context.session(), &input)
+    let answer = gate::handle_stop(context.session(), &input);
+    if input.is_subagent || !context.settings.enabled {
+        return answer;
+    }
+    // After the gate, so a review that just completed can show a finding fixed.
+    let taught = crate::review::learning::at_stop(context.session());
+    taught.notes.into_iter().fold(answer, |answer, note| {
+        answer.with_system_line(format!("car: {note}"))
+    })
 }

@@ -1,12 +1,16 @@
 //! The stop-time review gate (seeds 000 and 001): session event logs, the gate's stages, review
 //! prompts and backends, findings, known limits and the P3 offer list.
 
+pub(crate) mod authored;
 pub(crate) mod baseline;
+pub(crate) mod changed_lines;
 pub(crate) mod checkpoint;
 pub(crate) mod classifier;
 pub mod event;
 pub(crate) mod findings;
+pub(crate) mod fixed;
 pub(crate) mod gate;
+pub(crate) mod learning;
 pub(crate) mod log;
 pub(crate) mod offers;
 pub(crate) mod prompt;
