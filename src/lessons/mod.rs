@@ -83,19 +83,27 @@ pub(crate) struct Warning {
     pub(crate) file: String,
     /// 1-based line of the matching added line; 0 when unknown.
     pub(crate) line: usize,
+    /// Where the lesson came from (`review R3 of session …`); `None` for a lesson written by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) origin: Option<String>,
 }
 
 impl Warning {
-    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`: how every warning reads, to the agent
-    /// and to people.
+    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`, and `; learned from …` for a learned
+    /// lesson: how every warning reads, to the agent and to people.
     pub(crate) fn render(&self) -> String {
         let location = if self.line > 0 {
             format!("{}:{}", self.file, self.line)
         } else {
             self.file.clone()
         };
+        let origin = self
+            .origin
+            .as_deref()
+            .map(|origin| format!("; learned from {origin}"))
+            .unwrap_or_default();
         format!(
-            "⚠️ lesson (weight {}): {} ({location}, trigger `{}`)",
+            "⚠️ lesson (weight {}): {} ({location}, trigger `{}`{origin})",
             self.weight, self.lesson, self.trigger
         )
     }
