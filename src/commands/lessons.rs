@@ -16,7 +16,7 @@ use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, less
 use crate::lessons::scope::Scope;
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
-use crate::lessons::{LessonsError, maintain};
+use crate::lessons::{LessonsError, maintain, provenance};
 use crate::output;
 use crate::project::Project;
 
@@ -54,6 +54,7 @@ fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error>
 }
 
 fn summary(lesson: &Lesson, origin: &str) -> Value {
+    let source = provenance::Source::of(&lesson.extra).map(provenance::Source::as_str);
     json!({
         "id": lesson.id,
         "scope": lesson.scope.as_str(),
@@ -65,7 +66,17 @@ fn summary(lesson: &Lesson, origin: &str) -> Value {
         "last_decay_at": lesson.last_decay_at,
         "created": lesson.created,
         "origin": origin,
+        "source": source,
+        "learned_from": provenance::describe(&lesson.extra),
     })
+}
+
+/// `    from: review R1 of session … — remove it: car lessons rm ID` for a learned lesson.
+fn provenance_line(id: &str, extra: &serde_json::Map<String, Value>) -> String {
+    match provenance::describe(extra) {
+        Some(from) => format!("    learned from {from} — remove it: car lessons rm {id}\n"),
+        None => String::new(),
+    }
 }
 
 fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
@@ -105,6 +116,7 @@ fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
             lesson.trigger_texts().join(" | "),
             lesson.text
         ));
+        text.push_str(&provenance_line(&lesson.id, &lesson.extra));
     }
     output::print_data(&text);
     Ok(Outcome::Success)
@@ -125,6 +137,13 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         let mut value = summary(lesson, origin);
         if let Some(examples) = &lesson.examples {
             value["examples"] = serde_json::to_value(examples).unwrap_or(Value::Null);
+        }
+        let evidence = provenance::Evidence::all_of(&lesson.extra);
+        if !evidence.is_empty() {
+            value["evidence"] = serde_json::to_value(&evidence).unwrap_or(Value::Null);
+        }
+        if origin == "project" {
+            value["remove"] = json!(format!("car lessons rm {}", lesson.id));
         }
         output::print_json(&value);
     }
@@ -290,6 +309,9 @@ fn candidates(project: &Project, as_json: bool) -> Result<Outcome, Error> {
                 .unwrap_or_else(|| "?".into()),
             candidate.lesson
         ));
+        if let Some(from) = provenance::describe(&candidate.extra) {
+            text.push_str(&format!("    learned from {from}\n"));
+        }
     }
     output::print_data(&text);
     Ok(Outcome::Success)
