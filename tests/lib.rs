@@ -6,6 +6,7 @@ mod check_cli;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;
+mod learn_signals;
 mod lessons_commands;
 mod lessons_hook;
 mod lessons_rules;
