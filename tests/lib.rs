@@ -3,6 +3,7 @@
 mod support;
 
 mod check_cli;
+mod distill_evidence;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;

@@ -1,0 +1,281 @@
+//! Distill from evidence: the reviewer CLI is shown, per crowded scope, what the scope's lessons
+//! and candidates were learned from — the text as the agent wrote it (*bad*) and as it was fixed
+//! (*fixed*) — and asked for one general rule. A proposal (whatever its source) is kept only if
+//! it matches every bad example of what it replaces, none of the scope's fixed examples, and no
+//! file of the project in the scope (the files git lists: the project's own valid code).
+//!
+//! Bad examples: a lesson's `examples.match` (learned lessons carry their evidence there), a
+//! candidate's `learned_from` lines, else its trigger. Fixed examples: `examples.no_match` and
+//! the evidence's fixed lines.
+//!
+//! Invariants: nothing is written; the project is read through `git ls-files` (bounded: at most
+//! 5,000 files of at most 512 KiB); outside git the project check is skipped and the report
+//! says so.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::lessons::distill::{MIN_LESSONS_PER_SCOPE, Proposal};
+use crate::lessons::model::{Candidate, Lesson};
+use crate::lessons::provenance::Evidence;
+use crate::lessons::scope::Scope;
+use crate::lessons::store::{CandidateFile, LessonFile};
+use crate::lessons::trigger::Trigger;
+use crate::project::Project;
+
+/// Files of the project a proposal is tried on, at most, and their size limit.
+const MAX_PROJECT_FILES: usize = 5_000;
+const MAX_FILE_BYTES: u64 = 512 * 1024;
+
+/// How a proposal names a candidate it replaces (candidates have no id).
+pub(crate) fn candidate_name(candidate: &Candidate) -> String {
+    format!("candidate:{}", candidate.trigger)
+}
+
+/// One scope's lessons and candidates, and what they were learned from.
+#[derive(Debug, Default)]
+pub(crate) struct ScopeEvidence<'a> {
+    pub(crate) lessons: Vec<&'a Lesson>,
+    pub(crate) candidates: Vec<&'a Candidate>,
+}
+
+impl ScopeEvidence<'_> {
+    /// Bad examples of the lesson or candidate named `name` (a lesson id or `candidate:T`).
+    fn bad_of(&self, name: &str) -> Option<Vec<String>> {
+        if let Some(lesson) = self.lessons.iter().find(|l| l.id == name) {
+            let examples = lesson.examples.clone().unwrap_or_default();
+            return Some(examples.should_match);
+        }
+        let candidate = self.candidates.iter().find(|c| candidate_name(c) == name)?;
+        let mut bad: Vec<String> = Evidence::all_of(&candidate.extra)
+            .into_iter()
+            .map(|evidence| evidence.bad)
+            .collect();
+        if bad.is_empty() {
+            bad.push(candidate.trigger.clone());
+        }
+        Some(bad)
+    }
+
+    /// Every fixed example of the scope.
+    fn fixed(&self) -> Vec<String> {
+        let mut fixed: Vec<String> = self
+            .lessons
+            .iter()
+            .flat_map(|l| l.examples.clone().unwrap_or_default().should_not_match)
+            .collect();
+        for candidate in &self.candidates {
+            fixed.extend(
+                Evidence::all_of(&candidate.extra)
+                    .into_iter()
+                    .map(|evidence| evidence.fixed)
+                    .filter(|text| !text.trim().is_empty()),
+            );
+        }
+        fixed
+    }
+}
+
+/// Scopes whose lessons and candidates together number at least [`MIN_LESSONS_PER_SCOPE`].
+pub(crate) fn crowded<'a>(
+    file: &'a LessonFile,
+    pool: &'a CandidateFile,
+) -> BTreeMap<String, ScopeEvidence<'a>> {
+    let mut scopes: BTreeMap<String, ScopeEvidence<'a>> = BTreeMap::new();
+    for lesson in file.lessons() {
+        let scope = lesson.scope.as_str().to_string();
+        scopes.entry(scope).or_default().lessons.push(lesson);
+    }
+    for candidate in &pool.candidates {
+        let scope = candidate.scope.clone();
+        scopes.entry(scope).or_default().candidates.push(candidate);
+    }
+    scopes.retain(|_, evidence| {
+        evidence.lessons.len() + evidence.candidates.len() >= MIN_LESSONS_PER_SCOPE
+    });
+    scopes
+}
+
+/// The question for the reviewer CLI: one general rule for the scope, from its evidence.
+pub(crate) fn prompt(scope: &str, evidence: &ScopeEvidence<'_>) -> String {
+    let mut listed: Vec<Value> = evidence
+        .lessons
+        .iter()
+        .map(|l| {
+            let examples = l.examples.clone().unwrap_or_default();
+            json!({"id": l.id, "triggers": l.trigger_texts(), "lesson": l.text,
+                   "bad": examples.should_match, "fixed": examples.should_not_match})
+        })
+        .collect();
+    for candidate in &evidence.candidates {
+        let seen = Evidence::all_of(&candidate.extra);
+        listed.push(
+            json!({"id": candidate_name(candidate), "triggers": [candidate.trigger],
+            "lesson": candidate.lesson,
+            "bad": seen.iter().map(|e| e.bad.as_str()).collect::<Vec<_>>(),
+            "fixed": seen.iter().map(|e| e.fixed.as_str()).collect::<Vec<_>>()}),
+        );
+    }
+    format!(
+        "You maintain a library of lessons for a coding agent. Each lesson warns when an edit adds text \
+matching one of its triggers (a substring, or `regex:` + a Rust regex). Below are the lessons and \
+candidate lessons for files matching {scope:?}, each with the text the agent wrote (\"bad\") and the \
+text it was fixed to (\"fixed\"). Propose ONE more general rule that replaces several of them. Its \
+triggers must stay PRECISE: they must match every \"bad\" text of what it replaces and no \"fixed\" \
+text; name concrete identifiers or tokens, never generic advice or patterns like `\\w+`, `import` \
+or `check before editing`. Name what it replaces by id.\n\
+Answer with JSON only: {{\"proposals\": [{{\"triggers\": [...], \"lesson\": \"...\", \"replaces\": [\"id\", ...]}}]}}\n\n{}",
+        serde_json::to_string_pretty(&listed).unwrap_or_default()
+    )
+}
+
+/// The evidence rules for one proposal (see the module docs); `project_files` are the project's
+/// files in the scope, `(relative path, content)`, or `None` outside git.
+pub(crate) fn check(
+    proposal: &Proposal,
+    evidence: &ScopeEvidence<'_>,
+    project_files: Option<&[(String, String)]>,
+) -> Result<(), String> {
+    let triggers: Vec<Trigger> = proposal
+        .triggers
+        .iter()
+        .map(|text| Trigger::validate(text).map_err(|error| error.to_string()))
+        .collect::<Result<_, _>>()?;
+    let fires = |text: &str| triggers.iter().any(|t| t.is_match(text));
+    for name in &proposal.replaces {
+        let bad = evidence
+            .bad_of(name)
+            .ok_or_else(|| format!("replaces {name}, which is not in {}", proposal.scope))?;
+        if let Some(text) = bad.iter().find(|text| !fires(text)) {
+            return Err(format!("does not match {text:?}, a bad example of {name}"));
+        }
+    }
+    if let Some(text) = evidence.fixed().iter().find(|text| fires(text)) {
+        return Err(format!(
+            "matches {text:?}, a fixed example of {}",
+            proposal.scope
+        ));
+    }
+    for (path, content) in project_files.unwrap_or_default() {
+        if let Some((number, line)) = content.lines().enumerate().find(|(_, line)| fires(line)) {
+            return Err(format!(
+                "fires on {path}:{}, a file of the project (`{}`)",
+                number + 1,
+                crate::text::shorten(line.trim(), 60)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The project's files in `scope` (what `git ls-files` lists, untracked ones not ignored
+/// included), with their content; `None` outside git.
+pub(crate) fn project_files(project: &Project, scope: &str) -> Option<Vec<(String, String)>> {
+    let scope = Scope::parse(scope).ok()?;
+    let root = project.checkout();
+    let wants = |path: &std::path::Path| {
+        path.strip_prefix(root)
+            .ok()
+            .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+            .is_some_and(|relative| scope.matches(&relative))
+    };
+    let listed = crate::validate::walk::files_under(root, "", &wants).ok()?;
+    Some(
+        listed
+            .into_iter()
+            .take(MAX_PROJECT_FILES)
+            .filter_map(|(relative, path)| {
+                let bytes = crate::files::read_bounded(&path, MAX_FILE_BYTES).ok()?;
+                Some((relative, String::from_utf8(bytes).ok()?))
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn files() -> (LessonFile, CandidateFile) {
+        let lesson = json!({"id": "shell", "scope": "*.ts", "triggers": ["shell: true"],
+            "lesson": "no shell", "source": "review",
+            "examples": {"match": ["spawn(cmd, { shell: true })"], "no_match": ["spawn(program, args)"]}});
+        let file = LessonFile::parse(
+            Path::new("l.json"),
+            &json!({"lessons": [lesson]}).to_string(),
+        )
+        .unwrap();
+        let mut pool = CandidateFile::default();
+        for (trigger, bad, fixed) in [
+            ("exec(cmd", "exec(cmd)", "execFile(program, args)"),
+            (
+                "execSync(cmd",
+                "execSync(cmd)",
+                "execFileSync(program, args)",
+            ),
+            (
+                "shell: 'bash'",
+                "spawn(cmd, { shell: 'bash' })",
+                "spawn(program, args)",
+            ),
+            (
+                "shell: '/bin/sh'",
+                "spawn(c, { shell: '/bin/sh' })",
+                "spawn(program, args)",
+            ),
+        ] {
+            let mut candidate = Candidate {
+                scope: "*.ts".into(),
+                trigger: trigger.into(),
+                lesson: "x".into(),
+                ..Candidate::default()
+            };
+            candidate.extra.insert(
+                "learned_from".into(),
+                json!([{"session": "s", "file": "a.ts", "line": 1, "bad": bad, "fixed": fixed, "at": 0}]),
+            );
+            pool.candidates.push(candidate);
+        }
+        (file, pool)
+    }
+
+    #[test]
+    fn proposals_must_fit_the_evidence_and_the_project() {
+        let (file, pool) = files();
+        let scopes = crowded(&file, &pool);
+        let evidence = &scopes["*.ts"];
+        let proposal = |trigger: &str, replaces: &[&str]| Proposal {
+            scope: "*.ts".into(),
+            triggers: vec![trigger.into()],
+            lesson: "spawn programs, not shell strings".into(),
+            replaces: replaces.iter().map(|r| r.to_string()).collect(),
+            source: "llm".into(),
+        };
+        let shells = [
+            "shell",
+            "candidate:shell: 'bash'",
+            "candidate:shell: '/bin/sh'",
+        ];
+        let good = proposal(r"regex:shell: (?:true|'[^']+')", &shells);
+        check(&good, evidence, Some(&[])).unwrap();
+        let narrow = check(&proposal("shell: true", &shells), evidence, None).unwrap_err();
+        assert!(
+            narrow.contains("a bad example of candidate:shell: 'bash'"),
+            "{narrow}"
+        );
+        let wide = check(&proposal("regex:spawn\\(", &["shell"]), evidence, None).unwrap_err();
+        assert!(wide.contains("a fixed example"), "{wide}");
+        let project = [(
+            "src/sh.ts".to_string(),
+            "x\nspawn(c, { shell: true })\n".to_string(),
+        )];
+        let noisy = check(&good, evidence, Some(&project)).unwrap_err();
+        assert!(noisy.contains("fires on src/sh.ts:2"), "{noisy}");
+        let unknown = check(&proposal("shell: true", &["nope"]), evidence, None).unwrap_err();
+        assert!(unknown.contains("not in *.ts"), "{unknown}");
+        let asked = prompt("*.ts", evidence);
+        assert!(asked.contains("\"bad\"") && asked.contains("execFileSync(program, args)"));
+    }
+}
