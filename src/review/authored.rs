@@ -292,25 +292,10 @@ fn read_current(project: &Project, file: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::AddedLine;
 
     fn edit(root: &Path, before: Option<&str>, content: &str, added: &[(usize, &str)]) -> Edit {
         std::fs::write(root.join("tls.py"), content).unwrap();
-        Edit {
-            path: root.join("tls.py"),
-            relative_path: "tls.py".into(),
-            tool: "Edit".into(),
-            content: content.into(),
-            before: before.map(String::from),
-            added: added
-                .iter()
-                .map(|(line, text)| AddedLine {
-                    line: *line,
-                    text: (*text).into(),
-                })
-                .collect(),
-            language: None,
-        }
+        crate::edit::test_edit(root, "tls.py", "Edit", content, before, added)
     }
 
     #[test]
