@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::review_helpers::{FakeClis, set_settings, stop_payload};
+use crate::review_helpers::{FakeClis, scripted_reviewer, stop_payload};
 use crate::support::{HookAnswer, TestProject};
 
 /// Flags `shell=True` in the first file under src/ that holds it, with its line, as a P1; adds a
@@ -64,8 +64,7 @@ fn agent_bash(
     old: &str,
     new: &str,
 ) -> HookAnswer {
-    let text = project.read(file);
-    project.write(file, &text.replacen(old, new, 1));
+    person_edit(project, file, old, new);
     let mut payload = project.fixture_json("claude-post-bash-rm.json");
     payload["session_id"] = json!(session);
     payload["tool_input"]["command"] = json!(format!("sed -i 's/{old}/{new}/' {file}"));
@@ -73,7 +72,8 @@ fn agent_bash(
     project.hook("post-tool-use", &payload.to_string())
 }
 
-/// Someone else (the person, in their editor) changes the file: no hook runs.
+/// Someone else (the person, in their editor) changes the file: no hook runs. (The agent's Bash
+/// command changes it the same way, and then its hook runs.)
 fn person_edit(project: &TestProject, file: &str, old: &str, new: &str) {
     let text = project.read(file);
     assert!(text.contains(old), "{file} must hold {old:?}");
@@ -87,26 +87,24 @@ fn stop(project: &TestProject, session: &str) -> HookAnswer {
     )
 }
 
-fn candidates(project: &TestProject) -> Vec<Value> {
-    let path = ".claude/claude-auto-review/lesson_candidates.json";
-    if !project.exists(path) {
+/// The entries of `key` in car's state file `name` (none when it does not exist).
+fn entries(project: &TestProject, name: &str, key: &str) -> Vec<Value> {
+    let path = format!(".claude/claude-auto-review/{name}");
+    if !project.exists(&path) {
         return Vec::new();
     }
-    project.read_json(path)["candidates"]
+    project.read_json(&path)[key]
         .as_array()
         .cloned()
         .unwrap_or_default()
 }
 
+fn candidates(project: &TestProject) -> Vec<Value> {
+    entries(project, "lesson_candidates.json", "candidates")
+}
+
 fn lessons(project: &TestProject) -> Vec<Value> {
-    let path = ".claude/claude-auto-review/lessons.json";
-    if !project.exists(path) {
-        return Vec::new();
-    }
-    project.read_json(path)["lessons"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    entries(project, "lessons.json", "lessons")
 }
 
 /// A project with a few ordinary Python files (so the project-wide precision rule samples them)
@@ -129,12 +127,7 @@ fn review_project() -> (TestProject, FakeClis) {
         );
     }
     project.commit_all();
-    let fakes = FakeClis::new();
-    std::fs::write(fakes.path("reviewer"), REVIEWER).unwrap();
-    set_settings(
-        &project,
-        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")]}),
-    );
+    let fakes = scripted_reviewer(&project, REVIEWER);
     (project, fakes)
 }
 
@@ -284,6 +277,14 @@ fn the_same_fix_twice_in_one_file_of_one_session_stays_a_candidate() {
     assert_eq!(candidates(&project).len(), 1);
 }
 
+/// The agent's edit that turns host name checks off: `{var}.check_hostname = False` after the
+/// line that creates `var`.
+fn agent_disables_hostname_check(project: &TestProject, session: &str, file: &str, var: &str) {
+    let created = format!("{var} = ssl.create_default_context()\n");
+    let disabled = format!("{created}{var}.check_hostname = False\n");
+    agent_edit(project, session, file, &created, &disabled);
+}
+
 fn tls_project() -> TestProject {
     let mut project = TestProject::new();
     project.at(T0);
@@ -303,13 +304,7 @@ fn tls_project() -> TestProject {
 fn a_value_the_person_changed_twice_becomes_a_reversal_lesson() {
     let mut project = tls_project();
     let session = "session-one";
-    agent_edit(
-        &project,
-        session,
-        "src/tls.py",
-        "ctx = ssl.create_default_context()\n",
-        "ctx = ssl.create_default_context()\nctx.check_hostname = False\n",
-    );
+    agent_disables_hostname_check(&project, session, "src/tls.py", "ctx");
     project.at(T0 + 300);
     person_edit(
         &project,
@@ -334,13 +329,7 @@ fn a_value_the_person_changed_twice_becomes_a_reversal_lesson() {
     assert_eq!(pool.len(), 1, "{pool:?}");
     assert_eq!(pool[0]["source"], "reversal");
 
-    agent_edit(
-        &project,
-        session,
-        "src/client.py",
-        "context = ssl.create_default_context()\n",
-        "context = ssl.create_default_context()\ncontext.check_hostname = False\n",
-    );
+    agent_disables_hostname_check(&project, session, "src/client.py", "context");
     project.at(T0 + 900);
     person_edit(
         &project,
@@ -384,13 +373,7 @@ fn a_value_the_person_changed_twice_becomes_a_reversal_lesson() {
 fn the_agents_own_bash_edit_is_not_a_correction() {
     let project = tls_project();
     let session = "session-one";
-    agent_edit(
-        &project,
-        session,
-        "src/tls.py",
-        "ctx = ssl.create_default_context()\n",
-        "ctx = ssl.create_default_context()\nctx.check_hostname = False\n",
-    );
+    agent_disables_hostname_check(&project, session, "src/tls.py", "ctx");
     let answer = agent_bash(&project, session, "src/tls.py", "= False", "= True");
     assert_eq!(answer.json, json!({}), "{answer:?}");
     stop(&project, session);
@@ -401,13 +384,7 @@ fn the_agents_own_bash_edit_is_not_a_correction() {
     );
 
     // The same change without the Bash hook is someone else's: the test can fail.
-    agent_edit(
-        &project,
-        session,
-        "src/client.py",
-        "context = ssl.create_default_context()\n",
-        "context = ssl.create_default_context()\ncontext.check_hostname = False\n",
-    );
+    agent_disables_hostname_check(&project, session, "src/client.py", "context");
     person_edit(&project, "src/client.py", "= False", "= True");
     stop(&project, session);
     assert_eq!(candidates(&project).len(), 1);
@@ -437,18 +414,13 @@ fn a_fix_of_a_generic_line_teaches_nothing() {
     let project = TestProject::new();
     project.write("src/app.py", "x = 0\n");
     project.commit_all();
-    let fakes = FakeClis::new();
     let reviewer = r#"#!/bin/sh
 cat > /dev/null
 if grep -q "import pickle" src/app.py; then
 echo '{"findings": [{"id": "F1", "severity": "P1", "file": "src/app.py", "line": 1, "title": "pickle runs code from the file", "wrong_output": "load(evil) runs os.system", "suggestion": "use json"}]}'
 else echo '{"findings": []}'; fi
 "#;
-    std::fs::write(fakes.path("reviewer"), reviewer).unwrap();
-    set_settings(
-        &project,
-        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")]}),
-    );
+    let _fakes = scripted_reviewer(&project, reviewer);
     agent_edit(
         &project,
         "s1",

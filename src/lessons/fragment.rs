@@ -344,34 +344,33 @@ mod tests {
 
     #[test]
     fn the_issue_examples() {
-        assert_eq!(
-            first("subprocess.run(cmd, shell=True)", "subprocess.run(args)").unwrap(),
-            "shell=True"
-        );
-        assert_eq!(
-            first("ctx.check_hostname = False", "ctx.check_hostname = True").unwrap(),
-            "check_hostname = False"
-        );
-        assert_eq!(
-            first(
+        let cases = [
+            (
+                "subprocess.run(cmd, shell=True)",
+                "subprocess.run(args)",
+                "shell=True",
+            ),
+            (
+                "ctx.check_hostname = False",
+                "ctx.check_hostname = True",
+                "check_hostname = False",
+            ),
+            (
                 "let color = DankeTheme.secondaryText",
-                "let color = DankeTheme.textSecondary"
-            )
-            .unwrap(),
-            "DankeTheme.secondaryText"
-        );
-        assert_eq!(
-            first("data = yaml.load(f)", "data = yaml.safe_load(f)").unwrap(),
-            "yaml.load"
-        );
-        assert_eq!(
-            first("os.system(cmd)", "subprocess.run(args)").unwrap(),
-            "os.system"
-        );
-        assert_eq!(
-            first("    timeout=5,", "    timeout=30,").unwrap(),
-            "timeout=5"
-        );
+                "let color = DankeTheme.textSecondary",
+                "DankeTheme.secondaryText",
+            ),
+            (
+                "data = yaml.load(f)",
+                "data = yaml.safe_load(f)",
+                "yaml.load",
+            ),
+            ("os.system(cmd)", "subprocess.run(args)", "os.system"),
+            ("    timeout=5,", "    timeout=30,", "timeout=5"),
+        ];
+        for (old, new, fragment) in cases {
+            assert_eq!(first(old, new).as_deref(), Ok(fragment), "{old} → {new}");
+        }
     }
 
     #[test]

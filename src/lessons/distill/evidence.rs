@@ -199,9 +199,9 @@ mod tests {
     use std::path::Path;
 
     fn files() -> (LessonFile, CandidateFile) {
-        let lesson = json!({"id": "shell", "scope": "*.ts", "triggers": ["shell: true"],
+        let lesson = json!({"id": "shell", "scope": "*.py", "triggers": ["shell=True"],
             "lesson": "no shell", "source": "review",
-            "examples": {"match": ["spawn(cmd, { shell: true })"], "no_match": ["spawn(program, args)"]}});
+            "examples": {"match": ["run(c, shell=True)"], "no_match": ["run(argv)"]}});
         let file = LessonFile::parse(
             Path::new("l.json"),
             &json!({"lessons": [lesson]}).to_string(),
@@ -209,33 +209,20 @@ mod tests {
         .unwrap();
         let mut pool = CandidateFile::default();
         for (trigger, bad, fixed) in [
-            ("exec(cmd", "exec(cmd)", "execFile(program, args)"),
-            (
-                "execSync(cmd",
-                "execSync(cmd)",
-                "execFileSync(program, args)",
-            ),
-            (
-                "shell: 'bash'",
-                "spawn(cmd, { shell: 'bash' })",
-                "spawn(program, args)",
-            ),
-            (
-                "shell: '/bin/sh'",
-                "spawn(c, { shell: '/bin/sh' })",
-                "spawn(program, args)",
-            ),
+            ("os.system", "os.system(c)", "run(argv)"),
+            ("os.popen", "os.popen(c)", "check_output(argv)"),
+            ("shell='/bin/sh'", "run(c, shell='/bin/sh')", "run(argv)"),
+            ("shell=1", "call(c, shell=1)", "call(argv)"),
         ] {
             let mut candidate = Candidate {
-                scope: "*.ts".into(),
+                scope: "*.py".into(),
                 trigger: trigger.into(),
                 lesson: "x".into(),
                 ..Candidate::default()
             };
-            candidate.extra.insert(
-                "learned_from".into(),
-                json!([{"session": "s", "file": "a.ts", "line": 1, "bad": bad, "fixed": fixed, "at": 0}]),
-            );
+            let seen = json!([{"session": "s", "file": "a.py", "line": 1, "bad": bad,
+                               "fixed": fixed, "at": 0}]);
+            candidate.extra.insert("learned_from".into(), seen);
             pool.candidates.push(candidate);
         }
         (file, pool)
@@ -245,37 +232,33 @@ mod tests {
     fn proposals_must_fit_the_evidence_and_the_project() {
         let (file, pool) = files();
         let scopes = crowded(&file, &pool);
-        let evidence = &scopes["*.ts"];
+        let evidence = &scopes["*.py"];
         let proposal = |trigger: &str, replaces: &[&str]| Proposal {
-            scope: "*.ts".into(),
+            scope: "*.py".into(),
             triggers: vec![trigger.into()],
-            lesson: "spawn programs, not shell strings".into(),
+            lesson: "run programs, not shell strings".into(),
             replaces: replaces.iter().map(|r| r.to_string()).collect(),
             source: "llm".into(),
         };
-        let shells = [
-            "shell",
-            "candidate:shell: 'bash'",
-            "candidate:shell: '/bin/sh'",
-        ];
-        let good = proposal(r"regex:shell: (?:true|'[^']+')", &shells);
+        let shells = ["shell", "candidate:shell='/bin/sh'", "candidate:shell=1"];
+        let good = proposal(r"regex:shell=(?:True|1|'[^']+')", &shells);
         check(&good, evidence, Some(&[])).unwrap();
-        let narrow = check(&proposal("shell: true", &shells), evidence, None).unwrap_err();
+        let narrow = check(&proposal("shell=True", &shells), evidence, None).unwrap_err();
         assert!(
-            narrow.contains("a bad example of candidate:shell: 'bash'"),
+            narrow.contains("a bad example of candidate:shell='/bin/sh'"),
             "{narrow}"
         );
-        let wide = check(&proposal("regex:spawn\\(", &["shell"]), evidence, None).unwrap_err();
+        let wide = check(&proposal("regex:run\\(", &["shell"]), evidence, None).unwrap_err();
         assert!(wide.contains("a fixed example"), "{wide}");
         let project = [(
-            "src/sh.ts".to_string(),
-            "x\nspawn(c, { shell: true })\n".to_string(),
+            "tools/sh.py".to_string(),
+            "x\nrun(c, shell=1)\n".to_string(),
         )];
         let noisy = check(&good, evidence, Some(&project)).unwrap_err();
-        assert!(noisy.contains("fires on src/sh.ts:2"), "{noisy}");
-        let unknown = check(&proposal("shell: true", &["nope"]), evidence, None).unwrap_err();
-        assert!(unknown.contains("not in *.ts"), "{unknown}");
-        let asked = prompt("*.ts", evidence);
-        assert!(asked.contains("\"bad\"") && asked.contains("execFileSync(program, args)"));
+        assert!(noisy.contains("fires on tools/sh.py:2"), "{noisy}");
+        let unknown = check(&proposal("shell=True", &["nope"]), evidence, None).unwrap_err();
+        assert!(unknown.contains("not in *.py"), "{unknown}");
+        let asked = prompt("*.py", evidence);
+        assert!(asked.contains("\"bad\"") && asked.contains("check_output(argv)"));
     }
 }
