@@ -136,7 +136,7 @@ impl Authored {
 
     fn save(&self, record: &FileRecord) -> Result<(), FileError> {
         let text = serde_json::to_string(record).unwrap_or_default();
-        files::write_atomic(&self.record_path(&record.file), text.as_bytes())
+        files::write_atomic_unsynced(&self.record_path(&record.file), text.as_bytes())
     }
 
     fn records(&self) -> Vec<FileRecord> {
@@ -159,7 +159,7 @@ impl Authored {
         if record.versions.contains(&hash) {
             return;
         }
-        if files::write_atomic(&self.version_path(&hash), content.as_bytes()).is_err() {
+        if files::write_atomic_unsynced(&self.version_path(&hash), content.as_bytes()).is_err() {
             return;
         }
         record.versions.push(hash);
