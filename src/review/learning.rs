@@ -62,7 +62,7 @@ pub(crate) fn at_stop(session: Session<'_>) -> Taught {
         Err(error) => noted(format!("could not look for corrections: {error}")),
     };
     let log = EventLog::for_session(session.project, session.id);
-    if !log.exists() {
+    if !log.exists() || !has_two_reviews(&log) {
         return taught;
     }
     let snapshot = match crate::review::checkpoint::load(&log) {
@@ -83,6 +83,19 @@ pub(crate) fn at_stop(session: Session<'_>) -> Taught {
         ));
     }
     taught
+}
+
+/// Whether the session asked for two reviews or more (the gate writes one prompt per request):
+/// with fewer nothing can have disappeared in a later review, and the snapshot is not read again.
+fn has_two_reviews(log: &EventLog) -> bool {
+    let Ok(entries) = std::fs::read_dir(log.dir().join("reviews")) else {
+        return false;
+    };
+    entries
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".prompt.md"))
+        .nth(1)
+        .is_some()
 }
 
 fn noted(note: String) -> Taught {
