@@ -195,6 +195,7 @@ fn a_fixed_p1_teaches_a_candidate_then_a_review_lesson_that_warns() {
 
     project.at(T0 + 3_600);
     let allowed = shell_true_fixed(&project, "session-two", "src/deploy.py");
+    insta::assert_snapshot!("review_lesson_learned_at_stop", allowed.stdout.trim());
     assert!(
         allowed.system_message().contains(
             "learned a lesson (weight 2, source review) from review R1 F1 (src/deploy.py:5)"
@@ -236,6 +237,7 @@ fn a_fixed_p1_teaches_a_candidate_then_a_review_lesson_that_warns() {
         "    return line\n",
         "    return subprocess.call(line, shell=True)\n",
     );
+    insta::assert_snapshot!("review_lesson_warns", warned.stdout.trim());
     let context = warned.context();
     assert!(context.contains("trigger `shell=True`"), "{warned:?}");
     assert!(
