@@ -4,7 +4,8 @@
 //! shell command ([`after_shell`]), and after the stop gate answered ([`at_stop`]).
 //!
 //! Invariants: nothing happens when lessons or learning are switched off; nothing here fails a
-//! hook — every problem becomes a note; the gate's decision is never changed by learning.
+//! hook — every problem becomes a note, even a panic ([`contained`]), so the gate's decision and
+//! the edit's answer are never changed by learning.
 
 use crate::edit::Edit;
 use crate::lessons::sighting::Taught;
@@ -24,8 +25,20 @@ fn lesson_scope<'a>(session: &Session<'a>) -> Option<LessonScope<'a>> {
     })
 }
 
+/// Runs one learning step; a panic inside it becomes a note instead of taking the hook's answer
+/// with it.
+fn contained(step: impl FnOnce() -> Taught) -> Taught {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(step)).unwrap_or_else(|_| {
+        noted("learning failed with an internal error; nothing was learned".into())
+    })
+}
+
 /// Records what the agent's edit wrote; learns from the corrections it revealed.
 pub(crate) fn after_edit(session: Session<'_>, edit: &Edit) -> Taught {
+    contained(|| edit_step(session, edit))
+}
+
+fn edit_step(session: Session<'_>, edit: &Edit) -> Taught {
     let Some(scope) = lesson_scope(&session) else {
         return Taught::default();
     };
@@ -38,6 +51,10 @@ pub(crate) fn after_edit(session: Session<'_>, edit: &Edit) -> Taught {
 
 /// The agent's shell command changed files: its own work, never a correction.
 pub(crate) fn after_shell(session: Session<'_>) -> Taught {
+    contained(|| shell_step(session))
+}
+
+fn shell_step(session: Session<'_>) -> Taught {
     if lesson_scope(&session).is_none() {
         return Taught::default();
     }
@@ -53,6 +70,10 @@ pub(crate) fn after_shell(session: Session<'_>) -> Taught {
 /// After the stop gate: corrections in the files on disk, then the review findings the agent
 /// fixed.
 pub(crate) fn at_stop(session: Session<'_>) -> Taught {
+    contained(|| stop_step(session))
+}
+
+fn stop_step(session: Session<'_>) -> Taught {
     let Some(scope) = lesson_scope(&session) else {
         return Taught::default();
     };
@@ -102,5 +123,17 @@ fn noted(note: String) -> Taught {
     Taught {
         notes: vec![note],
         refusals: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_while_learning_is_a_note() {
+        let taught = contained(|| panic!("index out of bounds"));
+        assert_eq!(taught.notes.len(), 1);
+        assert!(taught.notes[0].contains("internal error"), "{taught:?}");
     }
 }
