@@ -18,12 +18,14 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crate::files;
+use crate::lessons::fragment::LineChange;
 use crate::lessons::from_review::ReviewFix;
 use crate::review::Session;
 use crate::review::authored::Authored;
 use crate::review::changed_lines::changed_lines;
 use crate::review::findings::Finding;
 use crate::review::snapshot::{CompletedReview, Snapshot};
+use crate::settings::BlockingThreshold;
 
 /// Lines around a finding's line that count as "the lines it points at".
 const AROUND: usize = 3;
@@ -105,16 +107,7 @@ fn fix_of(
 ) -> Option<ReviewFix> {
     let threshold = session.settings.minimum_blocking_severity;
     let line = usize::try_from(finding.line).ok()?;
-    let near = |other: &Finding| {
-        other.file == finding.file
-            && other.severity.blocks_at(threshold)
-            && usize::try_from(other.line).is_ok_and(|other| other.abs_diff(line) <= 2 * AROUND)
-    };
-    if later
-        .findings
-        .iter()
-        .any(|other| other.key() == finding.key() || near(other))
-    {
+    if still_reported(finding, line, later, threshold) {
         return None;
     }
     let old_hash = review.files.get(&finding.file)?.as_deref()?;
@@ -122,21 +115,10 @@ fn fix_of(
     if old_hash == new_hash || !authored.is_agent_version(&finding.file, new_hash) {
         return None;
     }
-    let old = authored.version(old_hash)?;
     let new = authored.version(new_hash)?;
-    let mut changes: Vec<_> = changed_lines(&old, &new)
-        .into_iter()
-        .filter(|change| change.line.abs_diff(line) <= AROUND)
-        .collect();
+    let changes = changes_at(&authored.version(old_hash)?, &new, line);
     if changes.is_empty() {
         return None;
-    }
-    // The finding's own line, when the fix changed it, is the mistake: a fragment from a
-    // neighbour would teach whatever else the fix happened to rewrite. Neighbours count only when
-    // the reviewer's line was slightly off (the fix left that line alone).
-    match changes.iter().position(|change| change.line == line) {
-        Some(exact) => changes = vec![changes.swap_remove(exact)],
-        None => changes.sort_by_key(|change| change.line.abs_diff(line)),
     }
     Some(ReviewFix {
         session: session.id.to_string(),
@@ -151,4 +133,57 @@ fn fix_of(
         fixed_content: new,
         at: session.clock.now(),
     })
+}
+
+/// Whether `later` still reports the finding at `line`: the same file and title, or any blocking
+/// finding of that file near the same place (a reviewer may word it differently).
+fn still_reported(
+    finding: &Finding,
+    line: usize,
+    later: &CompletedReview,
+    threshold: BlockingThreshold,
+) -> bool {
+    later.findings.iter().any(|other| {
+        other.key() == finding.key()
+            || (other.file == finding.file
+                && other.severity.blocks_at(threshold)
+                && usize::try_from(other.line).is_ok_and(|at| at.abs_diff(line) <= 2 * AROUND))
+    })
+}
+
+/// The lines of `old` within [`AROUND`] of `line` that `new` changed: only `line` itself when it
+/// changed (the mistake: a fragment from a neighbour would teach whatever else the fix happened
+/// to rewrite), else the neighbours, nearest first (the reviewer's line was slightly off).
+fn changes_at(old: &str, new: &str, line: usize) -> Vec<LineChange> {
+    let mut changes: Vec<LineChange> = changed_lines(old, new)
+        .into_iter()
+        .filter(|change| change.line.abs_diff(line) <= AROUND)
+        .collect();
+    match changes.iter().position(|change| change.line == line) {
+        Some(exact) => vec![changes.swap_remove(exact)],
+        None => {
+            changes.sort_by_key(|change| change.line.abs_diff(line));
+            changes
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_findings_own_line_teaches_when_the_fix_changed_it() {
+        let old = "def load(path):\n    import os.path\n    if not os.path.exists(path):\n        return None\n    return open(path).read()\n";
+        let new = "def load(path):\n    with open(path) as handle:\n        return handle.read()\n";
+        let at_four = changes_at(old, new, 4);
+        assert_eq!(at_four.len(), 1, "{at_four:?}");
+        assert_eq!(at_four[0].old, "        return None");
+        let off_by_one = changes_at("a\nb\nshell=True\nc\n", "a\nb\nshell=False\nc\n", 4);
+        assert_eq!(
+            off_by_one[0].line, 3,
+            "a neighbour when the line itself did not change"
+        );
+        assert!(changes_at("a\nb\n", "a\nb\nc\n", 1).is_empty());
+    }
 }
