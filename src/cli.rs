@@ -100,7 +100,8 @@ pub(crate) enum CheckFormat {
 
 #[derive(Debug, Clone, Copy, Subcommand)]
 pub(crate) enum HookCommand {
-    /// PostToolUse (Write|Edit|MultiEdit|NotebookEdit): validate, match lessons, learn, track
+    /// PostToolUse (Write|Edit|MultiEdit|NotebookEdit, and Bash to tell the agent's own shell
+    /// changes from the person's corrections): validate, match lessons, learn, track
     PostToolUse,
     /// Stop and SubagentStop: the review gate
     Stop,

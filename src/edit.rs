@@ -311,6 +311,34 @@ fn from_patch_chunk(chunk: &PatchChunk, content: &str) -> Vec<AddedLine> {
         .collect()
 }
 
+/// An edit as unit tests build one: `relative` under `root`, made by `tool`, with these added
+/// lines (`(line, text)`).
+#[cfg(test)]
+pub(crate) fn test_edit(
+    root: &Path,
+    relative: &str,
+    tool: &str,
+    content: &str,
+    before: Option<&str>,
+    added: &[(usize, &str)],
+) -> Edit {
+    Edit {
+        path: root.join(relative),
+        relative_path: relative.into(),
+        tool: tool.into(),
+        content: content.into(),
+        before: before.map(String::from),
+        added: added
+            .iter()
+            .map(|(line, text)| AddedLine {
+                line: *line,
+                text: (*text).into(),
+            })
+            .collect(),
+        language: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

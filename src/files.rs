@@ -100,6 +100,17 @@ pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
 /// link stays), and an existing file keeps its mode and, where the system allows, its owner and
 /// group. A new file gets the usual mode for new files (0666 less the umask).
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    replace(path, contents, true)
+}
+
+/// [`write_atomic`] without waiting for the disk: for session state whose loss in a crash costs
+/// nothing but a missed lesson (what the agent wrote, the versions a review saw), written on
+/// every edit where an `fsync` would be most of the hook's cost.
+pub(crate) fn write_atomic_unsynced(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    replace(path, contents, false)
+}
+
+fn replace(path: &Path, contents: &[u8], durable: bool) -> Result<(), FileError> {
     let path = &resolve_symlinks(path);
     ensure_parent(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));
@@ -120,7 +131,13 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError
             .map_err(|source| FileError::io(temp.path(), source))?;
     }
     temp.write_all(contents)
-        .and_then(|()| temp.as_file().sync_data())
+        .and_then(|()| {
+            if durable {
+                temp.as_file().sync_data()
+            } else {
+                Ok(())
+            }
+        })
         .map_err(|source| FileError::io(temp.path(), source))?;
     temp.persist(path)
         .map_err(|error| FileError::io(path, error.error))?;

@@ -199,6 +199,18 @@ fn make_executable(path: &Path) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// A `command` reviewer running `script` (a shell script that reads the prompt on stdin and
+/// prints findings JSON), wired into the project's settings. Keep the fakes alive while it runs.
+pub fn scripted_reviewer(project: &TestProject, script: &str) -> FakeClis {
+    let fakes = FakeClis::new();
+    std::fs::write(fakes.path("reviewer"), script).unwrap();
+    set_settings(
+        project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")]}),
+    );
+    fakes
+}
+
 /// One finding as JSON.
 pub fn finding(id: &str, severity: &str, file: &str, line: u64, title: &str) -> Value {
     json!({

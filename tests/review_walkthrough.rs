@@ -31,12 +31,7 @@ fn walkthrough_blocked_then_allowed() {
         "def load(path):\n    return open(path).read()\n",
     );
     project.commit_all();
-    let fakes = FakeClis::new();
-    std::fs::write(fakes.path("reviewer"), REVIEWER).unwrap();
-    set_settings(
-        &project,
-        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")]}),
-    );
+    let _fakes = scripted_reviewer(&project, REVIEWER);
     let edited = "def load(path):\n    import os.path\n    if not os.path.exists(path):\n        return None\n    return open(path).read()\n";
     project.write("src/app.py", edited);
     let edit = project.edit_payload("src/app.py", "    return open(path).read()\n", edited);

@@ -5,8 +5,9 @@ use serde_json::{Map, Value, json};
 
 use super::{POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group};
 
-/// The tools whose edits car checks.
-pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit";
+/// The tools whose edits car checks, and Bash: what the agent changes with its own shell commands is
+/// its work, not a person's correction (lessons from corrections, docs/lessons.md).
+pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     let handler = |command: &str, timeout: u64| json!({"type": "command", "command": command, "timeout": timeout});

@@ -250,6 +250,7 @@ mod tests {
                 trigger: "requets".into(),
                 file: "a.py".into(),
                 line: 2,
+                origin: None,
             }],
             notes: Vec::new(),
             checked: 2,

@@ -15,7 +15,7 @@ use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
-use crate::lessons::{LessonsError, maintain};
+use crate::lessons::{LessonsError, maintain, provenance};
 use crate::output;
 use crate::project::Project;
 use crate::scope::Scope;
@@ -55,6 +55,7 @@ fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error>
 }
 
 fn summary(lesson: &Lesson, origin: &str) -> Value {
+    let source = provenance::Source::of(&lesson.extra).map(provenance::Source::as_str);
     json!({
         "id": lesson.id,
         "scope": lesson.scope.as_str(),
@@ -66,7 +67,17 @@ fn summary(lesson: &Lesson, origin: &str) -> Value {
         "last_decay_at": lesson.last_decay_at,
         "created": lesson.created,
         "origin": origin,
+        "source": source,
+        "learned_from": provenance::describe(&lesson.extra),
     })
+}
+
+/// `    from: review R1 of session … — remove it: car lessons rm ID` for a learned lesson.
+fn provenance_line(id: &str, extra: &serde_json::Map<String, Value>) -> String {
+    match provenance::describe(extra) {
+        Some(from) => format!("    learned from {from} — remove it: car lessons rm {id}\n"),
+        None => String::new(),
+    }
 }
 
 fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
@@ -106,6 +117,7 @@ fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
             lesson.trigger_texts().join(" | "),
             lesson.text
         ));
+        text.push_str(&provenance_line(&lesson.id, &lesson.extra));
     }
     output::print_data(&text);
     Ok(Outcome::Success)
@@ -144,9 +156,23 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if let Some(examples) = &lesson.examples {
             value["examples"] = serde_json::to_value(examples).unwrap_or(Value::Null);
         }
+        let evidence = provenance::Evidence::all_of(&lesson.extra);
+        if !evidence.is_empty() {
+            value["evidence"] = serde_json::to_value(&evidence).unwrap_or(Value::Null);
+        }
+        if origin == "project" {
+            value["remove"] = json!(format!("car lessons rm {}", lesson.id));
+        }
         output::print_json(&value);
     } else {
-        output::print_data(&describe(lesson, origin));
+        let mut text = describe(lesson, origin);
+        if let Some(learned) = provenance::describe(&lesson.extra) {
+            text.push_str(&format!("\n  learned   {learned}"));
+        }
+        if origin == "project" {
+            text.push_str(&format!("\n  remove    car lessons rm {}", lesson.id));
+        }
+        output::print_data(&text);
     }
     Ok(Outcome::Success)
 }
@@ -328,6 +354,9 @@ fn candidates(project: &Project, as_json: bool) -> Result<Outcome, Error> {
                 .unwrap_or_else(|| "?".into()),
             candidate.lesson
         ));
+        if let Some(from) = provenance::describe(&candidate.extra) {
+            text.push_str(&format!("    learned from {from}\n"));
+        }
     }
     output::print_data(&text);
     Ok(Outcome::Success)

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::lessons::distill::{self, DistillReport};
-use crate::lessons::store::LessonFile;
+use crate::lessons::store::{CandidateFile, LessonFile};
 use crate::output;
 use crate::project::Project;
 use crate::settings::Settings;
@@ -22,7 +22,8 @@ pub(crate) fn run(project: &Project, dry_run: bool, as_json: bool) -> Result<Out
     }
     let settings = Settings::load(project)?;
     let file = LessonFile::load(&project.lessons_file())?;
-    let report = distill::distill(project, &settings, &file);
+    let pool = CandidateFile::load(&project.candidates_file())?;
+    let report = distill::distill(project, &settings, &file, &pool);
     if as_json {
         output::print_json(&serde_json::to_value(&report).unwrap_or(Value::Null));
     } else {
@@ -33,8 +34,11 @@ pub(crate) fn run(project: &Project, dry_run: bool, as_json: bool) -> Result<Out
 
 fn print_report(report: &DistillReport) {
     output::print_message(&report.llm);
+    for note in &report.notes {
+        output::print_message(&format!("note: {note}"));
+    }
     if report.scopes.is_empty() {
-        output::print_data("no scope has 5 or more lessons; nothing to distill");
+        output::print_data("no scope has 5 or more lessons and candidates; nothing to distill");
         return;
     }
     let mut text = String::new();

@@ -37,6 +37,16 @@ struct Touched {
     is_before_unknown: bool,
 }
 
+/// Whether the payload reports a shell command the agent ran (Claude Code `Bash`, Gemini CLI
+/// `run_shell_command`, Codex `shell` / `exec_command`, Cursor `afterShellExecution`): the
+/// files it changed are the agent's own work, never a person's correction.
+pub(crate) fn ran_shell(payload: &Payload) -> bool {
+    matches!(
+        payload.tool_name(),
+        "Bash" | "run_shell_command" | "shell" | "exec_command" | "local_shell"
+    ) || payload.event_name == "afterShellExecution"
+}
+
 /// The edits a PostToolUse payload made, read from disk.
 pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
     let mut changes = Changes::default();

@@ -22,6 +22,9 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     }
     let changes = changes::derive(&context.payload, &context.project);
     let mut notes = changes.notes;
+    if changes::ran_shell(&context.payload) {
+        notes.extend(crate::review::learning::after_shell(context.session()).notes);
+    }
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut warnings: Vec<Warning> = Vec::new();
     let tracked: Vec<&Edit> = changes
@@ -46,6 +49,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
+            notes.extend(crate::review::learning::after_edit(context.session(), edit).notes);
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(report.warnings);
         }

@@ -29,5 +29,12 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         let limit = context.settings.review_feedback_max_chars;
         answer.block_reason = Some(crate::text::shorten(&reason, limit));
     }
-    answer
+    if input.is_subagent || !context.settings.enabled {
+        return answer;
+    }
+    // After the gate, so a review that just completed can show a finding fixed.
+    let taught = crate::review::learning::at_stop(context.session());
+    taught.notes.into_iter().fold(answer, |answer, note| {
+        answer.with_system_line(format!("car: {note}"))
+    })
 }

@@ -2,26 +2,31 @@
 //! only, suggestions, never applied automatically).
 //!
 //! Two sources: a deterministic one (literal triggers sharing a prefix and suffix become one
-//! regex, `Prefix\.\w+Suffix`) and the configured reviewer CLI, asked for precise triggers.
+//! regex, `Prefix\.\w+Suffix`) and the configured reviewer CLI, asked for one precise rule per
+//! scope with 5 or more lessons and candidates, from what they were learned from
+//! ([`evidence`]: the bad and the fixed text).
 //! Every proposal, whatever its source, is validated the same way: its triggers compile; it
 //! matches every literal trigger it replaces (and the `match` examples of replaced regex
-//! triggers); it matches none of the replaced lessons' `no_match` examples; and it is not
-//! generic (its required text passes the precision rules). Failing proposals are discarded with
-//! the reason. Nothing is ever written.
+//! triggers) and every bad example of what it replaces; it matches none of the replaced
+//! lessons' `no_match` examples, none of the scope's fixed examples and no file of the project
+//! in the scope; and it is not generic (its required text passes the precision rules). Failing
+//! proposals are discarded with the reason. Nothing is ever written.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
 use crate::lessons::precision;
-use crate::lessons::store::LessonFile;
+use crate::lessons::store::{CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::project::Project;
 use crate::settings::{ReviewerBackend, Settings};
+
+pub(crate) mod evidence;
 
 /// Scopes with fewer lessons are left alone.
 pub(crate) const MIN_LESSONS_PER_SCOPE: usize = 5;
@@ -157,7 +162,12 @@ pub(crate) fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), S
         return Err("replaces no lesson".into());
     }
     let fires = |text: &str| triggers.iter().any(|t| t.is_match(text));
-    for id in &proposal.replaces {
+    // Candidates a proposal replaces are checked against their evidence (`evidence::check`).
+    for id in proposal
+        .replaces
+        .iter()
+        .filter(|id| !id.starts_with("candidate:"))
+    {
         let lesson = lessons
             .iter()
             .find(|l| &l.id == id)
@@ -206,23 +216,6 @@ fn check_not_generic(triggers: &[Trigger]) -> Result<(), String> {
     Ok(())
 }
 
-/// The prompt for the reviewer CLI.
-fn prompt(scope: &str, lessons: &[&Lesson]) -> String {
-    let listed: Vec<Value> = lessons
-        .iter()
-        .map(|l| json!({"id": l.id, "triggers": l.trigger_texts(), "lesson": l.text, "examples": l.examples}))
-        .collect();
-    format!(
-        "You maintain a library of lessons for a coding agent. Each lesson warns when an edit adds text \
-matching one of its triggers (a substring, or `regex:` + a Rust regex). Below are the lessons for files \
-matching {scope:?}. Propose at most 3 more general lessons that each replace several of them. Triggers \
-must stay PRECISE: name the concrete identifiers or tokens; never generic advice or patterns like \
-`\\w+`, `import`, or `check before editing`. A proposal must match every trigger it replaces.\n\
-Answer with JSON only: {{\"proposals\": [{{\"triggers\": [...], \"lesson\": \"...\", \"replaces\": [\"id\", ...]}}]}}\n\n{}",
-        serde_json::to_string_pretty(&listed).unwrap_or_default()
-    )
-}
-
 /// Parses the reviewer's answer: the outermost JSON object in the text.
 fn parse_answer(scope: &str, text: &str) -> Result<Vec<Proposal>, String> {
     let start = text.find('{').ok_or("the answer holds no JSON object")?;
@@ -255,32 +248,51 @@ pub(crate) struct DistillReport {
     pub(crate) discarded: Vec<Discarded>,
     /// What happened with the reviewer CLI.
     pub(crate) llm: String,
+    /// What could not be checked (a project outside git).
+    pub(crate) notes: Vec<String>,
 }
 
 /// Builds the report: deterministic proposals, then the reviewer's, all validated.
-pub(crate) fn distill(project: &Project, settings: &Settings, file: &LessonFile) -> DistillReport {
-    let scopes = crowded_scopes(file);
+pub(crate) fn distill(
+    project: &Project,
+    settings: &Settings,
+    file: &LessonFile,
+    pool: &CandidateFile,
+) -> DistillReport {
+    let scopes = evidence::crowded(file, pool);
     let mut report = DistillReport {
         scopes: scopes.keys().cloned().collect(),
         ..DistillReport::default()
     };
     let mut candidates = Vec::new();
-    for (scope, lessons) in &scopes {
+    for (scope, lessons) in &crowded_scopes(file) {
         candidates.extend(deterministic(scope, lessons));
     }
     report.llm = match settings.reviewer_backend {
         ReviewerBackend::Manual => "no reviewer CLI is configured (reviewerBackend \"manual\"); \
 showing the deterministic proposals only"
             .into(),
-        _ if scopes.is_empty() => "not asked: no scope has 5 or more lessons".into(),
+        _ if scopes.is_empty() => "not asked: no scope has 5 or more lessons and candidates".into(),
         _ => ask_reviewer(project, settings, &scopes, &mut candidates),
     };
+    let mut files: BTreeMap<String, Option<Vec<(String, String)>>> = BTreeMap::new();
+    let empty = evidence::ScopeEvidence::default();
     for proposal in candidates {
-        let lessons = scopes.get(&proposal.scope).cloned().unwrap_or_default();
-        match validate(&proposal, &lessons) {
+        let scope_evidence = scopes.get(&proposal.scope).unwrap_or(&empty);
+        let project_files = files
+            .entry(proposal.scope.clone())
+            .or_insert_with(|| evidence::project_files(project, &proposal.scope));
+        let checked = validate(&proposal, &scope_evidence.lessons)
+            .and_then(|()| evidence::check(&proposal, scope_evidence, project_files.as_deref()));
+        match checked {
             Ok(()) => report.proposals.push(proposal),
             Err(reason) => report.discarded.push(Discarded { proposal, reason }),
         }
+    }
+    if files.values().any(Option::is_none) {
+        report
+            .notes
+            .push("not a git repository: proposals were not tried on the project's files".into());
     }
     report
 }
@@ -288,14 +300,14 @@ showing the deterministic proposals only"
 fn ask_reviewer(
     project: &Project,
     settings: &Settings,
-    scopes: &BTreeMap<String, Vec<&Lesson>>,
+    scopes: &BTreeMap<String, evidence::ScopeEvidence<'_>>,
     candidates: &mut Vec<Proposal>,
 ) -> String {
     let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);
     let mut problems = Vec::new();
-    for (scope, lessons) in scopes {
-        let answer =
-            crate::reviewer::ask(settings, project.root(), &prompt(scope, lessons), timeout);
+    for (scope, scope_evidence) in scopes {
+        let question = evidence::prompt(scope, scope_evidence);
+        let answer = crate::reviewer::ask(settings, project.root(), &question, timeout);
         match answer
             .map_err(|e| e.to_string())
             .and_then(|text| parse_answer(scope, &text))

@@ -309,7 +309,7 @@ fn record_candidate_fixes(edit: &Edit, errors: &HashSet<String>, pool: &mut Cand
 
 fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {
     let mut extra = serde_json::Map::new();
-    extra.insert("source".into(), json!("learned"));
+    extra.insert("source".into(), json!("validator"));
     extra.insert("validator".into(), json!(signal.validator));
     extra.insert(PENDING_FIX.into(), pending_fix(signal));
     Candidate {
@@ -327,7 +327,7 @@ fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {
 fn promote(candidate: &Candidate, signal: &Signal, scope: &LessonScope<'_>) -> Option<Lesson> {
     let triggers = vec![candidate.trigger.clone()];
     let mut extra = serde_json::Map::new();
-    extra.insert("source".into(), json!("learned"));
+    extra.insert("source".into(), json!("validator"));
     // The fix is awaited where the mistake was just made again, unless it is known already.
     if !candidate.lesson.contains("Fix that worked") {
         extra.insert(PENDING_FIX.into(), pending_fix(signal));

@@ -12,6 +12,9 @@
 pub mod cache;
 pub(crate) mod distill;
 pub(crate) mod examples;
+pub(crate) mod fragment;
+pub(crate) mod from_correction;
+pub(crate) mod from_review;
 pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod learn;
@@ -19,6 +22,8 @@ pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
 pub(crate) mod precision;
+pub(crate) mod provenance;
+pub(crate) mod sighting;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;
@@ -78,19 +83,27 @@ pub(crate) struct Warning {
     pub(crate) file: String,
     /// 1-based line of the matching added line; 0 when unknown.
     pub(crate) line: usize,
+    /// Where the lesson came from (`review R3 of session …`); `None` for a lesson written by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) origin: Option<String>,
 }
 
 impl Warning {
-    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`: how every warning reads, to the agent
-    /// and to people.
+    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`, and `; learned from …` for a learned
+    /// lesson: how every warning reads, to the agent and to people.
     pub(crate) fn render(&self) -> String {
         let location = if self.line > 0 {
             format!("{}:{}", self.file, self.line)
         } else {
             self.file.clone()
         };
+        let origin = self
+            .origin
+            .as_deref()
+            .map(|origin| format!("; learned from {origin}"))
+            .unwrap_or_default();
         format!(
-            "⚠️ lesson (weight {}): {} ({location}, trigger `{}`)",
+            "⚠️ lesson (weight {}): {} ({location}, trigger `{}`{origin})",
             self.weight, self.lesson, self.trigger
         )
     }

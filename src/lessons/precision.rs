@@ -296,6 +296,13 @@ pub(crate) fn check_subject(trigger: &str) -> Result<(), Refusal> {
     check(trigger)
 }
 
+/// Whether `word` is a bare language keyword or ubiquitous builtin (case-insensitive), whatever
+/// its length: callers that judge the words of a fragment one by one (`fragment`) need the
+/// answer for `def` and `let` too, which [`check`] refuses as too short first.
+pub(crate) fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word.to_lowercase().as_str())
+}
+
 /// The static rules for any required text (a learned trigger, a distilled pattern's literals):
 /// long enough, with a letter, not a keyword or common identifier.
 pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {

@@ -133,6 +133,7 @@ pub(crate) fn match_edit(
             trigger: lesson.triggers[hit.trigger].as_str().to_string(),
             file: edit.relative_path.clone(),
             line: hit.line,
+            origin: crate::lessons::provenance::describe(&lesson.extra),
         });
     }
 }

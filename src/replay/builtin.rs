@@ -23,6 +23,8 @@ pub(crate) const SCENARIOS: &[(&str, &str)] = scenarios![
     "hit_raises_weight.json",
     "hook_daily_maintenance.json",
     "json_error_blocks_without_guessing.json",
+    "learn_from_corrections.json",
+    "learn_from_review.json",
     "merge.json",
     "other_agents.json",
     "regex_lookbehind_trigger.json",

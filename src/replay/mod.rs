@@ -12,6 +12,7 @@ pub(crate) mod builtin;
 pub(crate) mod check_step;
 pub(crate) mod examples;
 pub(crate) mod runner;
+pub(crate) mod session_steps;
 pub(crate) mod step_error;
 pub mod suite;
 

@@ -15,14 +15,12 @@ use crate::clock::Clock;
 use crate::files::FileError;
 use crate::hook::{HookContext, Payload};
 use crate::project::Project;
+use crate::replay::session_steps;
 use crate::replay::step_error::StepError;
 use crate::scenario::expect::{self, DiskState, Observation};
 use crate::scenario::fixtures::{self, FIXTURE_ROOT};
 use crate::scenario::{Action, Initial, Scenario, Step};
 use crate::settings::Settings;
-
-/// The session id the replayed payloads carry.
-const SESSION: &str = "car-replay";
 
 /// Why a scenario failed: where, and every expectation that did not hold there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,11 +141,11 @@ impl Sandbox {
                 before,
                 after,
             } => {
-                let payload = self.edit(file, before, after)?;
+                let payload = self.edit(&step.session, file, before, after)?;
                 Ok(Some(self.hook(payload, clock)?))
             }
             Action::Write { file, content } => {
-                let payload = self.write_file(file, content)?;
+                let payload = self.write_file(&step.session, file, content)?;
                 Ok(Some(self.hook(payload, clock)?))
             }
             Action::Fixture { name, file_content } => {
@@ -163,6 +161,32 @@ impl Sandbox {
                 &self.project,
                 clock,
             ))),
+            Action::Person {
+                file,
+                before,
+                after,
+            } => {
+                session_steps::replace_in(&self.project, file, before, after)?;
+                Ok(None)
+            }
+            Action::Bash {
+                file,
+                before,
+                after,
+            } => {
+                session_steps::replace_in(&self.project, file, before, after)?;
+                let payload = session_steps::bash_payload(&self.project, &step.session, file)?;
+                Ok(Some(self.hook(payload, clock)?))
+            }
+            Action::Stop { review, message } => {
+                let payload = session_steps::stop_payload(&self.project, &step.session, message);
+                let mut context = self.context(payload, clock)?;
+                if let Some(review) = review {
+                    session_steps::script_reviewer(&self.project, &mut context.settings, review)?;
+                }
+                let answer = crate::hook::stop::handle(&context);
+                Ok(Some(Observation::from_response(&answer)))
+            }
         }
     }
 
@@ -172,28 +196,40 @@ impl Sandbox {
         crate::hook::context::settings_with_problem(&self.project)
     }
 
-    /// Runs the PostToolUse hook in-process, exactly as `car hook post-tool-use` would.
-    fn hook(&self, payload: Value, clock: Clock) -> Result<Observation, StepError> {
+    /// The context a hook call gets for `payload`, as `car hook …` builds it (never with the
+    /// user-wide lessons).
+    fn context(&self, payload: Value, clock: Clock) -> Result<HookContext, StepError> {
         let raw = serde_json::from_value(payload)
             .map_err(|error| StepError::Payload(error.to_string()))?;
         let payload =
             Payload::from_raw(raw).map_err(|error| StepError::Payload(error.to_string()))?;
         let (settings, settings_problem) = self.settings();
-        let context = HookContext {
+        Ok(HookContext {
             payload,
             project: self.project.clone(),
             settings,
             settings_problem,
             clock,
             user_lessons: false,
-        };
+        })
+    }
+
+    /// Runs the PostToolUse hook in-process, exactly as `car hook post-tool-use` would.
+    fn hook(&self, payload: Value, clock: Clock) -> Result<Observation, StepError> {
+        let context = self.context(payload, clock)?;
         let response = crate::hook::post_tool_use::handle(&context);
         Ok(Observation::from_response(&response))
     }
 
     /// Replaces `before` by `after` in the file (creating it with `before` first) and builds the
     /// Edit payload Claude Code would send.
-    fn edit(&self, file: &str, before: &str, after: &str) -> Result<Value, StepError> {
+    fn edit(
+        &self,
+        session: &str,
+        file: &str,
+        before: &str,
+        after: &str,
+    ) -> Result<Value, StepError> {
         let path = self.project.root().join(file);
         let original = read(&path)?.unwrap_or_else(|| before.to_string());
         if before.is_empty() && path.exists() {
@@ -215,7 +251,7 @@ impl Sandbox {
         write(&path, &updated)?;
         let file_path = path.to_string_lossy();
         Ok(json!({
-            "session_id": SESSION,
+            "session_id": session,
             "cwd": self.project.root(),
             "hook_event_name": "PostToolUse",
             "tool_name": "Edit",
@@ -227,13 +263,13 @@ impl Sandbox {
     }
 
     /// Writes the whole file and builds the Write payload (with the previous content).
-    fn write_file(&self, file: &str, content: &str) -> Result<Value, StepError> {
+    fn write_file(&self, session: &str, file: &str, content: &str) -> Result<Value, StepError> {
         let path = self.project.root().join(file);
         let original = read(&path)?;
         write(&path, content)?;
         let file_path = path.to_string_lossy();
         Ok(json!({
-            "session_id": SESSION,
+            "session_id": session,
             "cwd": self.project.root(),
             "hook_event_name": "PostToolUse",
             "tool_name": "Write",

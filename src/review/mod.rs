@@ -2,13 +2,17 @@
 //! prompts and backends, findings, known limits and the P3 offer list; and the deep review
 //! (seed 002, [`deep`]), which shares the findings, the prompt pieces and the backends.
 
+pub(crate) mod authored;
 pub(crate) mod baseline;
+pub(crate) mod changed_lines;
 pub(crate) mod checkpoint;
 pub(crate) mod classifier;
 pub(crate) mod deep;
 pub mod event;
 pub(crate) mod findings;
+pub(crate) mod fixed;
 pub(crate) mod gate;
+pub(crate) mod learning;
 pub(crate) mod log;
 pub(crate) mod offers;
 pub(crate) mod prompt;

@@ -130,6 +130,7 @@ mod tests {
             trigger: "secondaryText".into(),
             file: "a.swift".into(),
             line,
+            origin: None,
         };
         let mut records = Vec::new();
         for round in ["R1", "R2"] {

@@ -249,7 +249,7 @@ impl Snapshot {
         outstanding
     }
 
-    fn is_deferred(&self, review: &CompletedReview, finding: &Finding) -> bool {
+    pub(crate) fn is_deferred(&self, review: &CompletedReview, finding: &Finding) -> bool {
         review
             .known_limits
             .iter()

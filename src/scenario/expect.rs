@@ -67,6 +67,9 @@ pub(crate) struct RawRecordExpect {
     /// The exact set of triggers, in any order.
     #[serde(default)]
     pub(crate) triggers: Option<Vec<String>>,
+    /// What taught it: `validator`, `review` or `reversal` (the stored `source` field).
+    #[serde(default)]
+    pub(crate) source: Option<String>,
 }
 
 /// What a time field must be.
@@ -403,6 +406,12 @@ fn check_fields(
             let (wanted, got) = (describe_time(wanted, now), shown(record, field));
             failures.push(format!("{name}: expected {field} {wanted}, got {got}"));
         }
+    }
+    if let Some(wanted) = &selector.source
+        && record.get("source").and_then(Value::as_str) != Some(wanted.as_str())
+    {
+        let got = shown(record, "source");
+        failures.push(format!("{name}: expected source {wanted:?}, got {got}"));
     }
     if let Some(wanted) = &selector.triggers {
         let mut actual = triggers_of(record);

@@ -9,6 +9,7 @@
 pub(crate) mod expect;
 pub(crate) mod fixtures;
 pub(crate) mod observation;
+pub(crate) mod session_steps;
 
 use std::path::{Component, Path};
 
@@ -78,7 +79,7 @@ pub(crate) struct RawScenario {
 pub(crate) struct RawStep {
     #[serde(default)]
     pub(crate) name: Option<String>,
-    /// Unix seconds, RFC 3339, or `+Nd` / `+Ns` after the previous step.
+    /// Unix seconds, RFC 3339, or `+Nd` / `+Nh` / `+Nm` / `+Ns` after the previous step.
     #[serde(default)]
     pub(crate) now: Option<Value>,
     #[serde(default)]
@@ -94,6 +95,18 @@ pub(crate) struct RawStep {
     pub(crate) check: Option<Vec<String>>,
     #[serde(default)]
     pub(crate) maintain: Option<bool>,
+    /// Someone else (the person) changes a file: no hook runs.
+    #[serde(default)]
+    pub(crate) person: Option<RawEdit>,
+    /// The agent's shell command changes a file (the PostToolUse hook on Bash runs).
+    #[serde(default)]
+    pub(crate) bash: Option<RawEdit>,
+    /// The agent stops (the Stop hook runs; `review` scripts the reviewer's answer).
+    #[serde(default)]
+    pub(crate) stop: Option<session_steps::RawStop>,
+    /// The session the step's payloads carry (default `car-replay`).
+    #[serde(default)]
+    pub(crate) session: Option<String>,
     #[serde(default)]
     pub(crate) expect: Option<RawExpect>,
 }
@@ -144,6 +157,8 @@ pub(crate) struct Step {
     pub(crate) number: usize,
     pub(crate) name: Option<String>,
     pub(crate) now: i64,
+    /// The session id of the step's payloads.
+    pub(crate) session: String,
     pub(crate) action: Action,
     pub(crate) expect: Expect,
 }
@@ -177,6 +192,23 @@ pub(crate) enum Action {
     },
     Check(Vec<String>),
     Maintain,
+    /// Someone else replaces `before` by `after` in the file.
+    Person {
+        file: String,
+        before: String,
+        after: String,
+    },
+    /// The agent's shell command replaces `before` by `after` in the file.
+    Bash {
+        file: String,
+        before: String,
+        after: String,
+    },
+    /// The agent stops; with `review`, a reviewer answers with exactly that findings JSON.
+    Stop {
+        review: Option<Value>,
+        message: String,
+    },
 }
 
 impl Scenario {
@@ -242,6 +274,9 @@ impl Step {
             number,
             name: raw.name,
             now,
+            session: raw
+                .session
+                .unwrap_or_else(|| session_steps::DEFAULT_SESSION.to_string()),
             action,
             expect,
         })
@@ -289,9 +324,12 @@ fn action(raw: &RawStep) -> Result<Action, String> {
     if raw.maintain == Some(true) {
         actions.push(Action::Maintain);
     }
+    actions.extend(session_steps::actions(raw)?);
     if actions.len() > 1 {
         return Err(
-            "a step does one thing: edit, write, fixture, check or maintain; split it".into(),
+            "a step does one thing: edit, write, fixture, check, maintain, person, bash \
+or stop; split it"
+                .into(),
         );
     }
     Ok(actions.pop().unwrap_or(Action::Nothing))
@@ -362,7 +400,7 @@ fn initial(
     }
 }
 
-/// Unix seconds, RFC 3339, or `+Nd` / `+Nh` / `+Ns` after `previous`.
+/// Unix seconds, RFC 3339, or `+Nd` / `+Nh` / `+Nm` / `+Ns` after `previous`.
 pub(crate) fn resolve_now(value: &Value, previous: i64) -> Result<i64, String> {
     match value {
         Value::Number(number) => number
@@ -372,7 +410,7 @@ pub(crate) fn resolve_now(value: &Value, previous: i64) -> Result<i64, String> {
             if let Some(offset) = text.trim().strip_prefix('+') {
                 return relative_offset(offset)
                     .map(|seconds| previous + seconds)
-                    .ok_or_else(|| format!("now {text:?}: write +31d, +12h or +90s"));
+                    .ok_or_else(|| format!("now {text:?}: write +31d, +12h, +5m or +90s"));
             }
             Clock::parse(text)
                 .map(|clock| clock.now())
@@ -386,6 +424,7 @@ fn relative_offset(text: &str) -> Option<i64> {
     let unit = match text.chars().last()? {
         'd' => DAY,
         'h' => 3_600,
+        'm' => 60,
         's' => 1,
         _ => return None,
     };

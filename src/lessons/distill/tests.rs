@@ -1,5 +1,7 @@
 use std::path::Path;
 
+use serde_json::json;
+
 use super::*;
 
 fn theme_file() -> LessonFile {

@@ -2,7 +2,6 @@ use std::path::Path;
 
 use super::*;
 use crate::clock::{Clock, DAY};
-use crate::edit::AddedLine;
 use crate::project::Project;
 use crate::settings::Settings;
 use crate::validate::Severity;
@@ -21,21 +20,7 @@ fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnost
 }
 
 fn edit(root: &Path, relative: &str, content: &str, added: &[(usize, &str)]) -> Edit {
-    Edit {
-        path: root.join(relative),
-        relative_path: relative.into(),
-        tool: "Write".into(),
-        content: content.into(),
-        before: None,
-        added: added
-            .iter()
-            .map(|(line, text)| AddedLine {
-                line: *line,
-                text: (*text).into(),
-            })
-            .collect(),
-        language: None,
-    }
+    crate::edit::test_edit(root, relative, "Write", content, None, added)
 }
 
 #[test]
