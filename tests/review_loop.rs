@@ -339,3 +339,41 @@ fn max_fix_attempts_is_a_setting() {
     let status = project.run(&["status"]);
     assert!(status.stdout.contains("maxFixAttempts"), "{status:?}");
 }
+
+#[test]
+fn with_the_manual_backend_submit_and_the_gate_agree_on_a_stuck_finding() {
+    let project = project_with_loader();
+    set_settings(&project, json!({"maxStopPasses": 10}));
+    let findings = json!({"findings": [p1()]});
+    for (round, version) in VERSIONS[..4].iter().enumerate() {
+        write_file(&project, "src/app.py", version);
+        let request = stop_saying(&project, "Changed load(). Done.");
+        assert!(
+            request.reason().contains(&format!("review R{}", round + 1)),
+            "{request:?}"
+        );
+        let run = submit(&project, &findings);
+        assert_eq!(run.code, 0, "{run:?}");
+        let answer = stop_saying(&project, "Submitted the review.");
+        if round < 3 {
+            assert!(
+                run.stderr.contains("fix the 1 blocking finding"),
+                "{}",
+                run.stderr
+            );
+            assert!(answer.is_block(), "round {round}: {answer:?}");
+        } else {
+            assert!(
+                run.stderr
+                    .contains("stop again: the gate will let the agent stop"),
+                "submit computes the guards like the gate: {}",
+                run.stderr
+            );
+            assert!(!answer.is_block(), "{answer:?}");
+            assert!(
+                answer.system_message().contains("car: handed to you"),
+                "{answer:?}"
+            );
+        }
+    }
+}

@@ -83,7 +83,7 @@ fn describe(attempt: &FixAttempt) -> String {
 }
 
 /// The breaker: `maxStopPasses` blocks in a row, or (when `no_progress_applies`) nothing moved
-/// since a fix request. The allow kind and the line for the person.
+/// since a fix request. The allow kind and the message for the person, naming what is still open.
 pub(crate) fn breaker(
     snapshot: &Snapshot,
     settings: &Settings,
@@ -91,32 +91,47 @@ pub(crate) fn breaker(
 ) -> Option<(AllowKind, String)> {
     let max = settings.max_stop_passes;
     let threshold = settings.minimum_blocking_severity;
-    if snapshot.blocks_since_allow >= max {
-        return Some((
+    let (kind, mut message) = if snapshot.blocks_since_allow >= max {
+        (
             AllowKind::Breaker,
             format!(
-                "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open. `car review status` shows what is pending.",
+                "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open.",
                 snapshot.blocks_since_allow
             ),
-        ));
+        )
+    } else {
+        let last = snapshot.last_block.as_ref()?;
+        if !no_progress_applies
+            || last.kind != BlockKind::Findings
+            || last.fingerprint != snapshot.fingerprint(threshold)
+        {
+            return None;
+        }
+        (
+            AllowKind::NoProgress,
+            "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop.".to_string(),
+        )
+    };
+    let open: Vec<String> = snapshot
+        .outstanding(threshold)
+        .iter()
+        .map(|item| item.finding.summary())
+        .chain(
+            snapshot
+                .unresolved_errors()
+                .iter()
+                .map(|error| error.render()),
+        )
+        .collect();
+    if open.is_empty() {
+        message.push_str(" `car review status` shows what is pending.");
+    } else {
+        message.push_str(" Still open (`car review status`):");
+        for line in open {
+            message.push_str(&format!("\n- {line}"));
+        }
     }
-    let last = snapshot.last_block.as_ref()?;
-    if !no_progress_applies
-        || last.kind != BlockKind::Findings
-        || last.fingerprint != snapshot.fingerprint(threshold)
-    {
-        return None;
-    }
-    let mut message = String::from(
-        "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop. Still open (`car review status`):",
-    );
-    for item in snapshot.outstanding(threshold) {
-        message.push_str(&format!("\n- {}", item.finding.summary()));
-    }
-    for error in snapshot.unresolved_errors() {
-        message.push_str(&format!("\n- {}", error.render()));
-    }
-    Some((AllowKind::NoProgress, message))
+    Some((kind, message))
 }
 
 #[cfg(test)]

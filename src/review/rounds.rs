@@ -122,16 +122,17 @@ impl Rounds {
         self.last_message = crate::text::shorten(message.trim(), SAID_LIMIT);
     }
 
-    /// A review was asked for: the challenges not sent yet go with its prompt.
+    /// A review was asked for: every challenge no review answered yet goes with its prompt (a
+    /// newer request supersedes an older one, which never comes back).
     pub(crate) fn requested(&mut self, review: &str) {
         for challenge in &mut self.challenges {
-            if challenge.sent_in.is_none() {
+            if challenge.upheld.is_none() {
                 challenge.sent_in = Some(review.to_string());
             }
         }
     }
 
-    /// A request was cancelled: its challenges wait for the next one.
+    /// A request was cancelled or its review failed: its challenges wait for the next one.
     pub(crate) fn cancelled(&mut self, review: &str) {
         for challenge in &mut self.challenges {
             if challenge.sent_in.as_deref() == Some(review) && challenge.upheld.is_none() {
@@ -285,11 +286,14 @@ mod tests {
         rounds.cancelled("R2");
         assert_eq!(rounds.unsent_challenges().count(), 1, "a cancelled request");
         rounds.requested("R3");
+        rounds.requested("R4");
         rounds.completed("R3", &[], |_| None);
+        assert_eq!(rounds.challenges[0].upheld, None, "R4 superseded R3");
+        rounds.completed("R4", &[], |_| None);
         assert_eq!(rounds.challenges[0].upheld, Some(false));
         rounds.challenged("R1", bug.clone(), "again");
-        rounds.requested("R4");
-        rounds.completed("R4", std::slice::from_ref(&bug), |_| None);
+        rounds.requested("R5");
+        rounds.completed("R5", std::slice::from_ref(&bug), |_| None);
         assert_eq!(rounds.challenges[1].upheld, Some(true));
         assert!(rounds.challenge_of(&bug.key()).is_some());
     }

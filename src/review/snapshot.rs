@@ -198,6 +198,7 @@ impl Snapshot {
                 });
             }
             Event::ReviewFailed { review, error } => {
+                self.rounds.cancelled(&review);
                 self.failures.insert(review, error);
             }
             Event::FindingDeferred {
