@@ -50,7 +50,8 @@ fn project_with_loader() -> TestProject {
 
 #[test]
 fn worked_example_reflection_known_limit_and_a_stuck_finding_handed_to_the_person() {
-    let project = project_with_loader();
+    let mut project = project_with_loader();
+    project.at(1_800_000_000);
     let reviewer = ScriptedReviewer::install(&project, json!({}));
     reviewer.always(&json!({"findings": [p1(), p2()]}));
     let mut answers = Vec::new();
@@ -102,6 +103,7 @@ fn worked_example_reflection_known_limit_and_a_stuck_finding_handed_to_the_perso
             .contains("escalated to you: [P1] F1 src/app.py:3"),
         "{status:?}"
     );
+    insta::assert_snapshot!("loop_status", status.stdout.trim());
     // Not requested again in this session: the next round reports it again and nothing blocks.
     write_file(&project, "src/app.py", VERSIONS[4]);
     let after = stop_saying(&project, "Rewrote load() with a context manager. Done.");

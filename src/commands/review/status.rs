@@ -51,7 +51,7 @@ fn row(snapshot: &Snapshot, threshold: crate::settings::BlockingThreshold) -> Va
     let escalated: Vec<String> = snapshot
         .escalations()
         .iter()
-        .map(|escalation| format!("{} ({})", escalation.finding.summary(), escalation.why()))
+        .map(|escalation| format!("{} — {}", escalation.finding.summary(), escalation.why()))
         .collect();
     json!({
         "session": snapshot.session,
