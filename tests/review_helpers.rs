@@ -208,31 +208,34 @@ pub fn finding(id: &str, severity: &str, file: &str, line: u64, title: &str) -> 
     })
 }
 
-/// A `command` reviewer scripted per call: its n-th call (from 1) keeps the prompt as
-/// `prompt.<n>`, answers `answer.<n>` (else `answer.txt`) and, when `exit.<n>` exists, prints
-/// `answer.<n>` on stderr and exits with that code instead.
-pub struct ScriptedReviewer {
-    pub dir: tempfile::TempDir,
-}
-
-const SCRIPTED: &str = r#"#!/bin/sh
+/// A `command` reviewer scripted per call (the gate's and the deep review's tests share it): its
+/// n-th call (from 1) keeps the prompt as `prompt.<n>`, sleeps when `sleep` exists, answers
+/// `answer.<n>` (else `answer`) and, when `exit.<n>` exists, prints that answer on stderr and
+/// exits with that code instead.
+pub const SCRIPTED_REVIEWER: &str = r#"#!/bin/sh
 dir=$(dirname "$0")
 n=$(cat "$dir/count" 2>/dev/null || echo 0)
 n=$((n + 1))
 echo "$n" > "$dir/count"
 cat > "$dir/prompt.$n"
-answer="$dir/answer.txt"
+if [ -f "$dir/sleep" ]; then sleep 30; fi
+answer="$dir/answer"
 if [ -f "$dir/answer.$n" ]; then answer="$dir/answer.$n"; fi
 if [ -f "$dir/exit.$n" ]; then cat "$answer" >&2; exit "$(cat "$dir/exit.$n")"; fi
 cat "$answer"
 "#;
+
+/// [`SCRIPTED_REVIEWER`] installed as a project's `command` backend.
+pub struct ScriptedReviewer {
+    pub dir: tempfile::TempDir,
+}
 
 impl ScriptedReviewer {
     /// Installs the reviewer as the project's `command` backend, with `extra` settings.
     pub fn install(project: &TestProject, extra: Value) -> ScriptedReviewer {
         let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("reviewer");
-        std::fs::write(&script, SCRIPTED).unwrap();
+        std::fs::write(&script, SCRIPTED_REVIEWER).unwrap();
         make_executable(&script);
         let mut settings = json!({"reviewerBackend": "command", "reviewerCommand": [script]});
         if let Value::Object(extra) = extra {
@@ -248,7 +251,7 @@ impl ScriptedReviewer {
 
     /// The answer of every call without its own.
     pub fn always(&self, findings: &Value) {
-        std::fs::write(self.dir.path().join("answer.txt"), findings.to_string()).unwrap();
+        std::fs::write(self.dir.path().join("answer"), findings.to_string()).unwrap();
     }
 
     /// The answer of call `n`.
