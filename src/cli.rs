@@ -42,7 +42,8 @@ pub(crate) enum Command {
     /// The lesson library: list, add, remove, import, export, maintain, distill, test
     #[command(subcommand)]
     Lessons(LessonsCommand),
-    /// The stop-time review gate: status, the P3 offer list, submitting and deferring findings
+    /// The stop-time review gate: status, the P3 offer list, submitting, deferring and
+    /// challenging findings, the pending prompt
     #[command(subcommand)]
     Review(ReviewCommand),
     /// Seed 002's deep review: diff + domain context + rubric → a second model; bounded rounds
@@ -208,7 +209,7 @@ pub(crate) struct LessonAddArgs {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ReviewCommand {
-    /// Gate state of the project's sessions
+    /// Gate state of the project's sessions, as the gate itself computes it now
     Status {
         /// Print JSON instead of text
         #[arg(long)]
@@ -219,13 +220,13 @@ pub(crate) enum ReviewCommand {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
-        /// The session (default: every session)
+        /// The session to list (default: the most recently active one)
         #[arg(long, value_name = "ID")]
         session: Option<String>,
     },
     /// Record an in-session review's findings (findings JSON from FILE or stdin)
     Submit {
-        /// The session whose review this is (default: the latest with a pending review)
+        /// The session whose pending review this is (default: the newest pending request)
         #[arg(long, value_name = "ID")]
         session: Option<String>,
         /// Findings JSON file, or - for stdin (the default)
@@ -233,12 +234,37 @@ pub(crate) enum ReviewCommand {
     },
     /// Record a P2 finding as a known limit (refused for P1)
     Defer {
-        /// The finding's id (F1, …), or a prefix of it that names one finding
+        /// The finding: its id (F2) or a unique prefix of it, a review's (R1/F2), or its title
         finding_id: String,
-        /// Why this is a known limit rather than a bug to fix
+        /// Why the finding is an acceptable, deliberate limitation
         #[arg(long)]
         reason: String,
-        /// The session the finding belongs to (default: the latest)
+        /// The session the finding belongs to (default: the newest one that has it open)
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+    },
+    /// Hold a blocking finding to be a false positive: the reviewer judges it again with your
+    /// reason; if it reports it again, a person decides (a challenged P1 always goes to a person)
+    Challenge {
+        /// The finding: its id (F1) or a unique prefix of it, a review's (R1/F1), or its title
+        finding_id: String,
+        /// Why the finding is wrong; it goes into the next review prompt
+        #[arg(long)]
+        reason: String,
+        /// The session the finding belongs to (default: the newest one that has it open)
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+    },
+    /// Print the pending review's prompt (for a person or another tool)
+    Prompt {
+        /// The session (default: the one with the newest pending request)
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+    },
+    /// Drop a session's pending review request and restart its blocked-stop count (the changes
+    /// stay unreviewed: the next stop asks for a new review)
+    Cancel {
+        /// The session (default: the one with the newest pending request)
         #[arg(long, value_name = "ID")]
         session: Option<String>,
     },

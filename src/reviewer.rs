@@ -64,8 +64,24 @@ impl BackendError {
         )
     }
 
-    /// What the user can do about it.
+    /// What the agent may do about it. Never "choose another reviewer": swapping the
+    /// independent reviewer for a self-review is the person's call ([`BackendError::person_hint`]).
     pub(crate) fn hint(&self, settings: &Settings) -> String {
+        match self {
+            BackendError::NotFound { program } => {
+                format!("`{program}` must be installed or put on PATH (the person is told how)")
+            }
+            BackendError::Timeout { .. } => format!(
+                "the reviewer needs more than reviewerTimeoutSeconds ({} s); the person is told how to raise it",
+                settings.reviewer_timeout_seconds
+            ),
+            BackendError::Manual => "run the review yourself and submit it".to_string(),
+            _ => "check that the reviewer CLI works on its own (is it logged in?)".to_string(),
+        }
+    }
+
+    /// What the person can do about it, choosing another reviewer included.
+    pub(crate) fn person_hint(&self, settings: &Settings) -> String {
         match self {
             BackendError::NotFound { program } => format!(
                 "install `{program}` or put it on PATH, or choose another reviewer: car config --backend manual"
@@ -74,8 +90,8 @@ impl BackendError {
                 "raise reviewerTimeoutSeconds (now {}) with `car config --timeout N`, then reinstall (`car install`) so the Stop hook's timeout follows",
                 settings.reviewer_timeout_seconds
             ),
-            BackendError::Manual => "run the review yourself and submit it".to_string(),
-            _ => "check that the reviewer CLI works on its own (is it logged in?)".to_string(),
+            BackendError::Manual => "run the review and submit it".to_string(),
+            _ => "check that the reviewer CLI works on its own (is it logged in?), or choose another reviewer: car config --backend …".to_string(),
         }
     }
 }

@@ -121,6 +121,8 @@ pub struct Settings {
     pub(crate) reviewer_timeout_seconds: u64,
     pub(crate) reviewer_command: Vec<String>,
     pub(crate) max_stop_passes: u32,
+    /// Review rounds with changes a blocking finding may survive before it goes to a human.
+    pub(crate) max_fix_attempts: u32,
     /// The least severe finding that still blocks the stop.
     pub(crate) minimum_blocking_severity: BlockingThreshold,
     pub(crate) rules_file: Option<String>,
@@ -156,6 +158,7 @@ impl Default for Settings {
             reviewer_timeout_seconds: 300,
             reviewer_command: Vec::new(),
             max_stop_passes: 5,
+            max_fix_attempts: 3,
             minimum_blocking_severity: BlockingThreshold::P2,
             rules_file: None,
             include_extensions: Vec::new(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::review_helpers::set_settings;
+use crate::review_helpers::{SCRIPTED_REVIEWER, set_settings};
 use crate::support::TestProject;
 
 /// The committed module: converts an amount in local currency to USD.
@@ -16,18 +16,6 @@ pub const FX_COMMITTED: &str =
 pub const FX_CHANGED: &str =
     "def to_usd(amount, rate_per_usd):\n    return amount * rate_per_usd\n";
 
-/// A reviewer that answers with `answer.<n>` on its n-th call (else `answer`), keeps each prompt
-/// as `prompt.<n>`, and sleeps when `sleep` exists.
-const REVIEWER: &str = r#"#!/bin/sh
-dir=$(dirname "$0")
-n=$(cat "$dir/count" 2>/dev/null || echo 0)
-n=$((n + 1))
-echo "$n" > "$dir/count"
-cat > "$dir/prompt.$n"
-if [ -f "$dir/sleep" ]; then sleep 30; fi
-if [ -f "$dir/answer.$n" ]; then cat "$dir/answer.$n"; else cat "$dir/answer"; fi
-"#;
-
 pub struct Scripted {
     pub dir: tempfile::TempDir,
 }
@@ -36,7 +24,7 @@ impl Scripted {
     pub fn new() -> Scripted {
         let dir = tempfile::tempdir().unwrap();
         let scripted = Scripted { dir };
-        scripted.write_executable("reviewer", REVIEWER);
+        scripted.write_executable("reviewer", SCRIPTED_REVIEWER);
         scripted.answer_always(r#"{"findings": []}"#);
         scripted
     }

@@ -190,7 +190,17 @@ fn missing_reviewer_cli_blocks_saying_what_failed_and_how_to_fix() {
         "{}",
         answer.reason()
     );
-    assert!(answer.reason().contains("car config --backend manual"));
+    assert!(
+        !answer.reason().contains("manual") && !answer.reason().contains("car config"),
+        "swapping the reviewer for self-review is the person's call: {}",
+        answer.reason()
+    );
+    assert!(
+        answer
+            .system_message()
+            .contains("or choose another reviewer: car config --backend manual"),
+        "{answer:?}"
+    );
     assert!(event_names(&project, SESSION).contains(&"review_failed".to_string()));
 }
 

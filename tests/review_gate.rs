@@ -316,7 +316,7 @@ fn classifier_reads_the_transcript_when_the_payload_has_no_message() {
         concat!(
             r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done with step one."}]}}"#,
             "\n",
-            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Would you like me to also migrate the old records?"}]}}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Should the migration keep the old records, or drop them?"}]}}"#,
             "\n"
         ),
     );

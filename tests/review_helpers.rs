@@ -219,3 +219,104 @@ pub fn finding(id: &str, severity: &str, file: &str, line: u64, title: &str) -> 
         "suggestion": format!("fix {title}")
     })
 }
+
+/// A `command` reviewer scripted per call (the gate's and the deep review's tests share it): its
+/// n-th call (from 1) keeps the prompt as `prompt.<n>`, sleeps when `sleep` exists, answers
+/// `answer.<n>` (else `answer`) and, when `exit.<n>` exists, prints that answer on stderr and
+/// exits with that code instead.
+pub const SCRIPTED_REVIEWER: &str = r#"#!/bin/sh
+dir=$(dirname "$0")
+n=$(cat "$dir/count" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" > "$dir/count"
+cat > "$dir/prompt.$n"
+if [ -f "$dir/sleep" ]; then sleep 30; fi
+answer="$dir/answer"
+if [ -f "$dir/answer.$n" ]; then answer="$dir/answer.$n"; fi
+if [ -f "$dir/exit.$n" ]; then cat "$answer" >&2; exit "$(cat "$dir/exit.$n")"; fi
+cat "$answer"
+"#;
+
+/// [`SCRIPTED_REVIEWER`] installed as a project's `command` backend.
+pub struct ScriptedReviewer {
+    pub dir: tempfile::TempDir,
+}
+
+impl ScriptedReviewer {
+    /// Installs the reviewer as the project's `command` backend, with `extra` settings.
+    pub fn install(project: &TestProject, extra: Value) -> ScriptedReviewer {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("reviewer");
+        std::fs::write(&script, SCRIPTED_REVIEWER).unwrap();
+        make_executable(&script);
+        let mut settings = json!({"reviewerBackend": "command", "reviewerCommand": [script]});
+        if let Value::Object(extra) = extra {
+            for (key, value) in extra {
+                settings[key] = value;
+            }
+        }
+        set_settings(project, settings);
+        let reviewer = ScriptedReviewer { dir };
+        reviewer.always(&json!({"findings": []}));
+        reviewer
+    }
+
+    /// The answer of every call without its own.
+    pub fn always(&self, findings: &Value) {
+        std::fs::write(self.dir.path().join("answer"), findings.to_string()).unwrap();
+    }
+
+    /// The answer of call `n`.
+    pub fn answer(&self, n: usize, findings: &Value) {
+        std::fs::write(
+            self.dir.path().join(format!("answer.{n}")),
+            findings.to_string(),
+        )
+        .unwrap();
+    }
+
+    /// Call `n` fails: exit `code`, `stderr` on stderr.
+    pub fn fail(&self, n: usize, code: i32, stderr: &str) {
+        std::fs::write(self.dir.path().join(format!("answer.{n}")), stderr).unwrap();
+        std::fs::write(self.dir.path().join(format!("exit.{n}")), code.to_string()).unwrap();
+    }
+
+    pub fn calls(&self) -> usize {
+        std::fs::read_to_string(self.dir.path().join("count"))
+            .map_or(0, |text| text.trim().parse().unwrap_or(0))
+    }
+
+    /// The prompt of call `n`.
+    pub fn prompt(&self, n: usize) -> String {
+        std::fs::read_to_string(self.dir.path().join(format!("prompt.{n}")))
+            .unwrap_or_else(|_| panic!("the reviewer was not called {n} times"))
+    }
+}
+
+/// Stops the test session with `message` as the agent's last words.
+pub fn stop_saying(project: &TestProject, message: &str) -> HookAnswer {
+    project.hook("stop", &stop_payload(project, SESSION, Some(message)))
+}
+
+/// `car review status --json`, the test session's row.
+pub fn status_row(project: &TestProject) -> Value {
+    let run = project.run(&["review", "status", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let value: Value = serde_json::from_str(&run.stdout).unwrap();
+    value["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["session"] == SESSION)
+        .cloned()
+        .unwrap_or_else(|| panic!("no row for {SESSION}: {value}"))
+}
+
+/// Runs a PostToolUse hook for a Bash command the test already carried out on disk.
+pub fn bash_ran(project: &TestProject, command: &str) -> HookAnswer {
+    let mut payload = project.fixture_json("claude-post-bash-rm.json");
+    payload["session_id"] = json!(SESSION);
+    payload["tool_input"]["command"] = json!(command);
+    payload["tool_response"]["stdout"] = json!("");
+    project.hook("post-tool-use", &payload.to_string())
+}

@@ -193,7 +193,13 @@ fn session_end_closes_the_session_and_removes_only_stale_ones() {
     let started = std::time::Instant::now();
     let answer = project.hook("session-end", &payload.to_string());
     let elapsed = started.elapsed();
-    assert_eq!(answer.json, json!({}));
+    assert!(answer.json.get("decision").is_none(), "{answer:?}");
+    assert!(
+        answer
+            .system_message()
+            .contains("the session ends with changes no review covered: end.py"),
+        "a postponed review is not forgotten: {answer:?}"
+    );
     assert!(elapsed.as_millis() < 1000, "{elapsed:?}");
     let clients = project.path().join(".claude/claude-auto-review/clients");
     assert!(!clients.join("stale").exists(), "stale session removed");
@@ -211,7 +217,10 @@ fn session_end_closes_the_session_and_removes_only_stale_ones() {
         lifecycle.contains("\"event\":\"session_removed\",\"removed\":\"stale\""),
         "{lifecycle}"
     );
-    assert!(lifecycle.contains("\"event\":\"session_ended\""));
+    assert!(
+        lifecycle.contains("\"event\":\"session_ended\",\"reason\":\"prompt_input_exit\",\"unreviewed\":[\"end.py\"]"),
+        "{lifecycle}"
+    );
 }
 
 #[test]

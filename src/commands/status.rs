@@ -45,7 +45,12 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     enabled_section(&settings, &wired_agents, &mut report);
     reviewer_section(&settings, &mut report);
     lessons_section(project, &mut report);
-    review_section(project, &settings, &mut report);
+    review_section(
+        project,
+        &settings,
+        crate::clock::Clock::from_env()?,
+        &mut report,
+    );
     errors_section(project, &mut report);
     if let Some(path) = migrate::python_car_on_path() {
         report.add(
@@ -317,8 +322,15 @@ fn lessons_section(project: &Project, report: &mut Report) {
     );
 }
 
-fn review_section(project: &Project, settings: &Settings, report: &mut Report) {
-    let sessions = crate::review::log::sessions(project);
+fn review_section(
+    project: &Project,
+    settings: &Settings,
+    clock: crate::clock::Clock,
+    report: &mut Report,
+) {
+    // The gate's own view of each session now (reconciled, errors re-checked, guards applied).
+    let validate = crate::pipeline::OnDisk::new(project, settings);
+    let sessions = crate::review::current::sessions_now(project, settings, clock, &validate);
     let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!(
         "reviews: {} with recorded edits",
@@ -326,7 +338,7 @@ fn review_section(project: &Project, settings: &Settings, report: &mut Report) {
     )];
     let mut open = Vec::new();
     for snapshot in sessions.iter().filter(|snapshot| !snapshot.ended) {
-        let unreviewed = snapshot.unreviewed().len();
+        let unreviewed = snapshot.review_scope().len();
         let findings = snapshot.outstanding(threshold).len();
         let errors = snapshot.unresolved_errors().len();
         let pending = snapshot.pending_request().map(|request| request.id.clone());

@@ -1,9 +1,11 @@
 //! The Stop / SubagentStop hook: the payload's stop, handed to the review gate
-//! ([`crate::review::gate`]), which knows nothing of payloads.
+//! ([`crate::review::gate`]), which knows nothing of payloads. The gate validates files again
+//! from disk with the pipeline's validators, handed in here.
 
 use crate::answer::Answer;
 use crate::hook::HookContext;
 use crate::hook::render::Agent;
+use crate::pipeline::OnDisk;
 use crate::review::gate::{self, StopInput};
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
@@ -18,10 +20,12 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     {
         return Answer::allow();
     }
+    let validate = OnDisk::new(&context.project, &context.settings);
     let input = StopInput {
         is_subagent: context.payload.is_subagent_stop(),
         last_message: raw.last_assistant_message.clone(),
         transcript_path: raw.transcript_path.as_ref().map(Into::into),
+        validate: &validate,
     };
     let mut answer = gate::handle_stop(context.session(), &input);
     // The Python tool's reviewFeedbackMaxChars: the agent reads at most this much.

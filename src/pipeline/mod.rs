@@ -14,9 +14,10 @@
 pub(crate) mod config;
 
 use crate::clock::Clock;
-use crate::edit::Edit;
+use crate::edit::{Delta, Edit};
 use crate::lessons::{self, LessonScope, Warning};
 use crate::project::Project;
+use crate::review::current::Revalidate;
 use crate::settings::Settings;
 use crate::validate::{Diagnostic, Source, Validators};
 
@@ -79,36 +80,9 @@ impl<'a> Checker<'a> {
 
     /// Validators, the configuration self-test, then the lessons (for files in the project).
     pub(crate) fn check(&self, edit: &Edit) -> EditReport {
-        let source = Source {
-            path: &edit.path,
-            display_path: &edit.relative_path,
-            content: &edit.content,
-            language: edit.language.as_deref(),
-            added: &edit.added,
-        };
-        // Without the payload's previous content, the committed version stands in (what an
-        // error "introduced by this edit" is measured against); a new file has none.
-        let head;
-        let before = match edit.before.as_deref() {
-            Some(before) => Some(before),
-            None if !source.added_everything() => {
-                head = self.project.head_version(&edit.relative_path);
-                head.as_deref()
-            }
-            None => None,
-        };
-        let validated = self.validators.check(&source, before);
-        let mut report = EditReport {
-            diagnostics: validated.diagnostics,
-            notes: validated.notes,
-            ..EditReport::default()
-        };
-        if !report.has_errors() {
-            report.diagnostics.extend(config::check_config_edit(
-                &edit.relative_path,
-                &edit.content,
-            ));
-        }
+        let mut report = validate(&self.validators, edit, || {
+            self.project.head_version(&edit.relative_path)
+        });
         // Lessons are about the project's files: a file elsewhere (`car check /tmp/x.py`) is only
         // validated.
         if self.project.relative(&edit.path).is_none() {
@@ -125,5 +99,97 @@ impl<'a> Checker<'a> {
         report.warnings = outcome.warnings;
         report.notes.extend(outcome.notes);
         report
+    }
+}
+
+/// The validators for the file's language, then (when they found no error) the configuration
+/// self-test: every diagnostic an edit gets before the lessons. The file's earlier content is
+/// what an error "introduced by this edit" is measured against: the edit's `before`, else (unless
+/// the edit added every line: a new file has none) what `head` gives, the committed version.
+fn validate(
+    validators: &Validators,
+    edit: &Edit,
+    head: impl FnOnce() -> Option<String>,
+) -> EditReport {
+    let source = Source {
+        path: &edit.path,
+        display_path: &edit.relative_path,
+        content: &edit.content,
+        language: edit.language.as_deref(),
+        added: &edit.added,
+    };
+    let committed;
+    let before = match edit.before.as_deref() {
+        Some(before) => Some(before),
+        None if !source.added_everything() => {
+            committed = head();
+            committed.as_deref()
+        }
+        None => None,
+    };
+    let validated = validators.check(&source, before);
+    let mut report = EditReport {
+        diagnostics: validated.diagnostics,
+        notes: validated.notes,
+        ..EditReport::default()
+    };
+    if !report.has_errors() {
+        report.diagnostics.extend(config::check_config_edit(
+            &edit.relative_path,
+            &edit.content,
+        ));
+    }
+    report
+}
+
+/// Validates project files as they are on disk now, with the same validators and configuration
+/// self-test as an edit and no lessons: the stop gate's truth at stop time, and what `car review
+/// status` and `car review submit` show. The validators load on first use (most stops re-check
+/// nothing). The lines the session added since `before` are what import checks look at.
+pub(crate) struct OnDisk<'a> {
+    project: &'a Project,
+    settings: &'a Settings,
+    validators: std::sync::OnceLock<Validators>,
+}
+
+impl<'a> OnDisk<'a> {
+    pub(crate) fn new(project: &'a Project, settings: &'a Settings) -> OnDisk<'a> {
+        OnDisk {
+            project,
+            settings,
+            validators: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl Revalidate for OnDisk<'_> {
+    fn errors_now(&self, file: &str, before: Option<&str>) -> Option<Vec<Diagnostic>> {
+        let path = self.project.checkout().join(file);
+        let content = crate::edit::read_text(&path, file).ok()?;
+        let delta = Delta::Whole {
+            before: before.map(str::to_string),
+        };
+        let edit = Edit {
+            added: delta.added_lines(&content),
+            path,
+            relative_path: file.to_string(),
+            tool: "stop".into(),
+            content,
+            before: before.map(str::to_string),
+            language: None,
+        };
+        let validators = self
+            .validators
+            .get_or_init(|| Validators::load(self.project, self.settings));
+        // `before` is the content before the session: an error the session did not introduce is
+        // not its own.
+        let report = validate(validators, &edit, || None);
+        Some(
+            report
+                .diagnostics
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect(),
+        )
     }
 }

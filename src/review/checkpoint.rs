@@ -16,7 +16,7 @@ use crate::files::{self, FileError};
 use crate::review::log::{EventLog, parse_lines};
 use crate::review::snapshot::Snapshot;
 
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const FILE_NAME: &str = "snapshot.json";
 /// How many bytes before the offset are remembered to recognise the same log.
 const TAIL: usize = 128;
@@ -81,6 +81,12 @@ pub(crate) fn peek(log: &EventLog) -> Option<Snapshot> {
         snapshot.apply(record);
     }
     Some(snapshot)
+}
+
+/// Another session's snapshot without writing anything: the cache plus its tail, else the whole
+/// log; `None` when the log cannot be read.
+pub(crate) fn peek_or_read(log: &EventLog) -> Option<Snapshot> {
+    peek(log).or_else(|| full(log).ok())
 }
 
 fn fresh(log: &EventLog) -> Snapshot {

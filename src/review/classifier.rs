@@ -1,6 +1,7 @@
 //! The last-message classifier: did the agent stop because it is done, or because it is waiting
-//! for the user (a question, a choice offered, a plan announced but not carried out)? When it is
-//! waiting, the gate lets it stop without a review and keeps the edits pending.
+//! for the user (a question that blocks progress, a decision asked for, a plan announced but not
+//! carried out)? When it is waiting, the gate lets it stop without a review and keeps the edits
+//! pending. Finished work followed by an offer ("Want me to also add a test?") is done: reviewed.
 //!
 //! The built-in classifier is offline and instant; `classifierBackend: "model"` asks the reviewer
 //! CLI with a short timeout and falls back to the built-in one on any failure. The text is
@@ -86,31 +87,71 @@ pub(crate) fn classify(
     builtin(text)
 }
 
-/// Phrases that offer the user a choice. Polite closings ("let me know if you need anything")
-/// are deliberately absent: a false "incomplete" skips a review, the costlier mistake.
+/// Phrases that ask the user to choose or decide: the agent cannot go on without an answer.
 const CHOICES: [&str; 8] = [
-    "would you like me",
-    "do you want me",
-    "should i ",
-    "let me know which",
     "which do you prefer",
     "which would you prefer",
     "which option do you",
+    "let me know which",
     "or would you rather",
+    "please confirm",
+    "please clarify",
+    "could you clarify",
+];
+
+/// Phrases that offer more work after the work is done ("Want me to also add a test?"). Polite
+/// closings ("let me know if you need anything") need no list: they are not questions.
+const OFFERS: [&str; 12] = [
+    "want me to",
+    "would you like me to",
+    "shall i also",
+    "should i also",
+    "shall i add",
+    "should i add",
+    "i can also",
+    "if you'd like, i can",
+    "if you want, i can",
+    "happy to also",
+    "do you also want",
+    "would you also like",
+];
+
+/// Inside an offer, words that make it a real question after all: a choice between ways, or
+/// asking leave to go on with the work itself.
+const BLOCKING_IN_OFFER: [&str; 7] = [
+    " or ", "which ", "proceed", "continue", "go ahead", "instead", "before i",
+];
+
+/// Closing questions that ask for nothing.
+const CLOSINGS: [&str; 4] = [
+    "anything else?",
+    "any questions?",
+    "anything else i can help with?",
+    "does that help?",
 ];
 
 /// Phrases that announce work not done yet.
-const PLANS: [&str; 7] = [
+const PLANS: [&str; 16] = [
     "i'll now",
     "i will now",
     "next, i'll",
     "next i'll",
     "next, i will",
+    "next i will",
+    "next, i'm going to",
+    "next i'm going to",
     "now i'll",
+    "now i will",
     "let me now",
+    "i'm going to now",
+    "i'll next",
+    "i will next",
+    "then i'll",
+    "i'll continue with",
 ];
 
-/// The offline rules.
+/// The offline rules: a plan not carried out, or a question that blocks progress, is
+/// incomplete; finished work followed by an offer, or a closing that asks nothing, is complete.
 pub(crate) fn builtin(text: &str) -> Classification {
     let verdict = |verdict, reason: &str| Classification {
         verdict,
@@ -119,22 +160,43 @@ pub(crate) fn builtin(text: &str) -> Classification {
     };
     let tail = last_paragraph(text);
     let lower = tail.to_lowercase();
-    if tail.trim_end().ends_with('?') {
-        return verdict(Verdict::Incomplete, "ends with a question to the user");
+    if let Some(phrase) = PLANS.iter().find(|phrase| lower.contains(*phrase)) {
+        return verdict(
+            Verdict::Incomplete,
+            &format!("announces work it has not done yet ({phrase:?})"),
+        );
     }
     if let Some(phrase) = CHOICES.iter().find(|phrase| lower.contains(*phrase)) {
         return verdict(
             Verdict::Incomplete,
-            &format!("offers the user a choice ({phrase:?})"),
+            &format!("asks the user to decide ({phrase:?})"),
         );
     }
-    if let Some(phrase) = PLANS.iter().find(|phrase| lower.contains(*phrase)) {
-        return verdict(
+    let question = last_sentence(tail).to_lowercase();
+    if !question.ends_with('?') || CLOSINGS.iter().any(|closing| question.ends_with(closing)) {
+        return verdict(Verdict::Complete, "reads as a finished turn");
+    }
+    let offer = OFFERS.iter().find(|phrase| question.contains(*phrase));
+    match offer {
+        Some(phrase) if !BLOCKING_IN_OFFER.iter().any(|word| question.contains(word)) => verdict(
+            Verdict::Complete,
+            &format!("finished work followed by an offer ({phrase:?}): reviewed"),
+        ),
+        _ => verdict(
             Verdict::Incomplete,
-            &format!("announces a plan it has not carried out ({phrase:?})"),
-        );
+            "ends with a question that blocks progress",
+        ),
     }
-    verdict(Verdict::Complete, "reads as a finished turn")
+}
+
+/// The last sentence of a paragraph (where a closing question sits).
+fn last_sentence(paragraph: &str) -> &str {
+    let text = paragraph.trim();
+    let body = text.trim_end_matches(['?', '!', '.', ' ']);
+    let start = body
+        .rfind(['.', '!', '?', '\n'])
+        .map_or(0, |index| index + 1);
+    text[start..].trim()
 }
 
 /// The last non-empty paragraph (where a closing question or plan sits).
@@ -148,8 +210,10 @@ fn last_paragraph(text: &str) -> &str {
 fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verdict, String> {
     let prompt = format!(
         "An AI coding agent ended its turn with the message below. Answer with exactly one word: \
-         INCOMPLETE if it asks the user a question, offers a choice, or announces work it has not \
-         done yet; COMPLETE otherwise.\n\n<message>\n{text}\n</message>\n"
+         INCOMPLETE if it cannot go on without the user (a question that blocks progress, a \
+         decision between options) or announces work it has not done yet (\"next I will …\"); \
+         COMPLETE if its work is done, also when it then offers more (\"Want me to also add a \
+         test?\").\n\n<message>\n{text}\n</message>\n"
     );
     // The classifier's own limit, never more than the reviewer's.
     let timeout = Duration::from_secs_f64(settings.classifier_timeout_seconds.min(86_400.0))
@@ -215,8 +279,27 @@ mod tests {
     fn builtin_rules() {
         let cases = [
             ("I refactored the loader. All done.", Verdict::Complete),
+            ("Done.\n\nShould I also update the docs?", Verdict::Complete),
             (
-                "Done.\n\nShould I also update the docs?",
+                "Done: the loop now covers every row. Want me to also add a test?",
+                Verdict::Complete,
+            ),
+            (
+                "Implemented the parser. Shall I also wire it into the CLI?",
+                Verdict::Complete,
+            ),
+            (
+                "I found two ways to do it. Should I use the cache or the database?",
+                Verdict::Incomplete,
+            ),
+            (
+                "Step one is in place. Want me to continue with the migration?",
+                Verdict::Incomplete,
+            ),
+            ("What should the default timeout be?", Verdict::Incomplete),
+            ("All tests pass. Anything else?", Verdict::Complete),
+            (
+                "I read the loader. Next I will rewrite the cache.",
                 Verdict::Incomplete,
             ),
             (

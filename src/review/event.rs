@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
-use crate::review::findings::{Finding, KnownLimit};
+use crate::review::findings::{Finding, KnownLimit, Severity};
 use crate::validate::Diagnostic;
 
 /// A file's content hash, or `None` when the file does not exist (deleted / never created).
@@ -20,16 +20,19 @@ pub(crate) type Version = Option<String>;
 /// File → version, sorted so two sets compare and print the same way every time.
 pub(crate) type Versions = BTreeMap<String, Version>;
 
-/// One line of a session's event log.
 /// The stages of a stop attempt, in the order the gate runs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Stage {
     Enabled,
     Changes,
+    /// `[KNOWN LIMIT]` lines of the agent's last message.
+    KnownLimits,
     Breaker,
     Reuse,
     Review,
+    /// The convergence guards after a review: stuck and challenged findings go to a human.
+    Guards,
     Verdict,
 }
 
@@ -59,6 +62,8 @@ pub(crate) enum AllowKind {
     NoProgress,
     /// The agent is waiting for the user; the review is postponed.
     Incomplete,
+    /// What still blocked was handed to a human (stuck or challenged findings).
+    Escalated,
 }
 
 impl AllowKind {
@@ -69,10 +74,24 @@ impl AllowKind {
             AllowKind::Breaker => "breaker",
             AllowKind::NoProgress => "no_progress",
             AllowKind::Incomplete => "incomplete",
+            AllowKind::Escalated => "escalated",
         }
     }
 }
 
+/// Why a finding was handed to a human.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum EscalationKind {
+    /// It survived `maxFixAttempts` review rounds in which the agent changed its file.
+    Stuck,
+    /// The agent challenged it as a false positive and the reviewer reported it again.
+    ChallengeUpheld,
+    /// A challenged P1 the reviewer then left out: a P1 is never dropped, a person decides.
+    ChallengedP1,
+}
+
+/// One line of a session's event log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct EventRecord {
     /// Unix seconds (from the one clock).
@@ -140,11 +159,14 @@ pub(crate) enum Event {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         detail: String,
     },
-    /// The classifier's reading of the agent's last message.
+    /// The classifier's reading of the agent's last message; `message` is the start of that
+    /// message (what the agent said it did, shown as a fix tried when a finding goes to a human).
     ClassifierResult {
         verdict: String,
         source: String,
         reason: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        message: String,
     },
     /// A review of `files` (at these versions) was asked for.
     ReviewRequested {
@@ -173,6 +195,35 @@ pub(crate) enum Event {
         title: String,
         reason: String,
     },
+    /// The agent holds a blocking finding to be a false positive (`car review challenge`); the
+    /// reason goes into the next review prompt.
+    FindingChallenged {
+        review: String,
+        finding: String,
+        file: String,
+        title: String,
+        severity: Severity,
+        reason: String,
+    },
+    /// A blocking finding was handed to a human: it no longer blocks in this session and is not
+    /// requested again. `tried` holds what the agent said before each round the finding survived.
+    FindingEscalated {
+        review: String,
+        finding: Finding,
+        kind: EscalationKind,
+        #[serde(default)]
+        attempts: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tried: Vec<String>,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        challenge: String,
+    },
+    /// `car review cancel`: the pending review request is dropped and the blocked-stop count
+    /// starts again; the changes stay unreviewed.
+    ReviewCancelled {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        review: Option<String>,
+    },
     /// The gate blocked a stop.
     StopBlocked {
         kind: BlockKind,
@@ -186,6 +237,9 @@ pub(crate) enum Event {
     SessionEnded {
         #[serde(default)]
         reason: String,
+        /// Changed files no review covered when the session ended.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unreviewed: Vec<String>,
     },
     /// SessionEnd removed a stale session's folder (lifecycle log only).
     SessionRemoved { removed: String, last_seen: i64 },
@@ -200,6 +254,9 @@ impl Event {
                 | Event::ReviewCompleted { .. }
                 | Event::ReviewFailed { .. }
                 | Event::FindingDeferred { .. }
+                | Event::FindingChallenged { .. }
+                | Event::FindingEscalated { .. }
+                | Event::ReviewCancelled { .. }
                 | Event::StopBlocked { .. }
                 | Event::StopAllowed { .. }
                 | Event::SessionEnded { .. }

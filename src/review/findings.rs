@@ -127,6 +127,17 @@ impl Finding {
         }
     }
 
+    /// `[P1] F1 src/app.py:4: title`, one line.
+    pub(crate) fn summary(&self) -> String {
+        format!(
+            "[{}] {} {}: {}",
+            self.severity,
+            self.id,
+            self.location(),
+            self.title
+        )
+    }
+
     /// What identifies "the same finding" across review rounds.
     pub(crate) fn key(&self) -> String {
         format!("{}|{}", self.file, normalize_title(&self.title))

@@ -1,47 +1,48 @@
 //! The Stop / SubagentStop hook: the review gate. Stages, in order, each leaving an event:
-//! enabled? → unreviewed changes? (after reconciling with `git status`) → breaker
+//! enabled? → unreviewed changes? (the session brought up to date with the disk: see
+//! [`crate::review::current`]) → `[KNOWN LIMIT]` lines of the agent's last message → breaker
 //! (`maxStopPasses` blocks in a row, or no progress since the last block) → classifier (is the
 //! agent waiting for the user?) → reuse a pending review of exactly these versions → produce the
-//! review → verdict.
+//! review → convergence guards (stuck and challenged findings go to a human) → verdict.
 //!
 //! Invariants: the verdict comes from the findings alone; P3 never appear in a fix request;
 //! unresolved validator errors block by themselves; a reviewer that is missing, times out or
 //! answers nothing usable blocks with what failed (until the breaker); `stop_hook_active` never
-//! ends the loop — the breaker does. SubagentStop is not gated: a subagent's edits are recorded in
-//! the parent session's log and reviewed when the main agent stops. Any internal error fails open.
+//! ends the loop — the guards and the breaker do; a finding handed to a human never blocks again
+//! in the session. SubagentStop is not gated: a subagent's edits are recorded in the parent
+//! session's log and reviewed when the main agent stops. Any internal error fails open.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
 use crate::review::classifier::{self, Verdict};
+use crate::review::current::{self, Revalidate};
 use crate::review::event::{AllowKind, BlockKind, Event, EventRecord, Stage, Versions};
 use crate::review::findings::Review;
 use crate::review::log::EventLog;
-use crate::review::offers;
 use crate::review::prompt::{self, PromptInput};
-use crate::review::reconcile;
-use crate::review::snapshot::{Outstanding, Request, Snapshot};
-use crate::review::{ReviewError, Session};
+use crate::review::reasons::{self, FixRequest};
+use crate::review::rounds::Escalation;
+use crate::review::snapshot::{Request, Snapshot};
+use crate::review::{ReviewError, Session, guards, limits, offers};
 use crate::reviewer::{self, AskOptions, BackendError};
 use crate::settings::BlockingThreshold;
 use crate::settings::ReviewerBackend;
 
-/// Review requests up to this size are put into the block reason itself.
-const INLINE_PROMPT_LIMIT: usize = 16 * 1024;
-
 /// What the agent's stop says beyond its session.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct StopInput {
+pub(crate) struct StopInput<'a> {
     /// A subagent stopped (its edits are reviewed when the main agent stops).
     pub(crate) is_subagent: bool,
     /// The agent's last message, when the payload carries it.
     pub(crate) last_message: Option<String>,
     /// The transcript, to read the last message from when the payload does not carry it.
     pub(crate) transcript_path: Option<PathBuf>,
+    /// Validates a file as it is on disk now (the pipeline's validators).
+    pub(crate) validate: &'a dyn Revalidate,
 }
 
-pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput) -> Answer {
+pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput<'_>) -> Answer {
     if !session.settings.enabled || input.is_subagent {
         return Answer::allow();
     }
@@ -62,39 +63,64 @@ pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput) -> Answer {
     }
 }
 
+/// Why a review could not run.
+struct Failure {
+    what: String,
+    /// What the agent may do about it.
+    fix: String,
+    /// What the person may do about it (choosing another reviewer is theirs).
+    person: String,
+}
+
 /// What producing the review led to.
 enum Produced {
     /// Manual backend: the agent must review and submit.
     Requested(Request),
-    /// The reviewer could not deliver; what failed and how to fix it.
-    Failed(String, String),
+    /// The reviewer could not deliver.
+    Failed(Failure),
     /// Findings are recorded; go to the verdict.
     Reviewed,
 }
 
 struct Gate<'a> {
     context: Session<'a>,
-    input: &'a StopInput,
+    input: &'a StopInput<'a>,
     log: EventLog,
     snapshot: Snapshot,
-    /// `git status` at this stop, until reconciliation consumes it.
+    /// `git status` at this stop, until the refresh consumes it.
     dirty: Option<Versions>,
     pending: Vec<Event>,
     threshold: BlockingThreshold,
+    /// The agent's last message (payload, else transcript), read once.
+    message: Option<String>,
+    /// `[KNOWN LIMIT]` lines that deferred nothing, with why.
+    refused: Vec<String>,
+    /// Findings `[KNOWN LIMIT]` lines deferred at this stop.
+    deferred: Vec<String>,
+    /// Findings handed to a person at this stop.
+    handed: Vec<Escalation>,
 }
 
 impl<'a> Gate<'a> {
     /// Reads the snapshot while `git status` runs beside it (the two costs overlap).
     fn open(
         context: Session<'a>,
-        input: &'a StopInput,
+        input: &'a StopInput<'a>,
         log: EventLog,
     ) -> Result<Gate<'a>, ReviewError> {
         let (snapshot, dirty) = std::thread::scope(|scope| {
-            let git = scope.spawn(|| reconcile::dirty_versions(context.project, context.settings));
+            let git = scope.spawn(|| {
+                crate::review::reconcile::dirty_versions(context.project, context.settings)
+            });
             let snapshot = crate::review::checkpoint::load(&log);
             (snapshot, git.join().ok().flatten())
         });
+        let transcript_text = || {
+            input
+                .transcript_path
+                .as_deref()
+                .and_then(classifier::transcript_last_text)
+        };
         Ok(Gate {
             context,
             input,
@@ -103,81 +129,112 @@ impl<'a> Gate<'a> {
             dirty,
             pending: Vec::new(),
             threshold: context.settings.minimum_blocking_severity,
+            message: input.last_message.clone().or_else(transcript_text),
+            refused: Vec::new(),
+            deferred: Vec::new(),
+            handed: Vec::new(),
         })
     }
 
     fn run(mut self) -> Result<Answer, ReviewError> {
         self.stage(Stage::Enabled, "yes", "");
-        let Some(unreviewed) = self.pending_changes() else {
+        let Some(scope) = self.pending_changes() else {
             return self.allow_final(AllowKind::Clean, None);
         };
-        if let Some((kind, message)) = self.breaker() {
+        self.known_limits();
+        let no_progress_applies = self.refused.is_empty();
+        if let Some((kind, message)) =
+            guards::breaker(&self.snapshot, self.context.settings, no_progress_applies)
+        {
             self.stage(Stage::Breaker, kind.as_str(), "");
             return self.allow_final(kind, Some(message));
         }
         self.stage(Stage::Breaker, "closed", "");
-        if let Some(answer) = self.classify(&unreviewed)? {
+        if let Some(answer) = self.classify(&scope)? {
             return Ok(answer);
         }
-        let produced = if unreviewed.is_empty() {
+        let produced = if scope.is_empty() {
             self.stage(Stage::Review, "not needed", "every change was reviewed");
             Produced::Reviewed
         } else {
-            self.produce(&unreviewed)?
+            self.produce(&scope)?
         };
         match produced {
             Produced::Requested(request) => {
-                let reason = request_reason(self.context, &request, &self.errors_to_fix());
-                self.block(BlockKind::ReviewRequest, reason)
+                let also = reasons::errors_to_fix(&self.snapshot.unresolved_errors());
+                let reason = reasons::request(self.context, &request, &also);
+                self.block(BlockKind::ReviewRequest, reason, None)
             }
-            Produced::Failed(what, fix) => {
-                let reason = failure_reason(&what, &fix, self.context.settings.max_stop_passes)
-                    + &self.errors_to_fix();
-                self.block(BlockKind::ReviewerFailed, reason)
+            Produced::Failed(failure) => {
+                let max = self.context.settings.max_stop_passes;
+                let reason = reasons::failure(&failure.what, &failure.fix, max)
+                    + &reasons::errors_to_fix(&self.snapshot.unresolved_errors());
+                let person = format!(
+                    "car: the reviewer could not run ({}); {}",
+                    failure.what, failure.person
+                );
+                self.block(BlockKind::ReviewerFailed, reason, Some(person))
             }
-            Produced::Reviewed => self.verdict(),
+            Produced::Reviewed => {
+                self.guards();
+                self.verdict()
+            }
         }
     }
 
-    /// Reconciles with git, then the unreviewed files — `None` when nothing at all is pending
-    /// (no unreviewed file, no open finding, no validator error).
+    /// Brings the session up to date with the disk, then what the next review covers — `None`
+    /// when nothing at all is pending (nothing to review, no open finding, no validator error).
     fn pending_changes(&mut self) -> Option<Versions> {
-        let reconciled = reconcile::reconcile(
-            self.context.project,
-            self.context.settings,
-            &self.snapshot,
+        let events = current::refresh(
+            self.context,
+            &mut self.snapshot,
             self.dirty.take(),
+            self.input.validate,
         );
-        for event in reconciled {
-            self.record(event);
-        }
-        let unreviewed = self.snapshot.unreviewed();
+        self.pending.extend(events);
+        let scope = self.snapshot.review_scope();
         let outstanding = self.snapshot.outstanding(self.threshold).len();
         let errors = self.snapshot.unresolved_errors().len();
-        if unreviewed.is_empty() && outstanding == 0 && errors == 0 {
+        if scope.is_empty() && outstanding == 0 && errors == 0 {
             self.stage(Stage::Changes, "none", "");
             return None;
         }
         let detail = format!(
-            "{} unreviewed files, {outstanding} open findings, {errors} validator errors",
-            unreviewed.len()
+            "{} files to review, {outstanding} open findings, {errors} validator errors",
+            scope.len()
         );
         self.stage(Stage::Changes, "pending", &detail);
-        Some(unreviewed)
+        Some(scope)
     }
 
-    /// The unresolved validator errors, for block reasons that are not a fix request.
-    fn errors_to_fix(&self) -> String {
-        let errors = self.snapshot.unresolved_errors();
-        if errors.is_empty() {
-            return String::new();
+    /// `[KNOWN LIMIT]` lines of the agent's last message: a P2 is deferred, a P1 refused.
+    fn known_limits(&mut self) {
+        let Some(message) = self.message.clone() else {
+            return;
+        };
+        let decided = limits::decide(&self.snapshot, self.threshold, &message);
+        if decided.deferrals.is_empty() && decided.refused.is_empty() {
+            return;
         }
-        let mut text =
-            String::from("\nAlso fix these validator errors (they block the stop by themselves):");
-        for error in errors {
-            text.push_str(&format!("\n- {}", error.render()));
+        let detail = format!(
+            "{} deferred, {} refused",
+            decided.deferrals.len(),
+            decided.refused.len()
+        );
+        for event in decided.deferrals {
+            if let Event::FindingDeferred {
+                finding,
+                file,
+                title,
+                ..
+            } = &event
+            {
+                self.deferred.push(format!("{finding} {file}: {title}"));
+            }
+            self.record(event);
         }
-        text
+        self.refused = decided.refused;
+        self.stage(Stage::KnownLimits, "declared", &detail);
     }
 
     /// Appends an event to the pending batch and folds it into the snapshot.
@@ -204,48 +261,22 @@ impl<'a> Gate<'a> {
         Ok(())
     }
 
-    /// `maxStopPasses` blocks in a row, or nothing moved since a findings block.
-    fn breaker(&self) -> Option<(AllowKind, String)> {
-        let max = self.context.settings.max_stop_passes;
-        if self.snapshot.blocks_since_allow >= max {
-            return Some((
-                AllowKind::Breaker,
-                format!(
-                    "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open. `car review status` shows what is pending.",
-                    self.snapshot.blocks_since_allow
-                ),
-            ));
-        }
-        let last = self.snapshot.last_block.as_ref()?;
-        if last.kind == BlockKind::Findings
-            && last.fingerprint == self.snapshot.fingerprint(self.threshold)
-        {
-            return Some((
-                AllowKind::NoProgress,
-                "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop. The open findings are listed by `car review status`.".into(),
-            ));
-        }
-        None
-    }
-
     /// Lets the agent stop without a review when it is waiting for the user.
-    fn classify(&mut self, unreviewed: &Versions) -> Result<Option<Answer>, ReviewError> {
-        let transcript_text = || {
-            self.input
-                .transcript_path
-                .as_deref()
-                .and_then(classifier::transcript_last_text)
-        };
-        let message = self.input.last_message.clone().or_else(transcript_text);
+    fn classify(&mut self, scope: &Versions) -> Result<Option<Answer>, ReviewError> {
         let result = classifier::classify(
             self.context.settings,
             self.context.project.checkout(),
-            message.as_deref(),
+            self.message.as_deref(),
         );
         self.record(Event::ClassifierResult {
             verdict: result.verdict.as_str().into(),
             source: result.source.clone(),
             reason: result.reason.clone(),
+            message: self
+                .message
+                .as_deref()
+                .map(limits::what_it_did)
+                .unwrap_or_default(),
         });
         if result.verdict != Verdict::Incomplete {
             return Ok(None);
@@ -254,31 +285,34 @@ impl<'a> Gate<'a> {
             kind: AllowKind::Incomplete,
         });
         self.flush()?;
+        let files: Vec<&str> = scope.keys().map(String::as_str).collect();
+        let pending = if files.is_empty() {
+            "the open findings stay pending".to_string()
+        } else {
+            format!("these changes stay pending: {}", files.join(", "))
+        };
         Ok(Some(Answer::allow().with_system_line(format!(
-            "car: review postponed: the agent's last message {}; {} {} pending.",
-            result.reason,
-            crate::text::plural(unreviewed.len(), "changed file"),
-            if unreviewed.len() == 1 {
-                "stays"
-            } else {
-                "stay"
-            }
+            "car: review postponed: the agent's last message {}; {pending}.",
+            result.reason
         ))))
     }
 
-    /// Reuses a pending manual request for exactly these versions, or produces a new review.
-    fn produce(&mut self, unreviewed: &Versions) -> Result<Produced, ReviewError> {
+    /// Reuses a pending manual request for exactly these versions (unless a challenge waits for
+    /// a prompt), or produces a new review.
+    fn produce(&mut self, scope: &Versions) -> Result<Produced, ReviewError> {
         let manual = self.context.settings.reviewer_backend == ReviewerBackend::Manual;
+        let challenge_waits = self.snapshot.rounds.unsent_challenges().next().is_some();
         if manual
+            && !challenge_waits
             && let Some(request) = self.snapshot.pending_request()
-            && request.files == *unreviewed
+            && request.files == *scope
         {
             let request = request.clone();
             self.stage(Stage::Reuse, "pending request", &request.id);
             return Ok(Produced::Requested(request));
         }
         self.stage(Stage::Reuse, "none", "");
-        let request = self.request(unreviewed)?;
+        let request = self.request(scope)?;
         if manual {
             self.stage(Stage::Review, "requested", &request.id);
             return Ok(Produced::Requested(request));
@@ -288,13 +322,13 @@ impl<'a> Gate<'a> {
     }
 
     /// Writes the prompt and records the request.
-    fn request(&mut self, unreviewed: &Versions) -> Result<Request, ReviewError> {
+    fn request(&mut self, scope: &Versions) -> Result<Request, ReviewError> {
         let id = self.snapshot.next_review_id();
         let text = prompt::build(&PromptInput {
             project: self.context.project,
             settings: self.context.settings,
             snapshot: &self.snapshot,
-            files: unreviewed,
+            files: scope,
         });
         let path = self
             .log
@@ -311,7 +345,7 @@ impl<'a> Gate<'a> {
         self.record(Event::ReviewRequested {
             review: id.clone(),
             backend,
-            files: unreviewed.clone(),
+            files: scope.clone(),
             prompt_file,
         });
         self.snapshot
@@ -331,7 +365,11 @@ impl<'a> Gate<'a> {
             output_schema: Some(prompt::findings_schema()),
             files_prefix: Some(self.log.dir().join("reviews").join(&request.id)),
         };
-        let mut last_error = (String::new(), String::new());
+        let mut last_error = Failure {
+            what: String::new(),
+            fix: String::new(),
+            person: String::new(),
+        };
         for attempt in 1..=2 {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if attempt > 1 && remaining < Duration::from_secs(2) {
@@ -346,8 +384,8 @@ impl<'a> Gate<'a> {
             );
             match self.accept(request, answer) {
                 Ok(()) => return Produced::Reviewed,
-                Err((what, fix, retryable)) => {
-                    last_error = (what, fix);
+                Err((failure, retryable)) => {
+                    last_error = failure;
                     if !retryable {
                         break;
                     }
@@ -356,25 +394,27 @@ impl<'a> Gate<'a> {
         }
         self.record(Event::ReviewFailed {
             review: request.id.clone(),
-            error: last_error.0.clone(),
+            error: last_error.what.clone(),
         });
-        self.stage(Stage::Review, "failed", &last_error.0);
-        Produced::Failed(last_error.0, last_error.1)
+        self.stage(Stage::Review, "failed", &last_error.what);
+        Produced::Failed(last_error)
     }
 
-    /// Parses a reviewer answer into a completed review; on failure (what, fix, retryable).
+    /// Parses a reviewer answer into a completed review; on failure what failed and whether
+    /// another attempt could help.
     fn accept(
         &mut self,
         request: &Request,
         answer: Result<String, BackendError>,
-    ) -> Result<(), (String, String, bool)> {
+    ) -> Result<(), (Failure, bool)> {
         let settings = self.context.settings;
         let text = answer.map_err(|error| {
-            (
-                error.to_string(),
-                error.hint(settings),
-                error.is_retryable(),
-            )
+            let failure = Failure {
+                what: error.to_string(),
+                fix: error.hint(settings),
+                person: error.person_hint(settings),
+            };
+            (failure, error.is_retryable())
         })?;
         let answer_path = self
             .log
@@ -385,14 +425,16 @@ impl<'a> Gate<'a> {
         let review = Review::parse_text(&text)
             .map(|review| review.relative_to(self.context.project))
             .map_err(|error| {
-                (
-                    format!("the reviewer's answer is unusable: {error}"),
-                    format!(
-                        "the raw answer is in {}; check the reviewer and its model",
-                        answer_path.display()
-                    ),
-                    true,
-                )
+                let fix = format!(
+                    "the raw answer is in {}; check the reviewer and its model",
+                    answer_path.display()
+                );
+                let failure = Failure {
+                    what: format!("the reviewer's answer is unusable: {error}"),
+                    person: format!("{fix}, or choose another reviewer (car config --backend …)"),
+                    fix,
+                };
+                (failure, true)
             })?;
         self.stage(Stage::Review, "completed", &request.id);
         self.record(Event::ReviewCompleted {
@@ -405,13 +447,32 @@ impl<'a> Gate<'a> {
         Ok(())
     }
 
+    /// The convergence guards: stuck and challenged findings go to a human.
+    fn guards(&mut self) {
+        let events = guards::escalations(&self.snapshot, self.context.settings);
+        if events.is_empty() {
+            return;
+        }
+        let detail = format!("{} handed to a person", events.len());
+        for event in events {
+            self.handed.extend(Escalation::of(&event));
+            self.record(event);
+        }
+        self.stage(Stage::Guards, "escalated", &detail);
+    }
+
     /// Blocks on open P1/P2 findings or unresolved validator errors; allows otherwise.
     fn verdict(mut self) -> Result<Answer, ReviewError> {
         let outstanding = self.snapshot.outstanding(self.threshold);
         let errors = self.snapshot.unresolved_errors();
         if outstanding.is_empty() && errors.is_empty() {
             self.stage(Stage::Verdict, "pass", "");
-            return self.allow_final(AllowKind::Reviewed, None);
+            let kind = if self.handed.is_empty() {
+                AllowKind::Reviewed
+            } else {
+                AllowKind::Escalated
+            };
+            return self.allow_final(kind, None);
         }
         let detail = format!(
             "{}, {}",
@@ -419,24 +480,72 @@ impl<'a> Gate<'a> {
             crate::text::plural(errors.len(), "error")
         );
         self.stage(Stage::Verdict, "block", &detail);
-        let reason = findings_reason(self.context.id, &outstanding, &errors);
-        self.block(BlockKind::Findings, reason)
+        let reason = reasons::fix_request(&FixRequest {
+            session: self.context.id,
+            outstanding: &outstanding,
+            errors: &errors,
+            round: self.snapshot.findings_blocks + 1,
+            refused: &self.refused,
+            deferred: &self.deferred,
+            handed: &self.handed,
+        });
+        self.block(BlockKind::Findings, reason, None)
     }
 
-    fn block(mut self, kind: BlockKind, reason: String) -> Result<Answer, ReviewError> {
+    fn block(
+        mut self,
+        kind: BlockKind,
+        reason: String,
+        person: Option<String>,
+    ) -> Result<Answer, ReviewError> {
         let fingerprint = self.snapshot.fingerprint(self.threshold);
         self.record(Event::StopBlocked { kind, fingerprint });
+        let handed = self.unshown_escalations();
         self.flush()?;
-        Ok(Answer::block(reason))
+        let mut answer = Answer::block(reason);
+        if let Some(person) = person {
+            answer = answer.with_system_line(person);
+        }
+        if let Some(handed) = handed {
+            answer = answer.with_system_line(handed);
+        }
+        Ok(answer)
     }
 
-    /// The stop that is finally allowed: shows the P3 offers and known limits not shown yet.
+    /// The findings handed to a person not shown to them yet, marked as shown.
+    fn unshown_escalations(&mut self) -> Option<String> {
+        let unshown: Vec<Escalation> = self
+            .snapshot
+            .escalations()
+            .iter()
+            .filter(|escalation| {
+                let key = format!("escalated|{}", escalation.finding.key());
+                !self.snapshot.shown_offers.contains(&key)
+            })
+            .cloned()
+            .collect();
+        if unshown.is_empty() {
+            return None;
+        }
+        let keys = unshown
+            .iter()
+            .map(|escalation| format!("escalated|{}", escalation.finding.key()))
+            .collect();
+        self.record(Event::OffersShown { keys });
+        Some(reasons::handed_to_person(
+            &unshown.iter().collect::<Vec<_>>(),
+        ))
+    }
+
+    /// The stop that is finally allowed: shows the findings handed to the person, the P3 offers
+    /// and the known limits not shown yet.
     fn allow_final(
         mut self,
         kind: AllowKind,
         message: Option<String>,
     ) -> Result<Answer, ReviewError> {
         let settings = self.context.settings;
+        let handed = self.unshown_escalations();
         let offers = offers::unshown(&self.snapshot, settings);
         let limits: Vec<(String, String)> = self
             .snapshot
@@ -457,8 +566,8 @@ impl<'a> Gate<'a> {
         }
         self.flush()?;
         let mut answer = Answer::allow();
-        if let Some(message) = message {
-            answer = answer.with_system_line(message);
+        for line in [message, handed].into_iter().flatten() {
+            answer = answer.with_system_line(line);
         }
         if !offers.is_empty() {
             answer = answer.with_system_line(offers::render_capped(&offers));
@@ -468,85 +577,4 @@ impl<'a> Gate<'a> {
         }
         Ok(answer)
     }
-}
-
-/// The manual review request: what to review and the exact command to record the findings.
-/// `also` (validator errors to fix) comes before the request text, where it is seen.
-fn request_reason(context: Session<'_>, request: &Request, also: &str) -> String {
-    let session = context.id;
-    let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
-    let mut reason = format!(
-        "car: review {} required before stopping ({}: {}).\n\
-         Review the session's changes as the request below says, write the findings JSON to a \
-         file, and record it:\n  car review submit --session {session} FILE\n\
-         or pipe it: car review submit --session {session} -\n\
-         The request is saved at {}.\n",
-        request.id,
-        crate::text::plural(files.len(), "changed file"),
-        files.join(", "),
-        request.prompt_file
-    );
-    if !also.is_empty() {
-        reason.push_str(also.trim_start());
-        reason.push('\n');
-    }
-    let prompt_text = std::fs::read_to_string(context.project.root().join(&request.prompt_file))
-        .unwrap_or_default();
-    if prompt_text.len() <= INLINE_PROMPT_LIMIT {
-        reason.push('\n');
-        reason.push_str(&prompt_text);
-    } else {
-        reason.push_str("Read that file: it is too large to show here.\n");
-    }
-    reason
-}
-
-fn failure_reason(what: &str, fix: &str, max_stop_passes: u32) -> String {
-    format!(
-        "car: the review could not run, so the stop stays blocked (a failed review never counts as clean).\n\
-         What failed: {what}\nHow to fix it: {fix}\n\
-         The gate lets the agent stop after {max_stop_passes} blocked stops in a row (maxStopPasses)."
-    )
-}
-
-/// The fix request: blocking findings (never P3) and unresolved validator errors.
-fn findings_reason(
-    session: &str,
-    outstanding: &[Outstanding],
-    errors: &[crate::validate::Diagnostic],
-) -> String {
-    let mut reason = String::from(
-        "car: the stop is blocked; fix these, then stop again (car re-reviews what you change):\n",
-    );
-    for item in outstanding {
-        let finding = &item.finding;
-        reason.push_str(&format!(
-            "- [{}] {} {}: {}\n",
-            finding.severity,
-            finding.id,
-            finding.location(),
-            finding.title
-        ));
-        if !finding.wrong_output.is_empty() {
-            reason.push_str(&format!("    wrong output: {}\n", finding.wrong_output));
-        }
-        if !finding.suggestion.is_empty() {
-            reason.push_str(&format!("    fix: {}\n", finding.suggestion));
-        }
-    }
-    if !errors.is_empty() {
-        reason.push_str("Unresolved validator errors (they block whatever the review says):\n");
-        for error in errors {
-            reason.push_str(&format!("- {}\n", error.render()));
-        }
-    }
-    if outstanding
-        .iter()
-        .any(|item| item.finding.severity != crate::review::findings::Severity::P1)
-    {
-        reason.push_str(&format!(
-            "A P2 that is a deliberate limitation can be recorded instead of fixed: car review defer ID --reason \"…\" --session {session} (never a P1).\n"
-        ));
-    }
-    reason.trim_end().to_string()
 }

@@ -1,6 +1,8 @@
 //! The review prompt: the rules file, the session-scoped diff of the unreviewed files, the
-//! session's lesson warnings and validator errors as known pitfalls to verify, the known limits
-//! (so they are not re-reported), and the findings contract.
+//! session's lesson warnings and validator errors as known pitfalls to verify, the findings of
+//! earlier rounds on these files (to report again with the same file and title if they still
+//! apply), the findings the agent challenged with its reasons, the known limits and the findings
+//! handed to a person (so they are not re-reported), and the findings contract.
 //!
 //! The deep review (`review::deep`) builds its own prompt from the same pieces: the rules, the
 //! pitfall lines ([`lesson_pitfalls`], [`pitfalls_section`]), the bounded diff ([`DiffWriter`])
@@ -76,7 +78,10 @@ pub(crate) fn build(input: &PromptInput<'_>) -> String {
     prompt.push_str(rules.trim());
     prompt.push_str("\n</rules>\n\n");
     prompt.push_str(&pitfalls(input));
+    prompt.push_str(&earlier_rounds(input));
+    prompt.push_str(&challenges(input.snapshot));
     prompt.push_str(&known_limits(input.snapshot));
+    prompt.push_str(&handed_to_person(input.snapshot));
     prompt.push_str(&diffs(input));
     prompt.push_str(CONTRACT);
     prompt
@@ -140,6 +145,83 @@ pub(crate) fn pitfalls_section(mut lines: Vec<String>) -> String {
          each is a real problem in the final code:\n{}\n\n",
         lines.join("\n")
     )
+}
+
+/// Blocking findings the latest round reported on the files under review (not the challenged
+/// ones: they have their own section). The same file and title let car tell a fix that held from one that did not.
+fn earlier_rounds(input: &PromptInput<'_>) -> String {
+    let snapshot = input.snapshot;
+    let threshold = input.settings.minimum_blocking_severity;
+    let lines: Vec<String> = snapshot
+        .latest_round(threshold)
+        .iter()
+        .map(|item| &item.finding)
+        .filter(|finding| input.files.contains_key(&finding.file))
+        .filter(|finding| snapshot.rounds.challenge_of(&finding.key()).is_none())
+        .map(|finding| {
+            format!(
+                "- [{}] {}: {}",
+                finding.severity,
+                finding.location(),
+                finding.title
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "## Findings of earlier rounds
+The agent has changed the code since these were reported.          Report each one that still applies again, with the same file and title; leave out what          is fixed:
+{}
+
+",
+        lines.join("\n")
+    )
+}
+
+/// Challenges no prompt carried yet: the agent's reasons, and what reporting again means.
+fn challenges(snapshot: &Snapshot) -> String {
+    let lines: Vec<String> = snapshot
+        .rounds
+        .unsent_challenges()
+        .map(|challenge| {
+            let finding = &challenge.finding;
+            format!(
+                "- [{}] {}: {}\n  the agent's reason: {}",
+                finding.severity,
+                finding.location(),
+                finding.title,
+                challenge.reason
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "## Challenged by the agent
+The agent holds these findings of an earlier round to be          false positives. Judge each again with its reason: if it still holds, report it again          with the same file and title (a person then decides); if the reason convinces you,          leave it out.
+{}
+
+",
+        lines.join("\n")
+    )
+}
+
+/// Findings handed to a person: not to be reported again in this session.
+fn handed_to_person(snapshot: &Snapshot) -> String {
+    let escalations = snapshot.escalations();
+    if escalations.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("## Handed to a person (do not report them again)\n");
+    for escalation in escalations {
+        let finding = &escalation.finding;
+        text.push_str(&format!("- {}: {}\n", finding.location(), finding.title));
+    }
+    text.push('\n');
+    text
 }
 
 fn known_limits(snapshot: &Snapshot) -> String {

@@ -4,11 +4,12 @@
 //! Invariants: a file counts as changed by the session only when it differs from what the session
 //! last knew of it: its tracked content hash, else its stamp (size and modification time) in the
 //! worktree baseline taken when the session first recorded something. Stamps keep the baseline
-//! and each stop cheap (no file is read unless it changed); a file another session of the project
-//! edited with its tools is that session's; car's own state folder is never reported.
-//! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
+//! and each stop cheap (no file is read unless it changed); a change another session of the
+//! project made with its tools (the disk holds the version that session knows) is that
+//! session's; car's own state folder is never reported. Outside git, or when git fails, only the
+//! files the session changed are compared (a file reverted or fixed by another tool still counts).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
@@ -17,6 +18,7 @@ use crate::project::{Project, STATE_DIR};
 use crate::review::baseline::{Baselines, disk_version};
 use crate::review::event::Version;
 use crate::review::event::{Event, Versions};
+use crate::review::log::EventLog;
 use crate::review::snapshot::Snapshot;
 use crate::settings::Settings;
 
@@ -101,25 +103,26 @@ fn is_reviewable(path: &str, settings: &Settings) -> bool {
         && settings.is_tracked_extension(path)
 }
 
-/// The `reconciled` events for changes `git status` shows that the snapshot does not know yet.
-/// `dirty_now` is [`dirty_versions`] taken at this stop (`None`: not git, or git failed).
+/// The `reconciled` events for changes the snapshot does not know yet: every file the session
+/// changed whose version on disk differs from the one it knows, and (in git) every file
+/// `git status` shows that changed since the session's worktree baseline. `dirty_now` is
+/// [`dirty_versions`] taken at this stop (`None`: not git, or git failed: only the session's own
+/// files are compared).
 pub(crate) fn reconcile(
     project: &Project,
     settings: &Settings,
     snapshot: &Snapshot,
     dirty_now: Option<Versions>,
 ) -> Vec<Event> {
-    let Some(dirty_now) = dirty_now else {
-        return Vec::new();
-    };
+    let is_git = dirty_now.is_some();
+    let dirty_now = dirty_now.unwrap_or_default();
     let empty = Versions::new();
     let baseline = snapshot.worktree_baseline.as_ref().unwrap_or(&empty);
-    let candidates: BTreeSet<&String> = dirty_now
-        .keys()
-        .chain(baseline.keys())
-        .chain(snapshot.files.keys())
-        .collect();
-    let others = other_sessions(project, &snapshot.session);
+    let mut candidates: BTreeSet<&String> = snapshot.files.keys().collect();
+    if is_git {
+        candidates.extend(dirty_now.keys().chain(baseline.keys()));
+    }
+    let mut others = OtherSessions::of(project, &snapshot.session);
     let mut events = Vec::new();
     for path in candidates {
         if !is_reviewable(path, settings) {
@@ -138,12 +141,11 @@ pub(crate) fn reconcile(
                 };
                 let differs = match baseline.get(path) {
                     Some(before) => *before != stamp,
-                    None => {
-                        dirty_now.contains_key(path)
-                            && !others.iter().any(|other| other.is_captured(path))
-                    }
+                    None => dirty_now.contains_key(path),
                 };
-                differs.then(|| version_of(&full_path))
+                differs
+                    .then(|| version_of(&full_path))
+                    .filter(|now| !others.holds(path, now))
             }
         };
         if let Some(hash) = changed {
@@ -156,16 +158,53 @@ pub(crate) fn reconcile(
     events
 }
 
-/// The baselines of the project's other sessions: a file one of them edited with its tools is
-/// that session's change, not a Bash change of this one.
-fn other_sessions(project: &Project, session: &str) -> Vec<Baselines> {
-    let own = crate::project::sanitize_component(session);
-    project
-        .session_folders()
-        .into_iter()
-        .filter(|(name, _)| *name != own)
-        .map(|(name, _)| Baselines::for_session(project, &name))
-        .collect()
+/// The project's other sessions, read only when a change might be theirs.
+struct OtherSessions<'a> {
+    project: &'a Project,
+    names: Vec<String>,
+    /// Session name → what it knows of its files (`None`: its log could not be read).
+    known: BTreeMap<String, Option<Snapshot>>,
+}
+
+impl<'a> OtherSessions<'a> {
+    fn of(project: &'a Project, session: &str) -> OtherSessions<'a> {
+        let own = crate::project::sanitize_component(session);
+        let names = project
+            .session_folders()
+            .into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| *name != own)
+            .collect();
+        OtherSessions {
+            project,
+            names,
+            known: BTreeMap::new(),
+        }
+    }
+
+    /// Whether another session edited `path` with its tools and the disk still holds the version
+    /// it knows: then the change is that session's. A file another session edited that changed
+    /// since (a Bash `rm` of a file an earlier session wrote) is this session's change.
+    fn holds(&mut self, path: &str, now: &Version) -> bool {
+        let project = self.project;
+        for name in &self.names {
+            if !Baselines::for_session(project, name).is_captured(path) {
+                continue;
+            }
+            let snapshot = self.known.entry(name.clone()).or_insert_with(|| {
+                crate::review::checkpoint::peek_or_read(&EventLog::for_session(project, name))
+            });
+            match snapshot
+                .as_ref()
+                .and_then(|snapshot| snapshot.files.get(path))
+            {
+                Some(known) if known != now => continue,
+                // It knows this version, or car cannot tell: the change stays that session's.
+                _ => return true,
+            }
+        }
+        false
+    }
 }
 
 #[cfg(test)]

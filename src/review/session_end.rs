@@ -1,6 +1,8 @@
 //! The SessionEnd hook: close the session's state and remove stale sessions.
 //!
-//! Invariants: bounded time (only the tail of each session log is read); a session is stale when
+//! Invariants: bounded time (the ending session's snapshot comes from its cache, other sessions'
+//! logs are read only at their tail); changes no review covered are named in the answer (a
+//! postponed review must not be forgotten) and kept in the lifecycle log; a session is stale when
 //! its newest event is older than `staleClientTimeoutHours` by the one clock — other live
 //! sessions are never touched; the ending session's own folder is kept (its P3 offers stay
 //! available to `car review offers`) until it goes stale in turn.
@@ -19,8 +21,17 @@ pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
     let now = context.clock.now();
     let mut answer = Answer::allow();
     if log.exists() {
+        let unreviewed: Vec<String> = crate::review::checkpoint::load(&log)
+            .map(|snapshot| snapshot.unreviewed().into_keys().collect())
+            .unwrap_or_default();
+        if !unreviewed.is_empty() {
+            answer = answer.with_system_line(format!(
+                "car: the session ends with changes no review covered: {} (`car review status` lists them; they are reviewed at this session's next stop if it resumes).",
+                unreviewed.join(", ")
+            ));
+        }
         let reason = reason.to_string();
-        if let Err(error) = log.append(now, Event::SessionEnded { reason }) {
+        if let Err(error) = log.append(now, Event::SessionEnded { reason, unreviewed }) {
             answer = answer.with_system_line(format!("car: could not close the session: {error}"));
         }
     }

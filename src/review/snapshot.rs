@@ -3,7 +3,8 @@
 //! outstanding, which validator errors are unresolved, how many stops in a row were blocked.
 //!
 //! Invariants: the snapshot is a pure function of the events (no I/O here), so every question the
-//! gate asks during one stop attempt gets answers from the same view; later events win.
+//! gate asks during one stop attempt gets answers from the same view; later events win. Only the
+//! latest review request can be pending: a newer request supersedes it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::lessons::Warning;
 use crate::review::event::{BlockKind, Event, EventRecord, Version, Versions, content_hash};
 use crate::review::findings::{Finding, KnownLimit, Severity};
+use crate::review::rounds::{Escalation, Rounds};
 use crate::settings::BlockingThreshold;
 use crate::validate::Diagnostic;
 
@@ -69,6 +71,8 @@ pub(crate) struct Snapshot {
     pub(crate) worktree_baseline: Option<Versions>,
     /// File → the errors of its latest validation.
     pub(crate) validated: BTreeMap<String, Vec<Diagnostic>>,
+    /// File → its version when it was last validated (errors of an older version may be stale).
+    pub(crate) validated_versions: BTreeMap<String, Version>,
     /// Lesson warnings of the session, each (lesson, file, line) once.
     pub(crate) warnings: Vec<Warning>,
     pub(crate) requests: Vec<Request>,
@@ -76,8 +80,14 @@ pub(crate) struct Snapshot {
     /// Review id → what failed.
     pub(crate) failures: BTreeMap<String, String>,
     pub(crate) deferred: Vec<Deferral>,
+    /// Review requests dropped with `car review cancel`.
+    pub(crate) cancelled: BTreeSet<String>,
+    /// Findings across rounds: fix attempts, challenges, escalations.
+    pub(crate) rounds: Rounds,
     /// Blocked stops since the last allowed one.
     pub(crate) blocks_since_allow: u32,
+    /// Stops blocked with a fix request in the whole session (round reflection from the second).
+    pub(crate) findings_blocks: u32,
     pub(crate) last_block: Option<LastBlock>,
     pub(crate) shown_offers: BTreeSet<String>,
     pub(crate) ended: bool,
@@ -104,6 +114,12 @@ impl Snapshot {
         snapshot
     }
 
+    /// Folds an event made at `ts` (not read from the log: the gate's own, or a command's look).
+    pub(crate) fn apply_event(&mut self, ts: i64, event: Event) {
+        let session = self.session.clone();
+        self.apply(EventRecord { ts, session, event });
+    }
+
     /// Folds one more event into the view.
     pub(crate) fn apply(&mut self, record: EventRecord) {
         self.last_ts = self.last_ts.max(record.ts);
@@ -119,6 +135,8 @@ impl Snapshot {
                 self.files.insert(file, hash);
             }
             Event::Validated { file, errors } => {
+                let version = self.files.get(&file).cloned().flatten();
+                self.validated_versions.insert(file.clone(), version);
                 self.validated.insert(file, errors);
             }
             Event::LessonWarned { warnings, .. } => {
@@ -151,27 +169,36 @@ impl Snapshot {
                 backend,
                 files,
                 prompt_file,
-            } => self.requests.push(Request {
-                id: review,
-                backend,
-                files,
-                prompt_file,
-                ts,
-            }),
+            } => {
+                self.rounds.requested(&review);
+                self.requests.push(Request {
+                    id: review,
+                    backend,
+                    files,
+                    prompt_file,
+                    ts,
+                });
+            }
             Event::ReviewCompleted {
                 review,
                 files,
                 findings,
                 known_limits,
                 notes,
-            } => self.reviews.push(CompletedReview {
-                id: review,
-                files,
-                findings,
-                known_limits,
-                notes,
-            }),
+            } => {
+                let known = &self.files;
+                self.rounds
+                    .completed(&review, &findings, |file| known.get(file).cloned());
+                self.reviews.push(CompletedReview {
+                    id: review,
+                    files,
+                    findings,
+                    known_limits,
+                    notes,
+                });
+            }
             Event::ReviewFailed { review, error } => {
+                self.rounds.cancelled(&review);
                 self.failures.insert(review, error);
             }
             Event::FindingDeferred {
@@ -187,8 +214,29 @@ impl Snapshot {
                 title,
                 reason,
             }),
+            other => self.apply_stop_event(other),
+        }
+    }
+
+    /// What the stops decided, cancellations and the agent's words.
+    fn apply_stop_event(&mut self, event: Event) {
+        match event {
+            Event::ReviewCancelled { review } => {
+                if let Some(review) = review {
+                    self.rounds.cancelled(&review);
+                    self.cancelled.insert(review);
+                }
+                self.blocks_since_allow = 0;
+                self.last_block = None;
+            }
+            Event::ClassifierResult { message, .. } if !message.is_empty() => {
+                self.rounds.agent_said(&message);
+            }
             Event::StopBlocked { kind, fingerprint } => {
                 self.blocks_since_allow += 1;
+                if kind == BlockKind::Findings {
+                    self.findings_blocks += 1;
+                }
                 self.last_block = Some(LastBlock { kind, fingerprint });
             }
             Event::StopAllowed { .. } => {
@@ -197,6 +245,39 @@ impl Snapshot {
             }
             Event::OffersShown { keys } => self.shown_offers.extend(keys),
             Event::SessionEnded { .. } => self.ended = true,
+            other => self.apply_round_event(other),
+        }
+    }
+
+    /// Challenges and escalations (see [`Rounds`]).
+    fn apply_round_event(&mut self, event: Event) {
+        match event {
+            Event::FindingChallenged {
+                review,
+                finding,
+                file,
+                title,
+                severity,
+                reason,
+            } => {
+                let reported = self.finding_in(&review, &finding).cloned();
+                let finding = reported.unwrap_or(Finding {
+                    id: finding,
+                    severity,
+                    file,
+                    line: 0,
+                    title,
+                    wrong_output: String::new(),
+                    suggestion: String::new(),
+                    downgraded: false,
+                });
+                self.rounds.challenged(&review, finding, &reason);
+            }
+            escalated @ Event::FindingEscalated { .. } => {
+                if let Some(escalation) = Escalation::of(&escalated) {
+                    self.rounds.escalated(escalation);
+                }
+            }
             _ => {}
         }
     }
@@ -227,26 +308,70 @@ impl Snapshot {
             .collect()
     }
 
+    /// What the next review covers: the unreviewed changes, plus the files of findings the agent
+    /// challenged that no review prompt carried yet (at their versions now, reviewed or not).
+    pub(crate) fn review_scope(&self) -> Versions {
+        let mut scope = self.unreviewed();
+        for challenge in self.rounds.unsent_challenges() {
+            match self.files.get(&challenge.finding.file) {
+                Some(version) => {
+                    scope.insert(challenge.finding.file.clone(), version.clone());
+                }
+                // A finding about a file the session did not change: the session's changes are
+                // what the reviewer judged it against.
+                None => scope.extend(self.session_changes()),
+            }
+        }
+        scope
+    }
+
+    /// The finding `id` of review `review`.
+    pub(crate) fn finding_in(&self, review: &str, id: &str) -> Option<&Finding> {
+        self.reviews
+            .iter()
+            .find(|completed| completed.id == review)?
+            .findings
+            .iter()
+            .find(|finding| finding.id == id)
+    }
+
+    /// Findings handed to a human in this session.
+    pub(crate) fn escalations(&self) -> &[Escalation] {
+        &self.rounds.escalations
+    }
+
     /// Blocking findings not fixed (their file is unchanged since the review), not superseded by a
-    /// later review of the file, and not deferred.
+    /// later review of the file, not deferred and not handed to a human.
     pub(crate) fn outstanding(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
-        let mut outstanding = Vec::new();
+        self.blocking_findings(threshold, true)
+    }
+
+    /// The blocking findings of each file's latest review, not deferred and not handed to a
+    /// human, also when the agent has changed the file since: what it was last asked to fix (and
+    /// may defer or challenge), and what a re-review should confirm fixed or report again.
+    pub(crate) fn latest_round(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
+        self.blocking_findings(threshold, false)
+    }
+
+    fn blocking_findings(&self, threshold: BlockingThreshold, unchanged: bool) -> Vec<Outstanding> {
+        let mut found = Vec::new();
         for (index, review) in self.reviews.iter().enumerate() {
             let later = &self.reviews[index + 1..];
             for finding in &review.findings {
                 if !finding.severity.blocks_at(threshold)
                     || self.is_deferred(review, finding)
-                    || !self.still_applies(review, finding, later)
+                    || self.rounds.is_escalated(&finding.key())
+                    || !self.still_applies(review, finding, later, unchanged)
                 {
                     continue;
                 }
-                outstanding.push(Outstanding {
+                found.push(Outstanding {
                     review: review.id.clone(),
                     finding: finding.clone(),
                 });
             }
         }
-        outstanding
+        found
     }
 
     pub(crate) fn is_deferred(&self, review: &CompletedReview, finding: &Finding) -> bool {
@@ -261,15 +386,18 @@ impl Snapshot {
             })
     }
 
+    /// Whether no later review covered the finding's file and (when `unchanged`) the file is
+    /// still the version the review saw.
     fn still_applies(
         &self,
         review: &CompletedReview,
         finding: &Finding,
         later: &[CompletedReview],
+        unchanged: bool,
     ) -> bool {
         match review.files.get(&finding.file) {
             Some(reviewed) => {
-                self.files.get(&finding.file) == Some(reviewed)
+                (!unchanged || self.files.get(&finding.file) == Some(reviewed))
                     && !later
                         .iter()
                         .any(|next| next.files.contains_key(&finding.file))
@@ -278,10 +406,11 @@ impl Snapshot {
             // latest one and nothing it covered changed.
             None => {
                 later.is_empty()
-                    && review
-                        .files
-                        .iter()
-                        .all(|(file, version)| self.files.get(file) == Some(version))
+                    && (!unchanged
+                        || review
+                            .files
+                            .iter()
+                            .all(|(file, version)| self.files.get(file) == Some(version)))
             }
         }
     }
@@ -295,10 +424,12 @@ impl Snapshot {
             .collect()
     }
 
-    /// The latest review request that neither completed nor failed.
+    /// The latest review request, unless it completed, failed or was cancelled (an older request
+    /// is superseded by a newer one and never pending again).
     pub(crate) fn pending_request(&self) -> Option<&Request> {
-        self.requests.iter().rev().find(|request| {
+        self.requests.last().filter(|request| {
             !self.failures.contains_key(&request.id)
+                && !self.cancelled.contains(&request.id)
                 && !self.reviews.iter().any(|review| review.id == request.id)
         })
     }
@@ -348,8 +479,8 @@ impl Snapshot {
             .collect()
     }
 
-    /// A digest of what a block is about: the changed files' versions, the outstanding findings
-    /// and the unresolved errors. Equal digests on two stops mean nothing moved in between.
+    /// A digest of what a block is about: the changed files' versions, the outstanding findings,
+    /// the unresolved errors and the challenges waiting for a review. Equal digests on two stops mean nothing moved in between.
     pub(crate) fn fingerprint(&self, threshold: BlockingThreshold) -> String {
         let mut text = String::new();
         for (file, version) in self.session_changes() {
@@ -360,6 +491,9 @@ impl Snapshot {
         }
         for error in self.unresolved_errors() {
             text.push_str(&format!("error {}\n", error.render()));
+        }
+        for challenge in self.rounds.unsent_challenges() {
+            text.push_str(&format!("challenge {}\n", challenge.finding.key()));
         }
         content_hash(text.as_bytes())
     }

@@ -77,6 +77,10 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     reader.read("maxStopPasses", &mut s.max_stop_passes, |v| {
         whole(v, 0).and_then(|n| u32::try_from(n).map_err(|_| "is too large".into()))
     });
+    // car's own: the fix rounds a blocking finding may survive before a person decides.
+    reader.read("maxFixAttempts", &mut s.max_fix_attempts, |v| {
+        whole(v, 1).and_then(|n| u32::try_from(n).map_err(|_| "is too large".into()))
+    });
     reader.read(
         "minimumBlockingSeverity",
         &mut s.minimum_blocking_severity,
@@ -395,6 +399,21 @@ mod tests {
                 "\"maxStopPasses\": \"five\" is not a whole number; using the default 5",
                 "\"staleClientTimeoutHours\": -1 must not be negative; using the default 24",
             ]
+        );
+    }
+
+    #[test]
+    fn max_fix_attempts_defaults_to_3_and_is_at_least_1() {
+        assert_eq!(read(json!({})).settings.max_fix_attempts, 3);
+        assert_eq!(
+            read(json!({"maxFixAttempts": 2})).settings.max_fix_attempts,
+            2
+        );
+        let checked = read(json!({"maxFixAttempts": 0}));
+        assert_eq!(checked.settings.max_fix_attempts, 3);
+        assert_eq!(
+            checked.problems[0].to_string(),
+            "\"maxFixAttempts\": 0 must be at least 1; using the default 3"
         );
     }
 
