@@ -445,3 +445,45 @@ else echo '{"findings": []}'; fi
         candidates(&project)
     );
 }
+
+/// A dispute never teaches: the agent challenged the P1 and then changed the line anyway; the
+/// next review no longer reports it, but that says nothing about a fix.
+#[test]
+fn a_challenged_finding_that_disappears_teaches_nothing() {
+    let (project, _fakes) = review_project();
+    let session = "session-challenged";
+    agent_edit(
+        &project,
+        session,
+        "src/run.py",
+        "    return cmd\n",
+        "    return subprocess.run(cmd, shell=True)\n",
+    );
+    let blocked = stop(&project, session);
+    assert!(blocked.is_block(), "{blocked:?}");
+    let challenged = project.run(&[
+        "review",
+        "challenge",
+        "F1",
+        "--reason",
+        "cmd is a constant list of arguments, never user input",
+        "--session",
+        session,
+    ]);
+    assert_eq!(challenged.code, 0, "{challenged:?}");
+    agent_edit(
+        &project,
+        session,
+        "src/run.py",
+        "subprocess.run(cmd, shell=True)",
+        "subprocess.run(shlex.split(cmd))",
+    );
+    let allowed = stop(&project, session);
+    assert!(!allowed.is_block(), "{allowed:?}");
+    assert!(
+        candidates(&project).is_empty(),
+        "{:?}",
+        candidates(&project)
+    );
+    assert!(lessons(&project).is_empty(), "{:?}", lessons(&project));
+}

@@ -81,7 +81,8 @@ pub(crate) fn find(session: &Session<'_>, snapshot: &Snapshot, authored: &Author
             let later = snapshot.reviews[index + 1..]
                 .iter()
                 .find(|next| next.files.contains_key(&finding.file));
-            let deferred = snapshot.is_deferred(review, finding);
+            // Deferred known limits and disputes (challenged, or handed to a person) never teach.
+            let deferred = snapshot.is_deferred(review, finding) || snapshot.is_disputed(finding);
             let Some(later) = later.filter(|_| !deferred) else {
                 if deferred {
                     out.decided.push(key);

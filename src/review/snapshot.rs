@@ -340,6 +340,13 @@ impl Snapshot {
         &self.rounds.escalations
     }
 
+    /// Whether the agent challenged the finding or it was handed to a person: a dispute, which
+    /// never teaches a lesson (its disappearing says nothing about a fix).
+    pub(crate) fn is_disputed(&self, finding: &Finding) -> bool {
+        let key = finding.key();
+        self.rounds.is_escalated(&key) || self.rounds.challenge_of(&key).is_some()
+    }
+
     /// Blocking findings not fixed (their file is unchanged since the review), not superseded by a
     /// later review of the file, not deferred and not handed to a human.
     pub(crate) fn outstanding(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
