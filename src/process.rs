@@ -20,6 +20,9 @@ pub(crate) enum ProcessError {
     },
 }
 
+/// The most of a program's stdout or stderr car keeps (a reviewer's answer is kilobytes).
+pub(crate) const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
+
 /// What a finished (or killed) program left.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ProcessOutput {
@@ -102,12 +105,25 @@ pub(crate) fn run_command(
     })
 }
 
+/// Reads a pipe to its end on a thread, keeping at most [`MAX_OUTPUT_BYTES`] (the rest is read
+/// and dropped, so the program never blocks on a full pipe).
 fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> mpsc::Receiver<String> {
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
         if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
+            let mut chunk = vec![0u8; 64 * 1024];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(read) => {
+                        let room = MAX_OUTPUT_BYTES.saturating_sub(bytes.len());
+                        bytes.extend_from_slice(&chunk[..read.min(room)]);
+                    }
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
         }
         let _ = sender.send(String::from_utf8_lossy(&bytes).into_owned());
     });

@@ -22,6 +22,9 @@ use serde_json::Value;
 use crate::process::{ProcessError, run_command};
 use crate::settings::{ReviewerBackend, Settings};
 
+/// The most of a reviewer's answer car reads (a findings answer is a few kilobytes).
+const MAX_ANSWER_BYTES: u64 = crate::process::MAX_OUTPUT_BYTES as u64;
+
 /// Set for every reviewer run; car's hooks answer `{}` at once when they see it.
 pub(crate) const NESTED_ENV: &str = "CAR_NESTED_REVIEW";
 
@@ -271,8 +274,9 @@ fn run_files(scratch: &Path, options: &AskOptions) -> Result<RunFiles, BackendEr
 /// The reviewer's answer: codex's last-message file, claude's JSON `result`, else stdout.
 fn answer_text(settings: &Settings, files: &RunFiles, stdout: &str) -> String {
     match settings.reviewer_backend {
-        ReviewerBackend::Codex => std::fs::read_to_string(&files.last_message)
+        ReviewerBackend::Codex => crate::files::read_bounded(&files.last_message, MAX_ANSWER_BYTES)
             .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
             .filter(|text| !text.trim().is_empty())
             .unwrap_or_else(|| stdout.to_string()),
         ReviewerBackend::Claude => serde_json::from_str::<Value>(stdout.trim())

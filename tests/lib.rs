@@ -16,5 +16,7 @@ mod review_helpers;
 mod review_session;
 mod review_setup;
 mod review_walkthrough;
+mod security_paths;
+mod security_reads;
 mod validate_hook;
 mod validate_json_corpus;

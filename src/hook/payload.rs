@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -13,6 +14,10 @@ use crate::hook::render::Agent;
 /// whole file, which car skips above 2 MiB anyway).
 pub(crate) const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
 
+/// How long a hook waits for its payload: an agent writes it at once and closes stdin; a stdin
+/// that stays open (a terminal, a stuck writer) must not hold the hook forever.
+pub(crate) const STDIN_WAIT: Duration = Duration::from_secs(5);
+
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PayloadError {
     #[error("the hook payload on stdin is empty")]
@@ -21,6 +26,8 @@ pub(crate) enum PayloadError {
     TooLarge,
     #[error("the hook payload on stdin could not be read: {0}")]
     Read(std::io::Error),
+    #[error("no complete hook payload arrived on stdin within {} s", STDIN_WAIT.as_secs())]
+    Timeout,
     #[error(
         "the hook payload on stdin is not valid JSON (line {line}, column {column}): {message}"
     )]
@@ -74,14 +81,27 @@ pub(crate) struct Payload {
 }
 
 impl Payload {
-    /// Reads stdin (bounded) and parses it.
+    /// Reads stdin (bounded in size and in time: [`STDIN_WAIT`]) and parses it. The reader runs
+    /// on its own thread; when it does not finish in time it is left blocked, and ends with the
+    /// process.
     pub(crate) fn read_stdin() -> Result<Payload, PayloadError> {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(MAX_PAYLOAD_BYTES + 1)
-            .read_to_end(&mut bytes)
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("car-stdin".into())
+            .spawn(move || {
+                let mut bytes = Vec::new();
+                let read = std::io::stdin()
+                    .lock()
+                    .take(MAX_PAYLOAD_BYTES + 1)
+                    .read_to_end(&mut bytes)
+                    .map(|_| bytes);
+                let _ = sender.send(read);
+            })
             .map_err(PayloadError::Read)?;
+        let bytes = match receiver.recv_timeout(STDIN_WAIT) {
+            Ok(read) => read.map_err(PayloadError::Read)?,
+            Err(_) => return Err(PayloadError::Timeout),
+        };
         if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
             return Err(PayloadError::TooLarge);
         }

@@ -116,7 +116,7 @@ fn write_index(index: &Path, bytes: &[u8]) -> bool {
     let Some(folder) = index.parent() else {
         return false;
     };
-    if std::fs::create_dir_all(folder).is_err() {
+    if crate::files::ensure_parent(index).is_err() {
         return false;
     }
     let Ok(mut temp) = tempfile::Builder::new()
@@ -388,7 +388,7 @@ struct IndexReader {
 impl IndexReader {
     /// Opens the index if it was built from exactly this version of the lessons file.
     fn open(index: &Path, stamp: Stamp) -> Option<IndexReader> {
-        let mut file = std::fs::File::open(index).ok()?;
+        let (mut file, _) = crate::files::open_regular(index).ok()?;
         let mut header = [0u8; HEADER];
         file.read_exact(&mut header).ok()?;
         let stored = Stamp {

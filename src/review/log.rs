@@ -112,12 +112,7 @@ impl EventLog {
 fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
     files::ensure_parent(path)?;
     let _lock = files::FileLock::acquire(path, HOOK_LOCK_WAIT)?;
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(|source| FileError::io(path, source))?;
+    let mut file = files::open_append(path)?;
     let length = file
         .metadata()
         .map_err(|source| FileError::io(path, source))?
@@ -253,12 +248,7 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
 
 /// Reads the last 8 KiB of a log and returns the newest `ts` found there.
 pub(crate) fn last_ts_of(path: &Path) -> Option<i64> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let length = file.metadata().ok()?.len();
-    file.seek(SeekFrom::Start(length.saturating_sub(8 * 1024)))
-        .ok()?;
-    let mut tail = Vec::new();
-    file.read_to_end(&mut tail).ok()?;
+    let tail = files::read_tail(path, 8 * 1024).ok()?;
     let text = String::from_utf8_lossy(&tail);
     text.lines().rev().find_map(|line| {
         serde_json::from_str::<serde_json::Value>(line)

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::process::run_with_timeout;
 use crate::project::{Project, STATE_DIR};
-use crate::review::baseline::{Baselines, disk_version};
+use crate::review::baseline::{Baselines, HASH_LIMIT, disk_version};
 use crate::review::event::Version;
 use crate::review::event::{Event, Versions};
 use crate::review::snapshot::Snapshot;
@@ -54,7 +54,7 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
         .map(|path| {
-            let stamp = stamp_of(&project.checkout().join(&path));
+            let stamp = stamp_of(project, &project.checkout().join(&path));
             (path, stamp)
         })
         .collect();
@@ -70,21 +70,31 @@ pub(crate) fn parse_porcelain(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Files above this size are versioned by size and modification time instead of being read.
-const HASH_LIMIT: u64 = 4 * 1024 * 1024;
+/// The version of a file that resolves outside the project: it is never read, so only "there".
+const OUTSIDE: &str = "outside-the-project";
 
-/// The content hash, or for a huge file its stamp.
-fn version_of(path: &Path) -> Version {
+/// The content hash, or for a huge file or anything that is not a regular file (a FIFO is never
+/// opened) its stamp; a file that resolves outside the project is never read.
+fn version_of(project: &Project, path: &Path) -> Version {
+    if project.relative(path).is_none() {
+        return Some(OUTSIDE.into());
+    }
     let meta = std::fs::metadata(path).ok()?;
-    if meta.len() <= HASH_LIMIT {
+    if meta.is_file() && meta.len() <= HASH_LIMIT {
         return disk_version(path);
     }
-    stamp_of(path)
+    stamp_of(project, path)
 }
 
-/// `stamp:<size>:<mtime ns>`, read from the file's metadata only.
-fn stamp_of(path: &Path) -> Version {
-    let meta = std::fs::metadata(path).ok()?;
+/// `stamp:<size>:<mtime ns>`, read from the file's metadata only (for a link leading out of the
+/// project, the link's own).
+fn stamp_of(project: &Project, path: &Path) -> Version {
+    let meta = if project.relative(path).is_some() {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    }
+    .ok()?;
     let modified = meta
         .modified()
         .ok()
@@ -128,13 +138,13 @@ pub(crate) fn reconcile(
         let full_path = project.checkout().join(path);
         let changed = match snapshot.files.get(path) {
             Some(known) => {
-                let now = version_of(&full_path);
+                let now = version_of(project, &full_path);
                 (now != *known).then_some(now)
             }
             None => {
                 let stamp = match dirty_now.get(path) {
                     Some(stamp) => stamp.clone(),
-                    None => stamp_of(&full_path),
+                    None => stamp_of(project, &full_path),
                 };
                 let differs = match baseline.get(path) {
                     Some(before) => *before != stamp,
@@ -143,7 +153,7 @@ pub(crate) fn reconcile(
                             && !others.iter().any(|other| other.is_captured(path))
                     }
                 };
-                differs.then(|| version_of(&full_path))
+                differs.then(|| version_of(project, &full_path))
             }
         };
         if let Some(hash) = changed {

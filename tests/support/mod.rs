@@ -163,7 +163,13 @@ impl TestProject {
 
     /// `car` with the project as working directory, an isolated HOME and the pinned clock.
     pub fn car(&self) -> Command {
-        let mut command = Command::cargo_bin("car").unwrap();
+        Command::from_std(self.car_std())
+    }
+
+    /// [`TestProject::car`] as a plain `std::process::Command` (for tests that spawn it
+    /// themselves: a stdin kept open, a memory cap, a kill).
+    pub fn car_std(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("car"));
         command
             .current_dir(self.path())
             .env("HOME", self.home())
