@@ -105,8 +105,11 @@ impl Project {
     }
 
     /// The session folders under `clients/` (name, path), sorted by name: the one listing every
-    /// caller uses.
+    /// caller uses. Links are not session folders, and a linked `clients/` lists nothing.
     pub(crate) fn session_folders(&self) -> Vec<(String, PathBuf)> {
+        if crate::files::check_state_links(&self.clients_dir()).is_err() {
+            return Vec::new();
+        }
         let Ok(entries) = std::fs::read_dir(self.clients_dir()) else {
             return Vec::new();
         };

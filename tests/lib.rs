@@ -18,5 +18,6 @@ mod review_setup;
 mod review_walkthrough;
 mod security_paths;
 mod security_reads;
+mod security_state;
 mod validate_hook;
 mod validate_json_corpus;

@@ -1,0 +1,150 @@
+//! Regression tests for issue 15 item 3: links committed inside car's state folder never redirect
+//! car's reads or writes; car refuses them with a message that names the link.
+
+use std::os::unix::fs::symlink;
+use std::path::Path;
+
+use crate::review_helpers::{SESSION, stop};
+use crate::support::TestProject;
+
+const STATE: &str = ".claude/claude-auto-review";
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                folders.push(entry.path());
+            } else {
+                files.push((
+                    entry.path().display().to_string(),
+                    std::fs::read(entry.path()).unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A folder outside the project holding files a redirected write would change.
+fn victim() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bashrc"), "# the user's own file\n").unwrap();
+    std::fs::create_dir(dir.path().join("folder")).unwrap();
+    dir
+}
+
+#[test]
+fn links_to_outside_files_in_the_state_folder_are_refused_not_followed() {
+    let project = TestProject::new();
+    let outside = victim();
+    let state = project.path().join(STATE);
+    std::fs::create_dir_all(&state).unwrap();
+    for name in [
+        "state.jsonl",
+        "hook-errors.jsonl",
+        "lessons.json.lock",
+        "lessons.json.index",
+    ] {
+        symlink(outside.path().join("bashrc"), state.join(name)).unwrap();
+    }
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.py",
+        "--trigger",
+        "os.system(",
+        "--lesson",
+        "use subprocess",
+    ]);
+    assert_eq!(run.code, 2, "the lock is a link: {run:?}");
+    assert!(
+        run.stderr
+            .contains("lessons.json.lock: a symbolic link inside car's state folder"),
+        "{}",
+        run.stderr
+    );
+    std::fs::remove_file(state.join("lessons.json.lock")).unwrap();
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.py",
+        "--trigger",
+        "os.system(",
+        "--lesson",
+        "use subprocess",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    std::fs::remove_file(state.join("lessons.json.lock")).unwrap();
+    symlink(
+        outside.path().join("bashrc"),
+        state.join("lessons.json.lock"),
+    )
+    .unwrap();
+    let before = snapshot(outside.path());
+    project.write("a.py", "import os\nos.system('ls')\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "", "os.system('ls')"),
+    );
+    assert!(
+        answer.context().contains("use subprocess"),
+        "the lesson still fires: {answer:?}"
+    );
+    assert!(
+        answer
+            .system_message()
+            .contains("a symbolic link inside car's state folder"),
+        "{answer:?}"
+    );
+    let answer = stop(&project);
+    assert!(
+        answer
+            .system_message()
+            .contains("state.jsonl: a symbolic link inside car's state folder"),
+        "{answer:?}"
+    );
+    assert_eq!(snapshot(outside.path()), before, "nothing outside changed");
+}
+
+#[test]
+fn a_linked_clients_folder_or_state_folder_is_refused() {
+    let project = TestProject::new();
+    let outside = victim();
+    let state = project.path().join(STATE);
+    std::fs::create_dir_all(&state).unwrap();
+    symlink(outside.path().join("folder"), state.join("clients")).unwrap();
+    let before = snapshot(outside.path());
+    project.write("a.py", "x = 1\n");
+    let answer = project.hook("post-tool-use", &project.edit_payload("a.py", "", "x = 1"));
+    assert!(
+        answer
+            .system_message()
+            .contains("clients: a symbolic link inside car's state folder"),
+        "{answer:?}"
+    );
+    let end = project.fixture_json("claude-session-end.json");
+    project.hook("session-end", &end.to_string());
+    assert_eq!(snapshot(outside.path()), before);
+    assert!(project.run(&["review", "status"]).code == 0);
+
+    // The whole state folder a link (committed as .claude/claude-auto-review -> elsewhere).
+    let other = TestProject::new();
+    std::fs::create_dir_all(other.path().join(".claude")).unwrap();
+    symlink(outside.path().join("folder"), other.path().join(STATE)).unwrap();
+    other.write("a.py", "x = 1\n");
+    let answer = other.hook("post-tool-use", &other.edit_payload("a.py", "", "x = 1"));
+    assert!(
+        answer
+            .system_message()
+            .contains("claude-auto-review: a symbolic link inside car's state folder"),
+        "{answer:?}"
+    );
+    let _ = SESSION;
+    assert_eq!(snapshot(outside.path()), before);
+}
