@@ -16,6 +16,7 @@ mod review_helpers;
 mod review_session;
 mod review_setup;
 mod review_walkthrough;
+mod security_faults;
 mod security_paths;
 mod security_reads;
 mod security_state;

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::{self, FileError};
 
-use crate::review::log::{EventLog, parse_lines};
+use crate::review::log::{EventLog, decode_lines, parse_lines};
 use crate::review::snapshot::Snapshot;
 
 const FORMAT: u32 = 1;
@@ -121,14 +121,7 @@ fn read_from(log: &EventLog, offset: u64, tail: &str) -> Result<Option<(String, 
     file.take(files::MAX_STATE_BYTES)
         .read_to_end(&mut bytes)
         .map_err(|error| FileError::io(log.path(), error))?;
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some((text, start))),
-        Err(_) if start > 0 => Ok(None),
-        Err(error) => Ok(Some((
-            String::from_utf8_lossy(error.as_bytes()).into_owned(),
-            0,
-        ))),
-    }
+    Ok(Some((decode_lines(bytes), start)))
 }
 
 fn tail_of(text: &str) -> String {

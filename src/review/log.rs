@@ -100,10 +100,12 @@ impl EventLog {
 
     /// Every readable event, oldest first; `(events, skipped_lines)`.
     pub(crate) fn read(&self) -> Result<(Vec<EventRecord>, usize), FileError> {
-        let Some(text) = files::read_optional(&self.path)? else {
-            return Ok((Vec::new(), 0));
+        let bytes = match files::read_bounded(&self.path, files::MAX_STATE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(error) if error.is_not_found() => return Ok((Vec::new(), 0)),
+            Err(error) => return Err(error),
         };
-        Ok(parse_lines(&text))
+        Ok(parse_lines(&decode_lines(bytes)))
     }
 }
 
@@ -131,6 +133,28 @@ fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
     buffer.push('\n');
     std::io::Write::write_all(&mut file, buffer.as_bytes())
         .map_err(|source| FileError::io(path, source))
+}
+
+/// The log's bytes as text of the same length: a line that is not valid UTF-8 (half a character
+/// left by a write cut short) becomes `?`s, which no parser reads as an event, so it is skipped
+/// like any torn line — and byte offsets into the file stay offsets into the text.
+pub(crate) fn decode_lines(bytes: Vec<u8>) -> String {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return text,
+        Err(error) => error.into_bytes(),
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    for (index, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
+        if index > 0 {
+            out.push(b'\n');
+        }
+        if std::str::from_utf8(line).is_ok() {
+            out.extend_from_slice(line);
+        } else {
+            out.extend(std::iter::repeat_n(b'?', line.len()));
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Logs at least this large are parsed in two halves on two threads (a first stop on a long
@@ -303,6 +327,22 @@ mod tests {
         let (events, skipped) = log.read().unwrap();
         assert_eq!(events.len(), 2, "the event after a torn line is kept");
         assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn an_undecodable_line_is_skipped_and_offsets_hold() {
+        let mut bytes =
+            b"{\"ts\":1,\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"a\"}\n".to_vec();
+        bytes.extend_from_slice(b"{\"ts\":2,\"sess\xc3\n");
+        bytes.extend_from_slice(
+            b"{\"ts\":3,\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"b\"}\n\xe2\x82",
+        );
+        let length = bytes.len();
+        let text = decode_lines(bytes);
+        assert_eq!(text.len(), length);
+        let (events, skipped) = parse_lines(&text);
+        assert_eq!(events.len(), 2);
+        assert_eq!(skipped, 2);
     }
 
     #[test]
