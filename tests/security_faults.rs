@@ -2,6 +2,7 @@
 //! index and a pathological regex never switch car off or hold a hook.
 
 use std::io::Write;
+use std::time::{Duration, Instant};
 
 use crate::review_helpers::{SESSION, stop, write_file};
 use crate::support::TestProject;
@@ -53,4 +54,82 @@ fn a_torn_utf8_character_in_the_event_log_does_not_switch_the_gate_off() {
     assert_eq!(log.matches("\"event\":\"stop_blocked\"").count(), 3);
     let status = project.run(&["review", "status"]);
     assert_eq!(status.code, 0, "{status:?}");
+}
+
+/// Damages the project's lesson index with `damage` and checks that the next edit still warns,
+/// in time, and leaves a rebuilt index behind.
+fn edit_after_damage(damage: impl Fn(&mut Vec<u8>)) {
+    let project = TestProject::new();
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.py",
+        "--trigger",
+        "os.system(",
+        "--lesson",
+        "use subprocess.run",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let index = project
+        .path()
+        .join(".claude/claude-auto-review/lessons.json.index");
+    project.write("a.py", "os.system('ls')\n");
+    let warned = project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "", "os.system('ls')"),
+    );
+    assert!(
+        warned.context().contains("use subprocess.run"),
+        "{warned:?}"
+    );
+    let mut bytes = std::fs::read(&index).expect("the edit built the index");
+    damage(&mut bytes);
+    std::fs::write(&index, &bytes).unwrap();
+    project.write("b.py", "os.system('pwd')\n");
+    let started = Instant::now();
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("b.py", "", "os.system('pwd')"),
+    );
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(
+        answer.context().contains("use subprocess.run"),
+        "{answer:?}"
+    );
+    assert_ne!(
+        std::fs::read(&index).unwrap(),
+        bytes,
+        "the damaged index was rebuilt"
+    );
+}
+
+/// Where the section sizes start in the index header (after magic, stamp, count and bits).
+const SIZES_AT: usize = 44;
+
+#[test]
+fn an_index_claiming_a_huge_section_is_rebuilt_without_allocating_it() {
+    edit_after_damage(|bytes| {
+        bytes[SIZES_AT + 8..SIZES_AT + 16].copy_from_slice(&(4u64 << 40).to_le_bytes());
+    });
+}
+
+#[test]
+fn a_zero_filled_index_body_is_rebuilt_not_spun_on() {
+    edit_after_damage(|bytes| {
+        let body = SIZES_AT + 8 * 9;
+        bytes[body..].fill(0);
+    });
+}
+
+#[test]
+fn a_truncated_or_scrambled_index_is_rebuilt() {
+    edit_after_damage(|bytes| bytes.truncate(bytes.len() / 2));
+    edit_after_damage(|bytes| {
+        let middle = bytes.len() / 2;
+        for byte in &mut bytes[SIZES_AT + 80..middle] {
+            *byte = byte.wrapping_mul(31).wrapping_add(7);
+        }
+    });
 }
