@@ -133,3 +133,53 @@ fn a_truncated_or_scrambled_index_is_rebuilt() {
         }
     });
 }
+
+/// Adds a regex lesson and edits `a.txt` to hold `content`; the answer and how long it took.
+fn edit_against_regex(pattern: &str, content: &str) -> (crate::support::HookAnswer, Duration) {
+    let project = TestProject::new();
+    let trigger = format!("regex:{pattern}");
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.txt",
+        "--trigger",
+        &trigger,
+        "--lesson",
+        "costly",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let payload = project.write_payload("a.txt", content, None);
+    let started = Instant::now();
+    let answer = project.hook("post-tool-use", &payload);
+    (answer, started.elapsed())
+}
+
+#[test]
+fn one_regex_on_a_megabyte_line_finishes_fast() {
+    for length in [50_000, 1 << 20] {
+        let (answer, took) = edit_against_regex("(?:a{100}){100}(?=z)", &"a".repeat(length));
+        assert!(took < Duration::from_secs(3), "{length}: took {took:?}");
+        assert!(!answer.is_block(), "{answer:?}");
+    }
+}
+
+#[test]
+fn one_costly_regex_is_stopped_at_the_edit_budget() {
+    let mut state: u32 = 11;
+    let line: String = (0..1000)
+        .map(|_| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            if state >> 16 & 1 == 0 { 'a' } else { 'b' }
+        })
+        .collect();
+    let content = format!("{line}\n").repeat(1500);
+    let (answer, took) = edit_against_regex("(?:a|b)*a(?:a|b){200}z", &content);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(
+        answer
+            .system_message()
+            .contains("regex triggers were not tried"),
+        "{answer:?}"
+    );
+}

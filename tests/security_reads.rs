@@ -76,7 +76,8 @@ fn dev_zero_as_transcript_and_a_huge_sparse_file_are_not_read() {
         took,
         peak_bytes,
     } = capped_hook(&project, "stop", &payload.to_string(), 1 << 30);
-    assert!(took < Duration::from_secs(10), "took {took:?}");
+    // Reading either would take seconds and gigabytes; the bound is generous for a loaded CI.
+    assert!(took < Duration::from_secs(30), "took {took:?}");
     assert!(peak_bytes < 64 << 20, "peak memory {peak_bytes} bytes");
     assert!(answer.is_block(), "{answer:?}");
     let reason = answer.reason();
