@@ -14,7 +14,6 @@
 //! timeout, a failure or empty output is an error, never an empty "clean" answer.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -195,11 +194,19 @@ pub(crate) fn ask_with(
             program: String::new(),
         });
     };
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(working_dir)
-        .env(NESTED_ENV, "1");
+    // The guard starts the program, so a missing one is found here, by name.
+    let on_disk = if program.contains('/') {
+        working_dir.join(program).to_string_lossy().into_owned()
+    } else {
+        program.clone()
+    };
+    if crate::process::find_on_path(&on_disk).is_none() {
+        return Err(BackendError::NotFound {
+            program: program.clone(),
+        });
+    }
+    let mut command = crate::process::guarded_command(program, args);
+    command.current_dir(working_dir).env(NESTED_ENV, "1");
     let output =
         run_command(command, Some(prompt.as_bytes()), timeout).map_err(|error| match error {
             ProcessError::NotFound { program } => BackendError::NotFound { program },
@@ -212,6 +219,14 @@ pub(crate) fn ask_with(
         return Err(BackendError::Timeout {
             program: program.clone(),
             seconds: timeout.as_millis().div_ceil(1000) as u64,
+        });
+    }
+    if output.code == Some(i32::from(crate::process::GUARD_NOT_STARTED))
+        && output.stderr.contains("could not be started")
+    {
+        return Err(BackendError::Spawn {
+            program: program.clone(),
+            message: tail(&output.stderr, 400),
         });
     }
     if !output.success() {

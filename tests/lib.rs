@@ -19,6 +19,7 @@ mod review_walkthrough;
 mod security_faults;
 mod security_paths;
 mod security_reads;
+mod security_reviewer;
 mod security_state;
 mod validate_hook;
 mod validate_json_corpus;

@@ -43,6 +43,9 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    if let Command::ReviewerGuard(args) = &cli.command {
+        return ExitCode::from(crate::process::guard(args.parent, &args.argv));
+    }
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::ProblemsFound) => ExitCode::from(1),
@@ -65,7 +68,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
     }
     let project = Project::discover(&working_dir);
     let outcome = match cli.command {
-        Command::Hook(_) => Ok(Outcome::Success),
+        Command::Hook(_) | Command::ReviewerGuard(_) => Ok(Outcome::Success),
         Command::Check(args) => check::run(&working_dir, &args),
         Command::Lessons(crate::cli::LessonsCommand::Test { dir }) => {
             lessons_test::run(&project, dir.as_deref())

