@@ -12,6 +12,10 @@ use crate::project::Project;
 /// The key under which car's settings live in `.claude/settings.json`.
 pub(crate) const SETTINGS_KEY: &str = "claude-auto-review";
 
+/// The longest reviewer timeout car accepts; larger values are clamped to it (a Stop hook that
+/// waits longer than an hour is a mistake, and an absurd value must not overflow time sums).
+pub(crate) const MAX_REVIEWER_TIMEOUT_SECONDS: u64 = 3600;
+
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum SettingsError {
     #[error("{path}:{line}:{column}: not valid JSON: {message}")]
@@ -234,7 +238,7 @@ impl Settings {
                     "must be at least 1".into(),
                 ));
             }
-            settings.reviewer_timeout_seconds = timeout;
+            settings.reviewer_timeout_seconds = timeout.min(MAX_REVIEWER_TIMEOUT_SECONDS);
         }
         settings.reviewer_command = raw.reviewer_command.unwrap_or_default();
         if settings.reviewer_backend == ReviewerBackend::Command
@@ -409,6 +413,17 @@ mod tests {
         let raw: RawSettings = serde_json::from_str(r#"{"classifierBackend":"Model"}"#).unwrap();
         let settings = Settings::from_raw(raw, Path::new("s.json")).unwrap();
         assert_eq!(settings.classifier_backend, ClassifierBackend::Model);
+    }
+
+    #[test]
+    fn an_absurd_reviewer_timeout_is_clamped() {
+        let raw: RawSettings =
+            serde_json::from_str(r#"{"reviewerTimeoutSeconds":18446744073709551615}"#).unwrap();
+        let settings = Settings::from_raw(raw, Path::new("s.json")).unwrap();
+        assert_eq!(
+            settings.reviewer_timeout_seconds,
+            MAX_REVIEWER_TIMEOUT_SECONDS
+        );
     }
 
     #[test]
