@@ -89,3 +89,30 @@ fn the_reviewer_dies_with_a_hook_stopped_by_sigterm() {
         "the reviewer and what it started are gone"
     );
 }
+
+#[test]
+fn an_absurd_reviewer_timeout_is_clamped_not_overflowed() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")],
+               "reviewerTimeoutSeconds": 18446744073709551615u64}),
+    );
+    let install = project.run(&["install"]);
+    assert_eq!(install.code, 0, "{install:?}");
+    let document = project.read_json(".claude/settings.json");
+    assert_eq!(
+        document["hooks"]["Stop"][0]["hooks"][0]["timeout"],
+        3600 + 60
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    fakes.answer(
+        &json!({"findings": [crate::review_helpers::finding("F1", "P1", "a.py", 1, "x is wrong")]})
+            .to_string(),
+    );
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let answer = project.hook_with_env("stop", &payload, &[("PATH", fakes.path_env().as_str())]);
+    assert!(answer.is_block(), "the review ran: {answer:?}");
+    assert!(answer.reason().contains("F1"), "{}", answer.reason());
+}

@@ -115,7 +115,9 @@ fn car_hook_entries(settings: &Settings) -> Result<Map<String, Value>, SetupErro
             "hooks/hooks.json: no \"hooks\" object".into(),
         ));
     };
-    let stop_timeout = settings.reviewer_timeout_seconds + STOP_TIMEOUT_MARGIN;
+    let stop_timeout = settings
+        .reviewer_timeout_seconds
+        .saturating_add(STOP_TIMEOUT_MARGIN);
     for event in ["Stop", "SubagentStop"] {
         for group in hooks
             .get_mut(event)

@@ -318,7 +318,9 @@ impl<'a> Gate<'a> {
     /// Asks the reviewer CLI (one retry for a crash or an unusable answer, inside the timeout).
     fn run_reviewer(&mut self, request: &Request) -> Produced {
         let settings = self.context.settings;
-        let deadline = Instant::now() + Duration::from_secs(settings.reviewer_timeout_seconds);
+        let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);
+        let now = Instant::now();
+        let deadline = now.checked_add(timeout).unwrap_or(now);
         let prompt_text =
             std::fs::read_to_string(self.context.project.root().join(&request.prompt_file))
                 .unwrap_or_default();
