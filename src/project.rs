@@ -99,9 +99,10 @@ impl Project {
         self.state_dir().join("clients")
     }
 
-    /// The folder of one session; the id is sanitised so it can never leave `clients/`.
+    /// The folder of one session ([`session_folder_name`]: never outside `clients/`, never
+    /// shared by two ids).
     pub(crate) fn client_dir(&self, session_id: &str) -> PathBuf {
-        self.clients_dir().join(sanitize_component(session_id))
+        self.clients_dir().join(session_folder_name(session_id))
     }
 
     /// The session folders under `clients/` (name, path), sorted by name: the one listing every
@@ -299,6 +300,33 @@ fn resolve_existing_prefix(path: &Path) -> PathBuf {
     }
 }
 
+/// The longest session id used as a folder name as it is.
+const PLAIN_SESSION_BYTES: usize = 64;
+
+/// The folder name of a session id, one to one: a plain id (letters, digits, `-`, `_`, `.`, at
+/// most 64 bytes, not only dots — every UUID an agent sends) is its own name, so existing folders
+/// keep theirs; any other id becomes its sanitised first 40 characters, `~`, and 16 hex digits of
+/// its SHA-256. `~` never occurs in a plain id, so `a/b`, `a_b` and `a\nb` get three folders.
+pub(crate) fn session_folder_name(id: &str) -> String {
+    let is_plain = !id.is_empty()
+        && id.len() <= PLAIN_SESSION_BYTES
+        && !id.chars().all(|c| c == '.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if is_plain {
+        return id.to_string();
+    }
+    use sha2::Digest;
+    let digest: String = sha2::Sha256::digest(id.as_bytes())
+        .iter()
+        .take(8)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let readable: String = sanitize_component(id).chars().take(40).collect();
+    format!("{readable}~{digest}")
+}
+
 /// Keeps letters, digits, `-`, `_` and `.`; anything else becomes `_`. Never empty, never `..`.
 pub(crate) fn sanitize_component(raw: &str) -> String {
     let cleaned: String = raw
@@ -359,6 +387,33 @@ mod tests {
         assert!(!resolves_inside(&root, Path::new("pw.json")));
         assert!(!resolves_inside(&root, Path::new("../elsewhere/secret")));
         assert!(resolves_inside(&root, Path::new("real.py")));
+    }
+
+    #[test]
+    fn session_folders_are_one_to_one() {
+        let ids = [
+            "a/b",
+            "a_b",
+            "a\nb",
+            "..",
+            ".",
+            "",
+            "unknown",
+            "a~b",
+            &"x".repeat(65),
+        ];
+        let names: std::collections::HashSet<String> =
+            ids.iter().map(|id| session_folder_name(id)).collect();
+        assert_eq!(names.len(), ids.len(), "{names:?}");
+        let uuid = "3f1c2a9e-8d7b-4c1e-9a55-1b2c3d4e5f60";
+        assert_eq!(
+            session_folder_name(uuid),
+            uuid,
+            "existing folders keep their names"
+        );
+        for name in &names {
+            assert!(!name.contains('/') && name != ".." && name != "." && !name.is_empty());
+        }
     }
 
     #[test]

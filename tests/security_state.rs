@@ -148,3 +148,44 @@ fn a_linked_clients_folder_or_state_folder_is_refused() {
     let _ = SESSION;
     assert_eq!(snapshot(outside.path()), before);
 }
+
+/// An Edit payload of `session` for `relative` (written first).
+fn edit_as(project: &TestProject, session: &str, relative: &str, content: &str) {
+    project.write(relative, content);
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&project.edit_payload(relative, "", content.trim_end())).unwrap();
+    payload["session_id"] = serde_json::json!(session);
+    let answer = project.hook("post-tool-use", &payload.to_string());
+    assert!(!answer.is_block(), "{answer:?}");
+}
+
+#[test]
+fn session_ids_that_sanitise_alike_keep_apart() {
+    let project = TestProject::new();
+    let sessions = ["a/b", "a_b", "a\nb"];
+    for (index, session) in sessions.iter().enumerate() {
+        edit_as(
+            &project,
+            session,
+            &format!("f{index}.py"),
+            &format!("x = {index}\n"),
+        );
+    }
+    let folders = std::fs::read_dir(project.path().join(STATE).join("clients"))
+        .unwrap()
+        .count();
+    assert_eq!(folders, 3, "one folder per session");
+    for (index, session) in sessions.iter().enumerate() {
+        let payload = crate::review_helpers::stop_payload(&project, session, Some("Done."));
+        let answer = project.hook("stop", &payload);
+        let reason = answer.reason();
+        assert!(
+            reason.contains(&format!("f{index}.py")),
+            "{session:?}: {reason}"
+        );
+        assert!(
+            reason.contains("(1 changed files"),
+            "{session:?} sees only its own file: {reason}"
+        );
+    }
+}

@@ -24,8 +24,13 @@ pub(crate) struct Baselines {
 
 impl Baselines {
     pub(crate) fn for_session(project: &Project, session_id: &str) -> Baselines {
+        Baselines::in_folder(&project.client_dir(session_id))
+    }
+
+    /// The baselines in a session folder found by listing `clients/`.
+    pub(crate) fn in_folder(session_folder: &Path) -> Baselines {
         Baselines {
-            dir: project.client_dir(session_id).join("baselines"),
+            dir: session_folder.join("baselines"),
         }
     }
 

@@ -27,8 +27,13 @@ pub(crate) struct EventLog {
 
 impl EventLog {
     pub(crate) fn for_session(project: &Project, session_id: &str) -> EventLog {
+        EventLog::in_folder(project, &project.client_dir(session_id), session_id)
+    }
+
+    /// The log in a session folder found by listing `clients/` (whose name may not be the id).
+    pub(crate) fn in_folder(project: &Project, folder: &Path, session_id: &str) -> EventLog {
         EventLog {
-            path: project.client_dir(session_id).join(EVENTS_FILE),
+            path: folder.join(EVENTS_FILE),
             lifecycle: project.state_log(),
             session: session_id.to_string(),
         }
@@ -288,8 +293,8 @@ pub(crate) fn sessions(project: &Project) -> Vec<crate::review::snapshot::Snapsh
         .session_folders()
         .into_iter()
         .filter(|(_, folder)| folder.join(EVENTS_FILE).exists())
-        .filter_map(|(name, _)| {
-            let (records, skipped) = EventLog::for_session(project, &name).read().ok()?;
+        .filter_map(|(name, folder)| {
+            let (records, skipped) = EventLog::in_folder(project, &folder, &name).read().ok()?;
             let session = records
                 .first()
                 .map_or(name.clone(), |record| record.session.clone());

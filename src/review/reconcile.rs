@@ -169,12 +169,12 @@ pub(crate) fn reconcile(
 /// The baselines of the project's other sessions: a file one of them edited with its tools is
 /// that session's change, not a Bash change of this one.
 fn other_sessions(project: &Project, session: &str) -> Vec<Baselines> {
-    let own = crate::project::sanitize_component(session);
+    let own = crate::project::session_folder_name(session);
     project
         .session_folders()
         .into_iter()
         .filter(|(name, _)| *name != own)
-        .map(|(name, _)| Baselines::for_session(project, &name))
+        .map(|(_, folder)| Baselines::in_folder(&folder))
         .collect()
 }
 

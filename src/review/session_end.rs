@@ -27,7 +27,7 @@ pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
     let max_age = i64::try_from(context.settings.stale_client_timeout_hours)
         .unwrap_or(i64::MAX / 7200)
         .saturating_mul(3600);
-    let current = crate::project::sanitize_component(context.id);
+    let current = crate::project::session_folder_name(context.id);
     remove_stale(context.project, &current, now, max_age);
     answer
 }
@@ -49,7 +49,7 @@ pub(crate) fn remove_stale(
             continue;
         }
         if std::fs::remove_dir_all(&folder).is_ok() {
-            let _ = EventLog::for_session(project, &name).append_lifecycle_only(
+            let _ = EventLog::in_folder(project, &folder, &name).append_lifecycle_only(
                 now,
                 Event::SessionRemoved {
                     removed: name.clone(),
