@@ -116,3 +116,35 @@ fn an_absurd_reviewer_timeout_is_clamped_not_overflowed() {
     assert!(answer.is_block(), "the review ran: {answer:?}");
     assert!(answer.reason().contains("F1"), "{}", answer.reason());
 }
+
+/// An Edit of `relative` by `session` (the file is written first).
+fn edit_as(project: &TestProject, session: &str, relative: &str, content: &str) {
+    project.write(relative, content);
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&project.edit_payload(relative, "", content.trim_end())).unwrap();
+    payload["session_id"] = json!(session);
+    let answer = project.hook("post-tool-use", &payload.to_string());
+    assert!(!answer.is_block(), "{answer:?}");
+}
+
+#[test]
+fn sessions_do_not_bleed_into_each_other() {
+    let project = TestProject::new();
+    project.write("README.md", "x\n");
+    project.commit_all();
+    edit_as(&project, "session-b", "b.py", "b = 1\n");
+    edit_as(&project, "session-a", "a.py", "a = 1\n");
+    edit_as(&project, "session-b", "b.py", "b = 2\n");
+    let answer = project.hook("stop", &stop_payload(&project, "session-a", Some("Done.")));
+    let reason = answer.reason();
+    assert!(
+        reason.contains("(1 changed files: a.py)"),
+        "A reviews only a.py: {reason}"
+    );
+    let answer = project.hook("stop", &stop_payload(&project, "session-b", Some("Done.")));
+    let reason = answer.reason();
+    assert!(
+        reason.contains("(1 changed files: b.py)"),
+        "B reviews only b.py: {reason}"
+    );
+}

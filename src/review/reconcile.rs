@@ -5,7 +5,8 @@
 //! last knew of it: its tracked content hash, else its stamp (size and modification time) in the
 //! worktree baseline taken when the session first recorded something. Stamps keep the baseline
 //! and each stop cheap (no file is read unless it changed); a file another session of the project
-//! edited with its tools is that session's; car's own state folder is never reported.
+//! edited with its tools is that session's (also when it was already dirty at this session's
+//! baseline and changed since); car's own state folder is never reported.
 //! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
 
 use std::collections::BTreeSet;
@@ -148,12 +149,12 @@ pub(crate) fn reconcile(
                 };
                 let differs = match baseline.get(path) {
                     Some(before) => *before != stamp,
-                    None => {
-                        dirty_now.contains_key(path)
-                            && !others.iter().any(|other| other.is_captured(path))
-                    }
+                    None => dirty_now.contains_key(path),
                 };
-                differs.then(|| version_of(project, &full_path))
+                // Another session's tool edit, before or after this session's baseline, is that
+                // session's change: it is reviewed there, never here too.
+                let is_others = || others.iter().any(|other| other.is_captured(path));
+                (differs && !is_others()).then(|| version_of(project, &full_path))
             }
         };
         if let Some(hash) = changed {
