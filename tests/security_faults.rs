@@ -166,14 +166,19 @@ fn one_regex_on_a_megabyte_line_finishes_fast() {
 
 #[test]
 fn one_costly_regex_is_stopped_at_the_edit_budget() {
-    let mut state: u32 = 11;
-    let line: String = (0..1000)
-        .map(|_| {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            if state >> 16 & 1 == 0 { 'a' } else { 'b' }
-        })
-        .collect();
-    let content = format!("{line}\n").repeat(1500);
+    // 1,500 distinct random lines of a and b (a repeated line would let the lazy DFA reuse its
+    // states): seconds for this pattern, far past the 150 ms budget.
+    let mut state: u64 = 11;
+    let mut content = String::new();
+    for index in 0..1_500_000 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        content.push(if (state >> 33) & 1 == 0 { 'a' } else { 'b' });
+        if index % 1000 == 999 {
+            content.push('\n');
+        }
+    }
     let (answer, took) = edit_against_regex("(?:a|b)*a(?:a|b){200}z", &content);
     assert!(took < Duration::from_secs(3), "took {took:?}");
     assert!(

@@ -188,6 +188,14 @@ impl<'a> LessonIndex<'a> {
         if jobs.is_empty() {
             return;
         }
+        if started.elapsed() >= budget {
+            outcome.problems.push(format!(
+                "lesson matching stopped after {} ms; {} regex triggers were not tried",
+                started.elapsed().as_millis(),
+                jobs.len()
+            ));
+            return;
+        }
         let total = jobs.len();
         let found_before: HashMap<u32, u32> = best
             .iter()
@@ -197,7 +205,12 @@ impl<'a> LessonIndex<'a> {
         let mut received = 0;
         while received < total {
             let left = budget.saturating_sub(started.elapsed());
-            let Ok((lesson, trigger, result)) = results.recv_timeout(left) else {
+            let next = if left.is_zero() {
+                None
+            } else {
+                results.recv_timeout(left).ok()
+            };
+            let Some((lesson, trigger, result)) = next else {
                 outcome.problems.push(format!(
                     "lesson matching stopped after {} ms; {} regex triggers were not tried",
                     started.elapsed().as_millis(),

@@ -99,20 +99,25 @@ fn pathological_regex_returns_quickly() {
 #[test]
 fn one_costly_regex_cannot_hold_an_edit_past_the_budget() {
     // Exponential for the lazy DFA, so the linear engine falls back to its slow path: about
-    // 50 ms on this text in a release build (a second unoptimised), past a 20 ms budget.
+    // 50 ms on this text in a release build (most of a second unoptimised), past a 20 ms budget.
     let lessons = [
         lesson("*", &["regex:(?:a|b)*a(?:a|b){20}z"]),
         lesson("*", &["literal"]),
     ];
     let refs: Vec<&Lesson> = lessons.iter().collect();
-    let mut state: u32 = 7;
-    let line: String = (0..1000)
-        .map(|_| {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            if state >> 16 & 1 == 0 { 'a' } else { 'b' }
-        })
-        .collect();
-    let text: Vec<(usize, String)> = (1..=100).map(|n| (n, line.clone())).collect();
+    let mut state: u64 = 7;
+    let mut random_line = || -> String {
+        (0..1000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                if (state >> 33) & 1 == 0 { 'a' } else { 'b' }
+            })
+            .collect()
+    };
+    // Distinct lines: a repeated one would let the lazy DFA reuse its states.
+    let text: Vec<(usize, String)> = (1..=100).map(|n| (n, random_line())).collect();
     let mut lines: Vec<AddedLine> = text
         .iter()
         .map(|(line, text)| AddedLine {
