@@ -148,3 +148,50 @@ fn sessions_do_not_bleed_into_each_other() {
         "B reviews only b.py: {reason}"
     );
 }
+
+#[test]
+fn ten_parallel_stops_of_one_session_run_one_review() {
+    let project = TestProject::new();
+    let scripts = tempfile::tempdir().unwrap();
+    let reviewer = scripts.path().join("reviewer.sh");
+    let finding = crate::review_helpers::finding("F1", "P1", "a.py", 1, "x is wrong");
+    std::fs::write(
+        &reviewer,
+        format!(
+            "#!/bin/sh\ncat > /dev/null\necho x >> \"$(dirname \"$0\")/calls\"\nsleep 3\nprintf '%s' '{}'\n",
+            json!({"findings": [finding], "known_limits": []})
+        ),
+    )
+    .unwrap();
+    crate::security_reads::make_executable(&reviewer);
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [reviewer]}),
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let answers: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..10)
+            .map(|_| scope.spawn(|| project.hook("stop", &payload).stdout))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().unwrap())
+            .collect()
+    });
+    let calls = std::fs::read_to_string(scripts.path().join("calls")).unwrap();
+    assert_eq!(calls.lines().count(), 1, "one review ran");
+    assert!(
+        answers.iter().all(|answer| *answer == answers[0]),
+        "{answers:#?}"
+    );
+    assert!(answers[0].contains("F1"), "{}", answers[0]);
+    let names = crate::review_helpers::event_names(&project, SESSION);
+    let count = |name: &str| names.iter().filter(|event| *event == name).count();
+    assert_eq!(count("review_requested"), 1, "{names:?}");
+    assert_eq!(
+        count("stop_blocked"),
+        1,
+        "the breaker counts one blocked stop: {names:?}"
+    );
+}

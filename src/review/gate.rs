@@ -19,6 +19,7 @@ use crate::review::event::{AllowKind, BlockKind, Event, EventRecord, Stage, Vers
 use crate::review::findings::Review;
 use crate::review::log::EventLog;
 use crate::review::offers;
+use crate::review::one_stop;
 use crate::review::prompt::{self, PromptInput};
 use crate::review::reconcile;
 use crate::review::snapshot::{Outstanding, Request, Snapshot};
@@ -50,16 +51,20 @@ pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput) -> Answer {
         // Nothing was edited in this session: the fast path.
         return Answer::allow();
     }
-    match Gate::open(session, input, log).and_then(Gate::run) {
-        Ok(answer) => answer,
-        Err(error) => {
-            crate::state_dir::log_hook_error(
-                &session.project.state_dir(),
-                &format!("stop gate: {error}"),
-            );
-            Answer::fail_open(format!("the review gate failed ({error}); stop allowed"))
+    // Parallel stops of one session share one gate run (and one review).
+    let wait = Duration::from_secs(session.settings.reviewer_timeout_seconds.saturating_add(20));
+    one_stop::one_at_a_time(&log.dir(), wait, || {
+        match Gate::open(session, input, log).and_then(Gate::run) {
+            Ok(answer) => answer,
+            Err(error) => {
+                crate::state_dir::log_hook_error(
+                    &session.project.state_dir(),
+                    &format!("stop gate: {error}"),
+                );
+                Answer::fail_open(format!("the review gate failed ({error}); stop allowed"))
+            }
         }
-    }
+    })
 }
 
 /// What producing the review led to.

@@ -9,6 +9,7 @@ pub(crate) mod findings;
 pub(crate) mod gate;
 pub(crate) mod log;
 pub(crate) mod offers;
+pub(crate) mod one_stop;
 pub(crate) mod prompt;
 pub(crate) mod reconcile;
 pub(crate) mod record;
