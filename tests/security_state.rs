@@ -189,3 +189,40 @@ fn session_ids_that_sanitise_alike_keep_apart() {
         );
     }
 }
+
+#[test]
+fn a_home_that_does_not_exist_is_never_created() {
+    let project = TestProject::new();
+    let parent = tempfile::tempdir().unwrap();
+    let missing = parent.path().join("nonexistent-home");
+    assert!(!missing.exists());
+    let home = missing.to_string_lossy().into_owned();
+    let env = [
+        ("HOME", home.as_str()),
+        ("XDG_CONFIG_HOME", ""),
+        ("XDG_CACHE_HOME", ""),
+    ];
+    project.write("a.py", "import os\nx = 1\n");
+    project.write("b.ts", "const x: number = 1;\n");
+    for (file, line) in [("a.py", "x = 1"), ("b.ts", "const x: number = 1;")] {
+        let answer =
+            project.hook_with_env("post-tool-use", &project.edit_payload(file, "", line), &env);
+        assert!(!answer.is_block(), "{answer:?}");
+    }
+    let stop = crate::review_helpers::stop_payload(&project, SESSION, Some("Done."));
+    project.hook_with_env("stop", &stop, &env);
+    let end = project.fixture("claude-session-end.json");
+    project.hook_with_env("session-end", &end, &env);
+    for args in [
+        vec!["check", "a.py", "b.ts"],
+        vec!["lessons", "list"],
+        vec!["status"],
+    ] {
+        let mut command = project.car();
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        command.args(&args).output().unwrap();
+    }
+    assert!(!missing.exists(), "car created {}", missing.display());
+}
