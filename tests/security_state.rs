@@ -226,3 +226,43 @@ fn a_home_that_does_not_exist_is_never_created() {
     }
     assert!(!missing.exists(), "car created {}", missing.display());
 }
+
+#[test]
+fn a_bad_lesson_entry_is_mentioned_once_per_session() {
+    let project = TestProject::new();
+    project.write(
+        &format!("{STATE}/lessons.json"),
+        r#"{"lessons": [
+            {"scope": "*.py", "triggers": ["os.system("], "lesson": "use subprocess.run"},
+            {"scope": "*.py", "lesson": "a lesson without a trigger"}
+        ]}"#,
+    );
+    let edit = |session: &str, line: &str| {
+        project.write("a.py", &format!("{line}\n"));
+        let mut payload: serde_json::Value =
+            serde_json::from_str(&project.edit_payload("a.py", "", line)).unwrap();
+        payload["session_id"] = serde_json::json!(session);
+        project.hook("post-tool-use", &payload.to_string())
+    };
+    let first = edit("s1", "os.system('ls')");
+    assert!(
+        first.context().contains("use subprocess.run"),
+        "the good lesson works: {first:?}"
+    );
+    let message = first.system_message();
+    assert!(
+        message.contains("lessons.json: lesson #2: ")
+            && message.contains("ignored (kept in the file)"),
+        "{message}"
+    );
+    let second = edit("s1", "x = 2");
+    assert!(
+        !second.system_message().contains("lesson #2"),
+        "once: {second:?}"
+    );
+    let other = edit("s2", "x = 3");
+    assert!(
+        other.system_message().contains("lesson #2"),
+        "once per session: {other:?}"
+    );
+}
