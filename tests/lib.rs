@@ -3,6 +3,7 @@
 mod support;
 
 mod check_cli;
+mod fault_injection;
 mod hook_post_tool_use;
 mod install;
 mod lessons_commands;

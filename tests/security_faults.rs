@@ -60,16 +60,7 @@ fn a_torn_utf8_character_in_the_event_log_does_not_switch_the_gate_off() {
 /// in time, and leaves a rebuilt index behind.
 fn edit_after_damage(damage: impl Fn(&mut Vec<u8>)) {
     let project = TestProject::new();
-    let run = project.run(&[
-        "lessons",
-        "add",
-        "--scope",
-        "*.py",
-        "--trigger",
-        "os.system(",
-        "--lesson",
-        "use subprocess.run",
-    ]);
+    let run = project.add_lesson("*.py", "os.system(", "use subprocess.run");
     assert_eq!(run.code, 0, "{run:?}");
     let index = project
         .path()
@@ -138,16 +129,7 @@ fn a_truncated_or_scrambled_index_is_rebuilt() {
 fn edit_against_regex(pattern: &str, content: &str) -> (crate::support::HookAnswer, Duration) {
     let project = TestProject::new();
     let trigger = format!("regex:{pattern}");
-    let run = project.run(&[
-        "lessons",
-        "add",
-        "--scope",
-        "*.txt",
-        "--trigger",
-        &trigger,
-        "--lesson",
-        "costly",
-    ]);
+    let run = project.add_lesson("*.txt", &trigger, "costly");
     assert_eq!(run.code, 0, "{run:?}");
     let payload = project.write_payload("a.txt", content, None);
     let started = Instant::now();

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::review_helpers::{FakeClis, SESSION, set_settings, stop_payload, write_file};
+use crate::security_state::edit_as;
 use crate::support::TestProject;
 
 /// Waits until `done` holds, for at most `limit`.
@@ -115,16 +116,6 @@ fn an_absurd_reviewer_timeout_is_clamped_not_overflowed() {
     let answer = project.hook_with_env("stop", &payload, &[("PATH", fakes.path_env().as_str())]);
     assert!(answer.is_block(), "the review ran: {answer:?}");
     assert!(answer.reason().contains("F1"), "{}", answer.reason());
-}
-
-/// An Edit of `relative` by `session` (the file is written first).
-fn edit_as(project: &TestProject, session: &str, relative: &str, content: &str) {
-    project.write(relative, content);
-    let mut payload: serde_json::Value =
-        serde_json::from_str(&project.edit_payload(relative, "", content.trim_end())).unwrap();
-    payload["session_id"] = json!(session);
-    let answer = project.hook("post-tool-use", &payload.to_string());
-    assert!(!answer.is_block(), "{answer:?}");
 }
 
 #[test]

@@ -2,32 +2,11 @@
 //! car's reads or writes; car refuses them with a message that names the link.
 
 use std::os::unix::fs::symlink;
-use std::path::Path;
 
 use crate::review_helpers::{SESSION, stop};
-use crate::support::TestProject;
+use crate::support::{TestProject, snapshot};
 
 const STATE: &str = ".claude/claude-auto-review";
-
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
-            if entry.file_type().unwrap().is_dir() {
-                folders.push(entry.path());
-            } else {
-                files.push((
-                    entry.path().display().to_string(),
-                    std::fs::read(entry.path()).unwrap_or_default(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 /// A folder outside the project holding files a redirected write would change.
 fn victim() -> tempfile::TempDir {
@@ -51,16 +30,7 @@ fn links_to_outside_files_in_the_state_folder_are_refused_not_followed() {
     ] {
         symlink(outside.path().join("bashrc"), state.join(name)).unwrap();
     }
-    let run = project.run(&[
-        "lessons",
-        "add",
-        "--scope",
-        "*.py",
-        "--trigger",
-        "os.system(",
-        "--lesson",
-        "use subprocess",
-    ]);
+    let run = project.add_lesson("*.py", "os.system(", "use subprocess");
     assert_eq!(run.code, 2, "the lock is a link: {run:?}");
     assert!(
         run.stderr
@@ -69,16 +39,7 @@ fn links_to_outside_files_in_the_state_folder_are_refused_not_followed() {
         run.stderr
     );
     std::fs::remove_file(state.join("lessons.json.lock")).unwrap();
-    let run = project.run(&[
-        "lessons",
-        "add",
-        "--scope",
-        "*.py",
-        "--trigger",
-        "os.system(",
-        "--lesson",
-        "use subprocess",
-    ]);
+    let run = project.add_lesson("*.py", "os.system(", "use subprocess");
     assert_eq!(run.code, 0, "{run:?}");
     std::fs::remove_file(state.join("lessons.json.lock")).unwrap();
     symlink(
@@ -149,13 +110,11 @@ fn a_linked_clients_folder_or_state_folder_is_refused() {
     assert_eq!(snapshot(outside.path()), before);
 }
 
-/// An Edit payload of `session` for `relative` (written first).
-fn edit_as(project: &TestProject, session: &str, relative: &str, content: &str) {
+/// An Edit of `relative` by `session` (the file is written first).
+pub fn edit_as(project: &TestProject, session: &str, relative: &str, content: &str) {
     project.write(relative, content);
-    let mut payload: serde_json::Value =
-        serde_json::from_str(&project.edit_payload(relative, "", content.trim_end())).unwrap();
-    payload["session_id"] = serde_json::json!(session);
-    let answer = project.hook("post-tool-use", &payload.to_string());
+    let payload = project.edit_payload_as(session, relative, "", content.trim_end());
+    let answer = project.hook("post-tool-use", &payload);
     assert!(!answer.is_block(), "{answer:?}");
 }
 
@@ -239,10 +198,10 @@ fn a_bad_lesson_entry_is_mentioned_once_per_session() {
     );
     let edit = |session: &str, line: &str| {
         project.write("a.py", &format!("{line}\n"));
-        let mut payload: serde_json::Value =
-            serde_json::from_str(&project.edit_payload("a.py", "", line)).unwrap();
-        payload["session_id"] = serde_json::json!(session);
-        project.hook("post-tool-use", &payload.to_string())
+        project.hook(
+            "post-tool-use",
+            &project.edit_payload_as(session, "a.py", "", line),
+        )
     };
     let first = edit("s1", "os.system('ls')");
     assert!(

@@ -21,6 +21,24 @@ pub fn corpus_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Every file under `dir` with its bytes, sorted: to show that nothing there changed.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                folders.push(entry.path());
+            } else {
+                let bytes = std::fs::read(entry.path()).unwrap_or_default();
+                files.push((entry.path().display().to_string(), bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// A throwaway project (a git repository) with an isolated HOME.
 pub struct TestProject {
     dir: tempfile::TempDir,
@@ -249,6 +267,28 @@ impl TestProject {
             "tool_response": {"filePath": self.path().join(relative), "success": true}
         })
         .to_string()
+    }
+
+    /// [`TestProject::edit_payload`] from another session.
+    pub fn edit_payload_as(&self, session: &str, relative: &str, old: &str, new: &str) -> String {
+        let mut payload: Value =
+            serde_json::from_str(&self.edit_payload(relative, old, new)).unwrap();
+        payload["session_id"] = Value::from(session);
+        payload.to_string()
+    }
+
+    /// `car lessons add --scope SCOPE --trigger TRIGGER --lesson LESSON`.
+    pub fn add_lesson(&self, scope: &str, trigger: &str, lesson: &str) -> Run {
+        self.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            scope,
+            "--trigger",
+            trigger,
+            "--lesson",
+            lesson,
+        ])
     }
 
     /// A Write payload for `relative`; writes the file first.
