@@ -77,6 +77,10 @@ impl FileError {
     }
 }
 
+/// Folder under the project root that holds car's state (here, at the bottom, because the file
+/// primitives refuse links inside it; [`crate::project`] re-exports it).
+pub(crate) const STATE_DIR: &str = ".claude/claude-auto-review";
+
 /// The largest state, settings or lessons file car reads (a real one is a few megabytes).
 pub(crate) const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -141,7 +145,7 @@ pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
 /// Where the state folder starts in `path`: the index of its `.claude` component, when `path`
 /// lies in (or is) `<project>/.claude/claude-auto-review`.
 fn state_folder_start(path: &Path) -> Option<usize> {
-    let state: Vec<&std::ffi::OsStr> = Path::new(crate::project::STATE_DIR).iter().collect();
+    let state: Vec<&std::ffi::OsStr> = Path::new(STATE_DIR).iter().collect();
     let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
     parts
         .windows(state.len())

@@ -16,8 +16,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-/// Folder under the project root that holds car's state.
-pub(crate) const STATE_DIR: &str = ".claude/claude-auto-review";
+pub(crate) use crate::files::STATE_DIR;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {

@@ -51,11 +51,10 @@ pub(crate) fn not_yet_mentioned(files: &[&Path], memory: &Path) -> Vec<String> {
         let problems = LessonFile::load(file)
             .map(|loaded| loaded.problems())
             .unwrap_or_default();
-        let digest = crate::review::event::content_hash(problems.join("\n").as_bytes());
         let digest = if problems.is_empty() {
             String::new()
         } else {
-            digest
+            digest_of(&problems)
         };
         if digest != seen.problems && !problems.is_empty() {
             lines.extend(problems);
@@ -70,6 +69,16 @@ pub(crate) fn not_yet_mentioned(files: &[&Path], memory: &Path) -> Vec<String> {
         let _ = crate::files::write_atomic(memory, text.as_bytes());
     }
     lines
+}
+
+/// A short digest of the problems' text.
+fn digest_of(problems: &[String]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(problems.join("\n").as_bytes())
+        .iter()
+        .take(8)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// Size, modification time and inode: a new version of the file changes one of them.
