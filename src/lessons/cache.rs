@@ -35,6 +35,7 @@ use crate::lessons::learn::PENDING_FIX;
 use crate::lessons::model::Lesson;
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
+use checksum::checksum;
 
 const MAGIC: &[u8; 8] = b"CARIDX04";
 const GRAM: usize = 4;
@@ -247,28 +248,6 @@ pub(crate) fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
         out.extend(section);
     }
     out
-}
-
-/// The checksum of the header (without its checksum field) and the head sections: a 64-bit
-/// multiply-rotate hash over 8-byte words, cheap enough for every read of the index.
-fn checksum(header: &[u8], head: &[&[u8]]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in std::iter::once(header).chain(head.iter().copied()) {
-        let mut words = part.chunks_exact(8);
-        for word in &mut words {
-            let mut array = [0u8; 8];
-            array.copy_from_slice(word);
-            hash = (hash ^ u64::from_le_bytes(array))
-                .wrapping_mul(0x0000_0100_0000_01b3)
-                .rotate_left(29);
-        }
-        let mut rest = [0u8; 8];
-        rest[..words.remainder().len()].copy_from_slice(words.remainder());
-        hash = (hash ^ u64::from_le_bytes(rest) ^ part.len() as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(31);
-    }
-    hash
 }
 
 /// A distinct key (lowercased bytes) and the lessons it belongs to.
@@ -646,5 +625,6 @@ fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlis
     Some(out)
 }
 
+mod checksum;
 #[cfg(test)]
 mod tests;
