@@ -81,30 +81,9 @@ pub(crate) struct Payload {
 }
 
 impl Payload {
-    /// Reads stdin (bounded in size and in time: [`STDIN_WAIT`]) and parses it. The reader runs
-    /// on its own thread; when it does not finish in time it is left blocked, and ends with the
-    /// process.
+    /// Reads stdin (bounded in size and in time: [`STDIN_WAIT`]) and parses it.
     pub(crate) fn read_stdin() -> Result<Payload, PayloadError> {
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::Builder::new()
-            .name("car-stdin".into())
-            .spawn(move || {
-                let mut bytes = Vec::new();
-                let read = std::io::stdin()
-                    .lock()
-                    .take(MAX_PAYLOAD_BYTES + 1)
-                    .read_to_end(&mut bytes)
-                    .map(|_| bytes);
-                let _ = sender.send(read);
-            })
-            .map_err(PayloadError::Read)?;
-        let bytes = match receiver.recv_timeout(STDIN_WAIT) {
-            Ok(read) => read.map_err(PayloadError::Read)?,
-            Err(_) => return Err(PayloadError::Timeout),
-        };
-        if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
-            return Err(PayloadError::TooLarge);
-        }
+        let bytes = read_stdin_bounded()?;
         Payload::parse(&bytes)
     }
 
@@ -169,6 +148,67 @@ impl Payload {
     pub(crate) fn is_subagent_stop(&self) -> bool {
         self.event_name == "SubagentStop"
     }
+}
+
+/// Stdin to its end, at most [`MAX_PAYLOAD_BYTES`], waiting for data at most until [`STDIN_WAIT`]
+/// has passed: `poll(2)` before every read, so no read ever blocks past the deadline (and no
+/// thread is needed).
+#[cfg(unix)]
+fn read_stdin_bounded() -> Result<Vec<u8>, PayloadError> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: fd 0 is open for the whole process; ManuallyDrop never closes it.
+    let mut stdin = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(0) });
+    let deadline = std::time::Instant::now() + STDIN_WAIT;
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let mut ready = libc::pollfd {
+            fd: 0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let timeout = i32::try_from(left.as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: one valid pollfd, for the duration of the call.
+        match unsafe { libc::poll(&mut ready, 1, timeout) } {
+            0 => return Err(PayloadError::Timeout),
+            found if found < 0 => {
+                let error = std::io::Error::last_os_error();
+                if error.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(PayloadError::Read(error));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let read = match stdin.read(&mut chunk) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(PayloadError::Read(error)),
+        };
+        if read == 0 {
+            return Ok(bytes);
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+        if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
+            return Err(PayloadError::TooLarge);
+        }
+    }
+}
+
+/// Without `poll(2)`: bounded in size only.
+#[cfg(not(unix))]
+fn read_stdin_bounded() -> Result<Vec<u8>, PayloadError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_PAYLOAD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(PayloadError::Read)?;
+    if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
+        return Err(PayloadError::TooLarge);
+    }
+    Ok(bytes)
 }
 
 fn detect_agent(raw: &RawPayload) -> Agent {
