@@ -267,6 +267,16 @@ fn kind_of(kind: &std::fs::FileType) -> &'static str {
 /// Replaces `path` with `contents` atomically (temporary file in the same folder, then rename).
 /// The caller holds the file's [`FileLock`] when other writers may race.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    replace(path, contents, true)
+}
+
+/// [`write_atomic`] without `fsync`, for a file whose loss in a crash costs nothing (a cache, a
+/// note between processes that are alive): a sync would cost the hook milliseconds.
+pub(crate) fn write_atomic_unsynced(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    replace(path, contents, false)
+}
+
+fn replace(path: &Path, contents: &[u8], is_synced: bool) -> Result<(), FileError> {
     check_state_links(path)?;
     ensure_parent(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));
@@ -275,7 +285,13 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError
         .tempfile_in(folder)
         .map_err(|source| FileError::io(folder, source))?;
     temp.write_all(contents)
-        .and_then(|()| temp.as_file().sync_data())
+        .and_then(|()| {
+            if is_synced {
+                temp.as_file().sync_data()
+            } else {
+                Ok(())
+            }
+        })
         .map_err(|source| FileError::io(temp.path(), source))?;
     temp.persist(path)
         .map_err(|error| FileError::io(path, error.error))?;

@@ -76,10 +76,11 @@ fn read(path: &Path) -> Option<Record> {
     serde_json::from_str(&text).ok()
 }
 
-/// Best effort: without the record a waiter runs the gate itself (correct, only slower).
+/// Best effort, unsynced (it only speaks to stops running now): without the record a waiter runs
+/// the gate itself — correct, only slower.
 fn write(path: &Path, record: &Record) {
     if let Ok(text) = serde_json::to_string(record) {
-        let _ = crate::files::write_atomic(path, text.as_bytes());
+        let _ = crate::files::write_atomic_unsynced(path, text.as_bytes());
     }
 }
 
