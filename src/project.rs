@@ -18,13 +18,25 @@ use std::path::{Component, Path, PathBuf};
 
 pub(crate) use crate::files::STATE_DIR;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Project {
     root: PathBuf,
     /// The top level of the checkout the work happens in (differs from `root` in a linked
     /// worktree).
     checkout: PathBuf,
+    /// The checkout with every link resolved, found once (containment checks compare with it).
+    canonical_checkout: std::sync::OnceLock<PathBuf>,
 }
+
+/// Two projects are the same when they have the same root and checkout (the cached canonical
+/// checkout is derived from them).
+impl PartialEq for Project {
+    fn eq(&self, other: &Project) -> bool {
+        self.root == other.root && self.checkout == other.checkout
+    }
+}
+
+impl Eq for Project {}
 
 impl Project {
     /// The project that contains `cwd` (see the module docs for the rules).
@@ -41,6 +53,7 @@ impl Project {
                 return Project {
                     root,
                     checkout: dir.to_path_buf(),
+                    canonical_checkout: std::sync::OnceLock::new(),
                 };
             }
         }
@@ -52,6 +65,7 @@ impl Project {
         Project {
             root: root.to_path_buf(),
             checkout: root.to_path_buf(),
+            canonical_checkout: std::sync::OnceLock::new(),
         }
     }
 
@@ -171,10 +185,12 @@ impl Project {
         }
     }
 
-    fn canonical_checkout(&self) -> PathBuf {
-        self.checkout
-            .canonicalize()
-            .unwrap_or_else(|_| self.checkout.clone())
+    fn canonical_checkout(&self) -> &Path {
+        self.canonical_checkout.get_or_init(|| {
+            self.checkout
+                .canonicalize()
+                .unwrap_or_else(|_| self.checkout.clone())
+        })
     }
 
     /// The committed (git HEAD) content of a checkout-relative file; `None` outside git, for a

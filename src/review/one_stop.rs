@@ -2,31 +2,30 @@
 //! client firing twice) must not each produce a review: they would all be numbered R1, overwrite
 //! each other's prompt and answer, and count as that many blocked stops toward the breaker.
 //!
-//! How: the gate runs holding `clients/<session>/stop.lock`. A stop that finds the lock taken
-//! waits for it and then gives the answer the stop that held it gave — it does not run the gate
-//! again. The holder marks `stop-answer.json` "running" as soon as it holds the lock and replaces
-//! that with its answer before it lets go, so a waiter can tell a finished stop (take its answer)
-//! from one that was killed midway (run the gate itself).
+//! How: the gate runs holding `clients/<session>/stop.lock` and, before it lets go, leaves its
+//! answer in `stop-answer.json` with the time it finished. A stop that finds the lock taken notes
+//! when it arrived, waits for the lock, and gives the recorded answer when it was finished after
+//! that arrival (the stop that held the lock then was running while this one waited); otherwise
+//! (that stop was killed midway) it runs the gate itself.
 //!
 //! Invariant: at most one gate run per session at any time; a stop never waits longer than
 //! `wait`, and then lets the agent stop with a message (fail open).
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
 use crate::answer::Answer;
 use crate::files::{FileError, FileLock};
 
-/// The last stop's outcome, as the lock holder leaves it.
+/// The last stop's answer, as the lock holder leaves it.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-enum Record {
-    /// A stop holds the lock and is running the gate.
-    Running,
-    /// That stop answered this.
-    Done { answer: Answer },
+struct Record {
+    /// When the stop finished, in nanoseconds since the Unix epoch (the real clock: this orders
+    /// processes running now, not events of the session).
+    finished: u128,
+    answer: Answer,
 }
 
 /// Runs `gate` for the session in `session_folder` unless another stop of it is running; then
@@ -38,11 +37,12 @@ pub(crate) fn one_at_a_time(
 ) -> Answer {
     let lock_target = session_folder.join("stop");
     let record = session_folder.join("stop-answer.json");
+    let arrived = now();
     match FileLock::acquire(&lock_target, Duration::ZERO) {
         Ok(lock) => run_holding(&record, lock, gate),
         Err(FileError::LockTimeout { .. }) => match FileLock::acquire(&lock_target, wait) {
             Ok(lock) => match read(&record) {
-                Some(Record::Done { answer }) => answer,
+                Some(done) if done.finished >= arrived => done.answer,
                 _ => run_holding(&record, lock, gate),
             },
             Err(FileError::LockTimeout { waited_ms, .. }) => Answer::fail_open(format!(
@@ -58,30 +58,30 @@ pub(crate) fn one_at_a_time(
     }
 }
 
+fn now() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos())
+}
+
 fn run_holding(record: &Path, lock: FileLock, gate: impl FnOnce() -> Answer) -> Answer {
-    write(record, &Record::Running);
     let answer = gate();
-    write(
-        record,
-        &Record::Done {
-            answer: answer.clone(),
-        },
-    );
+    let done = Record {
+        finished: now(),
+        answer,
+    };
+    // Best effort, unsynced (it only speaks to stops running now): without the record a waiter
+    // runs the gate itself — correct, only slower.
+    if let Ok(text) = serde_json::to_string(&done) {
+        let _ = crate::files::write_atomic_unsynced(record, text.as_bytes());
+    }
     drop(lock);
-    answer
+    done.answer
 }
 
 fn read(path: &Path) -> Option<Record> {
     let text = crate::files::read_optional(path).ok()??;
     serde_json::from_str(&text).ok()
-}
-
-/// Best effort, unsynced (it only speaks to stops running now): without the record a waiter runs
-/// the gate itself — correct, only slower.
-fn write(path: &Path, record: &Record) {
-    if let Ok(text) = serde_json::to_string(record) {
-        let _ = crate::files::write_atomic_unsynced(path, text.as_bytes());
-    }
 }
 
 #[cfg(test)]
@@ -128,10 +128,18 @@ mod tests {
     #[test]
     fn a_stop_killed_midway_does_not_hand_on_a_stale_answer() {
         let dir = tempfile::tempdir().unwrap();
-        write(&dir.path().join("stop-answer.json"), &Record::Running);
-        let answer = one_at_a_time(dir.path(), Duration::from_secs(1), || {
+        let earlier = one_at_a_time(dir.path(), Duration::from_secs(1), || Answer::block("old"));
+        assert_eq!(earlier, Answer::block("old"));
+        // A stop holds the lock and dies without an answer while this one waits.
+        let dying = FileLock::acquire(&dir.path().join("stop"), Duration::ZERO).unwrap();
+        let released = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(dying);
+        });
+        let answer = one_at_a_time(dir.path(), Duration::from_secs(5), || {
             Answer::block("fresh")
         });
+        released.join().unwrap();
         assert_eq!(answer, Answer::block("fresh"));
     }
 }

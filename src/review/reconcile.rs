@@ -9,8 +9,8 @@
 //! baseline and changed since); car's own state folder is never reported.
 //! Outside git, or when git fails, nothing is reconciled (the gate still works on tracked edits).
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::process::run_with_timeout;
@@ -74,28 +74,61 @@ pub(crate) fn parse_porcelain(text: &str) -> Vec<String> {
 /// The version of a file that resolves outside the project: it is never read, so only "there".
 const OUTSIDE: &str = "outside-the-project";
 
-/// The content hash, or for a huge file or anything that is not a regular file (a FIFO is never
-/// opened) its stamp; a file that resolves outside the project is never read.
-fn version_of(project: &Project, path: &Path) -> Version {
-    if project.relative(path).is_none() {
-        return Some(OUTSIDE.into());
+/// Where the checked files resolve, each folder resolved once (a stop looks at every file the
+/// session knows: resolving each path anew would cost a system call per path component).
+struct Containment<'a> {
+    project: &'a Project,
+    folders: HashMap<PathBuf, bool>,
+}
+
+impl<'a> Containment<'a> {
+    fn new(project: &'a Project) -> Containment<'a> {
+        Containment {
+            project,
+            folders: HashMap::new(),
+        }
     }
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.is_file() && meta.len() <= HASH_LIMIT {
-        return disk_version(path);
+
+    /// Whether `path` resolves inside the project: its folder does, and it is no link leading out.
+    fn is_inside(&mut self, path: &Path) -> bool {
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink());
+        if is_link {
+            return self.project.relative(path).is_some();
+        }
+        let Some(folder) = path.parent() else {
+            return false;
+        };
+        let project = self.project;
+        *self
+            .folders
+            .entry(folder.to_path_buf())
+            .or_insert_with(|| folder == project.checkout() || project.relative(folder).is_some())
     }
-    stamp_of(project, path)
+
+    /// The content hash, or for a huge file or anything that is not a regular file (a FIFO is
+    /// never opened) its stamp; a file that resolves outside the project is never read.
+    fn version_of(&mut self, path: &Path) -> Version {
+        if !self.is_inside(path) {
+            return Some(OUTSIDE.into());
+        }
+        let meta = std::fs::metadata(path).ok()?;
+        if meta.is_file() && meta.len() <= HASH_LIMIT {
+            return disk_version(path);
+        }
+        stamp_of(self.project, path)
+    }
 }
 
 /// `stamp:<size>:<mtime ns>`, read from the file's metadata only (for a link leading out of the
-/// project, the link's own).
+/// project, the link's own). Only a link costs a containment check: this runs for every dirty
+/// file at every stop.
 fn stamp_of(project: &Project, path: &Path) -> Version {
-    let meta = if project.relative(path).is_some() {
-        std::fs::metadata(path)
+    let own = std::fs::symlink_metadata(path).ok()?;
+    let meta = if own.file_type().is_symlink() && project.relative(path).is_some() {
+        std::fs::metadata(path).ok()?
     } else {
-        std::fs::symlink_metadata(path)
-    }
-    .ok()?;
+        own
+    };
     let modified = meta
         .modified()
         .ok()
@@ -131,6 +164,7 @@ pub(crate) fn reconcile(
         .chain(snapshot.files.keys())
         .collect();
     let others = other_sessions(project, &snapshot.session);
+    let mut disk = Containment::new(project);
     let mut events = Vec::new();
     for path in candidates {
         if !is_reviewable(path, settings) {
@@ -139,7 +173,7 @@ pub(crate) fn reconcile(
         let full_path = project.checkout().join(path);
         let changed = match snapshot.files.get(path) {
             Some(known) => {
-                let now = version_of(project, &full_path);
+                let now = disk.version_of(&full_path);
                 (now != *known).then_some(now)
             }
             None => {
@@ -154,7 +188,7 @@ pub(crate) fn reconcile(
                 // Another session's tool edit, before or after this session's baseline, is that
                 // session's change: it is reviewed there, never here too.
                 let is_others = || others.iter().any(|other| other.is_captured(path));
-                (differs && !is_others()).then(|| version_of(project, &full_path))
+                (differs && !is_others()).then(|| disk.version_of(&full_path))
             }
         };
         if let Some(hash) = changed {
