@@ -2,7 +2,7 @@
 //! is `hook::render`'s job): block with a reason, context for the model, a line for the human.
 
 /// What a hook wants to say, before it is shaped for an agent.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Answer {
     /// Make the agent look: a validator error after an edit, or a blocked stop.
     pub(crate) block_reason: Option<String>,

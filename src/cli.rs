@@ -58,6 +58,20 @@ pub(crate) enum Command {
     Config(ConfigArgs),
     /// One screen: enabled?, each agent's hooks, settings, lessons, open reviews, last errors
     Status(StatusArgs),
+    /// Internal: runs a reviewer CLI and kills it (with everything it started) as soon as the car
+    /// process that started it is gone
+    #[command(hide = true)]
+    ReviewerGuard(GuardArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GuardArgs {
+    /// The process id of the car hook that started the reviewer
+    #[arg(long, value_name = "PID")]
+    pub(crate) parent: u32,
+    /// The reviewer's argv (program first)
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    pub(crate) argv: Vec<std::ffi::OsString>,
 }
 
 /// Which agents `car install` / `car uninstall` work on.

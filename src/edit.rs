@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 
 use similar::{ChangeTag, TextDiff};
 
+use crate::project::{Inside, Project};
+
 /// Files larger than this are not checked (one note instead).
 pub(crate) const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
@@ -98,18 +100,61 @@ pub(crate) struct PatchChunk {
 }
 
 /// Reads a file car is to check, refusing what it does not check (over 2 MiB, binary, not
-/// UTF-8) with the one-line note that says so.
+/// UTF-8, not a regular file) with the one-line note that says so.
 pub(crate) fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
-    let bytes = match crate::files::read_bounded(path, MAX_FILE_BYTES) {
+    text_of(
+        crate::files::read_bounded(path, MAX_FILE_BYTES),
+        relative_path,
+    )
+}
+
+/// [`read_text`] of a file of the project: only where it resolves inside the checkout (a link
+/// leading out of the project is never read), and a link that appears there meanwhile is refused.
+pub(crate) fn read_project_file(
+    project: &Project,
+    path: &Path,
+) -> Result<(Inside, String), String> {
+    let Some(inside) = project.inside(path) else {
+        return Err(outside_note(project, path));
+    };
+    let bytes = crate::files::read_resolved(&inside.resolved, MAX_FILE_BYTES);
+    text_of(bytes, &inside.relative).map(|text| (inside, text))
+}
+
+/// The one line for a file car does not read because it resolves outside the project.
+pub(crate) fn outside_note(project: &Project, path: &Path) -> String {
+    if project.is_named_inside(path) {
+        let named = path.strip_prefix(project.checkout()).unwrap_or(path);
+        format!(
+            "{}: resolves outside the project (a symbolic link); not read",
+            named.display()
+        )
+    } else {
+        format!(
+            "{}: outside the project {}; not tracked",
+            path.display(),
+            project.checkout().display()
+        )
+    }
+}
+
+fn text_of(
+    read: Result<Vec<u8>, crate::files::FileError>,
+    relative_path: &str,
+) -> Result<String, String> {
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(crate::files::FileError::TooLarge { .. }) => {
             return Err(format!("{relative_path}: larger than 2 MiB; not checked"));
         }
-        Err(crate::files::FileError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
+        Err(error) if error.is_not_found() => {
             return Err(format!(
                 "{relative_path}: no longer exists (deleted after the edit?); not checked"
+            ));
+        }
+        Err(crate::files::FileError::NotRegular { kind, .. }) => {
+            return Err(format!(
+                "{relative_path}: not a regular file ({kind}); not checked"
             ));
         }
         Err(error) => return Err(format!("{error}; not checked")),

@@ -1,13 +1,22 @@
 //! Safe file primitives shared by every store: a sidecar lock with a bounded wait, atomic
-//! replacement, and whole-line appends.
+//! replacement, whole-line appends, and bounded reads of regular files.
 //!
 //! Invariants: a data file is only ever replaced by renaming a complete temporary file from the
 //! same folder over it, while holding `<file>.lock` (locking the data file itself would lose
 //! updates, because the rename swaps the inode the lock is on). Appends write one complete line
 //! with a single `write` on an `O_APPEND` handle, also under the lock.
+//!
+//! Every read has a bound and reads only a regular file: the file is opened without blocking
+//! (a FIFO would wait for a writer) and checked on the open handle, so a FIFO, a device such as
+//! `/dev/zero` or a folder is refused with a message instead of hanging or filling memory.
+//!
+//! Inside car's state folder (`.claude/claude-auto-review/`, the folder itself and `.claude`
+//! included) no symbolic link is ever followed, for reading or for writing: the folders on the way
+//! are checked, files are opened with `O_NOFOLLOW`, and a link is refused with
+//! [`FileError::Link`] — a link committed to a repository cannot redirect car's writes.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -23,6 +32,12 @@ pub(crate) enum FileError {
     LockTimeout { path: PathBuf, waited_ms: u128 },
     #[error("{path}: larger than {limit} bytes; skipped")]
     TooLarge { path: PathBuf, limit: u64 },
+    #[error("{path}: not a regular file ({kind}); not read")]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error(
+        "{path}: a symbolic link inside car's state folder; car never follows links there (remove it)"
+    )]
+    Link { path: PathBuf },
 }
 
 impl FileError {
@@ -32,7 +47,42 @@ impl FileError {
             source,
         }
     }
+
+    /// An open that `O_NOFOLLOW` refused is a link, said plainly.
+    fn opening(path: &Path, source: std::io::Error, links: Links) -> FileError {
+        #[cfg(unix)]
+        if source.raw_os_error() == Some(libc::ELOOP) {
+            match links {
+                Links::Follow => {}
+                Links::StateFolder => {
+                    return FileError::Link {
+                        path: path.to_path_buf(),
+                    };
+                }
+                Links::Resolved => {
+                    return FileError::NotRegular {
+                        path: path.to_path_buf(),
+                        kind: "a symbolic link",
+                    };
+                }
+            }
+        }
+        let _ = links;
+        FileError::io(path, source)
+    }
+
+    /// Whether the file simply is not there.
+    pub(crate) fn is_not_found(&self) -> bool {
+        matches!(self, FileError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
 }
+
+/// Folder under the project root that holds car's state (here, at the bottom, because the file
+/// primitives refuse links inside it; [`crate::project`] re-exports it).
+pub(crate) const STATE_DIR: &str = ".claude/claude-auto-review";
+
+/// The largest state, settings or lessons file car reads (a real one is a few megabytes).
+pub(crate) const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// How long a hook waits for a lock before it gives up on the write and says so.
 pub(crate) const HOOK_LOCK_WAIT: Duration = Duration::from_millis(2_000);
@@ -48,12 +98,9 @@ impl FileLock {
     pub(crate) fn acquire(data_file: &Path, wait: Duration) -> Result<FileLock, FileError> {
         let lock_path = sidecar(data_file, "lock");
         ensure_parent(&lock_path)?;
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|source| FileError::io(&lock_path, source))?;
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        let file = open_with(&lock_path, &mut options, Links::of(&lock_path))?;
         let started = Instant::now();
         let mut pause = Duration::from_micros(200);
         loop {
@@ -83,13 +130,170 @@ pub(crate) fn sidecar(data_file: &Path, suffix: &str) -> PathBuf {
     data_file.with_file_name(name)
 }
 
-/// Creates the parent folder of `path` if needed.
+/// Creates the parent folder of `path` if needed. In car's state folder, the folders on the way
+/// are checked first: creating below a link would create outside.
 pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => {
+            check_state_links(parent)?;
             std::fs::create_dir_all(parent).map_err(|source| FileError::io(parent, source))
         }
         _ => Ok(()),
+    }
+}
+
+/// Where the state folder starts in `path`: the index of its `.claude` component, when `path`
+/// lies in (or is) `<project>/.claude/claude-auto-review`.
+fn state_folder_start(path: &Path) -> Option<usize> {
+    let state: Vec<&std::ffi::OsStr> = Path::new(STATE_DIR).iter().collect();
+    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
+    parts
+        .windows(state.len())
+        .position(|window| window == state.as_slice())
+}
+
+/// Whether `path` lies in a car state folder (where no link is followed).
+pub(crate) fn is_in_state_folder(path: &Path) -> bool {
+    state_folder_start(path).is_some()
+}
+
+/// Whether `path` is one of the files a team shares through git (the state folder's
+/// `.gitignore` keeps them tracked: `lessons.json`, `rules.md`, `validators/*.json`) and is a link
+/// to a file inside the same project: a team's choice (one shared lessons file), followed and
+/// written through. A link of such a file that leads out of the project is still refused.
+fn is_shared_link(path: &Path) -> bool {
+    let Some(start) = state_folder_start(path) else {
+        return false;
+    };
+    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
+    let inside: Vec<String> = parts[start + Path::new(STATE_DIR).iter().count()..]
+        .iter()
+        .map(|part| part.to_string_lossy().into_owned())
+        .collect();
+    let is_shared = match inside.as_slice() {
+        [name] => name == "lessons.json" || name == "rules.md",
+        [folder, name] => folder == "validators" && name.ends_with(".json"),
+        _ => false,
+    };
+    if !is_shared || !std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()) {
+        return false;
+    }
+    let project: PathBuf = parts[..start].iter().collect();
+    match (project.canonicalize(), path.canonicalize()) {
+        (Ok(project), Ok(target)) => target.starts_with(&project) && !is_in_state_folder(&target),
+        _ => false,
+    }
+}
+
+/// Refuses `path` when it, or a folder on its way from `.claude` down, is a symbolic link (a
+/// shared file linked inside the project excepted, see [`is_shared_link`]). Paths outside a state
+/// folder are not checked (a home folder may well be a link).
+pub(crate) fn check_state_links(path: &Path) -> Result<(), FileError> {
+    let Some(start) = state_folder_start(path) else {
+        return Ok(());
+    };
+    let last = path.iter().count().saturating_sub(1);
+    let mut current = PathBuf::new();
+    for (index, part) in path.iter().enumerate() {
+        current.push(part);
+        if index < start {
+            continue;
+        }
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                if index == last && is_shared_link(path) {
+                    return Ok(());
+                }
+                return Err(FileError::Link { path: current });
+            }
+            Ok(_) => {}
+            // Nothing below a missing folder exists yet.
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+/// Whether an open may follow a link in the path's last component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Links {
+    /// An ordinary path.
+    Follow,
+    /// A path in a state folder: a link is refused as [`FileError::Link`].
+    StateFolder,
+    /// A path car resolved itself (no link left in it): a link that appeared since is refused.
+    Resolved,
+}
+
+impl Links {
+    fn of(path: &Path) -> Links {
+        if is_in_state_folder(path) && !is_shared_link(path) {
+            Links::StateFolder
+        } else {
+            Links::Follow
+        }
+    }
+}
+
+/// Opens with the rules of this module: never blocking on a FIFO, and never following a link in a
+/// state folder or in a path that was already resolved.
+fn open_with(path: &Path, options: &mut OpenOptions, links: Links) -> Result<File, FileError> {
+    if links == Links::StateFolder {
+        check_state_links(path)?;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let follow = if links == Links::Follow {
+            0
+        } else {
+            libc::O_NOFOLLOW
+        };
+        options.custom_flags(libc::O_NONBLOCK | follow);
+    }
+    options
+        .open(path)
+        .map_err(|source| FileError::opening(path, source, links))
+}
+
+/// Opens a regular file for reading and returns it with its size; anything else (FIFO, device,
+/// socket, folder) is [`FileError::NotRegular`], found on the open handle without blocking.
+pub(crate) fn open_regular(path: &Path) -> Result<(File, u64), FileError> {
+    open_regular_with(path, Links::of(path))
+}
+
+fn open_regular_with(path: &Path, links: Links) -> Result<(File, u64), FileError> {
+    let file = open_with(path, OpenOptions::new().read(true), links)?;
+    let meta = file
+        .metadata()
+        .map_err(|source| FileError::io(path, source))?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(&meta.file_type()),
+        });
+    }
+    Ok((file, meta.len()))
+}
+
+fn kind_of(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
     }
 }
 
@@ -111,6 +315,7 @@ pub(crate) fn write_atomic_unsynced(path: &Path, contents: &[u8]) -> Result<(), 
 }
 
 fn replace(path: &Path, contents: &[u8], durable: bool) -> Result<(), FileError> {
+    check_state_links(path)?;
     let path = &resolve_symlinks(path);
     ensure_parent(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));
@@ -177,11 +382,7 @@ fn resolve_symlinks(path: &Path) -> PathBuf {
 pub(crate) fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(), FileError> {
     ensure_parent(path)?;
     let _lock = FileLock::acquire(path, wait)?;
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|source| FileError::io(path, source))?;
+    let mut file = open_append(path)?;
     let mut buffer = String::with_capacity(line.len() + 1);
     buffer.push_str(line);
     buffer.push('\n');
@@ -189,28 +390,69 @@ pub(crate) fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(),
         .map_err(|source| FileError::io(path, source))
 }
 
-/// Reads a text file; `Ok(None)` when it does not exist.
+/// Opens (creating) a file for appending, with this module's rules.
+pub(crate) fn open_append(path: &Path) -> Result<File, FileError> {
+    open_with(
+        path,
+        OpenOptions::new().create(true).read(true).append(true),
+        Links::of(path),
+    )
+}
+
+/// Reads a text file of at most [`MAX_STATE_BYTES`]; `Ok(None)` when it does not exist.
 pub(crate) fn read_optional(path: &Path) -> Result<Option<String>, FileError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(FileError::io(path, source)),
+    match read_bounded(path, MAX_STATE_BYTES) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            FileError::io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8"),
+            )
+        }),
+        Err(error) if error.is_not_found() => Ok(None),
+        Err(error) => Err(error),
     }
 }
 
-/// Reads at most `limit` bytes of a file; larger files are refused.
+/// Reads a regular file of at most `limit` bytes; larger files are refused before any byte is
+/// read (and a file growing past the limit while read is refused too).
 pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
-    let file = File::open(path).map_err(|source| FileError::io(path, source))?;
-    let mut bytes = Vec::new();
+    read_bounded_with(path, limit, Links::of(path))
+}
+
+/// [`read_bounded`] for a path car resolved itself ([`crate::project::Inside`]): a link that
+/// appeared in its last component since is refused, never followed.
+pub(crate) fn read_resolved(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    read_bounded_with(path, limit, Links::Resolved)
+}
+
+fn read_bounded_with(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, FileError> {
+    let (file, size) = open_regular_with(path, links)?;
+    let too_large = || FileError::TooLarge {
+        path: path.to_path_buf(),
+        limit,
+    };
+    if size > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|source| FileError::io(path, source))?;
     if bytes.len() as u64 > limit {
-        return Err(FileError::TooLarge {
-            path: path.to_path_buf(),
-            limit,
-        });
+        return Err(too_large());
     }
+    Ok(bytes)
+}
+
+/// The last `limit` bytes of a regular file (all of it when smaller).
+pub(crate) fn read_tail(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let (mut file, size) = open_regular(path)?;
+    file.seek(SeekFrom::Start(size.saturating_sub(limit)))
+        .map_err(|source| FileError::io(path, source))?;
+    let mut bytes = Vec::new();
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|source| FileError::io(path, source))?;
     Ok(bytes)
 }
 
@@ -289,6 +531,80 @@ mod tests {
         let _held = FileLock::acquire(&path, HOOK_LOCK_WAIT).unwrap();
         let second = FileLock::acquire(&path, Duration::from_millis(20));
         assert!(matches!(second, Err(FileError::LockTimeout { .. })));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_read_and_never_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let started = Instant::now();
+        assert!(matches!(
+            read_bounded(&fifo, 10),
+            Err(FileError::NotRegular { kind: "a FIFO", .. })
+        ));
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(matches!(
+            read_bounded(Path::new("/dev/zero"), 10),
+            Err(FileError::NotRegular {
+                kind: "a device",
+                ..
+            })
+        ));
+        let big = dir.path().join("big");
+        File::create(&big).unwrap().set_len(1 << 40).unwrap();
+        assert!(matches!(
+            read_bounded(&big, 10),
+            Err(FileError::TooLarge { .. })
+        ));
+        assert_eq!(read_tail(&big, 4).unwrap(), vec![0; 4]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_in_a_state_folder_are_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("target.txt"), "secret").unwrap();
+        let state = dir.path().join("p/.claude/claude-auto-review");
+        std::fs::create_dir_all(&state).unwrap();
+        let link = state.join("state.jsonl");
+        std::os::unix::fs::symlink(outside.join("target.txt"), &link).unwrap();
+        assert!(matches!(read_optional(&link), Err(FileError::Link { .. })));
+        let appended = append_line(&link, "x", HOOK_LOCK_WAIT);
+        assert!(matches!(appended, Err(FileError::Link { .. })));
+        assert!(matches!(
+            write_atomic(&link, b"x"),
+            Err(FileError::Link { .. })
+        ));
+        std::os::unix::fs::symlink(&outside, state.join("clients")).unwrap();
+        let below = state.join("clients/s/events.jsonl");
+        assert!(matches!(
+            append_line(&below, "x", HOOK_LOCK_WAIT),
+            Err(FileError::Link { .. })
+        ));
+        assert!(matches!(
+            FileLock::acquire(&state.join("clients/x"), HOOK_LOCK_WAIT),
+            Err(FileError::Link { .. })
+        ));
+        assert_eq!(
+            std::fs::read_to_string(outside.join("target.txt")).unwrap(),
+            "secret"
+        );
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1);
+        // Outside a state folder a link is an ordinary path.
+        assert_eq!(
+            read_optional(&dir.path().join("outside/../outside/target.txt"))
+                .unwrap()
+                .as_deref(),
+            Some("secret")
+        );
     }
 
     #[test]

@@ -1,5 +1,11 @@
 //! Running external programs (interpreters, linters, reviewer CLIs): always argv, never a shell
 //! string; always a timeout; a missing program is its own error so callers can say what to install.
+//!
+//! Every program runs in its own process group, so a timeout kills it with everything it started.
+//! A long-running program (a reviewer CLI) also runs under car's *guard* ([`guarded_command`]):
+//! a small `car reviewer-guard` process in the same group that watches the car process that
+//! started it and kills the whole group the moment that process is gone — killed by SIGKILL,
+//! SIGTERM or anything else — so no reviewer outlives its hook.
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -19,6 +25,9 @@ pub(crate) enum ProcessError {
         source: std::io::Error,
     },
 }
+
+/// The most of a program's stdout or stderr car keeps (a reviewer's answer is kilobytes).
+pub(crate) const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// What a finished (or killed) program left.
 #[derive(Debug, Clone, Default)]
@@ -102,12 +111,25 @@ pub(crate) fn run_command(
     })
 }
 
+/// Reads a pipe to its end on a thread, keeping at most [`MAX_OUTPUT_BYTES`] (the rest is read
+/// and dropped, so the program never blocks on a full pipe).
 fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> mpsc::Receiver<String> {
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
         if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
+            let mut chunk = vec![0u8; 64 * 1024];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(read) => {
+                        let room = MAX_OUTPUT_BYTES.saturating_sub(bytes.len());
+                        bytes.extend_from_slice(&chunk[..read.min(room)]);
+                    }
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
         }
         let _ = sender.send(String::from_utf8_lossy(&bytes).into_owned());
     });
@@ -117,16 +139,112 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> mpsc::Receiver<String> {
 /// Kills the child and everything it started (it leads its own process group).
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
-    {
-        let group = format!("-{}", child.id());
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &group])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+    if let Ok(group) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) on the child's process group (negative pid); no memory is involved.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// How often the guard looks at its parent.
+const GUARD_POLL: Duration = Duration::from_millis(50);
+
+/// Exit code of the guard when it could not start the program (as a shell says "not found").
+pub(crate) const GUARD_NOT_STARTED: u8 = 127;
+
+/// A command that runs `program args…` under car's guard (see the module docs), or the plain
+/// command when car cannot name its own binary. The caller adds environment and working folder.
+pub(crate) fn guarded_command(program: &str, args: &[String]) -> Command {
+    #[cfg(unix)]
+    if let Ok(car) = std::env::current_exe()
+        && car.file_stem().is_some_and(|stem| stem == "car")
+    {
+        let mut command = Command::new(car);
+        command
+            .args([
+                "reviewer-guard",
+                "--parent",
+                &std::process::id().to_string(),
+                "--",
+            ])
+            .arg(program)
+            .args(args);
+        return command;
+    }
+    let mut command = Command::new(program);
+    command.args(args);
+    command
+}
+
+/// The guard (`car reviewer-guard --parent PID -- PROGRAM ARGS…`): runs the program with this
+/// process's stdin, stdout and stderr, exits as it exits, and kills the process group (the
+/// program, what it started, and the guard) as soon as its parent is no longer `parent`.
+pub(crate) fn guard(parent: u32, argv: &[std::ffi::OsString]) -> u8 {
+    let Some((program, args)) = argv.split_first() else {
+        return GUARD_NOT_STARTED;
+    };
+    let mut child = match Command::new(program).args(args).spawn() {
+        Ok(child) => child,
+        Err(error) => {
+            crate::output::print_message(&format!(
+                "car: `{}` could not be started: {error}",
+                program.to_string_lossy()
+            ));
+            return GUARD_NOT_STARTED;
+        }
+    };
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return exit_code_of(status);
+        }
+        if !is_parent(parent) {
+            kill_own_group();
+        }
+        std::thread::sleep(GUARD_POLL);
+    }
+}
+
+#[cfg(unix)]
+fn is_parent(parent: u32) -> bool {
+    std::os::unix::process::parent_id() == parent
+}
+
+#[cfg(not(unix))]
+fn is_parent(_parent: u32) -> bool {
+    true
+}
+
+/// Kills the guard's process group: the program, everything it started, and the guard itself.
+fn kill_own_group() {
+    #[cfg(unix)]
+    // SAFETY: kill(2) with pid 0 signals the caller's own process group; no memory is involved.
+    unsafe {
+        libc::kill(0, libc::SIGKILL);
+    }
+    std::process::exit(1);
+}
+
+/// The program's exit code; a program killed by a signal makes the guard die of the same signal,
+/// so the hook sees what really happened.
+fn exit_code_of(status: std::process::ExitStatus) -> u8 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            // SAFETY: resets one signal's disposition and raises it on this process.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
+            return 128u8.saturating_add(signal as u8);
+        }
+    }
+    status
+        .code()
+        .map_or(1, |code| u8::try_from(code).unwrap_or(1))
 }
 
 /// Where `program` would be found: an executable file on PATH (a path with `/` is checked as

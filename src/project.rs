@@ -8,19 +8,35 @@
 //! Two folders, one invariant: car's *state* (lessons, settings, sessions) lives under the root;
 //! the *files* an agent edits live in the checkout it works in — the root itself, or a linked
 //! worktree anywhere on disk. Paths recorded for files are relative to that checkout.
+//!
+//! Containment: a file belongs to the project only by where it *resolves* (every symbolic link
+//! followed). A path whose resolved target is outside the checkout is never read, quoted, learned
+//! from or sent to a reviewer — a link `src/pw.json → /etc/passwd` is outside, however it is
+//! named.
 
 use std::path::{Component, Path, PathBuf};
 
-/// Folder under the project root that holds car's state.
-pub(crate) const STATE_DIR: &str = ".claude/claude-auto-review";
+pub(crate) use crate::files::STATE_DIR;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Project {
     root: PathBuf,
     /// The top level of the checkout the work happens in (differs from `root` in a linked
     /// worktree).
     checkout: PathBuf,
+    /// The checkout with every link resolved, found once (containment checks compare with it).
+    canonical_checkout: std::sync::OnceLock<PathBuf>,
 }
+
+/// Two projects are the same when they have the same root and checkout (the cached canonical
+/// checkout is derived from them).
+impl PartialEq for Project {
+    fn eq(&self, other: &Project) -> bool {
+        self.root == other.root && self.checkout == other.checkout
+    }
+}
+
+impl Eq for Project {}
 
 impl Project {
     /// The project that contains `cwd` (see the module docs for the rules).
@@ -37,6 +53,7 @@ impl Project {
                 return Project {
                     root,
                     checkout: dir.to_path_buf(),
+                    canonical_checkout: std::sync::OnceLock::new(),
                 };
             }
         }
@@ -48,6 +65,7 @@ impl Project {
         Project {
             root: root.to_path_buf(),
             checkout: root.to_path_buf(),
+            canonical_checkout: std::sync::OnceLock::new(),
         }
     }
 
@@ -94,14 +112,18 @@ impl Project {
         self.state_dir().join("clients")
     }
 
-    /// The folder of one session; the id is sanitised so it can never leave `clients/`.
+    /// The folder of one session ([`session_folder_name`]: never outside `clients/`, never
+    /// shared by two ids).
     pub(crate) fn client_dir(&self, session_id: &str) -> PathBuf {
-        self.clients_dir().join(sanitize_component(session_id))
+        self.clients_dir().join(session_folder_name(session_id))
     }
 
     /// The session folders under `clients/` (name, path), sorted by name: the one listing every
-    /// caller uses.
+    /// caller uses. Links are not session folders, and a linked `clients/` lists nothing.
     pub(crate) fn session_folders(&self) -> Vec<(String, PathBuf)> {
+        if crate::files::check_state_links(&self.clients_dir()).is_err() {
+            return Vec::new();
+        }
         let Ok(entries) = std::fs::read_dir(self.clients_dir()) else {
             return Vec::new();
         };
@@ -124,23 +146,16 @@ impl Project {
         self.root.join("replay-tests")
     }
 
-    /// `path` relative to the checkout with `/` separators, or `None` when it lies outside it.
-    /// Relative paths are taken relative to the checkout.
+    /// `path` relative to the checkout with `/` separators, or `None` when it resolves outside
+    /// it (see the module docs). Relative paths are taken relative to the checkout.
     pub(crate) fn relative(&self, path: &Path) -> Option<String> {
-        let absolute_path = if path.is_absolute() {
-            normalize(path)
-        } else {
-            normalize(&self.checkout.join(path))
-        };
-        let resolved = resolve_existing_prefix(&absolute_path);
-        let checkout = self
-            .checkout
-            .canonicalize()
-            .unwrap_or_else(|_| self.checkout.clone());
-        let relative = resolved
-            .strip_prefix(&checkout)
-            .or_else(|_| absolute_path.strip_prefix(&self.checkout))
-            .ok()?;
+        self.inside(path).map(|inside| inside.relative)
+    }
+
+    /// Where `path` resolves, when that is inside the checkout (`None` otherwise).
+    pub(crate) fn inside(&self, path: &Path) -> Option<Inside> {
+        let resolved = resolve_existing_prefix(&self.absolute_in_checkout(path));
+        let relative = resolved.strip_prefix(self.canonical_checkout()).ok()?;
         let parts: Vec<String> = relative
             .components()
             .map(|component| component.as_os_str().to_string_lossy().into_owned())
@@ -148,7 +163,34 @@ impl Project {
         if parts.is_empty() {
             return None;
         }
-        Some(parts.join("/"))
+        Some(Inside {
+            relative: parts.join("/"),
+            resolved,
+        })
+    }
+
+    /// Whether `path` is *named* inside the checkout, links not followed: with [`Project::inside`]
+    /// `None`, such a path is a link leading out of the project.
+    pub(crate) fn is_named_inside(&self, path: &Path) -> bool {
+        let named = self.absolute_in_checkout(path);
+        named != self.checkout
+            && (named.starts_with(&self.checkout) || named.starts_with(self.canonical_checkout()))
+    }
+
+    fn absolute_in_checkout(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            normalize(path)
+        } else {
+            normalize(&self.checkout.join(path))
+        }
+    }
+
+    fn canonical_checkout(&self) -> &Path {
+        self.canonical_checkout.get_or_init(|| {
+            self.checkout
+                .canonicalize()
+                .unwrap_or_else(|_| self.checkout.clone())
+        })
     }
 
     /// The committed (git HEAD) content of a checkout-relative file; `None` outside git, for a
@@ -180,23 +222,46 @@ impl Project {
     }
 }
 
+/// A path that resolves inside the checkout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Inside {
+    /// Relative to the checkout, `/`-separated: where the path resolves, not how it was named.
+    pub(crate) relative: String,
+    /// The resolved absolute path (no link left in its existing part).
+    pub(crate) resolved: PathBuf,
+}
+
+/// Whether `path` (absolute, or relative to `base`) resolves inside `base`: for files named by
+/// settings and rules relative to the project root.
+pub(crate) fn resolves_inside(base: &Path, path: &Path) -> bool {
+    let joined = normalize(&base.join(path));
+    let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
+    resolve_existing_prefix(&joined).starts_with(base)
+}
+
 /// Reads `gitdir:` from a `.git` file and follows `commondir` to the main repository; the main
 /// worktree is the parent of that repository's `.git` folder. Submodules (no `commondir`) are
 /// their own root.
 fn main_worktree_of(dot_git_file: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(dot_git_file).ok()?;
+    let text = read_small(dot_git_file)?;
     let git_dir = text
         .lines()
         .find_map(|line| line.strip_prefix("gitdir:"))?
         .trim();
     let base = dot_git_file.parent()?;
     let git_dir = normalize(&base.join(git_dir));
-    let common = std::fs::read_to_string(git_dir.join("commondir")).ok()?;
+    let common = read_small(&git_dir.join("commondir"))?;
     let common_dir = normalize(&git_dir.join(common.trim()));
     if common_dir.file_name()? == ".git" {
         return common_dir.parent().map(Path::to_path_buf);
     }
     None
+}
+
+/// A small git bookkeeping file (`.git`, `commondir`): a regular file of a few bytes.
+fn read_small(path: &Path) -> Option<String> {
+    let bytes = crate::files::read_bounded(path, 64 * 1024).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -250,6 +315,33 @@ fn resolve_existing_prefix(path: &Path) -> PathBuf {
     }
 }
 
+/// The longest session id used as a folder name as it is.
+const PLAIN_SESSION_BYTES: usize = 64;
+
+/// The folder name of a session id, one to one: a plain id (letters, digits, `-`, `_`, `.`, at
+/// most 64 bytes, not only dots — every UUID an agent sends) is its own name, so existing folders
+/// keep theirs; any other id becomes its sanitised first 40 characters, `~`, and 16 hex digits of
+/// its SHA-256. `~` never occurs in a plain id, so `a/b`, `a_b` and `a\nb` get three folders.
+pub(crate) fn session_folder_name(id: &str) -> String {
+    let is_plain = !id.is_empty()
+        && id.len() <= PLAIN_SESSION_BYTES
+        && !id.chars().all(|c| c == '.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if is_plain {
+        return id.to_string();
+    }
+    use sha2::Digest;
+    let digest: String = sha2::Sha256::digest(id.as_bytes())
+        .iter()
+        .take(8)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let readable: String = sanitize_component(id).chars().take(40).collect();
+    format!("{readable}~{digest}")
+}
+
 /// Keeps letters, digits, `-`, `_` and `.`; anything else becomes `_`. Never empty, never `..`.
 pub(crate) fn sanitize_component(raw: &str) -> String {
     let cleaned: String = raw
@@ -282,6 +374,61 @@ mod tests {
         assert_eq!(project.relative(&inside).as_deref(), Some("src/app.py"));
         assert_eq!(project.relative(Path::new("/etc/passwd")), None);
         assert_eq!(project.relative(&dir.path().join("../x")), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_project_is_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+        std::fs::write(dir.path().join("elsewhere/secret"), "s").unwrap();
+        std::fs::write(root.join("real.py"), "x").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere/secret"), root.join("pw.json"))
+            .unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), root.join("ext")).unwrap();
+        std::os::unix::fs::symlink(root.join("real.py"), root.join("alias.py")).unwrap();
+        let project = Project::discover(&root);
+        assert_eq!(project.relative(&root.join("pw.json")), None);
+        assert_eq!(project.relative(&root.join("ext/secret")), None);
+        assert_eq!(project.relative(&root.join("ext/new-file")), None);
+        assert!(project.is_named_inside(&root.join("pw.json")));
+        assert!(!project.is_named_inside(Path::new("/etc/passwd")));
+        assert_eq!(
+            project.relative(&root.join("alias.py")).as_deref(),
+            Some("real.py")
+        );
+        assert!(!resolves_inside(&root, Path::new("pw.json")));
+        assert!(!resolves_inside(&root, Path::new("../elsewhere/secret")));
+        assert!(resolves_inside(&root, Path::new("real.py")));
+    }
+
+    #[test]
+    fn session_folders_are_one_to_one() {
+        let ids = [
+            "a/b",
+            "a_b",
+            "a\nb",
+            "..",
+            ".",
+            "",
+            "unknown",
+            "a~b",
+            &"x".repeat(65),
+        ];
+        let names: std::collections::HashSet<String> =
+            ids.iter().map(|id| session_folder_name(id)).collect();
+        assert_eq!(names.len(), ids.len(), "{names:?}");
+        let uuid = "3f1c2a9e-8d7b-4c1e-9a55-1b2c3d4e5f60";
+        assert_eq!(
+            session_folder_name(uuid),
+            uuid,
+            "existing folders keep their names"
+        );
+        for name in &names {
+            assert!(!name.contains('/') && name != ".." && name != "." && !name.is_empty());
+        }
     }
 
     #[test]

@@ -14,13 +14,15 @@
 //! timeout, a failure or empty output is an error, never an empty "clean" answer.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::process::{ProcessError, run_command};
 use crate::settings::{ReviewerBackend, Settings};
+
+/// The most of a reviewer's answer car reads (a findings answer is a few kilobytes).
+const MAX_ANSWER_BYTES: u64 = crate::process::MAX_OUTPUT_BYTES as u64;
 
 /// Set for every reviewer run; car's hooks answer `{}` at once when they see it.
 pub(crate) const NESTED_ENV: &str = "CAR_NESTED_REVIEW";
@@ -208,11 +210,19 @@ pub(crate) fn ask_with(
             program: String::new(),
         });
     };
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(working_dir)
-        .env(NESTED_ENV, "1");
+    // The guard starts the program, so a missing one is found here, by name.
+    let on_disk = if program.contains('/') {
+        working_dir.join(program).to_string_lossy().into_owned()
+    } else {
+        program.clone()
+    };
+    if crate::process::find_on_path(&on_disk).is_none() {
+        return Err(BackendError::NotFound {
+            program: program.clone(),
+        });
+    }
+    let mut command = crate::process::guarded_command(program, args);
+    command.current_dir(working_dir).env(NESTED_ENV, "1");
     let output =
         run_command(command, Some(prompt.as_bytes()), timeout).map_err(|error| match error {
             ProcessError::NotFound { program } => BackendError::NotFound { program },
@@ -225,6 +235,14 @@ pub(crate) fn ask_with(
         return Err(BackendError::Timeout {
             program: program.clone(),
             seconds: timeout.as_millis().div_ceil(1000) as u64,
+        });
+    }
+    if output.code == Some(i32::from(crate::process::GUARD_NOT_STARTED))
+        && output.stderr.contains("could not be started")
+    {
+        return Err(BackendError::Spawn {
+            program: program.clone(),
+            message: tail(&output.stderr, 400),
         });
     }
     if !output.success() {
@@ -287,8 +305,9 @@ fn run_files(scratch: &Path, options: &AskOptions) -> Result<RunFiles, BackendEr
 /// The reviewer's answer: codex's last-message file, claude's JSON `result`, else stdout.
 fn answer_text(settings: &Settings, files: &RunFiles, stdout: &str) -> String {
     match settings.reviewer_backend {
-        ReviewerBackend::Codex => std::fs::read_to_string(&files.last_message)
+        ReviewerBackend::Codex => crate::files::read_bounded(&files.last_message, MAX_ANSWER_BYTES)
             .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
             .filter(|text| !text.trim().is_empty())
             .unwrap_or_else(|| stdout.to_string()),
         ReviewerBackend::Claude => serde_json::from_str::<Value>(stdout.trim())

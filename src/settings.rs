@@ -14,6 +14,10 @@ pub(crate) mod keys;
 /// The key under which car's settings live in `.claude/settings.json`.
 pub(crate) const SETTINGS_KEY: &str = "claude-auto-review";
 
+/// The longest reviewer timeout car accepts; larger values are clamped to it (a Stop hook that
+/// waits longer than an hour is a mistake, and an absurd value must not overflow time sums).
+pub(crate) const MAX_REVIEWER_TIMEOUT_SECONDS: u64 = 3600;
+
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum SettingsError {
     #[error("{path}:{line}:{column}: not valid JSON: {message}")]
@@ -374,6 +378,18 @@ mod tests {
         let fine: Map<String, Value> =
             serde_json::from_str(r#"{"claude-auto-review": {"enabled": true}}"#).unwrap();
         assert!(block_problem(&fine).is_none());
+    }
+
+    #[test]
+    fn an_absurd_reviewer_timeout_is_clamped() {
+        let block: Map<String, Value> =
+            serde_json::from_str(r#"{"reviewerTimeoutSeconds":18446744073709551615}"#).unwrap();
+        let checked = Settings::from_block(&block);
+        assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+        assert_eq!(
+            checked.settings.reviewer_timeout_seconds,
+            MAX_REVIEWER_TIMEOUT_SECONDS
+        );
     }
 
     #[test]

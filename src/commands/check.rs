@@ -34,6 +34,8 @@ use crate::validate::{Diagnostic, Validators, walk};
 struct Target {
     /// As the user wrote it (used in output, so it is clickable from where they ran car).
     shown: String,
+    /// As named (links not followed), to tell a link leading out of the project.
+    named: PathBuf,
     absolute: PathBuf,
 }
 
@@ -103,17 +105,22 @@ fn targets(
         if joined.is_dir() {
             let files = walk::files_under(&joined, &shown, &|file| validators.wants(file))
                 .map_err(Error::Usage)?;
-            targets.extend(files.into_iter().map(|(shown, absolute)| Target {
+            targets.extend(files.into_iter().map(|(shown, named)| Target {
                 shown,
-                absolute: absolute.canonicalize().unwrap_or(absolute),
+                absolute: named.canonicalize().unwrap_or_else(|_| named.clone()),
+                named,
             }));
             continue;
         }
         if !joined.exists() {
             return Err(Error::Usage(format!("{shown}: no such file or directory")));
         }
-        let absolute = joined.canonicalize().unwrap_or(joined);
-        targets.push(Target { shown, absolute });
+        let absolute = joined.canonicalize().unwrap_or_else(|_| joined.clone());
+        targets.push(Target {
+            shown,
+            named: joined,
+            absolute,
+        });
     }
     // A file named twice (or inside a directory also given) is checked, and learned from, once.
     let mut seen = std::collections::HashSet::new();
@@ -123,8 +130,16 @@ fn targets(
 
 /// Checks one file as an edit that added every line. A file inside the project is checked under
 /// its project-relative path (what lesson scopes and learning key on); a file elsewhere is only
-/// validated (the pipeline's rule). What is shown uses the path as the user typed it.
+/// validated (the pipeline's rule); a file of the project that resolves outside it (a link) is
+/// never read. What is shown uses the path as the user typed it.
 fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, findings: &mut Findings) {
+    if project.is_named_inside(&target.named) && project.relative(&target.absolute).is_none() {
+        findings.notes.push(format!(
+            "{}: resolves outside the project (a symbolic link); not read",
+            target.shown
+        ));
+        return;
+    }
     let content = match crate::edit::read_text(&target.absolute, &target.shown) {
         Ok(content) => content,
         Err(note) => return findings.notes.push(note),

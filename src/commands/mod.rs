@@ -52,6 +52,9 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    if let Command::ReviewerGuard(args) = &cli.command {
+        return ExitCode::from(crate::process::guard(args.parent, &args.argv));
+    }
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::ProblemsFound) => ExitCode::from(1),
@@ -78,7 +81,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
     // `car check` is read-only: it writes nothing, not even this .gitignore.
     let is_read_only = matches!(cli.command, Command::Check(_));
     let outcome = match cli.command {
-        Command::Hook(_) => Ok(Outcome::Success),
+        Command::Hook(_) | Command::ReviewerGuard(_) => Ok(Outcome::Success),
         Command::Check(args) => check::run(&working_dir, &args),
         Command::Lessons(crate::cli::LessonsCommand::Test { dir }) => {
             lessons_test::run(&project, dir.as_deref())

@@ -3,6 +3,9 @@
 //! Cursor `afterFileEdit`, Codex `apply_patch`) names files and what it did to them; this turns
 //! that into [`Delta`]s, reads each file once, and derives the added lines.
 //!
+//! A file is read only where it resolves inside the project ([`crate::project`]): a link leading
+//! out of it is named in a note and never read.
+//!
 //! Sources of the added lines, best first: Claude's `structuredPatch`; the old and new strings
 //! located in the file; the diff against the previous content (Write: `originalFile`, else the
 //! git HEAD version, else all of it); the cell source (NotebookEdit); the `+` lines of a Codex
@@ -12,9 +15,9 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::edit::{AddedLine, Delta, Edit, Hunk, PatchChunk, read_text};
+use crate::edit::{AddedLine, Delta, Edit, Hunk, PatchChunk, outside_note, read_project_file};
 use crate::hook::payload::Payload;
-use crate::project::Project;
+use crate::project::{Inside, Project};
 
 /// Everything one payload did to files.
 #[derive(Debug, Default)]
@@ -52,26 +55,32 @@ pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
     let mut changes = Changes::default();
     for touched in touched_files(payload) {
         let path = project.resolve(payload.cwd(), &touched.path);
-        let Some(relative_path) = project.relative(&path) else {
-            changes.notes.push(format!(
-                "{}: outside the project {}; not tracked",
-                path.display(),
-                project.checkout().display()
-            ));
+        let Some(inside) = project.inside(&path) else {
+            changes.notes.push(outside_note(project, &path));
             continue;
         };
         let Some(delta) = touched.delta else {
-            changes.deleted.push(relative_path);
+            changes.deleted.push(inside.relative);
             continue;
         };
         if let Delta::Cell { source, language } = delta {
-            changes
-                .edits
-                .push(cell_edit(payload, path, relative_path, source, language));
+            changes.edits.push(cell_edit(
+                payload,
+                inside.resolved,
+                inside.relative,
+                source,
+                language,
+            ));
             continue;
         }
-        let content = match read_text(&path, &relative_path) {
-            Ok(content) => content,
+        let (
+            Inside {
+                relative: relative_path,
+                resolved: path,
+            },
+            content,
+        ) = match read_project_file(project, &path) {
+            Ok(read) => read,
             Err(note) => {
                 changes.notes.push(note);
                 continue;

@@ -55,7 +55,7 @@ fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
         HookEvent::SessionEnd => Duration::from_millis(900),
         HookEvent::Stop => {
             let reviewer = context.map_or(300, |context| context.settings.reviewer_timeout_seconds);
-            Duration::from_secs(reviewer + 30)
+            Duration::from_secs(reviewer.saturating_add(30))
         }
     }
 }

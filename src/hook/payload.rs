@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -13,6 +14,10 @@ use crate::hook::render::Agent;
 /// whole file, which car skips above 2 MiB anyway).
 pub(crate) const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
 
+/// How long a hook waits for its payload: an agent writes it at once and closes stdin; a stdin
+/// that stays open (a terminal, a stuck writer) must not hold the hook forever.
+pub(crate) const STDIN_WAIT: Duration = Duration::from_secs(5);
+
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PayloadError {
     #[error("the hook payload on stdin is empty")]
@@ -21,6 +26,8 @@ pub(crate) enum PayloadError {
     TooLarge,
     #[error("the hook payload on stdin could not be read: {0}")]
     Read(std::io::Error),
+    #[error("no complete hook payload arrived on stdin within {} s", STDIN_WAIT.as_secs())]
+    Timeout,
     #[error(
         "the hook payload on stdin is not valid JSON (line {line}, column {column}): {message}"
     )]
@@ -74,17 +81,9 @@ pub(crate) struct Payload {
 }
 
 impl Payload {
-    /// Reads stdin (bounded) and parses it.
+    /// Reads stdin (bounded in size and in time: [`STDIN_WAIT`]) and parses it.
     pub(crate) fn read_stdin() -> Result<Payload, PayloadError> {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(MAX_PAYLOAD_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(PayloadError::Read)?;
-        if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
-            return Err(PayloadError::TooLarge);
-        }
+        let bytes = read_stdin_bounded()?;
         Payload::parse(&bytes)
     }
 
@@ -149,6 +148,67 @@ impl Payload {
     pub(crate) fn is_subagent_stop(&self) -> bool {
         self.event_name == "SubagentStop"
     }
+}
+
+/// Stdin to its end, at most [`MAX_PAYLOAD_BYTES`], waiting for data at most until [`STDIN_WAIT`]
+/// has passed: `poll(2)` before every read, so no read ever blocks past the deadline (and no
+/// thread is needed).
+#[cfg(unix)]
+fn read_stdin_bounded() -> Result<Vec<u8>, PayloadError> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: fd 0 is open for the whole process; ManuallyDrop never closes it.
+    let mut stdin = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(0) });
+    let deadline = std::time::Instant::now() + STDIN_WAIT;
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let mut ready = libc::pollfd {
+            fd: 0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let timeout = i32::try_from(left.as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: one valid pollfd, for the duration of the call.
+        match unsafe { libc::poll(&mut ready, 1, timeout) } {
+            0 => return Err(PayloadError::Timeout),
+            found if found < 0 => {
+                let error = std::io::Error::last_os_error();
+                if error.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(PayloadError::Read(error));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let read = match stdin.read(&mut chunk) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(PayloadError::Read(error)),
+        };
+        if read == 0 {
+            return Ok(bytes);
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+        if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
+            return Err(PayloadError::TooLarge);
+        }
+    }
+}
+
+/// Without `poll(2)`: bounded in size only.
+#[cfg(not(unix))]
+fn read_stdin_bounded() -> Result<Vec<u8>, PayloadError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_PAYLOAD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(PayloadError::Read)?;
+    if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
+        return Err(PayloadError::TooLarge);
+    }
+    Ok(bytes)
 }
 
 fn detect_agent(raw: &RawPayload) -> Agent {

@@ -59,7 +59,27 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             notes.push(format!("could not record the deletion for review: {error}"));
         }
     }
+    if context.settings.lessons_enabled {
+        notes.extend(lesson_problems(context));
+    }
     respond(&diagnostics, &mut warnings, &notes)
+}
+
+/// Lesson entries car ignores, each told once per session (see `lessons::problems`).
+fn lesson_problems(context: &HookContext) -> Vec<String> {
+    let project_file = context.project.lessons_file();
+    let user_file = context
+        .user_lessons
+        .then(crate::lessons::store::user_lessons_path)
+        .flatten();
+    let files: Vec<&std::path::Path> = std::iter::once(project_file.as_path())
+        .chain(user_file.as_deref())
+        .collect();
+    let memory = context
+        .project
+        .client_dir(&context.payload.session_id)
+        .join("lesson-problems.json");
+    crate::lessons::problems::not_yet_mentioned(&files, &memory)
 }
 
 /// Errors, and warnings from checkers that are sure of them (a configured linter rule). A

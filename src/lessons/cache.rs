@@ -16,6 +16,12 @@
 //! lessons file it was built from (size, modification time, inode); anything else, or any damage,
 //! means it is rebuilt from the file. Writing it is best effort: a failure costs speed, never
 //! correctness.
+//!
+//! Damage is found before it costs anything: the section sizes must add up to the file's length
+//! (no allocation larger than the file), a checksum covers the header and the sections read in
+//! one go, every probe of the table is bounded by its size, and every record, key and lesson id
+//! read on demand is checked against its section (a zero-filled or truncated index is rebuilt,
+//! never trusted and never spun on).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom};
@@ -29,11 +35,16 @@ use crate::lessons::learn::PENDING_FIX;
 use crate::lessons::model::Lesson;
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
+use checksum::checksum;
 
-const MAGIC: &[u8; 8] = b"CARIDX03";
+const MAGIC: &[u8; 8] = b"CARIDX04";
 const GRAM: usize = 4;
-/// Magic, stamp (size, seconds, nanos, inode), lesson count, table bits, section sizes.
-const HEADER: usize = 8 + 8 + 8 + 4 + 8 + 4 + 4 + 8 * SECTIONS;
+/// Magic, stamp (size, seconds, nanos, inode), lesson count, table bits, section sizes, checksum.
+const HEADER: usize = 8 + 8 + 8 + 4 + 8 + 4 + 4 + 8 * SECTIONS + 8;
+/// Where the checksum sits: the header's last 8 bytes.
+const CHECKSUM_AT: usize = HEADER - 8;
+/// An index larger than this is damaged (10,000 lessons make a few megabytes).
+const MAX_INDEX_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Identifies one version of the lessons file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +130,7 @@ fn write_index(index: &Path, bytes: &[u8]) -> bool {
     let Some(folder) = index.parent() else {
         return false;
     };
-    if std::fs::create_dir_all(folder).is_err() {
+    if crate::files::ensure_parent(index).is_err() {
         return false;
     }
     let Ok(mut temp) = tempfile::Builder::new()
@@ -229,6 +240,12 @@ pub(crate) fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     for section in &sections {
         out.extend((section.len() as u64).to_le_bytes());
     }
+    let head: Vec<&[u8]> = sections[..Section::Records as usize]
+        .iter()
+        .map(Vec::as_slice)
+        .collect();
+    let sum = checksum(&out, &head);
+    out.extend(sum.to_le_bytes());
     debug_assert_eq!(out.len(), HEADER);
     for section in sections {
         out.extend(section);
@@ -389,9 +406,13 @@ struct IndexReader {
 }
 
 impl IndexReader {
-    /// Opens the index if it was built from exactly this version of the lessons file.
+    /// Opens the index if it was built from exactly this version of the lessons file and is
+    /// whole: sizes that add up to the file, a matching checksum.
     fn open(index: &Path, stamp: Stamp) -> Option<IndexReader> {
-        let mut file = std::fs::File::open(index).ok()?;
+        let (mut file, length) = crate::files::open_regular(index).ok()?;
+        if !(HEADER as u64..=MAX_INDEX_BYTES).contains(&length) {
+            return None;
+        }
         let mut header = [0u8; HEADER];
         file.read_exact(&mut header).ok()?;
         let stored = Stamp {
@@ -412,20 +433,44 @@ impl IndexReader {
             starts[index] = at;
             at = at.checked_add(*size)?;
         }
-        if !(4..=30).contains(&table_bits) || sizes[0] != (8u64 << table_bits) {
+        let lesson_count = read_u32(&header[36..]) as usize;
+        if at != length || !Self::is_shaped(table_bits, &sizes, lesson_count) {
             return None;
         }
         let head_len = usize::try_from(starts[Section::Records as usize] - HEADER as u64).ok()?;
         let mut head = vec![0u8; head_len];
         file.read_exact(&mut head).ok()?;
-        Some(IndexReader {
+        let reader = IndexReader {
             file,
-            lesson_count: read_u32(&header[36..]) as usize,
+            lesson_count,
             table_bits,
             starts,
             sizes,
             head,
-        })
+        };
+        let sections: Vec<&[u8]> = [
+            Section::Slots,
+            Section::Entries,
+            Section::Always,
+            Section::Pending,
+        ]
+        .into_iter()
+        .map(|section| reader.head_section(section))
+        .collect();
+        let stored = read_u64(&header[CHECKSUM_AT..]);
+        (checksum(&header[..CHECKSUM_AT], &sections) == stored).then_some(reader)
+    }
+
+    /// Whether the section sizes fit the layout `build` writes.
+    fn is_shaped(table_bits: u32, sizes: &[u64; SECTIONS], lesson_count: usize) -> bool {
+        let size = |section: Section| sizes[section as usize];
+        (4..=30).contains(&table_bits)
+            && size(Section::Slots) == (8u64 << table_bits)
+            && size(Section::Entries) % 4 == 0
+            && size(Section::Always) % 4 == 0
+            && size(Section::Records) % 20 == 0
+            && size(Section::KeyLessons) % 4 == 0
+            && size(Section::Offsets) == 8 * (lesson_count as u64 + 1)
     }
 
     fn head_section(&self, section: Section) -> &[u8] {
@@ -459,7 +504,13 @@ impl IndexReader {
         for (position, window) in lowered.windows(GRAM).enumerate() {
             let gram = gram_of(window);
             let mut slot = slot_of(gram, self.table_bits);
+            // A sound table always has an empty slot; a damaged one may not: each slot at most once.
+            let mut probes = 0;
             loop {
+                probes += 1;
+                if probes > mask + 1 {
+                    return None;
+                }
                 let start = read_u32(slots.get(slot * 8 + 4..slot * 8 + 8)?);
                 if start == u32::MAX {
                     break;
@@ -475,7 +526,7 @@ impl IndexReader {
                         let (record, bytes) = match keys.entry(key) {
                             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
                             std::collections::hash_map::Entry::Vacant(entry) => {
-                                entry.insert(self.key(key)?)
+                                entry.insert(self.key(key, gram)?)
                             }
                         };
                         if occurs_at(record, bytes, lowered, position) {
@@ -500,13 +551,20 @@ impl IndexReader {
         Some(record)
     }
 
-    /// A key's record and bytes.
-    fn key(&self, key: u32) -> Option<([u32; 5], Vec<u8>)> {
+    /// A key's record and bytes, checked: a key is at least a gram long and holds the gram it
+    /// was filed under at the recorded offset (a zeroed or shifted key fails this).
+    fn key(&self, key: u32, gram: u32) -> Option<([u32; 5], Vec<u8>)> {
         let record = self.record(key)?;
-        let bytes = self.read_at(Section::KeyBytes, u64::from(record[0]), record[1] as usize)?;
-        Some((record, bytes))
+        let [_, length, gram_offset, _, count] = record;
+        let gram_end = (gram_offset as usize).checked_add(GRAM)?;
+        if (length as usize) < gram_end || count == 0 {
+            return None;
+        }
+        let bytes = self.read_at(Section::KeyBytes, u64::from(record[0]), length as usize)?;
+        (gram_of(&bytes[gram_offset as usize..gram_end]) == gram).then_some((record, bytes))
     }
 
+    /// The lesson ids of a key, each checked against the lesson count.
     fn key_lessons(&self, record: &[u32; 5]) -> Option<Vec<u32>> {
         let [_, _, _, start, count] = *record;
         let bytes = self.read_at(
@@ -514,7 +572,10 @@ impl IndexReader {
             u64::from(start) * 4,
             count as usize * 4,
         )?;
-        Some(bytes.chunks_exact(4).map(read_u32).collect())
+        let ids: Vec<u32> = bytes.chunks_exact(4).map(read_u32).collect();
+        ids.iter()
+            .all(|id| (*id as usize) < self.lesson_count)
+            .then_some(ids)
     }
 
     fn lesson(&self, id: u32) -> Option<Lesson> {
@@ -546,12 +607,15 @@ fn occurs_at(record: &[u32; 5], bytes: &[u8], lowered: &[u8], position: usize) -
 fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlist> {
     let reader = IndexReader::open(index, stamp)?;
     let mut wanted = reader.candidates(lowered)?;
-    wanted.extend(
-        reader
-            .head_section(Section::Always)
-            .chunks_exact(4)
-            .map(read_u32),
-    );
+    let always: Vec<u32> = reader
+        .head_section(Section::Always)
+        .chunks_exact(4)
+        .map(read_u32)
+        .collect();
+    if always.iter().any(|id| *id as usize >= reader.lesson_count) {
+        return None;
+    }
+    wanted.extend(always);
     wanted.sort_unstable();
     wanted.dedup();
     let mut out = Shortlist {
@@ -564,5 +628,6 @@ fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlis
     Some(out)
 }
 
+mod checksum;
 #[cfg(test)]
 mod tests;

@@ -10,8 +10,14 @@
 //! the first one in the lesson's order that matches, and the line is the added line where that
 //! trigger's first match starts. A regex that gives up (backtrack limit) counts as no match and is
 //! reported; once the time budget is spent no further regex runs, and that is reported too.
+//!
+//! The budget holds inside a match as well: the regexes run on a worker thread and the caller
+//! waits for them only until the budget is spent. A pattern still running then is left to finish
+//! on its own (the hook process ends right after answering) and the rest are reported as not
+//! tried — no single regex can hold an edit beyond the budget.
 
 use std::collections::HashMap;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
@@ -19,7 +25,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use crate::edit::AddedLine;
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
-use crate::lessons::trigger::Trigger;
+use crate::lessons::trigger::{Haystack, Trigger};
 use crate::scope::{Scope, ScopeSet};
 
 /// Default time a hook spends running regexes on one edit.
@@ -161,6 +167,8 @@ impl<'a> LessonIndex<'a> {
         due
     }
 
+    /// Runs the due regexes on a worker thread (see the module docs), in order, until the budget
+    /// is spent.
     fn run_regexes(
         &self,
         due: &[u32],
@@ -169,29 +177,99 @@ impl<'a> LessonIndex<'a> {
         outcome: &mut MatchOutcome,
         (started, budget): (Instant, Duration),
     ) {
-        for (position, regex) in due.iter().enumerate() {
-            let (lesson, trigger) = self.regexes[*regex as usize];
-            if best.get(&lesson).is_some_and(|(found, _)| *found < trigger) {
-                continue;
-            }
-            if started.elapsed() > budget {
+        let jobs: Vec<RegexJob> = due
+            .iter()
+            .map(|regex| {
+                let (lesson, trigger) = self.regexes[*regex as usize];
+                let compiled = self.lessons[lesson as usize].triggers[trigger as usize].clone();
+                (lesson, trigger, compiled)
+            })
+            .collect();
+        if jobs.is_empty() {
+            return;
+        }
+        if started.elapsed() >= budget {
+            outcome.problems.push(format!(
+                "lesson matching stopped after {} ms; {} regex triggers were not tried",
+                started.elapsed().as_millis(),
+                jobs.len()
+            ));
+            return;
+        }
+        let total = jobs.len();
+        let found_before: HashMap<u32, u32> = best
+            .iter()
+            .map(|(lesson, (trigger, _))| (*lesson, *trigger))
+            .collect();
+        let results = spawn_regexes(jobs, Haystack::new(&text.joined), found_before);
+        let mut received = 0;
+        while received < total {
+            let left = budget.saturating_sub(started.elapsed());
+            let next = if left.is_zero() {
+                None
+            } else {
+                results.recv_timeout(left).ok()
+            };
+            let Some((lesson, trigger, result)) = next else {
                 outcome.problems.push(format!(
                     "lesson matching stopped after {} ms; {} regex triggers were not tried",
                     started.elapsed().as_millis(),
-                    due.len() - position
+                    total - received
                 ));
                 return;
-            }
-            let lesson_ref = self.lessons[lesson as usize];
-            match lesson_ref.triggers[trigger as usize].find(&text.joined) {
+            };
+            received += 1;
+            match result {
                 Ok(Some(offset)) => improve(best, lesson, trigger, offset),
                 Ok(None) => {}
-                Err(error) => outcome
-                    .problems
-                    .push(format!("lesson {}: {error}", lesson_ref.id)),
+                Err(error) => outcome.problems.push(format!(
+                    "lesson {}: {error}",
+                    self.lessons[lesson as usize].id
+                )),
             }
         }
     }
+}
+
+/// One regex to run: `(lesson, trigger, the trigger)`.
+type RegexJob = (u32, u32, Trigger);
+
+/// What one regex found: `(lesson, trigger, first match offset)`.
+type RegexResult = (
+    u32,
+    u32,
+    Result<Option<usize>, crate::lessons::trigger::TriggerError>,
+);
+
+/// Runs `jobs` in order on a worker thread, sending each result as it comes; a regex of a lesson
+/// that already fired with an earlier trigger is skipped (it could not change the hit). A thread
+/// that cannot start sends nothing: its regexes are reported as not tried.
+fn spawn_regexes(
+    jobs: Vec<RegexJob>,
+    haystack: Haystack,
+    mut found: HashMap<u32, u32>,
+) -> mpsc::Receiver<RegexResult> {
+    let (sender, receiver) = mpsc::channel();
+    let work = move || {
+        for (lesson, trigger, compiled) in jobs {
+            let result = if found.get(&lesson).is_some_and(|earlier| *earlier < trigger) {
+                Ok(None)
+            } else {
+                compiled.find_in(&haystack)
+            };
+            if matches!(result, Ok(Some(_))) {
+                let earliest = found.entry(lesson).or_insert(trigger);
+                *earliest = (*earliest).min(trigger);
+            }
+            if sender.send((lesson, trigger, result)).is_err() {
+                return;
+            }
+        }
+    };
+    let _ = std::thread::Builder::new()
+        .name("car-regex".into())
+        .spawn(work);
+    receiver
 }
 
 /// Keeps the earliest trigger of a lesson (and for the same trigger the earliest offset).

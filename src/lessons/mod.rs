@@ -4,7 +4,8 @@
 //! Files: `model` (stored and validated forms), `trigger` / `scope` / `keyword` (what a lesson
 //! matches), `store` (locked load/save, the user-wide layer), `matcher` (the Aho-Corasick index),
 //! `cache` (the on-disk index the hook reads), `warn` (one edit's hits), `learn` + `precision`
-//! (candidates and promotion), `maintain`, `distill`, `starter`, `command`.
+//! (candidates and promotion), `problems` (unusable entries, told once), `maintain`, `distill`,
+//! `starter`, `command`.
 //!
 //! The one entry point for edits is [`on_edit`]: match, record hits, learn, maintain daily. It
 //! never fails: every problem (a corrupt file, a busy lock, a regex that gave up) becomes a note.
@@ -22,6 +23,7 @@ pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
 pub(crate) mod precision;
+pub(crate) mod problems;
 pub(crate) mod provenance;
 pub(crate) mod sighting;
 pub(crate) mod starter;

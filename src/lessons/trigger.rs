@@ -5,6 +5,13 @@
 //! with a backtrack limit, so no trigger can hang a hook. Patterns compile lazily, once, the first
 //! time they are needed: a hook with 10,000 lessons compiles only the regexes whose keyword
 //! occurs in the edit. Matching is case-sensitive, like the seed's `in` / `re.search`.
+//!
+//! The work inside one match is bounded three ways: a compiled pattern (and each part fancy-regex
+//! hands to the linear engine) is at most [`PATTERN_SIZE_LIMIT`]; fancy-regex backtracks at most
+//! [`BACKTRACK_LIMIT`] steps; a regex never sees a line longer than [`REGEX_LINE_BYTES`] bytes
+//! ([`Haystack`]: such a line is blank for it), which keeps even a large counted repetition from
+//! thrashing the lazy DFA on a megabyte-long line. Literal triggers see every line whole. The
+//! matcher adds a time limit on top.
 
 use std::sync::{Arc, OnceLock};
 
@@ -13,6 +20,65 @@ pub(crate) const REGEX_PREFIX: &str = "regex:";
 
 /// Backtracking steps fancy-regex may take per search before it gives up.
 pub(crate) const BACKTRACK_LIMIT: usize = 200_000;
+
+/// The largest compiled pattern (bytes of the compiled program), for either engine.
+pub(crate) const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// The longest line a regex trigger sees: a longer line (minified or generated code, not where a
+/// lesson's mistake is written) is blank for regexes. Blank rather than cut: a cut would invent a
+/// line end where `$` matches (*rather miss than false-alarm*).
+pub(crate) const REGEX_LINE_BYTES: usize = 1024;
+
+/// The text a regex runs on: the text itself, or — when a line is longer than
+/// [`REGEX_LINE_BYTES`] — a copy with such lines blank, and where each line starts in both, to
+/// report offsets in the original.
+#[derive(Debug, Clone)]
+pub struct Haystack {
+    text: String,
+    /// `(start in the regex text, start in the original)` per line; empty when nothing was
+    /// blanked.
+    lines: Vec<(usize, usize)>,
+}
+
+impl Haystack {
+    pub fn new(text: &str) -> Haystack {
+        if !text.split('\n').any(|line| line.len() > REGEX_LINE_BYTES) {
+            return Haystack {
+                text: text.to_string(),
+                lines: Vec::new(),
+            };
+        }
+        let mut kept = String::with_capacity(text.len().min(1 << 20));
+        let mut lines = Vec::new();
+        let mut original = 0;
+        for line in text.split('\n') {
+            if !lines.is_empty() {
+                kept.push('\n');
+            }
+            lines.push((kept.len(), original));
+            if line.len() <= REGEX_LINE_BYTES {
+                kept.push_str(line);
+            }
+            original += line.len() + 1;
+        }
+        Haystack { text: kept, lines }
+    }
+
+    /// The text regexes run on.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// An offset in [`Haystack::text`] as an offset in the original text.
+    pub(crate) fn original_offset(&self, offset: usize) -> usize {
+        if self.lines.is_empty() {
+            return offset;
+        }
+        let index = self.lines.partition_point(|(start, _)| *start <= offset);
+        let (cut_start, original_start) = self.lines[index.saturating_sub(1)];
+        original_start + (offset - cut_start)
+    }
+}
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub(crate) enum TriggerError {
@@ -92,22 +158,34 @@ impl Trigger {
         }
     }
 
-    /// Byte offset of the first match in `text`.
+    /// Byte offset of the first match in `text` (a regex sees each line's first
+    /// [`REGEX_LINE_BYTES`]).
     pub(crate) fn find(&self, text: &str) -> Result<Option<usize>, TriggerError> {
         match self {
             Trigger::Literal(literal) => Ok(text.find(literal.as_str())),
+            Trigger::Pattern { .. } => self.find_in(&Haystack::new(text)),
+        }
+    }
+
+    /// [`Trigger::find`] on a prepared haystack (built once for many triggers); the offset is in
+    /// the original text.
+    pub(crate) fn find_in(&self, haystack: &Haystack) -> Result<Option<usize>, TriggerError> {
+        let text = haystack.text();
+        let found = match self {
+            Trigger::Literal(literal) => text.find(literal.as_str()),
             Trigger::Pattern { source, .. } => match self.engine()? {
-                Some(Engine::Linear(regex)) => Ok(regex.find(text).map(|m| m.start())),
+                Some(Engine::Linear(regex)) => regex.find(text).map(|m| m.start()),
                 Some(Engine::Backtracking(regex)) => regex
                     .find(text)
-                    .map(|found| found.map(|m| m.start()))
                     .map_err(|error| TriggerError::Gaveup {
                         trigger: source.clone(),
                         message: error.to_string(),
-                    }),
-                None => Ok(None),
+                    })?
+                    .map(|m| m.start()),
+                None => None,
             },
-        }
+        };
+        Ok(found.map(|offset| haystack.original_offset(offset)))
     }
 
     /// Whether the trigger fires anywhere in `text` (a give-up counts as no).
@@ -119,7 +197,7 @@ impl Trigger {
 /// The `regex` crate first; fancy-regex only for what it refuses.
 fn compile(source: &str, pattern: &str) -> Result<Engine, TriggerError> {
     let linear_error = match regex::RegexBuilder::new(pattern)
-        .size_limit(10 * (1 << 20))
+        .size_limit(PATTERN_SIZE_LIMIT)
         .build()
     {
         Ok(regex) => return Ok(Engine::Linear(regex)),
@@ -127,6 +205,7 @@ fn compile(source: &str, pattern: &str) -> Result<Engine, TriggerError> {
     };
     match fancy_regex::RegexBuilder::new(pattern)
         .backtrack_limit(BACKTRACK_LIMIT)
+        .delegate_size_limit(PATTERN_SIZE_LIMIT)
         .build()
     {
         Ok(regex) => Ok(Engine::Backtracking(regex)),
@@ -184,8 +263,44 @@ mod tests {
     }
 
     #[test]
+    fn regexes_never_see_a_line_longer_than_the_limit() {
+        let long = format!("{}needle", "x".repeat(REGEX_LINE_BYTES));
+        let text = format!("a\n{long}\nb needle");
+        let trigger = Trigger::parse("regex:need+le").unwrap();
+        // Not seen on the long line 2; seen on line 3, at its offset in the original text.
+        assert_eq!(
+            trigger.find(&text).unwrap(),
+            Some(text.rfind("needle").unwrap())
+        );
+        let literal = Trigger::parse("needle").unwrap();
+        assert_eq!(literal.find(&text).unwrap(), text.find("needle"));
+        // No line end is invented where a long line would have been cut.
+        let anchored = Trigger::parse("regex:^x+$").unwrap();
+        assert_eq!(anchored.find(&format!("{long}\n")).unwrap(), None);
+    }
+
+    #[test]
+    fn huge_counted_repetitions_finish_fast() {
+        let one_line = "a".repeat(1 << 20);
+        let many_lines = format!("{}\n", "a".repeat(1000)).repeat(1000);
+        let started = std::time::Instant::now();
+        for pattern in [
+            "regex:(?:a{100}){100}(?=z)",
+            "regex:(?:a{100}){30}z",
+            "regex:(?:a{100}){30}(?=z)",
+        ] {
+            let trigger = Trigger::parse(pattern).unwrap();
+            for text in [&one_line, &many_lines] {
+                assert!(!trigger.is_match(text), "{pattern}");
+            }
+        }
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    }
+
+    #[test]
     fn pathological_patterns_are_bounded() {
-        let text = "a".repeat(40_000) + "!";
+        // Lines at the length limit: the engines' own bounds are what keeps this fast.
+        let text = format!("{}!\n", "a".repeat(REGEX_LINE_BYTES - 1)).repeat(40);
         let started = std::time::Instant::now();
         assert!(!Trigger::parse("regex:^(a+)+$").unwrap().is_match(&text));
         let fancy = Trigger::parse(r"regex:(?=a)(a+)+\1$").unwrap();

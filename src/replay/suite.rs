@@ -95,8 +95,9 @@ pub(crate) fn folder_cases(
             .unwrap_or(&path)
             .to_string_lossy()
             .replace('\\', "/");
-        let case = match std::fs::read_to_string(&path) {
-            Ok(text) => scenario_case(&name, &text, origin),
+        let case = match crate::files::read_optional(&path) {
+            Ok(Some(text)) => scenario_case(&name, &text, origin),
+            Ok(None) => continue,
             Err(error) => Case::Broken {
                 error: format!("{name}: {error} (the scenario does not load)"),
                 name,

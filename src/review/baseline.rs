@@ -24,8 +24,13 @@ pub(crate) struct Baselines {
 
 impl Baselines {
     pub(crate) fn for_session(project: &Project, session_id: &str) -> Baselines {
+        Baselines::in_folder(&project.client_dir(session_id))
+    }
+
+    /// The baselines in a session folder found by listing `clients/`.
+    pub(crate) fn in_folder(session_folder: &Path) -> Baselines {
         Baselines {
-            dir: project.client_dir(session_id).join("baselines"),
+            dir: session_folder.join("baselines"),
         }
     }
 
@@ -78,7 +83,7 @@ impl Baselines {
     /// The stored baseline: `Some(Some(text))`, `Some(None)` when the file was absent, `None` when
     /// nothing was captured.
     pub(crate) fn load(&self, file: &str) -> Option<Option<String>> {
-        if let Ok(bytes) = std::fs::read(self.content_path(file)) {
+        if let Ok(bytes) = files::read_bounded(&self.content_path(file), files::MAX_STATE_BYTES) {
             return Some(Some(String::from_utf8_lossy(&bytes).into_owned()));
         }
         self.absent_path(file).exists().then_some(None)
@@ -87,7 +92,8 @@ impl Baselines {
 
 /// Writes `bytes` to `target` only if it does not exist yet; false when another writer was first.
 fn store_once(dir: &Path, target: &Path, bytes: &[u8]) -> Result<bool, FileError> {
-    std::fs::create_dir_all(dir).map_err(|source| FileError::io(dir, source))?;
+    files::check_state_links(target)?;
+    files::ensure_parent(target)?;
     let mut temp = tempfile::Builder::new()
         .prefix(".car-tmp-")
         .tempfile_in(dir)
@@ -101,9 +107,15 @@ fn store_once(dir: &Path, target: &Path, bytes: &[u8]) -> Result<bool, FileError
     }
 }
 
-/// The version of a file on disk now (`None` when it does not exist).
+/// Files above this size are versioned by size and modification time instead of being read.
+pub(crate) const HASH_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The version of a regular file on disk now (`None` when it does not exist, is larger than
+/// [`HASH_LIMIT`] or is not a regular file).
 pub(crate) fn disk_version(path: &Path) -> Version {
-    std::fs::read(path).ok().map(|bytes| content_hash(&bytes))
+    files::read_bounded(path, HASH_LIMIT)
+        .ok()
+        .map(|bytes| content_hash(&bytes))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::{self, FileError};
 
-use crate::review::log::{EventLog, parse_lines};
+use crate::review::log::{EventLog, decode_lines, parse_lines};
 use crate::review::snapshot::Snapshot;
 
 const FORMAT: u32 = 2;
@@ -100,17 +100,11 @@ fn full(log: &EventLog) -> Result<Snapshot, FileError> {
 
 /// The log from `offset` on, if the bytes before it match `tail`; `(text, where it starts)`.
 fn read_from(log: &EventLog, offset: u64, tail: &str) -> Result<Option<(String, u64)>, FileError> {
-    let mut file = match std::fs::File::open(log.path()) {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Some((String::new(), 0)));
-        }
-        Err(error) => return Err(FileError::io(log.path(), error)),
+    let (mut file, length) = match files::open_regular(log.path()) {
+        Ok(opened) => opened,
+        Err(error) if error.is_not_found() => return Ok(Some((String::new(), 0))),
+        Err(error) => return Err(error),
     };
-    let length = file
-        .metadata()
-        .map_err(|error| FileError::io(log.path(), error))?
-        .len();
     let start = if offset <= length && tail.len() as u64 <= offset {
         let from = offset - tail.len() as u64;
         let mut before = vec![0; tail.len()];
@@ -121,19 +115,19 @@ fn read_from(log: &EventLog, offset: u64, tail: &str) -> Result<Option<(String, 
     } else {
         0
     };
+    if length - start > files::MAX_STATE_BYTES {
+        return Err(FileError::TooLarge {
+            path: log.path().clone(),
+            limit: files::MAX_STATE_BYTES,
+        });
+    }
     file.seek(SeekFrom::Start(start))
         .map_err(|error| FileError::io(log.path(), error))?;
     let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
+    file.take(files::MAX_STATE_BYTES)
+        .read_to_end(&mut bytes)
         .map_err(|error| FileError::io(log.path(), error))?;
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some((text, start))),
-        Err(_) if start > 0 => Ok(None),
-        Err(error) => Ok(Some((
-            String::from_utf8_lossy(error.as_bytes()).into_owned(),
-            0,
-        ))),
-    }
+    Ok(Some((decode_lines(bytes), start)))
 }
 
 fn tail_of(text: &str) -> String {
@@ -158,6 +152,9 @@ fn save(log: &EventLog, snapshot: &Snapshot, offset: u64, tail: String) {
     // No fsync: a cache lost in a crash is rebuilt from the log, and a sync would cost the stop
     // hook several milliseconds on every call.
     let dir = log.dir();
+    if files::check_state_links(&dir.join(FILE_NAME)).is_err() {
+        return;
+    }
     if let Ok(mut temp) = tempfile::Builder::new()
         .prefix(".car-tmp-")
         .tempfile_in(&dir)

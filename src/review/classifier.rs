@@ -8,7 +8,6 @@
 //! `last_assistant_message`, else the last assistant text of the transcript (a bounded read from
 //! its end).
 
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::time::Duration;
 
@@ -234,16 +233,10 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
     }
 }
 
-/// The last assistant text in a Claude Code transcript (JSONL), reading at most its last 256 KiB.
+/// The last assistant text in a Claude Code transcript (JSONL), reading at most its last 256 KiB
+/// of a regular file (a FIFO or a device is not read).
 pub(crate) fn transcript_last_text(path: &Path) -> Option<String> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let length = file.metadata().ok()?.len();
-    file.seek(SeekFrom::Start(
-        length.saturating_sub(TRANSCRIPT_TAIL_BYTES),
-    ))
-    .ok()?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
+    let bytes = crate::files::read_tail(path, TRANSCRIPT_TAIL_BYTES).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     text.lines().rev().find_map(assistant_text)
 }

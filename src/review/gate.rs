@@ -21,6 +21,7 @@ use crate::review::current::{self, Revalidate};
 use crate::review::event::{AllowKind, BlockKind, Event, EventRecord, Stage, Versions};
 use crate::review::findings::Review;
 use crate::review::log::EventLog;
+use crate::review::one_stop;
 use crate::review::prompt::{self, PromptInput};
 use crate::review::reasons::{self, FixRequest};
 use crate::review::rounds::Escalation;
@@ -51,16 +52,20 @@ pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput<'_>) -> Answer
         // Nothing was edited in this session: the fast path.
         return Answer::allow();
     }
-    match Gate::open(session, input, log).and_then(Gate::run) {
-        Ok(answer) => answer,
-        Err(error) => {
-            crate::state_dir::log_hook_error(
-                &session.project.state_dir(),
-                &format!("stop gate: {error}"),
-            );
-            Answer::fail_open(format!("the review gate failed ({error}); stop allowed"))
+    // Parallel stops of one session share one gate run (and one review).
+    let wait = Duration::from_secs(session.settings.reviewer_timeout_seconds.saturating_add(20));
+    one_stop::one_at_a_time(&log.dir(), wait, || {
+        match Gate::open(session, input, log).and_then(Gate::run) {
+            Ok(answer) => answer,
+            Err(error) => {
+                crate::state_dir::log_hook_error(
+                    &session.project.state_dir(),
+                    &format!("stop gate: {error}"),
+                );
+                Answer::fail_open(format!("the review gate failed ({error}); stop allowed"))
+            }
         }
-    }
+    })
 }
 
 /// Why a review could not run.
@@ -357,7 +362,9 @@ impl<'a> Gate<'a> {
     /// Asks the reviewer CLI (one retry for a crash or an unusable answer, inside the timeout).
     fn run_reviewer(&mut self, request: &Request) -> Produced {
         let settings = self.context.settings;
-        let deadline = Instant::now() + Duration::from_secs(settings.reviewer_timeout_seconds);
+        let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);
+        let now = Instant::now();
+        let deadline = now.checked_add(timeout).unwrap_or(now);
         let prompt_text =
             std::fs::read_to_string(self.context.project.root().join(&request.prompt_file))
                 .unwrap_or_default();

@@ -27,8 +27,13 @@ pub(crate) struct EventLog {
 
 impl EventLog {
     pub(crate) fn for_session(project: &Project, session_id: &str) -> EventLog {
+        EventLog::in_folder(project, &project.client_dir(session_id), session_id)
+    }
+
+    /// The log in a session folder found by listing `clients/` (whose name may not be the id).
+    pub(crate) fn in_folder(project: &Project, folder: &Path, session_id: &str) -> EventLog {
         EventLog {
-            path: project.client_dir(session_id).join(EVENTS_FILE),
+            path: folder.join(EVENTS_FILE),
             lifecycle: project.state_log(),
             session: session_id.to_string(),
         }
@@ -100,10 +105,12 @@ impl EventLog {
 
     /// Every readable event, oldest first; `(events, skipped_lines)`.
     pub(crate) fn read(&self) -> Result<(Vec<EventRecord>, usize), FileError> {
-        let Some(text) = files::read_optional(&self.path)? else {
-            return Ok((Vec::new(), 0));
+        let bytes = match files::read_bounded(&self.path, files::MAX_STATE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(error) if error.is_not_found() => return Ok((Vec::new(), 0)),
+            Err(error) => return Err(error),
         };
-        Ok(parse_lines(&text))
+        Ok(parse_lines(&decode_lines(bytes)))
     }
 }
 
@@ -112,12 +119,7 @@ impl EventLog {
 fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
     files::ensure_parent(path)?;
     let _lock = files::FileLock::acquire(path, HOOK_LOCK_WAIT)?;
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(|source| FileError::io(path, source))?;
+    let mut file = files::open_append(path)?;
     let length = file
         .metadata()
         .map_err(|source| FileError::io(path, source))?
@@ -136,6 +138,28 @@ fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
     buffer.push('\n');
     std::io::Write::write_all(&mut file, buffer.as_bytes())
         .map_err(|source| FileError::io(path, source))
+}
+
+/// The log's bytes as text of the same length: a line that is not valid UTF-8 (half a character
+/// left by a write cut short) becomes `?`s, which no parser reads as an event, so it is skipped
+/// like any torn line — and byte offsets into the file stay offsets into the text.
+pub(crate) fn decode_lines(bytes: Vec<u8>) -> String {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return text,
+        Err(error) => error.into_bytes(),
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    for (index, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
+        if index > 0 {
+            out.push(b'\n');
+        }
+        if std::str::from_utf8(line).is_ok() {
+            out.extend_from_slice(line);
+        } else {
+            out.extend(std::iter::repeat_n(b'?', line.len()));
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Logs at least this large are parsed in two halves on two threads (a first stop on a long
@@ -253,12 +277,7 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
 
 /// Reads the last 8 KiB of a log and returns the newest `ts` found there.
 pub(crate) fn last_ts_of(path: &Path) -> Option<i64> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let length = file.metadata().ok()?.len();
-    file.seek(SeekFrom::Start(length.saturating_sub(8 * 1024)))
-        .ok()?;
-    let mut tail = Vec::new();
-    file.read_to_end(&mut tail).ok()?;
+    let tail = files::read_tail(path, 8 * 1024).ok()?;
     let text = String::from_utf8_lossy(&tail);
     text.lines().rev().find_map(|line| {
         serde_json::from_str::<serde_json::Value>(line)
@@ -274,8 +293,8 @@ pub(crate) fn sessions(project: &Project) -> Vec<crate::review::snapshot::Snapsh
         .session_folders()
         .into_iter()
         .filter(|(_, folder)| folder.join(EVENTS_FILE).exists())
-        .filter_map(|(name, _)| {
-            let (records, skipped) = EventLog::for_session(project, &name).read().ok()?;
+        .filter_map(|(name, folder)| {
+            let (records, skipped) = EventLog::in_folder(project, &folder, &name).read().ok()?;
             let session = records
                 .first()
                 .map_or(name.clone(), |record| record.session.clone());
@@ -313,6 +332,22 @@ mod tests {
         let (events, skipped) = log.read().unwrap();
         assert_eq!(events.len(), 2, "the event after a torn line is kept");
         assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn an_undecodable_line_is_skipped_and_offsets_hold() {
+        let mut bytes =
+            b"{\"ts\":1,\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"a\"}\n".to_vec();
+        bytes.extend_from_slice(b"{\"ts\":2,\"sess\xc3\n");
+        bytes.extend_from_slice(
+            b"{\"ts\":3,\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"b\"}\n\xe2\x82",
+        );
+        let length = bytes.len();
+        let text = decode_lines(bytes);
+        assert_eq!(text.len(), length);
+        let (events, skipped) = parse_lines(&text);
+        assert_eq!(events.len(), 2);
+        assert_eq!(skipped, 2);
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub(crate) mod limits;
 pub(crate) mod log;
 pub(crate) mod lookup;
 pub(crate) mod offers;
+pub(crate) mod one_stop;
 pub(crate) mod prompt;
 pub(crate) mod reasons;
 pub(crate) mod reconcile;

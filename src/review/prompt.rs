@@ -9,7 +9,9 @@
 //! and the findings contract ([`CONTRACT`], [`findings_schema`]).
 //!
 //! Invariants: the diff is against each file's session baseline (never the whole working tree);
-//! the prompt is bounded in size (oversized diffs are cut with a note naming the file to read).
+//! the prompt is bounded in size (oversized diffs are cut with a note naming the file to read);
+//! a file that resolves outside the project, is not a regular file or is over 2 MiB is named,
+//! never read into the prompt.
 
 use std::path::PathBuf;
 
@@ -45,14 +47,16 @@ pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>
 }
 
 /// The rules text and where it came from: `rulesFile`, else the installed file, else car's own.
+/// A rules file that resolves outside the project is not read (it would go to the reviewer).
 pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
     let configured = settings
         .rules_file
         .as_ref()
-        .map(|file| project.root().join(file));
+        .map(|file| project.root().join(file))
+        .filter(|path| crate::project::resolves_inside(project.root(), path));
     let installed = project.state_dir().join(RULES_FILE_NAME);
     for path in configured.into_iter().chain([installed]) {
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(Some(text)) = crate::files::read_optional(&path) {
             return (text, path.display().to_string());
         }
     }
@@ -248,7 +252,14 @@ fn diffs(input: &PromptInput<'_>) -> String {
             .unwrap_or_default();
         let after = match version {
             Some(_) => {
-                std::fs::read_to_string(input.project.checkout().join(file)).unwrap_or_default()
+                let path = input.project.checkout().join(file);
+                match crate::edit::read_project_file(input.project, &path) {
+                    Ok((_, text)) => text,
+                    Err(note) => {
+                        writer.not_shown(file, &note);
+                        continue;
+                    }
+                }
             }
             None => String::new(),
         };
@@ -271,6 +282,13 @@ impl DiffWriter {
             text: format!("## {heading}\n"),
             total: 0,
         }
+    }
+
+    /// A file whose content is not shown (it resolves outside the project, or is not text), and
+    /// why.
+    pub(crate) fn not_shown(&mut self, file: &str, note: &str) {
+        self.text
+            .push_str(&format!("\n### {file}\n({note}; not shown)\n"));
     }
 
     /// Adds one file's diff; `state` follows the name (" (deleted)", " (new)").

@@ -9,13 +9,13 @@
 //! session's; car's own state folder is never reported. Outside git, or when git fails, only the
 //! files the session changed are compared (a file reverted or fixed by another tool still counts).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::process::run_with_timeout;
 use crate::project::{Project, STATE_DIR};
-use crate::review::baseline::{Baselines, disk_version};
+use crate::review::baseline::{Baselines, HASH_LIMIT, disk_version};
 use crate::review::event::Version;
 use crate::review::event::{Event, Versions};
 use crate::review::log::EventLog;
@@ -56,7 +56,7 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
         .map(|path| {
-            let stamp = stamp_of(&project.checkout().join(&path));
+            let stamp = stamp_of(project, &project.checkout().join(&path));
             (path, stamp)
         })
         .collect();
@@ -72,21 +72,64 @@ pub(crate) fn parse_porcelain(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Files above this size are versioned by size and modification time instead of being read.
-const HASH_LIMIT: u64 = 4 * 1024 * 1024;
+/// The version of a file that resolves outside the project: it is never read, so only "there".
+const OUTSIDE: &str = "outside-the-project";
 
-/// The content hash, or for a huge file its stamp.
-fn version_of(path: &Path) -> Version {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() <= HASH_LIMIT {
-        return disk_version(path);
-    }
-    stamp_of(path)
+/// Where the checked files resolve, each folder resolved once (a stop looks at every file the
+/// session knows: resolving each path anew would cost a system call per path component).
+struct Containment<'a> {
+    project: &'a Project,
+    folders: HashMap<PathBuf, bool>,
 }
 
-/// `stamp:<size>:<mtime ns>`, read from the file's metadata only.
-fn stamp_of(path: &Path) -> Version {
-    let meta = std::fs::metadata(path).ok()?;
+impl<'a> Containment<'a> {
+    fn new(project: &'a Project) -> Containment<'a> {
+        Containment {
+            project,
+            folders: HashMap::new(),
+        }
+    }
+
+    /// Whether `path` resolves inside the project: its folder does, and it is no link leading out.
+    fn is_inside(&mut self, path: &Path) -> bool {
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink());
+        if is_link {
+            return self.project.relative(path).is_some();
+        }
+        let Some(folder) = path.parent() else {
+            return false;
+        };
+        let project = self.project;
+        *self
+            .folders
+            .entry(folder.to_path_buf())
+            .or_insert_with(|| folder == project.checkout() || project.relative(folder).is_some())
+    }
+
+    /// The content hash, or for a huge file or anything that is not a regular file (a FIFO is
+    /// never opened) its stamp; a file that resolves outside the project is never read.
+    fn version_of(&mut self, path: &Path) -> Version {
+        if !self.is_inside(path) {
+            return Some(OUTSIDE.into());
+        }
+        let meta = std::fs::metadata(path).ok()?;
+        if meta.is_file() && meta.len() <= HASH_LIMIT {
+            return disk_version(path);
+        }
+        stamp_of(self.project, path)
+    }
+}
+
+/// `stamp:<size>:<mtime ns>`, read from the file's metadata only (for a link leading out of the
+/// project, the link's own). Only a link costs a containment check: this runs for every dirty
+/// file at every stop.
+fn stamp_of(project: &Project, path: &Path) -> Version {
+    let own = std::fs::symlink_metadata(path).ok()?;
+    let meta = if own.file_type().is_symlink() && project.relative(path).is_some() {
+        std::fs::metadata(path).ok()?
+    } else {
+        own
+    };
     let modified = meta
         .modified()
         .ok()
@@ -123,6 +166,7 @@ pub(crate) fn reconcile(
         candidates.extend(dirty_now.keys().chain(baseline.keys()));
     }
     let mut others = OtherSessions::of(project, &snapshot.session);
+    let mut disk = Containment::new(project);
     let mut events = Vec::new();
     for path in candidates {
         if !is_reviewable(path, settings) {
@@ -131,20 +175,20 @@ pub(crate) fn reconcile(
         let full_path = project.checkout().join(path);
         let changed = match snapshot.files.get(path) {
             Some(known) => {
-                let now = version_of(&full_path);
+                let now = disk.version_of(&full_path);
                 (now != *known).then_some(now)
             }
             None => {
                 let stamp = match dirty_now.get(path) {
                     Some(stamp) => stamp.clone(),
-                    None => stamp_of(&full_path),
+                    None => stamp_of(project, &full_path),
                 };
                 let differs = match baseline.get(path) {
                     Some(before) => *before != stamp,
                     None => dirty_now.contains_key(path),
                 };
                 differs
-                    .then(|| version_of(&full_path))
+                    .then(|| disk.version_of(&full_path))
                     .filter(|now| !others.holds(path, now))
             }
         };
@@ -161,23 +205,23 @@ pub(crate) fn reconcile(
 /// The project's other sessions, read only when a change might be theirs.
 struct OtherSessions<'a> {
     project: &'a Project,
-    names: Vec<String>,
+    /// The other sessions' folders (name, path).
+    folders: Vec<(String, PathBuf)>,
     /// Session name → what it knows of its files (`None`: its log could not be read).
     known: BTreeMap<String, Option<Snapshot>>,
 }
 
 impl<'a> OtherSessions<'a> {
     fn of(project: &'a Project, session: &str) -> OtherSessions<'a> {
-        let own = crate::project::sanitize_component(session);
-        let names = project
+        let own = crate::project::session_folder_name(session);
+        let folders = project
             .session_folders()
             .into_iter()
-            .map(|(name, _)| name)
-            .filter(|name| *name != own)
+            .filter(|(name, _)| *name != own)
             .collect();
         OtherSessions {
             project,
-            names,
+            folders,
             known: BTreeMap::new(),
         }
     }
@@ -187,12 +231,13 @@ impl<'a> OtherSessions<'a> {
     /// since (a Bash `rm` of a file an earlier session wrote) is this session's change.
     fn holds(&mut self, path: &str, now: &Version) -> bool {
         let project = self.project;
-        for name in &self.names {
-            if !Baselines::for_session(project, name).is_captured(path) {
+        for (name, folder) in &self.folders {
+            if !Baselines::in_folder(folder).is_captured(path) {
                 continue;
             }
             let snapshot = self.known.entry(name.clone()).or_insert_with(|| {
-                crate::review::checkpoint::peek_or_read(&EventLog::for_session(project, name))
+                let log = EventLog::in_folder(project, folder, name);
+                crate::review::checkpoint::peek_or_read(&log)
             });
             match snapshot
                 .as_ref()

@@ -36,7 +36,7 @@ pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
         }
     }
     let max_age = context.settings.stale_client_timeout_seconds();
-    let current = crate::project::sanitize_component(context.id);
+    let current = crate::project::session_folder_name(context.id);
     remove_stale(context.project, &current, now, max_age);
     answer
 }
@@ -62,7 +62,7 @@ pub(crate) fn remove_stale(
             continue;
         }
         if std::fs::remove_dir_all(&folder).is_ok() {
-            let _ = EventLog::for_session(project, &name).append_lifecycle_only(
+            let _ = EventLog::in_folder(project, &folder, &name).append_lifecycle_only(
                 now,
                 Event::SessionRemoved {
                     removed: name.clone(),

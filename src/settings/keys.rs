@@ -71,7 +71,8 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     reader.read(
         "reviewerTimeoutSeconds",
         &mut s.reviewer_timeout_seconds,
-        |v| whole(v, 1),
+        // Clamped: an absurd value must not overflow time sums or install a wrapped timeout.
+        |v| whole(v, 1).map(|seconds| seconds.min(super::MAX_REVIEWER_TIMEOUT_SECONDS)),
     );
     reader.read("reviewerCommand", &mut s.reviewer_command, text_list);
     reader.read("maxStopPasses", &mut s.max_stop_passes, |v| {

@@ -146,6 +146,10 @@ fn read_definitions(reference: &ReferenceRule, project_root: &Path) -> Option<Ha
     let mut any = false;
     for relative in &reference.defined_in {
         let path = project_root.join(relative);
+        // A definitions file that resolves outside the project is not read.
+        if !crate::project::resolves_inside(project_root, &path) {
+            continue;
+        }
         let Ok(bytes) = crate::files::read_bounded(&path, crate::edit::MAX_FILE_BYTES) else {
             continue;
         };

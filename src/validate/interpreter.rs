@@ -209,13 +209,10 @@ fn version_pins(project_root: &Path) -> Vec<PathBuf> {
     pins
 }
 
-/// The cache file, when there is a place for it.
+/// The cache file, when there is a place for it (car's cache folder: never under a home that
+/// does not exist).
 pub(crate) fn cache_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|dir| !dir.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
-    Some(base.join("car").join(CACHE_FILE))
+    crate::paths::cache_dir().map(|dir| dir.join(CACHE_FILE))
 }
 
 fn read_cache(path: &Path) -> BTreeMap<String, String> {

@@ -37,6 +37,24 @@ pub fn is_installed(program: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
+/// Every file under `dir` with its bytes, sorted: to show that nothing there changed.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                folders.push(entry.path());
+            } else {
+                let bytes = std::fs::read(entry.path()).unwrap_or_default();
+                files.push((entry.path().display().to_string(), bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// A throwaway project (a git repository) with an isolated HOME.
 pub struct TestProject {
     dir: tempfile::TempDir,
@@ -186,7 +204,13 @@ impl TestProject {
 
     /// `car` with the project as working directory, an isolated HOME and the pinned clock.
     pub fn car(&self) -> Command {
-        let mut command = Command::cargo_bin("car").unwrap();
+        Command::from_std(self.car_std())
+    }
+
+    /// [`TestProject::car`] as a plain `std::process::Command` (for tests that spawn it
+    /// themselves: a stdin kept open, a memory cap, a kill).
+    pub fn car_std(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("car"));
         command
             .current_dir(self.path())
             .env("HOME", self.home())
@@ -266,6 +290,28 @@ impl TestProject {
             "tool_response": {"filePath": self.path().join(relative), "success": true}
         })
         .to_string()
+    }
+
+    /// [`TestProject::edit_payload`] from another session.
+    pub fn edit_payload_as(&self, session: &str, relative: &str, old: &str, new: &str) -> String {
+        let mut payload: Value =
+            serde_json::from_str(&self.edit_payload(relative, old, new)).unwrap();
+        payload["session_id"] = Value::from(session);
+        payload.to_string()
+    }
+
+    /// `car lessons add --scope SCOPE --trigger TRIGGER --lesson LESSON`.
+    pub fn add_lesson(&self, scope: &str, trigger: &str, lesson: &str) -> Run {
+        self.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            scope,
+            "--trigger",
+            trigger,
+            "--lesson",
+            lesson,
+        ])
     }
 
     /// A Write payload for `relative`; writes the file first.

@@ -76,14 +76,69 @@ fn first_trigger_in_lesson_order_wins() {
 fn pathological_regex_returns_quickly() {
     let lessons = [lesson("*", &["regex:^(a+)+$", r"regex:(?=a)(a+)+\1b"])];
     let refs: Vec<&Lesson> = lessons.iter().collect();
-    let lines = added(&[(1, &"a".repeat(40_000))]);
+    let longest = "a".repeat(crate::lessons::trigger::REGEX_LINE_BYTES);
+    let lines = added(&[(1, &longest)]);
     let started = Instant::now();
     let outcome = LessonIndex::new(&refs).find("x", &lines, EDIT_BUDGET);
     assert_eq!(outcome.hits.len(), 1, "the linear one matches");
+    // A longer line is blank for regexes.
+    let longer = added(&[(1, &"a".repeat(40_000))]);
+    assert!(
+        LessonIndex::new(&refs)
+            .find("x", &longer, EDIT_BUDGET)
+            .hits
+            .is_empty()
+    );
     assert!(
         started.elapsed() < Duration::from_secs(1),
         "{:?}",
         started.elapsed()
+    );
+}
+
+#[test]
+fn one_costly_regex_cannot_hold_an_edit_past_the_budget() {
+    // Exponential for the lazy DFA, so the linear engine falls back to its slow path: about
+    // 50 ms on this text in a release build (most of a second unoptimised), past a 20 ms budget.
+    let lessons = [
+        lesson("*", &["regex:(?:a|b)*a(?:a|b){20}z"]),
+        lesson("*", &["literal"]),
+    ];
+    let refs: Vec<&Lesson> = lessons.iter().collect();
+    let mut state: u64 = 7;
+    let mut random_line = || -> String {
+        (0..1000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                if (state >> 33) & 1 == 0 { 'a' } else { 'b' }
+            })
+            .collect()
+    };
+    // Distinct lines: a repeated one would let the lazy DFA reuse its states.
+    let text: Vec<(usize, String)> = (1..=100).map(|n| (n, random_line())).collect();
+    let mut lines: Vec<AddedLine> = text
+        .iter()
+        .map(|(line, text)| AddedLine {
+            line: *line,
+            text: text.clone(),
+        })
+        .collect();
+    lines.push(AddedLine {
+        line: 101,
+        text: "a literal".into(),
+    });
+    let budget = Duration::from_millis(20);
+    let started = Instant::now();
+    let outcome = LessonIndex::new(&refs).find("x", &lines, budget);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "took {took:?}");
+    assert_eq!(outcome.hits.len(), 1, "the literal still fires");
+    assert!(
+        outcome.problems[0].contains("1 regex triggers were not tried"),
+        "{:?}",
+        outcome.problems
     );
 }
 

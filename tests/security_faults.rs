@@ -1,0 +1,172 @@
+//! Regression tests for issue 15's faults (items 5, 6 and 8): a torn log line, a damaged lesson
+//! index and a pathological regex never switch car off or hold a hook.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use crate::review_helpers::{SESSION, stop, write_file};
+use crate::support::TestProject;
+
+fn append(project: &TestProject, relative: &str, bytes: &[u8]) {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(project.path().join(relative))
+        .unwrap()
+        .write_all(bytes)
+        .unwrap();
+}
+
+fn events_file() -> String {
+    format!(".claude/claude-auto-review/clients/{SESSION}/events.jsonl")
+}
+
+#[test]
+fn a_torn_utf8_character_in_the_event_log_does_not_switch_the_gate_off() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    // Half of "é" at the end of the log, as a full disk or a kill leaves it, before any stop
+    // (no snapshot cache yet) ...
+    append(
+        &project,
+        &events_file(),
+        b"{\"ts\":1,\"session\":\"test-session\",\"file\":\"\xc3",
+    );
+    let answer = stop(&project);
+    assert!(!answer.system_message().contains("failed"), "{answer:?}");
+    assert!(
+        answer.is_block(),
+        "the gate still asks for the review: {answer:?}"
+    );
+    // ... and after one (the cache is ahead of the torn bytes).
+    write_file(&project, "b.py", "y = 2\n");
+    append(&project, &events_file(), b"{\"ts\":2,\"file\":\"\xe2\x82");
+    let answer = stop(&project);
+    assert!(!answer.system_message().contains("failed"), "{answer:?}");
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(answer.reason().contains("b.py"), "{}", answer.reason());
+    // Every event written after the torn line is still read.
+    write_file(&project, "c.py", "z = 3\n");
+    let answer = stop(&project);
+    assert!(answer.reason().contains("c.py"), "{}", answer.reason());
+    let log = std::fs::read(project.path().join(events_file())).unwrap();
+    let log = String::from_utf8_lossy(&log);
+    assert_eq!(log.matches("\"event\":\"edit_tracked\"").count(), 3);
+    assert_eq!(log.matches("\"event\":\"stop_blocked\"").count(), 3);
+    let status = project.run(&["review", "status"]);
+    assert_eq!(status.code, 0, "{status:?}");
+}
+
+/// Damages the project's lesson index with `damage` and checks that the next edit still warns,
+/// in time, and leaves a rebuilt index behind.
+fn edit_after_damage(damage: impl Fn(&mut Vec<u8>)) {
+    let project = TestProject::new();
+    let run = project.add_lesson("*.py", "os.system(", "use subprocess.run");
+    assert_eq!(run.code, 0, "{run:?}");
+    let index = project
+        .path()
+        .join(".claude/claude-auto-review/lessons.json.index");
+    project.write("a.py", "os.system('ls')\n");
+    let warned = project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "", "os.system('ls')"),
+    );
+    assert!(
+        warned.context().contains("use subprocess.run"),
+        "{warned:?}"
+    );
+    let mut bytes = std::fs::read(&index).expect("the edit built the index");
+    damage(&mut bytes);
+    std::fs::write(&index, &bytes).unwrap();
+    project.write("b.py", "os.system('pwd')\n");
+    let started = Instant::now();
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("b.py", "", "os.system('pwd')"),
+    );
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(
+        answer.context().contains("use subprocess.run"),
+        "{answer:?}"
+    );
+    assert_ne!(
+        std::fs::read(&index).unwrap(),
+        bytes,
+        "the damaged index was rebuilt"
+    );
+}
+
+/// Where the section sizes start in the index header (after magic, stamp, count and bits).
+const SIZES_AT: usize = 44;
+
+#[test]
+fn an_index_claiming_a_huge_section_is_rebuilt_without_allocating_it() {
+    edit_after_damage(|bytes| {
+        bytes[SIZES_AT + 8..SIZES_AT + 16].copy_from_slice(&(4u64 << 40).to_le_bytes());
+    });
+}
+
+#[test]
+fn a_zero_filled_index_body_is_rebuilt_not_spun_on() {
+    edit_after_damage(|bytes| {
+        let body = SIZES_AT + 8 * 9;
+        bytes[body..].fill(0);
+    });
+}
+
+#[test]
+fn a_truncated_or_scrambled_index_is_rebuilt() {
+    edit_after_damage(|bytes| bytes.truncate(bytes.len() / 2));
+    edit_after_damage(|bytes| {
+        let middle = bytes.len() / 2;
+        for byte in &mut bytes[SIZES_AT + 80..middle] {
+            *byte = byte.wrapping_mul(31).wrapping_add(7);
+        }
+    });
+}
+
+/// Adds a regex lesson and edits `a.txt` to hold `content`; the answer and how long it took.
+fn edit_against_regex(pattern: &str, content: &str) -> (crate::support::HookAnswer, Duration) {
+    let project = TestProject::new();
+    let trigger = format!("regex:{pattern}");
+    let run = project.add_lesson("*.txt", &trigger, "costly");
+    assert_eq!(run.code, 0, "{run:?}");
+    let payload = project.write_payload("a.txt", content, None);
+    let started = Instant::now();
+    let answer = project.hook("post-tool-use", &payload);
+    (answer, started.elapsed())
+}
+
+#[test]
+fn one_regex_on_a_megabyte_line_finishes_fast() {
+    for length in [50_000, 1 << 20] {
+        let (answer, took) = edit_against_regex("(?:a{100}){100}(?=z)", &"a".repeat(length));
+        assert!(took < Duration::from_secs(3), "{length}: took {took:?}");
+        assert!(!answer.is_block(), "{answer:?}");
+    }
+}
+
+#[test]
+fn one_costly_regex_is_stopped_at_the_edit_budget() {
+    // 1,500 distinct random lines of a and b (a repeated line would let the lazy DFA reuse its
+    // states): seconds for this pattern, far past the 150 ms budget.
+    let mut state: u64 = 11;
+    let mut content = String::new();
+    for index in 0..1_500_000 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        content.push(if (state >> 33) & 1 == 0 { 'a' } else { 'b' });
+        if index % 1000 == 999 {
+            content.push('\n');
+        }
+    }
+    let (answer, took) = edit_against_regex("(?:a|b)*a(?:a|b){200}z", &content);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(
+        answer
+            .system_message()
+            .contains("regex triggers were not tried"),
+        "{answer:?}"
+    );
+}

@@ -1,0 +1,178 @@
+//! Regression tests for issue 15 item 2: a path whose resolved target is outside the project is
+//! never read, quoted, learned from or sent to a reviewer — through the edit hook, `car check`,
+//! the stop gate's prompt and baselines, and learning.
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::review_helpers::{SESSION, set_settings, stop, stop_payload};
+use crate::support::TestProject;
+
+/// What no answer, prompt or lessons file may ever contain.
+pub const SECRET: &str = "CAR-OUTSIDE-SECRET-7731";
+
+/// A folder outside the project with a secret file (invalid JSON and Python, so a validator
+/// reading it would quote the line).
+pub fn outside_secrets() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{{\"{SECRET}\": 1,,}}\nimport {SECRET}_module\n");
+    std::fs::write(dir.path().join("secret.json"), &text).unwrap();
+    std::fs::write(dir.path().join("secret.py"), &text).unwrap();
+    dir
+}
+
+/// Every file under `dir` whose bytes contain the secret.
+pub fn files_with_secret(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                folders.push(entry.path());
+            } else if kind.is_file()
+                && std::fs::read(entry.path())
+                    .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(SECRET))
+            {
+                found.push(entry.path());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn an_edit_through_a_link_out_of_the_project_is_never_read_learned_or_reviewed() {
+    let project = TestProject::new();
+    let outside = outside_secrets();
+    std::fs::create_dir_all(project.path().join("src")).unwrap();
+    symlink(
+        outside.path().join("secret.json"),
+        project.path().join("src/pw.json"),
+    )
+    .unwrap();
+    symlink(outside.path(), project.path().join("src/ext")).unwrap();
+    for _ in 0..2 {
+        for file in ["src/pw.json", "src/ext/secret.py"] {
+            let answer = project.hook("post-tool-use", &project.edit_payload(file, "a", "b"));
+            assert!(!answer.is_block(), "{answer:?}");
+            assert!(!answer.stdout.contains(SECRET), "{}", answer.stdout);
+            assert!(
+                answer.system_message().contains(&format!(
+                    "{file}: resolves outside the project (a symbolic link); not read"
+                )),
+                "{answer:?}"
+            );
+        }
+    }
+    // The session edits a real file too, so the stop gate has a review to build.
+    project.write("src/app.py", "x = 1\n");
+    project.hook(
+        "post-tool-use",
+        &project.edit_payload("src/app.py", "", "x = 1"),
+    );
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(!answer.stdout.contains(SECRET), "{}", answer.stdout);
+    assert!(
+        files_with_secret(project.path()).is_empty(),
+        "{:?}",
+        files_with_secret(project.path())
+    );
+}
+
+#[test]
+fn a_link_made_outside_the_edit_tools_is_reviewed_by_name_only() {
+    let project = TestProject::new();
+    let outside = outside_secrets();
+    project.write("src/app.py", "x = 0\n");
+    project.commit_all();
+    project.hook(
+        "post-tool-use",
+        &project.edit_payload("src/app.py", "", "x = 0"),
+    );
+    // A Bash `ln -s`: git status shows it, the gate reconciles it.
+    symlink(
+        outside.path().join("secret.py"),
+        project.path().join("src/pw.py"),
+    )
+    .unwrap();
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(reason.contains("src/pw.py"), "{reason}");
+    assert!(
+        reason.contains(
+            "src/pw.py: resolves outside the project (a symbolic link); not read; not shown"
+        ),
+        "{reason}"
+    );
+    assert!(!answer.stdout.contains(SECRET));
+    assert!(files_with_secret(project.path()).is_empty());
+}
+
+#[test]
+fn a_rules_file_outside_the_project_is_not_sent_to_the_reviewer() {
+    let project = TestProject::new();
+    let outside = outside_secrets();
+    let rules = outside.path().join("secret.json");
+    set_settings(&project, json!({"rulesFile": rules}));
+    project.write("a.py", "x = 1\n");
+    project.hook("post-tool-use", &project.edit_payload("a.py", "", "x = 1"));
+    let installed = project.path().join(".claude/claude-auto-review");
+    std::fs::create_dir_all(&installed).unwrap();
+    symlink(&rules, project.path().join("my-rules.md")).unwrap();
+    let answer = project.hook("stop", &stop_payload(&project, SESSION, Some("Done.")));
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(
+        answer.reason().contains("# Review rules"),
+        "car's own rules instead"
+    );
+    assert!(!answer.stdout.contains(SECRET));
+    set_settings(&project, json!({"rulesFile": "my-rules.md"}));
+    project.write("a.py", "x = 2\n");
+    project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "x = 1", "x = 2"),
+    );
+    let answer = project.hook("stop", &stop_payload(&project, SESSION, Some("Done.")));
+    assert!(!answer.stdout.contains(SECRET));
+    assert!(files_with_secret(project.path()).is_empty());
+}
+
+#[test]
+fn car_check_never_reads_a_link_out_of_the_project() {
+    let project = TestProject::new();
+    let outside = outside_secrets();
+    symlink(
+        outside.path().join("secret.json"),
+        project.path().join("pw.json"),
+    )
+    .unwrap();
+    symlink(
+        outside.path().join("secret.py"),
+        project.path().join("pw.py"),
+    )
+    .unwrap();
+    project.write("ok.py", "x = 1\n");
+    project.commit_all();
+    for args in [
+        vec!["check", "."],
+        vec!["check", "pw.json", "pw.py"],
+        vec!["check", "--json", "."],
+    ] {
+        let run = project.run(&args);
+        assert!(!run.stdout.contains(SECRET), "{args:?}: {}", run.stdout);
+        assert!(!run.stderr.contains(SECRET), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("pw.json: resolves outside the project (a symbolic link); not read"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(run.code, 0, "{args:?}: {run:?}");
+    }
+    assert!(files_with_secret(project.path()).is_empty());
+}

@@ -1,0 +1,251 @@
+//! Regression tests for issue 15's reads (items 4 and 7): every read has a bound and reads only a
+//! regular file — FIFOs, devices and huge files in the project or as a transcript, a reviewer that
+//! prints without end, and a stdin that never closes all get an answer at once.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::review_helpers::{SESSION, set_settings, stop_payload, write_file};
+use crate::support::{HookAnswer, TestProject};
+
+/// Makes a FIFO (nothing ever writes to it: opening it for reading would wait forever).
+pub fn mkfifo(path: &std::path::Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// Runs a hook and times it.
+fn timed(project: &TestProject, event: &str, payload: &str) -> (HookAnswer, Duration) {
+    let started = Instant::now();
+    let answer = project.hook(event, payload);
+    (answer, started.elapsed())
+}
+
+#[test]
+fn an_edit_of_a_fifo_is_refused_at_once() {
+    let project = TestProject::new();
+    mkfifo(&project.path().join("src/pipe.py"));
+    let payload = project.edit_payload("src/pipe.py", "a", "b");
+    let (answer, took) = timed(&project, "post-tool-use", &payload);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(
+        answer
+            .system_message()
+            .contains("src/pipe.py: not a regular file (a FIFO); not checked"),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn a_fifo_transcript_and_a_tracked_file_replaced_by_a_fifo_do_not_hold_the_stop() {
+    let project = TestProject::new();
+    project.write("a.py", "x = 0\n");
+    project.commit_all();
+    write_file(&project, "a.py", "x = 1\n");
+    std::fs::remove_file(project.path().join("a.py")).unwrap();
+    mkfifo(&project.path().join("a.py"));
+    mkfifo(&project.path().join("transcript.jsonl"));
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&stop_payload(&project, SESSION, None)).unwrap();
+    payload["transcript_path"] = json!(project.path().join("transcript.jsonl"));
+    let (answer, took) = timed(&project, "stop", &payload.to_string());
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(
+        answer.is_block(),
+        "the review is still requested: {answer:?}"
+    );
+    assert!(answer.reason().contains("a.py"), "{}", answer.reason());
+}
+
+#[test]
+fn dev_zero_as_transcript_and_a_huge_sparse_file_are_not_read() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "x = 1\n");
+    let huge = std::fs::File::create(project.path().join("huge.py")).unwrap();
+    huge.set_len(3 << 30).unwrap();
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&stop_payload(&project, SESSION, None)).unwrap();
+    payload["transcript_path"] = json!("/dev/zero");
+    // 1 GB of address space is far less than either file.
+    let Measured {
+        answer,
+        took,
+        peak_bytes,
+    } = capped_hook(&project, "stop", &payload.to_string(), 1 << 30);
+    // Reading either would take seconds and gigabytes; the bound is generous for a loaded CI.
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    assert!(peak_bytes < 64 << 20, "peak memory {peak_bytes} bytes");
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(
+        reason.contains("huge.py"),
+        "the huge file is listed: {reason}"
+    );
+    assert!(
+        reason.contains("huge.py") && !reason.contains("\u{0}"),
+        "and not read into the prompt"
+    );
+    // The same edit through the hook: skipped with a note, never read.
+    let payload = project.edit_payload("huge.py", "a", "b");
+    let Measured {
+        answer, peak_bytes, ..
+    } = capped_hook(&project, "post-tool-use", &payload, 1 << 30);
+    assert!(peak_bytes < 64 << 20, "peak memory {peak_bytes} bytes");
+    assert!(
+        answer.system_message().contains("larger than 2 MiB"),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn a_reviewer_printing_without_end_costs_bounded_memory() {
+    let project = TestProject::new();
+    let scripts = tempfile::tempdir().unwrap();
+    let script = scripts.path().join("flood.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat > /dev/null\nyes aaaaaaaaaaaaaaaaaaaaaaa | head -c 500000000\n",
+    )
+    .unwrap();
+    make_executable(&script);
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [script], "reviewerTimeoutSeconds": 60}),
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let Measured {
+        answer,
+        took,
+        peak_bytes,
+    } = capped_hook(&project, "stop", &payload, 1 << 30);
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    assert!(peak_bytes < 128 << 20, "peak memory {peak_bytes} bytes");
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(answer.reason().contains("unusable"), "{}", answer.reason());
+}
+
+#[test]
+fn a_stdin_that_never_closes_gets_an_answer() {
+    let project = TestProject::new();
+    let started = Instant::now();
+    let mut child = project
+        .car_std()
+        .args(["hook", "post-tool-use"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"{\"cwd\": ").unwrap();
+    // The writer stays for 30 s, then goes away (a hook without a time limit answers only then).
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(30));
+        drop(stdin);
+    });
+    let output = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let message = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("no complete hook payload arrived on stdin within 5 s"),
+        "{message}"
+    );
+}
+
+/// A hook run with its time and peak memory.
+pub struct Measured {
+    pub answer: HookAnswer,
+    pub took: Duration,
+    /// Peak resident memory of the hook process, in bytes.
+    pub peak_bytes: u64,
+}
+
+/// Runs a hook with its address space capped at `bytes` (RLIMIT_AS), timing it and measuring its
+/// peak memory (`wait4`'s rusage of exactly this child).
+pub fn capped_hook(project: &TestProject, event: &str, payload: &str, bytes: u64) -> Measured {
+    let mut command = project.car_std();
+    command.args(["hook", event]);
+    cap_memory(&mut command, bytes);
+    let started = Instant::now();
+    #[allow(clippy::zombie_processes)] // reaped by `wait_measured` (wait4), for its rusage
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let stdout = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout_pipe, &mut text);
+        text
+    });
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr_pipe, &mut text);
+        text
+    });
+    let (code, peak_bytes) = wait_measured(child.id() as libc::pid_t);
+    let took = started.elapsed();
+    let stdout = stdout.join().unwrap();
+    let json = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|error| panic!("hook answer is not JSON ({error}): {stdout:?}"));
+    let answer = HookAnswer {
+        json,
+        stdout,
+        stderr: stderr.join().unwrap(),
+        code,
+    };
+    Measured {
+        answer,
+        took,
+        peak_bytes,
+    }
+}
+
+/// Waits for `pid`; its exit code (-1 for a signal) and peak resident memory in bytes.
+fn wait_measured(pid: libc::pid_t) -> (i32, u64) {
+    let mut status = 0;
+    // SAFETY: plain syscall on our own child; both out-parameters are valid for writes.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (code, usage.ru_maxrss as u64 * 1024)
+}
+
+/// Caps the child's address space (`setrlimit(RLIMIT_AS)` between fork and exec).
+pub fn cap_memory(command: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+pub fn make_executable(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}

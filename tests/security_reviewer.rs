@@ -1,0 +1,188 @@
+//! Regression tests for issue 15 items 9 and 10: the reviewer dies with a killed hook, absurd
+//! timeouts are clamped, sessions do not bleed into each other, and one session runs one review
+//! at a time.
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::review_helpers::{FakeClis, SESSION, set_settings, stop_payload, write_file};
+use crate::security_state::edit_as;
+use crate::support::TestProject;
+
+/// Waits until `done` holds, for at most `limit`.
+fn wait_for(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    done()
+}
+
+/// Starts a Stop hook whose reviewer hangs (and has started a child of its own), and returns the
+/// hook process once the reviewer runs.
+fn stop_with_hanging_reviewer(project: &TestProject, fakes: &FakeClis) -> std::process::Child {
+    set_settings(
+        project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")],
+               "reviewerTimeoutSeconds": 120}),
+    );
+    write_file(project, "a.py", "x = 1\n");
+    fakes.hang();
+    fakes.answer("{}");
+    let mut hook = project
+        .car_std()
+        .args(["hook", "stop"])
+        .env("PATH", fakes.path_env())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let payload = stop_payload(project, SESSION, Some("Done."));
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let child_file = fakes.path("reviewer.child");
+    assert!(
+        wait_for(Duration::from_secs(20), || child_file.exists()),
+        "the reviewer started"
+    );
+    hook
+}
+
+#[test]
+fn the_reviewer_dies_with_a_hook_killed_by_sigkill() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    let mut hook = stop_with_hanging_reviewer(&project, &fakes);
+    hook.kill().unwrap();
+    hook.wait().unwrap();
+    assert!(
+        wait_for(Duration::from_secs(3), || !fakes
+            .is_running("reviewer", "pid")
+            && !fakes.is_running("reviewer", "child")),
+        "the reviewer and what it started are gone"
+    );
+}
+
+#[test]
+fn the_reviewer_dies_with_a_hook_stopped_by_sigterm() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    let mut hook = stop_with_hanging_reviewer(&project, &fakes);
+    // SAFETY: a signal to our own child process.
+    unsafe {
+        libc::kill(hook.id() as libc::pid_t, libc::SIGTERM);
+    }
+    hook.wait().unwrap();
+    assert!(
+        wait_for(Duration::from_secs(3), || !fakes
+            .is_running("reviewer", "pid")
+            && !fakes.is_running("reviewer", "child")),
+        "the reviewer and what it started are gone"
+    );
+}
+
+#[test]
+fn an_absurd_reviewer_timeout_is_clamped_not_overflowed() {
+    let project = TestProject::new();
+    let fakes = FakeClis::new();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")],
+               "reviewerTimeoutSeconds": 18446744073709551615u64}),
+    );
+    let install = project.run(&["install"]);
+    assert_eq!(install.code, 0, "{install:?}");
+    let document = project.read_json(".claude/settings.json");
+    assert_eq!(
+        document["hooks"]["Stop"][0]["hooks"][0]["timeout"],
+        3600 + 60
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    fakes.answer(
+        &json!({"findings": [crate::review_helpers::finding("F1", "P1", "a.py", 1, "x is wrong")]})
+            .to_string(),
+    );
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let answer = project.hook_with_env("stop", &payload, &[("PATH", fakes.path_env().as_str())]);
+    assert!(answer.is_block(), "the review ran: {answer:?}");
+    assert!(answer.reason().contains("F1"), "{}", answer.reason());
+}
+
+#[test]
+fn sessions_do_not_bleed_into_each_other() {
+    let project = TestProject::new();
+    project.write("README.md", "x\n");
+    project.commit_all();
+    edit_as(&project, "session-b", "b.py", "b = 1\n");
+    edit_as(&project, "session-a", "a.py", "a = 1\n");
+    edit_as(&project, "session-b", "b.py", "b = 2\n");
+    let answer = project.hook("stop", &stop_payload(&project, "session-a", Some("Done.")));
+    let reason = answer.reason();
+    assert!(
+        reason.contains("(1 changed file: a.py)"),
+        "A reviews only a.py: {reason}"
+    );
+    let answer = project.hook("stop", &stop_payload(&project, "session-b", Some("Done.")));
+    let reason = answer.reason();
+    assert!(
+        reason.contains("(1 changed file: b.py)"),
+        "B reviews only b.py: {reason}"
+    );
+}
+
+#[test]
+fn ten_parallel_stops_of_one_session_run_one_review() {
+    let project = TestProject::new();
+    let scripts = tempfile::tempdir().unwrap();
+    let reviewer = scripts.path().join("reviewer.sh");
+    let finding = crate::review_helpers::finding("F1", "P1", "a.py", 1, "x is wrong");
+    std::fs::write(
+        &reviewer,
+        format!(
+            "#!/bin/sh\ncat > /dev/null\necho x >> \"$(dirname \"$0\")/calls\"\nsleep 3\nprintf '%s' '{}'\n",
+            json!({"findings": [finding], "known_limits": []})
+        ),
+    )
+    .unwrap();
+    crate::security_reads::make_executable(&reviewer);
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [reviewer]}),
+    );
+    write_file(&project, "a.py", "x = 1\n");
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let answers: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..10)
+            .map(|_| scope.spawn(|| project.hook("stop", &payload).stdout))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().unwrap())
+            .collect()
+    });
+    let calls = std::fs::read_to_string(scripts.path().join("calls")).unwrap();
+    assert_eq!(calls.lines().count(), 1, "one review ran");
+    assert!(
+        answers.iter().all(|answer| *answer == answers[0]),
+        "{answers:#?}"
+    );
+    assert!(answers[0].contains("F1"), "{}", answers[0]);
+    let names = crate::review_helpers::event_names(&project, SESSION);
+    let count = |name: &str| names.iter().filter(|event| *event == name).count();
+    assert_eq!(count("review_requested"), 1, "{names:?}");
+    assert_eq!(
+        count("stop_blocked"),
+        1,
+        "the breaker counts one blocked stop: {names:?}"
+    );
+}
