@@ -107,35 +107,10 @@ impl EventLog {
     }
 }
 
-/// Appends `lines` under the lock; when a killed writer left a torn last line (no newline), a
-/// newline is written first so the torn bytes never swallow the next event.
+/// Appends `lines` in one write under the file's lock; a torn last line left by a killed writer
+/// never swallows them ([`files::append_line`]).
 fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
-    files::ensure_parent(path)?;
-    let _lock = files::FileLock::acquire(path, HOOK_LOCK_WAIT)?;
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(|source| FileError::io(path, source))?;
-    let length = file
-        .metadata()
-        .map_err(|source| FileError::io(path, source))?
-        .len();
-    let mut buffer = String::with_capacity(lines.len() + 2);
-    if length > 0 {
-        let mut last = [0u8; 1];
-        file.seek(SeekFrom::Start(length - 1))
-            .and_then(|_| file.read_exact(&mut last))
-            .map_err(|source| FileError::io(path, source))?;
-        if last[0] != b'\n' {
-            buffer.push('\n');
-        }
-    }
-    buffer.push_str(lines);
-    buffer.push('\n');
-    std::io::Write::write_all(&mut file, buffer.as_bytes())
-        .map_err(|source| FileError::io(path, source))
+    files::append_line(path, lines, HOOK_LOCK_WAIT)
 }
 
 /// Logs at least this large are parsed in two halves on two threads (a first stop on a long
