@@ -71,6 +71,8 @@ pub struct Shortlist {
     pub lessons: Vec<Lesson>,
     /// Project-relative files with a learned lesson waiting for its fix.
     pub(crate) pending_fix_files: Vec<String>,
+    /// The version of the lessons file the shortlist was read from.
+    pub(crate) stamp: Option<Stamp>,
 }
 
 /// Where the index of `lessons_file` lives.
@@ -97,18 +99,23 @@ pub(crate) fn shortlist_with(
         return Ok(Shortlist::default());
     };
     let lowered = text.to_ascii_lowercase();
-    if let Some(found) = read_shortlist(index, stamp, lowered.as_bytes()) {
-        return Ok(found);
-    }
-    let file = LessonFile::load(lessons_file)?;
-    if may_write
-        && write_index(index, &build(&file, stamp))
-        && let Some(found) = read_shortlist(index, stamp, lowered.as_bytes())
-    {
-        return Ok(found);
-    }
-    let lessons: Vec<&Lesson> = file.lessons().collect();
-    Ok(shortlist_in_memory(&lessons, &lowered))
+    let found = match read_shortlist(index, stamp, lowered.as_bytes()) {
+        Some(found) => found,
+        None => {
+            let file = LessonFile::load(lessons_file)?;
+            let rebuilt = (may_write && write_index(index, &build(&file, stamp)))
+                .then(|| read_shortlist(index, stamp, lowered.as_bytes()))
+                .flatten();
+            rebuilt.unwrap_or_else(|| {
+                let lessons: Vec<&Lesson> = file.lessons().collect();
+                shortlist_in_memory(&lessons, &lowered)
+            })
+        }
+    };
+    Ok(Shortlist {
+        stamp: Some(stamp),
+        ..found
+    })
 }
 
 /// Writes the index through a temporary file and a rename, without `fsync`: it is a cache, a

@@ -9,15 +9,17 @@
 //!   triggers; max weight; summed hits; texts joined without duplication).
 //!
 //! Invariants: candidates are locked before lessons (the order `learn` uses); a dry run reads
-//! only. The hook runs maintenance at most once a day, remembered in a marker file.
+//! only. It never runs inside the edit hook (its cost grows with the library): `car lessons
+//! maintain` runs it, and so does the end of a session, at most once a day (a marker file).
 
 use serde::Serialize;
 
 use crate::clock::{Clock, DAY};
 use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::LessonsError;
+use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
-use crate::lessons::{EditLessons, LessonScope, LessonsError};
 use crate::project::Project;
 
 pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
@@ -283,6 +285,8 @@ fn join_examples(a: Option<Examples>, b: Option<Examples>) -> Option<Examples> {
 }
 
 /// Runs every rule on the project's files; writes only when not `dry_run` and something changed.
+/// The pending hits are part of what it sees (a hit resets a lesson's clock), and a real run folds
+/// them into the file even when no rule changed anything.
 pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Report, LessonsError> {
     let now = clock.now();
     let lessons_path = project.lessons_file();
@@ -290,7 +294,7 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
     let mut report = Report::default();
     if dry_run {
         let mut pool = CandidateFile::load(&candidates_path)?;
-        let mut file = LessonFile::load(&lessons_path)?;
+        let mut file = library::load_live(&lessons_path)?;
         expire_candidates(&mut pool, now, &mut report);
         decay_and_remove(&mut file, now, &mut report);
         merge(&mut file, &mut report);
@@ -299,46 +303,39 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
     store::with_candidates(&candidates_path, HOOK_LOCK_WAIT, |pool| {
         expire_candidates(pool, now, &mut report);
         let pool_changed = !report.expired.is_empty();
-        store::with_lessons(&lessons_path, HOOK_LOCK_WAIT, |file| {
-            decay_and_remove(file, now, &mut report);
-            merge(file, &mut report);
-            let changed = !(report.decayed.is_empty()
-                && report.removed.is_empty()
-                && report.merged.is_empty());
-            Ok(((), changed))
-        })?;
+        if lessons_path.exists() {
+            library::with_lessons(&lessons_path, HOOK_LOCK_WAIT, |file| {
+                decay_and_remove(file, now, &mut report);
+                merge(file, &mut report);
+                let changed = !(report.decayed.is_empty()
+                    && report.removed.is_empty()
+                    && report.merged.is_empty());
+                Ok(((), changed || file.pending_hits > 0))
+            })?;
+        }
         Ok(((), pool_changed))
     })?;
     Ok(report)
 }
 
-/// The hook's automatic maintenance: at most once a day, only when there is something to keep.
-pub(crate) fn run_if_due(scope: &LessonScope<'_>, out: &mut EditLessons) {
-    let project = scope.project;
+/// The automatic maintenance at the end of a session: at most once a day (remembered in
+/// [`MARKER_FILE`]), only when there is something to keep. `None` when it was not due.
+pub(crate) fn run_if_due(project: &Project, clock: Clock) -> Result<Option<Report>, LessonsError> {
     if !project.lessons_file().exists() && !project.candidates_file().exists() {
-        return;
+        return Ok(None);
     }
     let marker = project.state_dir().join(MARKER_FILE);
-    let now = scope.clock.now();
+    let now = clock.now();
     let last = crate::files::read_optional(&marker)
         .ok()
         .flatten()
         .and_then(|text| text.trim().parse::<i64>().ok());
     if last.is_some_and(|last| last <= now && now - last < DAY) {
-        return;
+        return Ok(None);
     }
-    match run(project, scope.clock, false) {
-        Ok(report) => {
-            let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
-            if !report.is_empty() {
-                out.notes
-                    .push(format!("lesson maintenance: {}", report.summary()));
-            }
-        }
-        Err(error) => out
-            .notes
-            .push(format!("lesson maintenance skipped: {error}")),
-    }
+    let report = run(project, clock, false)?;
+    let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
+    Ok(Some(report))
 }
 
 #[cfg(test)]
