@@ -12,6 +12,8 @@
 //! only. It never runs inside the edit hook (its cost grows with the library): `car lessons
 //! maintain` runs it, and so does the end of a session, at most once a day (a marker file).
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::clock::{Clock, DAY};
@@ -20,6 +22,7 @@ use crate::lessons::LessonsError;
 use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
+use crate::lessons::trigger::Trigger;
 use crate::project::Project;
 
 pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
@@ -168,42 +171,96 @@ pub(crate) fn expire_candidates(pool: &mut CandidateFile, now: i64, report: &mut
 }
 
 /// Merges lessons of the same scope sharing at least two triggers into the earliest of them.
+/// After a merge the grown lesson may overlap lessons it did not before, so the scan goes on
+/// right after it. Which earlier lessons share a trigger comes from a map of (scope, trigger) →
+/// lessons, so a library without merges costs one pass, not a comparison of every pair.
 pub(crate) fn merge(file: &mut LessonFile, report: &mut Report) {
+    // Entries keep their order while merging, so a lesson's sequence number (its first position)
+    // orders lessons exactly as their positions do.
+    let mut sequence: Vec<u32> = (0..file.entries.len() as u32).collect();
+    let mut owners = TriggerOwners::default();
+    for (entry, seq) in file.entries.iter().zip(&sequence) {
+        if let Entry::Valid(lesson) = entry {
+            owners.add(lesson, *seq);
+        }
+    }
     let mut index = 0;
     while index < file.entries.len() {
         let target = match &file.entries[index] {
-            Entry::Valid(lesson) => (0..index).find(|earlier| {
-                matches!(&file.entries[*earlier], Entry::Valid(other) if overlaps(other, lesson))
-            }),
+            Entry::Valid(lesson) => owners
+                .earliest_overlap(lesson, sequence[index])
+                .and_then(|seq| sequence.binary_search(&seq).ok()),
             Entry::Invalid { .. } => None,
         };
         let Some(target) = target else {
             index += 1;
             continue;
         };
+        let absorbed_seq = sequence.remove(index);
         let Entry::Valid(absorbed) = file.entries.remove(index) else {
             continue;
         };
+        owners.remove(&absorbed, absorbed_seq);
         if let Entry::Valid(kept) = &mut file.entries[target] {
+            owners.remove(kept, sequence[target]);
             absorb(kept, &absorbed);
+            owners.add(kept, sequence[target]);
             record_merge(report, kept, &absorbed.id);
         }
-        // The grown lesson may now overlap later ones it did not before: rescan from it.
         index = target + 1;
     }
 }
 
-fn overlaps(a: &Lesson, b: &Lesson) -> bool {
-    if a.scope.as_str() != b.scope.as_str() {
-        return false;
+/// (scope, trigger) → the sequence numbers of the lessons with that trigger, once per time the
+/// trigger appears in the lesson.
+#[derive(Default)]
+struct TriggerOwners {
+    map: HashMap<String, Vec<u32>>,
+}
+
+impl TriggerOwners {
+    fn key(lesson: &Lesson, trigger: &Trigger) -> String {
+        format!("{}\0{}", lesson.scope.as_str(), trigger.as_str())
     }
-    let theirs = b.trigger_texts();
-    let shared = a
-        .trigger_texts()
-        .iter()
-        .filter(|trigger| theirs.contains(trigger))
-        .count();
-    shared >= 2
+
+    fn add(&mut self, lesson: &Lesson, seq: u32) {
+        for trigger in &lesson.triggers {
+            self.map
+                .entry(TriggerOwners::key(lesson, trigger))
+                .or_default()
+                .push(seq);
+        }
+    }
+
+    fn remove(&mut self, lesson: &Lesson, seq: u32) {
+        for trigger in &lesson.triggers {
+            if let Some(owners) = self.map.get_mut(&TriggerOwners::key(lesson, trigger)) {
+                owners.retain(|owner| *owner != seq);
+            }
+        }
+    }
+
+    /// The earliest lesson before `seq` with the same scope sharing at least two triggers: the
+    /// earlier lesson's triggers (as often as it lists them) found among this lesson's.
+    fn earliest_overlap(&self, lesson: &Lesson, seq: u32) -> Option<u32> {
+        let mut distinct: Vec<&str> = lesson.triggers.iter().map(Trigger::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut shared: HashMap<u32, usize> = HashMap::new();
+        for trigger in distinct {
+            let key = format!("{}\0{trigger}", lesson.scope.as_str());
+            for owner in self.map.get(&key).into_iter().flatten() {
+                if *owner < seq {
+                    *shared.entry(*owner).or_default() += 1;
+                }
+            }
+        }
+        shared
+            .into_iter()
+            .filter(|(_, count)| *count >= 2)
+            .map(|(owner, _)| owner)
+            .min()
+    }
 }
 
 fn absorb(kept: &mut Lesson, other: &Lesson) {
