@@ -25,8 +25,7 @@ use serde_json::Value;
 
 use crate::lessons::LessonsError;
 use crate::lessons::keyword::required_literals;
-use crate::lessons::learn::PENDING_FIX;
-use crate::lessons::model::Lesson;
+use crate::lessons::model::{Lesson, PENDING_FIX};
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 

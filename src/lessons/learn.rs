@@ -22,15 +22,14 @@ use serde_json::{Value, json};
 use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::library;
-use crate::lessons::model::{Candidate, Lesson, PROMOTED_WEIGHT, RawLesson, lesson_id};
+use crate::lessons::model::{
+    Candidate, Lesson, PENDING_FIX, PROMOTED_WEIGHT, RawLesson, lesson_id,
+};
 use crate::lessons::precision::{self, Refusal};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
 use crate::pipeline::config::VALIDATOR as SELF_TEST;
 use crate::validate::Diagnostic;
-
-/// Field marking a candidate or lesson whose fix is not known yet.
-pub(crate) const PENDING_FIX: &str = "pending_fix";
 
 /// One error signal.
 #[derive(Debug, Clone, PartialEq, Eq)]
