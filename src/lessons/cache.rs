@@ -62,6 +62,23 @@ impl Stamp {
             inode,
         })
     }
+
+    /// The stamp stored in an index header (bytes 8..36).
+    fn from_header(header: &[u8]) -> Stamp {
+        Stamp {
+            size: read_u64(&header[8..]),
+            seconds: read_u64(&header[16..]) as i64,
+            nanos: read_u32(&header[24..]),
+            inode: read_u64(&header[28..]),
+        }
+    }
+
+    fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend(self.size.to_le_bytes());
+        out.extend(self.seconds.to_le_bytes());
+        out.extend(self.nanos.to_le_bytes());
+        out.extend(self.inode.to_le_bytes());
+    }
 }
 
 /// The lessons that may fire on one text, and what learning needs to know.
@@ -226,10 +243,7 @@ pub(crate) fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     ];
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.extend(stamp.size.to_le_bytes());
-    out.extend(stamp.seconds.to_le_bytes());
-    out.extend(stamp.nanos.to_le_bytes());
-    out.extend(stamp.inode.to_le_bytes());
+    stamp.write_to(&mut out);
     out.extend((lessons.len() as u32).to_le_bytes());
     out.extend(table_bits.to_le_bytes());
     for section in &sections {
@@ -400,13 +414,7 @@ impl IndexReader {
         let mut file = std::fs::File::open(index).ok()?;
         let mut header = [0u8; HEADER];
         file.read_exact(&mut header).ok()?;
-        let stored = Stamp {
-            size: read_u64(&header[8..]),
-            seconds: read_u64(&header[16..]) as i64,
-            nanos: read_u32(&header[24..]),
-            inode: read_u64(&header[28..]),
-        };
-        if &header[..8] != MAGIC || stored != stamp {
+        if &header[..8] != MAGIC || Stamp::from_header(&header) != stamp {
             return None;
         }
         let table_bits = read_u32(&header[40..]);
@@ -570,5 +578,8 @@ fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlis
     Some(out)
 }
 
+mod patch;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use patch::patch;

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::LessonsError;
-use crate::lessons::model::Entry;
 use crate::lessons::library;
+use crate::lessons::model::Entry;
 use crate::lessons::store::LessonFile;
 
 /// What an import did.

@@ -18,7 +18,9 @@ use std::time::Duration;
 use crate::files::FileLock;
 use crate::lessons::LessonsError;
 use crate::lessons::cache;
-use crate::lessons::hits::{self, HitLog};
+use crate::lessons::fold;
+use crate::lessons::hits::{self, Hit, HitLog};
+use crate::lessons::model::Lesson;
 use crate::lessons::store::LessonFile;
 
 /// The lessons file with the hits still pending in its log applied: the values every reader
@@ -44,11 +46,20 @@ pub(crate) fn with_lessons<T>(
     change: impl FnOnce(&mut LessonFile) -> Result<(T, bool), LessonsError>,
 ) -> Result<T, LessonsError> {
     let lock = FileLock::acquire(path, wait)?;
+    change_locked(path, &lock, change)
+}
+
+/// [`with_lessons`] for a caller that holds the lock.
+fn change_locked<T>(
+    path: &Path,
+    lock: &FileLock,
+    change: impl FnOnce(&mut LessonFile) -> Result<(T, bool), LessonsError>,
+) -> Result<T, LessonsError> {
     let mut file = LessonFile::load(path)?;
     apply_pending(&mut file)?;
     let (result, changed) = change(&mut file)?;
     if changed {
-        save_folded(&file, &lock)?;
+        save_folded(&file, lock)?;
     }
     Ok(result)
 }
@@ -63,21 +74,46 @@ fn save_folded(file: &LessonFile, lock: &FileLock) -> Result<(), LessonsError> {
     Ok(())
 }
 
-/// Folds the pending hits into the file; how many hits the log held. A log whose lessons file is
-/// gone is dropped (there is nothing to count the hits on).
+/// Folds the pending hits into the file; how many hits the log held. Only the lessons that were
+/// hit are rewritten when the file allows it (`fold`), the index is patched rather than rebuilt;
+/// otherwise the general rewrite runs. A log whose lessons file is gone is dropped (there is
+/// nothing to count the hits on).
 pub(crate) fn fold(path: &Path, wait: Duration) -> Result<usize, LessonsError> {
     let log = HitLog::of(path);
     if log.size() == 0 {
         return Ok(0);
     }
-    if !path.exists() {
-        let lock = FileLock::acquire(path, wait)?;
+    let lock = FileLock::acquire(path, wait)?;
+    let pending = log.read()?;
+    if pending.is_empty() || !path.exists() {
         log.clear(&lock)?;
-        return Ok(0);
+        return Ok(pending.len());
     }
-    with_lessons(path, wait, |file| {
+    if fold_in_place(path, &pending)? {
+        log.clear(&lock)?;
+        return Ok(pending.len());
+    }
+    change_locked(path, &lock, |file| {
         Ok((file.pending_hits, file.pending_hits > 0))
     })
+}
+
+/// The in-place fold; whether it applied. The caller holds the lock.
+fn fold_in_place(path: &Path, pending: &[Hit]) -> Result<bool, LessonsError> {
+    let previous = cache::Stamp::of(path);
+    let Some(text) = crate::files::read_optional(path)? else {
+        return Ok(false);
+    };
+    let Some((folded, changed)) = fold::fold_text(&text, pending) else {
+        return Ok(false);
+    };
+    crate::files::write_atomic(path, folded.as_bytes())?;
+    let changed: Vec<&Lesson> = changed.iter().collect();
+    let patched = previous.is_some_and(|previous| cache::patch(path, previous, &changed));
+    if !patched {
+        cache::refresh(&LessonFile::load(path)?);
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -139,12 +175,23 @@ mod tests {
             "nothing left to fold"
         );
         // The index follows the fold: the next edit reads the new counters without a rebuild.
-        let stamp = cache::Stamp::of(&path).unwrap();
-        let index = std::fs::read(cache::index_path(&path)).unwrap();
-        assert_eq!(
-            index,
-            cache::build(&LessonFile::load(&path).unwrap(), stamp)
-        );
+        let index_is_fresh = || {
+            let stamp = cache::Stamp::of(&path).unwrap();
+            let index = std::fs::read(cache::index_path(&path)).unwrap();
+            index == cache::build(&LessonFile::load(&path).unwrap(), stamp)
+        };
+        assert!(index_is_fresh());
+        // The file now stores its ids: the next fold rewrites only the lesson hit, in place, and
+        // patches the index to exactly what a rebuild gives.
+        let before = std::fs::read_to_string(&path).unwrap();
+        record(&path, 300);
+        assert_eq!(fold(&path, HOOK_LOCK_WAIT).unwrap(), 1);
+        let expected = before
+            .replace("\"weight\": 4", "\"weight\": 5")
+            .replace("\"hits\": 3", "\"hits\": 4")
+            .replace("\"last_hit\": 200", "\"last_hit\": 300");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+        assert!(index_is_fresh());
     }
 
     #[test]

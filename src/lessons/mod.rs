@@ -16,6 +16,7 @@
 pub mod cache;
 pub(crate) mod distill;
 pub(crate) mod examples;
+pub(crate) mod fold;
 pub(crate) mod fragment;
 pub(crate) mod from_correction;
 pub(crate) mod from_review;
