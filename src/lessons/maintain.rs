@@ -13,6 +13,7 @@
 //! maintain` runs it, and so does the end of a session, at most once a day (a marker file).
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -361,18 +362,34 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
         expire_candidates(pool, now, &mut report);
         let pool_changed = !report.expired.is_empty();
         if lessons_path.exists() {
-            library::with_lessons(&lessons_path, HOOK_LOCK_WAIT, |file| {
-                decay_and_remove(file, now, &mut report);
-                merge(file, &mut report);
-                let changed = !(report.decayed.is_empty()
-                    && report.removed.is_empty()
-                    && report.merged.is_empty());
-                Ok(((), changed || file.pending_hits > 0))
-            })?;
+            maintain_lessons(&lessons_path, now, &mut report)?;
         }
         Ok(((), pool_changed))
     })?;
     Ok(report)
+}
+
+/// Decay, removal and merge on the lessons file, and the fold of its hit log. Most runs change
+/// nothing but the pending hits: the rules are tried on a read first, and then only the hits are
+/// folded (in place); the general rewrite runs when a rule changes something.
+fn maintain_lessons(path: &Path, now: i64, report: &mut Report) -> Result<(), LessonsError> {
+    let mut preview = Report::default();
+    let mut live = library::load_live(path)?;
+    decay_and_remove(&mut live, now, &mut preview);
+    merge(&mut live, &mut preview);
+    if !changes_lessons(&preview) {
+        library::fold(path, HOOK_LOCK_WAIT)?;
+        return Ok(());
+    }
+    library::with_lessons(path, HOOK_LOCK_WAIT, |file| {
+        decay_and_remove(file, now, report);
+        merge(file, report);
+        Ok(((), changes_lessons(report) || file.pending_hits > 0))
+    })
+}
+
+fn changes_lessons(report: &Report) -> bool {
+    !(report.decayed.is_empty() && report.removed.is_empty() && report.merged.is_empty())
 }
 
 /// The automatic maintenance at the end of a session: at most once a day (remembered in
@@ -390,9 +407,10 @@ pub(crate) fn run_if_due(project: &Project, clock: Clock) -> Result<Option<Repor
     if last.is_some_and(|last| last <= now && now - last < DAY) {
         return Ok(None);
     }
-    let report = run(project, clock, false)?;
+    // Marked first: a run cut short (the hook's time budget) or failing is not retried by every
+    // session end of the day.
     let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
-    Ok(Some(report))
+    run(project, clock, false).map(Some)
 }
 
 #[cfg(test)]
