@@ -153,14 +153,14 @@ fn case(label: &str, root: &Path, file: &str, line: &str) -> Case {
     }
 }
 
-/// A git project with `count` lessons and a small TypeScript file.
+/// A git project with `count` lessons and a small TypeScript file holding both edits' lines.
 fn project(root: &Path, count: usize) -> PathBuf {
     std::fs::create_dir_all(root).expect("project dir");
     run(Command::new("git").args(["init", "-q"]).current_dir(root));
     write_lessons(root, count);
     std::fs::write(
         root.join("small.ts"),
-        "export function total(values: number[]): number {\n  return 0;\n}\n",
+        format!("export function total(values: number[]): number {{\n{MISS_LINE}\n{HIT_LINE}\n  return 0;\n}}\n"),
     )
     .expect("write");
     root.to_path_buf()
@@ -220,8 +220,13 @@ fn parallel_hits(car: &str, root: &Path) {
     .to_string();
     let miss = edit_payload(&root, "small.ts", MISS_LINE);
     time_hook(car, &root, "post-tool-use", &miss, NOW); // builds the index
-    let (mut bursts, mut folds) = (Vec::new(), Vec::new());
-    for _ in 0..5 {
+    let marker = root.join(".claude/claude-auto-review/lessons-maintained");
+    let (mut bursts, mut folds, mut maintained) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..10 {
+        // Even rounds end the session with the day's maintenance due, odd ones without.
+        if round % 2 == 0 {
+            let _ = std::fs::remove_file(&marker);
+        }
         let before = lesson_zero(&root);
         let started = Instant::now();
         let children: Vec<_> = (0..HOOKS)
@@ -236,7 +241,12 @@ fn parallel_hits(car: &str, root: &Path) {
         bursts.push(started.elapsed());
         let log = std::fs::read_to_string(root.join(format!("{LESSONS}.hits"))).expect("hit log");
         assert_eq!(log.lines().count(), HOOKS, "exactly one line per hit");
-        folds.push(time_hook(car, &root, "session-end", &end, NOW));
+        let ending = time_hook(car, &root, "session-end", &end, NOW);
+        if round % 2 == 0 {
+            maintained.push(ending);
+        } else {
+            folds.push(ending);
+        }
         let after = lesson_zero(&root);
         assert_eq!(
             after["hits"],
@@ -246,9 +256,10 @@ fn parallel_hits(car: &str, root: &Path) {
         assert_eq!(after["team"], "web", "unknown fields are kept");
         assert!(!root.join(format!("{LESSONS}.hits")).exists(), "log folded");
     }
-    println!("{HOOKS} parallel hits on one lesson of 10,000, then SessionEnd (5 rounds, checked)");
+    println!("{HOOKS} parallel hits on one lesson of 10,000, then SessionEnd (10 rounds, checked)");
     report(&format!("all {HOOKS} hooks, start to last answer"), &bursts);
     report("SessionEnd folding the 24 hits", &folds);
+    report("SessionEnd, the same + daily maintenance", &maintained);
 }
 
 /// Lesson 0 as `lessons.json` holds it (the file must be valid seed-format JSON).
@@ -368,14 +379,19 @@ fn save_payloads(dir: &Path, cases: &[Case]) {
     }
 }
 
+/// Claude Code's Edit payload for a file that now holds `line`: the line was inserted, and the
+/// response carries the file as it was before (`originalFile`), as Claude Code sends it.
 fn edit_payload(root: &Path, file: &str, line: &str) -> String {
+    let content = std::fs::read_to_string(root.join(file)).expect("the edited file exists");
+    let original = content.replacen(&format!("{line}\n"), "", 1);
     json!({
         "session_id": "bench",
         "cwd": root,
         "hook_event_name": "PostToolUse",
         "tool_name": "Edit",
         "tool_input": {"file_path": root.join(file), "old_string": "", "new_string": line},
-        "tool_response": {"filePath": root.join(file), "success": true}
+        "tool_response": {"filePath": root.join(file), "oldString": "", "newString": line,
+                          "originalFile": original, "userModified": false}
     })
     .to_string()
 }
