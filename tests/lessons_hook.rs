@@ -398,3 +398,68 @@ fn the_on_disk_index_is_used_and_follows_every_change_of_the_lessons_file() {
     end_session(&project);
     assert_eq!(project.read_json(LESSONS)["lessons"][0]["hits"], 5);
 }
+
+/// A team keeps its lessons in a shared folder and links them in: the fold at session end writes
+/// through the link, keeps the file's mode, and the link stays a link.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_lessons_file_is_folded_through_the_link_with_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let project = project_with_edit();
+    let shared = project.write("team/lessons.json", &seed_lessons("*.py", "import os.path"));
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = project.path().join(LESSONS);
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&shared, &link).unwrap();
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(answer.context().contains("(weight 4)"), "{answer:?}");
+    end_session(&project);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let folded: Value = serde_json::from_str(&std::fs::read_to_string(&shared).unwrap()).unwrap();
+    assert_eq!(folded["lessons"][0]["hits"], 3);
+    assert_eq!(folded["schema"], "seed-003");
+    let mode = std::fs::metadata(&shared).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    // The next fold takes the in-place path (the file now stores its ids): still through the link.
+    project.post_fixture("claude-post-edit.json");
+    end_session(&project);
+    let folded: Value = serde_json::from_str(&std::fs::read_to_string(&shared).unwrap()).unwrap();
+    assert_eq!(folded["lessons"][0]["hits"], 4);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::metadata(&shared).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+}
+
+/// An agent without a SessionEnd hook: once the hit log passes its bound, the next hit folds it.
+#[test]
+fn a_hit_log_past_its_bound_is_folded_by_the_next_hit() {
+    let project = project_with_edit();
+    project.write(LESSONS, &seed_lessons("*.py", "import os.path"));
+    let id = listed(&project)[0]["id"].as_str().unwrap().to_string();
+    let line = format!("{{\"id\":\"{id}\",\"at\":{}}}\n", NOW - 60);
+    let pending = 64 * 1024 / line.len() + 1;
+    project.write(HITS, &line.repeat(pending));
+    assert_eq!(
+        listed(&project)[0]["hits"],
+        2 + pending as u64,
+        "pending hits are live"
+    );
+    let answer = project.post_fixture("claude-post-edit.json");
+    assert!(answer.context().contains("(weight 10)"), "{answer:?}");
+    assert!(!project.exists(HITS), "folded by the hook");
+    let lesson = &project.read_json(LESSONS)["lessons"][0];
+    assert_eq!(lesson["hits"], 2 + pending as u64 + 1);
+    assert_eq!(lesson["last_hit"], NOW);
+}
