@@ -23,7 +23,10 @@ fn listed(project: &TestProject) -> Value {
 fn end_session(project: &TestProject) {
     let answer = project.post_session_end();
     assert_eq!(answer.code, 0);
-    assert!(!answer.system_message().contains("car:"), "{answer:?}");
+    let message = answer.system_message();
+    for failure in ["not folded", "maintenance skipped", "gave up"] {
+        assert!(!message.contains(failure), "{answer:?}");
+    }
 }
 
 /// A seed-format file from the Python tool: no ids, unknown fields, `last_decay_at`.
