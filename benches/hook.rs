@@ -1,97 +1,339 @@
-//! Whole-process benchmark of the PostToolUse hook, the number an agent feels after every edit:
-//! an Edit of a 100-line (~6 KB) TypeScript file in a project with 1,000 lessons, and the same
-//! for a Python file (one interpreter start). Also measures the floor (start-up + payload + state
-//! on a file no validator checks) so car's own overhead can be read off.
+//! Whole-process benchmark of the PostToolUse hook, the number an agent feels after every edit.
+//! Every case spawns `car hook post-tool-use`, pipes an Edit payload and waits for the answer.
+//! The cases run interleaved, one run of each per round, so the machine's drift (it is shared)
+//! moves them alike and their ratios stay meaningful; each prints its median.
 //!
-//! Run: `cargo bench --bench hook` (prints medians; no pass/fail).
+//! - the floor: process start (`car --version`), an edit of a `.txt` file (no validator), a
+//!   100-line TypeScript file and a 100-line Python file (one interpreter start), 1,000 lessons;
+//! - lessons: an edit that fires no lesson (miss) and one that fires one (hit) at 100, 1,000 and
+//!   10,000 lessons, on the same small TypeScript file;
+//! - the first hook after 91 idle days (`CAR_NOW`) at 10,000 lessons, all due for decay, the
+//!   daily maintenance not run for 91 days;
+//! - then, apart: 24 hooks started at once that hit one lesson of a 10,000-lesson library,
+//!   and the SessionEnd hook that folds their hits into `lessons.json`. Checked, not only
+//!   timed: exactly 24 hits recorded, and exactly those counters in the file afterwards, which
+//!   stays valid seed-format JSON with its unknown fields.
+//!
+//! Run: `cargo bench --bench hook` (prints medians; no pass/fail). `CAR_BENCH_DIR=DIR` builds
+//! the projects in DIR and keeps them (with the payloads), to time single cases by other means.
 
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 const RUNS: usize = 60;
+const WARMUP: usize = 3;
+/// The clock of every case but the 91-day one; the lessons were last hit a day before.
+const NOW: i64 = 1_780_000_000;
+const DAY: i64 = 86_400;
+const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
+
+/// One timed hook call, repeated once per round.
+struct Case {
+    label: String,
+    root: PathBuf,
+    payload: String,
+    now: i64,
+    /// Runs before each call, outside the timing.
+    before: Option<Box<dyn Fn()>>,
+    times: Vec<Duration>,
+}
 
 fn main() {
     let car = env!("CARGO_BIN_EXE_car");
-    let project = tempfile::tempdir().expect("temp dir");
-    let root = project.path();
-    run(Command::new("git").args(["init", "-q"]).current_dir(root));
-    write_lessons(root, 1_000);
+    let keep = std::env::var_os("CAR_BENCH_DIR").map(PathBuf::from);
+    let temp = tempfile::tempdir().expect("temp dir");
+    let base = keep.clone().unwrap_or_else(|| temp.path().to_path_buf());
 
-    let typescript = typescript_file(100);
-    let python = python_file(100);
-    std::fs::write(root.join("notes.txt"), "plain text\n".repeat(100)).expect("write");
-    std::fs::write(root.join("app.ts"), &typescript).expect("write");
-    std::fs::write(root.join("app.py"), &python).expect("write");
-
-    println!("PostToolUse hook, whole process, {RUNS} runs each, 1,000 lessons in the project");
-    report("process start only: car --version", &time_version(car));
-    for (label, file, line) in [
-        ("floor: .txt edit (no validator)", "notes.txt", "plain text"),
-        (
-            "TypeScript 100 lines",
-            "app.ts",
-            "  const total = values.reduce((a, b) => a + b, 0);",
-        ),
-        ("Python 100 lines", "app.py", "    total = sum(values)"),
-    ] {
-        let payload = edit_payload(root, file, line);
-        let times = time_hook(car, root, &payload);
-        report(label, &times);
+    let mut cases = floor_cases(&base.join("floor"));
+    for count in [100, 1_000, 10_000] {
+        let root = project(&base.join(format!("lessons-{count}")), count);
+        for (kind, line) in [("miss", MISS_LINE), ("hit", HIT_LINE)] {
+            cases.push(case(
+                &format!("{kind}, {count} lessons"),
+                &root,
+                "small.ts",
+                line,
+            ));
+        }
     }
-    println!("TypeScript size: {} bytes", typescript.len());
+    cases.push(gap_case(&base.join("gap-91-days")));
+    for case in &cases {
+        warm(car, case);
+    }
+    if let Some(dir) = &keep {
+        save_payloads(dir, &cases);
+    }
+
+    let version = time_version(car);
+    for _ in 0..RUNS {
+        for case in &mut cases {
+            let time = run_case(car, case);
+            case.times.push(time);
+        }
+    }
+    println!("PostToolUse hook, whole process, {RUNS} interleaved runs each (medians)");
+    report("process start only: car --version", &version);
+    for case in &cases {
+        report(&case.label, &case.times);
+    }
+    ratios(&cases);
+    println!();
+    parallel_hits(car, &base.join("parallel-10000"));
+    println!();
     report(
         "in-process TypeScript validation",
-        &time_validation(root, &typescript),
+        &time_validation(&base.join("floor")),
     );
 }
 
-fn time_hook(car: &str, root: &Path, payload: &str) -> Vec<Duration> {
-    let mut times = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS + 3 {
-        let started = Instant::now();
-        let mut child = Command::new(car)
-            .args(["hook", "post-tool-use"])
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("car runs");
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(payload.as_bytes())
-            .expect("payload written");
-        child.wait().expect("car finishes");
-        times.push(started.elapsed());
+/// An added line no lesson fires on, and one that fires lesson 0 (`OldThing0.value`).
+const MISS_LINE: &str = "  const total = values.reduce((a, b) => a + b, 0);";
+const HIT_LINE: &str = "  render(OldThing0.value);";
+
+/// The floor cases: 1,000 lessons, none of which fires.
+fn floor_cases(root: &Path) -> Vec<Case> {
+    let root = project(root, 1_000);
+    std::fs::write(root.join("notes.txt"), "plain text\n".repeat(100)).expect("write");
+    std::fs::write(root.join("app.ts"), typescript_file(100)).expect("write");
+    std::fs::write(root.join("app.py"), python_file(100)).expect("write");
+    vec![
+        case(
+            "floor: .txt edit (no validator)",
+            &root,
+            "notes.txt",
+            "plain text",
+        ),
+        case(
+            "TypeScript 100 lines",
+            &root,
+            "app.ts",
+            "  const total = values.reduce((a, b) => a + b, 0);",
+        ),
+        case(
+            "Python 100 lines",
+            &root,
+            "app.py",
+            "    total = sum(values)",
+        ),
+    ]
+}
+
+/// The first hook after 91 idle days: every lesson is due for decay and the daily maintenance
+/// marker is 91 days old (restored before each call). The session is the same one, so the figure
+/// is the lessons' part (a new session's first edit also records `git status`, lessons or not).
+fn gap_case(root: &Path) -> Case {
+    let root = project(root, 10_000);
+    let state = root.join(".claude/claude-auto-review");
+    let marker = state.join("lessons-maintained");
+    let mut gap = case(
+        "first hook after 91 idle days, 10,000 lessons",
+        &root,
+        "small.ts",
+        MISS_LINE,
+    );
+    gap.now = NOW + 91 * DAY;
+    gap.before = Some(Box::new(move || {
+        std::fs::write(&marker, NOW.to_string()).expect("marker");
+    }));
+    gap
+}
+
+fn case(label: &str, root: &Path, file: &str, line: &str) -> Case {
+    Case {
+        label: label.to_string(),
+        root: root.to_path_buf(),
+        payload: edit_payload(root, file, line),
+        now: NOW,
+        before: None,
+        times: Vec::with_capacity(RUNS),
     }
-    times.drain(..3); // warm-up: page cache, interpreter cache
-    times
+}
+
+/// A git project with `count` lessons and a small TypeScript file holding both edits' lines.
+fn project(root: &Path, count: usize) -> PathBuf {
+    std::fs::create_dir_all(root).expect("project dir");
+    run(Command::new("git").args(["init", "-q"]).current_dir(root));
+    write_lessons(root, count);
+    std::fs::write(
+        root.join("small.ts"),
+        format!("export function total(values: number[]): number {{\n{MISS_LINE}\n{HIT_LINE}\n  return 0;\n}}\n"),
+    )
+    .expect("write");
+    root.to_path_buf()
+}
+
+/// Warm-up runs, not counted: they build the lesson index and fill the page cache.
+fn warm(car: &str, case: &Case) {
+    for _ in 0..WARMUP {
+        run_case(car, case);
+    }
+}
+
+fn run_case(car: &str, case: &Case) -> Duration {
+    if let Some(before) = &case.before {
+        before();
+    }
+    time_hook(car, &case.root, "post-tool-use", &case.payload, case.now)
+}
+
+/// One whole-process hook call.
+fn time_hook(car: &str, root: &Path, hook: &str, payload: &str, now: i64) -> Duration {
+    let started = Instant::now();
+    let output = spawn_hook(car, root, hook, payload, now)
+        .wait_with_output()
+        .expect("car finishes");
+    let elapsed = started.elapsed();
+    assert!(output.status.success(), "{output:?}");
+    elapsed
+}
+
+fn spawn_hook(car: &str, root: &Path, hook: &str, payload: &str, now: i64) -> std::process::Child {
+    let mut child = Command::new(car)
+        .args(["hook", hook])
+        .current_dir(root)
+        .env("CAR_NOW", now.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("car runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(payload.as_bytes())
+        .expect("payload written");
+    child
+}
+
+/// 24 hooks at once hitting one lesson of 10,000, then SessionEnd; five rounds, each checked.
+fn parallel_hits(car: &str, root: &Path) {
+    const HOOKS: usize = 24;
+    let root = project(root, 10_000);
+    let payload = edit_payload(&root, "small.ts", HIT_LINE);
+    let end = json!({"session_id": "bench", "cwd": root, "hook_event_name": "SessionEnd",
+        "reason": "other"})
+    .to_string();
+    let miss = edit_payload(&root, "small.ts", MISS_LINE);
+    time_hook(car, &root, "post-tool-use", &miss, NOW); // builds the index
+    let marker = root.join(".claude/claude-auto-review/lessons-maintained");
+    let (mut bursts, mut folds, mut maintained) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..10 {
+        // Even rounds end the session with the day's maintenance due, odd ones without.
+        if round % 2 == 0 {
+            let _ = std::fs::remove_file(&marker);
+        }
+        let before = lesson_zero(&root);
+        let started = Instant::now();
+        let children: Vec<_> = (0..HOOKS)
+            .map(|_| spawn_hook(car, &root, "post-tool-use", &payload, NOW))
+            .collect();
+        for child in children {
+            let output = child.wait_with_output().expect("car finishes");
+            let answer = String::from_utf8_lossy(&output.stdout);
+            assert!(answer.contains("OldThing0.value"), "{answer}");
+            assert!(!answer.contains("not recorded"), "{answer}");
+        }
+        bursts.push(started.elapsed());
+        let log = std::fs::read_to_string(root.join(format!("{LESSONS}.hits"))).expect("hit log");
+        assert_eq!(log.lines().count(), HOOKS, "exactly one line per hit");
+        let ending = time_hook(car, &root, "session-end", &end, NOW);
+        if round % 2 == 0 {
+            maintained.push(ending);
+        } else {
+            folds.push(ending);
+        }
+        let after = lesson_zero(&root);
+        assert_eq!(
+            after["hits"],
+            before["hits"].as_u64().unwrap_or(0) + HOOKS as u64
+        );
+        assert_eq!(after["weight"], 10);
+        assert_eq!(after["team"], "web", "unknown fields are kept");
+        assert!(!root.join(format!("{LESSONS}.hits")).exists(), "log folded");
+    }
+    println!("{HOOKS} parallel hits on one lesson of 10,000, then SessionEnd (10 rounds, checked)");
+    report(&format!("all {HOOKS} hooks, start to last answer"), &bursts);
+    report("SessionEnd folding the 24 hits", &folds);
+    report("SessionEnd, the same + daily maintenance", &maintained);
+}
+
+/// Lesson 0 as `lessons.json` holds it (the file must be valid seed-format JSON).
+fn lesson_zero(root: &Path) -> Value {
+    let text = std::fs::read_to_string(root.join(LESSONS)).expect("lessons file");
+    let file: Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(file["lessons"].as_array().map(Vec::len), Some(10_000));
+    file["lessons"][0].clone()
+}
+
+/// The ratios the issue asks for: the median of the per-round ratios (the two runs of a round are
+/// next to each other, so a slow spell of the shared machine hits both), beside the ratio of the
+/// medians above.
+fn ratios(cases: &[Case]) {
+    let times_of = |label: &str| {
+        &cases
+            .iter()
+            .find(|case| case.label == label)
+            .expect(label)
+            .times
+    };
+    let rows = [
+        (
+            "hit 10,000 / hit 100",
+            "hit, 10000 lessons",
+            "hit, 100 lessons",
+        ),
+        (
+            "hit 1,000 / miss 1,000",
+            "hit, 1000 lessons",
+            "miss, 1000 lessons",
+        ),
+        (
+            "miss 10,000 / miss 100",
+            "miss, 10000 lessons",
+            "miss, 100 lessons",
+        ),
+    ];
+    println!("ratios: median of per-round ratios (ratio of the medians)");
+    for (label, a, b) in rows {
+        let (a, b) = (times_of(a), times_of(b));
+        let mut paired: Vec<f64> = a
+            .iter()
+            .zip(b)
+            .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
+            .collect();
+        paired.sort_by(f64::total_cmp);
+        let of_medians = median(a).as_secs_f64() / median(b).as_secs_f64();
+        println!(
+            "{label:<34} {:>6.2}  ({of_medians:.2})",
+            paired[paired.len() / 2]
+        );
+    }
 }
 
 /// The floor every process pays: exec, dynamic linking, argument parsing.
 fn time_version(car: &str) -> Vec<Duration> {
-    let mut times = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS {
-        let started = Instant::now();
-        let status = Command::new(car)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status()
-            .expect("car runs");
-        assert!(status.success());
-        times.push(started.elapsed());
-    }
-    times
+    (0..RUNS)
+        .map(|_| {
+            let started = Instant::now();
+            let status = Command::new(car)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .status()
+                .expect("car runs");
+            assert!(status.success());
+            started.elapsed()
+        })
+        .collect()
 }
 
 /// The tree-sitter parse of the TypeScript file inside car, without the process around it.
-fn time_validation(root: &Path, typescript: &str) -> Vec<Duration> {
+fn time_validation(root: &Path) -> Vec<Duration> {
+    let typescript = typescript_file(100);
     let project = car::Project::at(root);
     let settings = car::settings::Settings::default();
     let validators = car::validate::Validators::load(&project, &settings);
@@ -99,7 +341,7 @@ fn time_validation(root: &Path, typescript: &str) -> Vec<Duration> {
     let source = car::validate::Source {
         path: &path,
         display_path: "app.ts",
-        content: typescript,
+        content: &typescript,
         language: None,
         added: &[],
     };
@@ -113,14 +355,19 @@ fn time_validation(root: &Path, typescript: &str) -> Vec<Duration> {
         .collect()
 }
 
+fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    sorted[sorted.len() / 2]
+}
+
 fn report(label: &str, times: &[Duration]) {
     let mut sorted = times.to_vec();
     sorted.sort();
-    let median = sorted[sorted.len() / 2];
     let p90 = sorted[sorted.len() * 9 / 10];
     println!(
-        "{label:<34} median {:>6.2} ms   p90 {:>6.2} ms   min {:>6.2} ms",
-        ms(median),
+        "{label:<46} median {:>7.2} ms   p90 {:>7.2} ms   min {:>7.2} ms",
+        ms(median(times)),
         ms(p90),
         ms(sorted[0])
     );
@@ -135,19 +382,39 @@ fn run(command: &mut Command) {
     assert!(status.success());
 }
 
+/// Each case's payload as `<project>/<label>.json`, with its clock in the file name's sibling
+/// `<label>.now`, for timing one case alone.
+fn save_payloads(dir: &Path, cases: &[Case]) {
+    for case in cases {
+        let name: String = case
+            .label
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        std::fs::write(dir.join(format!("{name}.json")), &case.payload).expect("payload");
+        std::fs::write(dir.join(format!("{name}.now")), case.now.to_string()).expect("now");
+    }
+}
+
+/// Claude Code's Edit payload for a file that now holds `line`: the line was inserted, and the
+/// response carries the file as it was before (`originalFile`), as Claude Code sends it.
 fn edit_payload(root: &Path, file: &str, line: &str) -> String {
+    let content = std::fs::read_to_string(root.join(file)).expect("the edited file exists");
+    let original = content.replacen(&format!("{line}\n"), "", 1);
     json!({
         "session_id": "bench",
         "cwd": root,
         "hook_event_name": "PostToolUse",
         "tool_name": "Edit",
         "tool_input": {"file_path": root.join(file), "old_string": "", "new_string": line},
-        "tool_response": {"filePath": root.join(file), "success": true}
+        "tool_response": {"filePath": root.join(file), "oldString": "", "newString": line,
+                          "originalFile": original, "userModified": false}
     })
     .to_string()
 }
 
-/// 1,000 lessons in the seed format: mostly literal triggers, some regexes, spread over scopes.
+/// `count` lessons in the seed format: mostly literal triggers, some regexes, spread over
+/// scopes, each with an unknown field; all last hit a day before [`NOW`].
 fn write_lessons(root: &Path, count: usize) {
     let scopes = ["*.ts", "*.py", "*.rs", "*.go", "src/**/*.swift"];
     let lessons: Vec<_> = (0..count)
@@ -161,7 +428,8 @@ fn write_lessons(root: &Path, count: usize) {
                 "scope": scopes[index % scopes.len()],
                 "triggers": [trigger, format!("OldThing{index}.value")],
                 "lesson": format!("lesson number {index}: use the new API"),
-                "weight": 3, "hits": 1, "last_hit": 1_779_300_000, "created": "2026-05-21"
+                "weight": 3, "hits": 1, "last_hit": NOW - DAY, "created": "2026-05-21",
+                "team": "web"
             })
         })
         .collect();

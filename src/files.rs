@@ -3,8 +3,9 @@
 //!
 //! Invariants: a data file is only ever replaced by renaming a complete temporary file from the
 //! same folder over it, while holding `<file>.lock` (locking the data file itself would lose
-//! updates, because the rename swaps the inode the lock is on). Appends write one complete line
-//! with a single `write` on an `O_APPEND` handle, also under the lock.
+//! updates, because the rename swaps the inode the lock is on). Appends write complete lines with
+//! a single `write` on an `O_APPEND` handle, also under a lock, after a newline when a killed
+//! writer left a torn last line. A symlinked data file is written through and keeps its mode.
 //!
 //! Every read has a bound and reads only a regular file: the file is opened without blocking
 //! (a FIFO would wait for a writer) and checked on the open handle, so a FIFO, a device such as
@@ -13,7 +14,9 @@
 //! Inside car's state folder (`.claude/claude-auto-review/`, the folder itself and `.claude`
 //! included) no symbolic link is ever followed, for reading or for writing: the folders on the way
 //! are checked, files are opened with `O_NOFOLLOW`, and a link is refused with
-//! [`FileError::Link`] — a link committed to a repository cannot redirect car's writes.
+//! [`FileError::Link`] — a link committed to a repository cannot redirect car's writes. The one
+//! exception is a file a team shares (`lessons.json`, `rules.md`, `validators/*.json`) linked to
+//! a file inside the same project, which is written through.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -377,14 +380,39 @@ fn resolve_symlinks(path: &Path) -> PathBuf {
     current
 }
 
-/// Appends one line (a newline is added) under the file's lock, in one `write` call, so parallel
-/// writers never interleave and a killed writer leaves at most one torn last line.
-pub(crate) fn append_line(path: &Path, line: &str, wait: Duration) -> Result<(), FileError> {
+/// Appends `lines` (one or more whole lines; the final newline is added) under the file's own
+/// lock, in one `write` call, so parallel writers never interleave and a killed writer leaves at
+/// most one torn last line.
+pub(crate) fn append_line(path: &Path, lines: &str, wait: Duration) -> Result<(), FileError> {
+    let lock = FileLock::acquire(path, wait)?;
+    append_line_locked(path, lines, &lock)
+}
+
+/// [`append_line`] for a caller that already holds the lock guarding `path` (a log that belongs to
+/// another file, written under that file's lock). When a killed writer left a torn last line (no
+/// newline), a newline is written first, so the torn bytes never swallow the next line.
+pub(crate) fn append_line_locked(
+    path: &Path,
+    lines: &str,
+    _held: &FileLock,
+) -> Result<(), FileError> {
     ensure_parent(path)?;
-    let _lock = FileLock::acquire(path, wait)?;
     let mut file = open_append(path)?;
-    let mut buffer = String::with_capacity(line.len() + 1);
-    buffer.push_str(line);
+    let length = file
+        .metadata()
+        .map_err(|source| FileError::io(path, source))?
+        .len();
+    let mut buffer = String::with_capacity(lines.len() + 2);
+    if length > 0 {
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::Start(length - 1))
+            .and_then(|_| file.read_exact(&mut last))
+            .map_err(|source| FileError::io(path, source))?;
+        if last[0] != b'\n' {
+            buffer.push('\n');
+        }
+    }
+    buffer.push_str(lines);
     buffer.push('\n');
     file.write_all(buffer.as_bytes())
         .map_err(|source| FileError::io(path, source))
@@ -521,6 +549,18 @@ mod tests {
         assert_ne!(
             mode, 0o600,
             "a new file gets the usual mode, not a temporary file's"
+        );
+    }
+
+    #[test]
+    fn an_append_after_a_torn_line_starts_on_a_new_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        std::fs::write(&log, "{\"a\":1}\n{\"a\":").unwrap();
+        append_line(&log, "{\"a\":3}", HOOK_LOCK_WAIT).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&log).unwrap(),
+            "{\"a\":1}\n{\"a\":\n{\"a\":3}\n"
         );
     }
 

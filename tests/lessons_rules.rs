@@ -1,6 +1,7 @@
 //! Lesson rules through the `car` binary, driven with CAR_NOW: learning (candidate → lesson, with
-//! the fix; what does not teach is in `learning_trust`), decay and its window, removal, candidate expiry, merge, the hook's daily
-//! maintenance, and distill's dry run.
+//! the fix; what does not teach is in `learning_trust`), decay and its window, removal, candidate
+//! expiry, merge, the daily maintenance at session end (never in the edit hook), and distill's
+//! dry run.
 
 use serde_json::{Value, json};
 
@@ -51,15 +52,21 @@ fn decay_once_per_window_then_removal() {
 }
 
 #[test]
-fn the_hook_maintains_at_most_once_a_day() {
+fn the_edit_hook_never_maintains_and_session_end_does_once_a_day() {
     let mut project = TestProject::new();
-    project.write(
-        LESSONS,
-        &json!({"lessons": [lesson("old_name", 3, T0)]}).to_string(),
-    );
+    let original = json!({"lessons": [lesson("old_name", 3, T0)]}).to_string();
+    project.write(LESSONS, &original);
     project.at(T0 + 91 * DAY);
     let payload = project.write_payload("a.py", "x = 1\n", None);
     let answer = project.hook("post-tool-use", &payload);
+    assert!(!answer.system_message().contains("decayed"), "{answer:?}");
+    assert_eq!(
+        project.read(LESSONS),
+        original,
+        "the edit hook leaves the library alone"
+    );
+    assert!(!project.exists(MARKER));
+    let answer = project.post_session_end();
     assert!(answer.system_message().contains("decayed"), "{answer:?}");
     assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 2);
     assert_eq!(project.read(MARKER).trim(), (T0 + 91 * DAY).to_string());
@@ -69,11 +76,36 @@ fn the_hook_maintains_at_most_once_a_day() {
         .replace("\"last_decay_at\"", "\"was_decayed\"");
     project.write(LESSONS, &edited);
     project.at(T0 + 91 * DAY + 3_600);
-    project.hook(
-        "post-tool-use",
-        &project.write_payload("b.py", "y = 2\n", None),
-    );
+    project.post_session_end();
     assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 2);
+}
+
+#[test]
+fn maintenance_sees_the_pending_hits_and_folds_them() {
+    let mut project = TestProject::new();
+    project.write(
+        LESSONS,
+        &json!({"lessons": [lesson("old_name", 3, T0)]}).to_string(),
+    );
+    // A hit 89 days later is pending in the hit log; maintenance two days after that must see
+    // it (no decay: the lesson was hit 2 days ago) and fold it into the file.
+    project.at(T0 + 89 * DAY);
+    let payload = project.write_payload("a.py", "old_name = 1\n", None);
+    assert!(
+        project
+            .hook("post-tool-use", &payload)
+            .context()
+            .contains("weight 4")
+    );
+    let out = maintain(&mut project, T0 + 91 * DAY);
+    assert_eq!(out.trim(), "nothing to change");
+    let file = project.read_json(LESSONS);
+    assert_eq!(
+        (&file["lessons"][0]["weight"], &file["lessons"][0]["hits"]),
+        (&json!(4), &json!(2))
+    );
+    assert_eq!(file["lessons"][0]["last_hit"], T0 + 89 * DAY);
+    assert!(!project.exists(".claude/claude-auto-review/lessons.json.hits"));
 }
 
 #[test]

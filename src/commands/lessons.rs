@@ -12,6 +12,7 @@ use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
@@ -42,8 +43,9 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
 }
 
 /// Project lessons, then user-wide lessons the project does not override; `(lesson, origin)`.
+/// The project's file is read live (the counters of hits not yet folded into it included).
 fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error> {
-    let file = LessonFile::load(&project.lessons_file())?;
+    let file = library::load_live(&project.lessons_file())?;
     for problem in file.problems() {
         output::print_message(&format!("warning: {problem}"));
     }
@@ -250,7 +252,7 @@ fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error>
 fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome, Error> {
     let lesson = lesson_from_args(args, clock)?;
     let id = lesson.id.clone();
-    store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
+    library::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
         if let Some(existing) = file
             .lessons()
             .find(|l| l.is_duplicate_of(&args.scope, &args.triggers))
@@ -292,9 +294,9 @@ fn shared_triggers(lesson: &Lesson, triggers: &[String]) -> usize {
 }
 
 fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
-    let file = LessonFile::load(&project.lessons_file())?;
+    let file = library::load_live(&project.lessons_file())?;
     let id = &resolve(project, id, &[&file])?;
-    let removed = store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
+    let removed = library::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
         let removed = file.remove(id);
         Ok((removed, removed))
     })?;
@@ -320,8 +322,9 @@ fn import(project: &Project, path: &Path) -> Result<Outcome, Error> {
     Ok(Outcome::Success)
 }
 
+/// The file as it will read once the pending hits are folded in (`car lessons maintain`).
 fn export(project: &Project) -> Result<Outcome, Error> {
-    let file = LessonFile::load(&project.lessons_file())?;
+    let file = library::load_live(&project.lessons_file())?;
     output::print_data(&file.render());
     Ok(Outcome::Success)
 }

@@ -6,7 +6,8 @@ use serde_json::Value;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::lessons::distill::{self, DistillReport};
-use crate::lessons::store::{CandidateFile, LessonFile};
+use crate::lessons::library;
+use crate::lessons::store::CandidateFile;
 use crate::output;
 use crate::project::Project;
 use crate::settings::Settings;
@@ -21,7 +22,7 @@ pub(crate) fn run(project: &Project, dry_run: bool, as_json: bool) -> Result<Out
         ));
     }
     let settings = Settings::load(project)?;
-    let file = LessonFile::load(&project.lessons_file())?;
+    let file = library::load_live(&project.lessons_file())?;
     let pool = CandidateFile::load(&project.candidates_file())?;
     let report = distill::distill(project, &settings, &file, &pool);
     if as_json {

@@ -1,10 +1,16 @@
 //! The SessionEnd hook: the payload's end of session, handed to
-//! [`crate::review::session_end`].
+//! [`crate::review::session_end`] (close the session, remove stale ones) and to
+//! [`crate::lessons::close_session`] (fold the session's lesson hits into `lessons.json`, daily
+//! maintenance).
 
 use crate::answer::Answer;
 use crate::hook::HookContext;
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let reason = context.payload.raw.reason.as_deref().unwrap_or_default();
-    crate::review::session_end::handle(context.session(), reason)
+    let mut answer = crate::review::session_end::handle(context.session(), reason);
+    for note in crate::lessons::close_session(&context.project, &context.settings, context.clock) {
+        answer = answer.with_system_line(format!("car: {note}"));
+    }
+    answer
 }

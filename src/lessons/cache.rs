@@ -31,8 +31,7 @@ use serde_json::Value;
 
 use crate::lessons::LessonsError;
 use crate::lessons::keyword::required_literals;
-use crate::lessons::learn::PENDING_FIX;
-use crate::lessons::model::Lesson;
+use crate::lessons::model::{Lesson, PENDING_FIX};
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 use checksum::checksum;
@@ -74,6 +73,23 @@ impl Stamp {
             inode,
         })
     }
+
+    /// The stamp stored in an index header (bytes 8..36).
+    fn from_header(header: &[u8]) -> Stamp {
+        Stamp {
+            size: read_u64(&header[8..]),
+            seconds: read_u64(&header[16..]) as i64,
+            nanos: read_u32(&header[24..]),
+            inode: read_u64(&header[28..]),
+        }
+    }
+
+    fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend(self.size.to_le_bytes());
+        out.extend(self.seconds.to_le_bytes());
+        out.extend(self.nanos.to_le_bytes());
+        out.extend(self.inode.to_le_bytes());
+    }
 }
 
 /// The lessons that may fire on one text, and what learning needs to know.
@@ -82,6 +98,8 @@ pub struct Shortlist {
     pub lessons: Vec<Lesson>,
     /// Project-relative files with a learned lesson waiting for its fix.
     pub(crate) pending_fix_files: Vec<String>,
+    /// The version of the lessons file the shortlist was read from.
+    pub(crate) stamp: Option<Stamp>,
 }
 
 /// Where the index of `lessons_file` lives.
@@ -108,18 +126,23 @@ pub(crate) fn shortlist_with(
         return Ok(Shortlist::default());
     };
     let lowered = text.to_ascii_lowercase();
-    if let Some(found) = read_shortlist(index, stamp, lowered.as_bytes()) {
-        return Ok(found);
-    }
-    let file = LessonFile::load(lessons_file)?;
-    if may_write
-        && write_index(index, &build(&file, stamp))
-        && let Some(found) = read_shortlist(index, stamp, lowered.as_bytes())
-    {
-        return Ok(found);
-    }
-    let lessons: Vec<&Lesson> = file.lessons().collect();
-    Ok(shortlist_in_memory(&lessons, &lowered))
+    let found = match read_shortlist(index, stamp, lowered.as_bytes()) {
+        Some(found) => found,
+        None => {
+            let file = LessonFile::load(lessons_file)?;
+            let rebuilt = (may_write && write_index(index, &build(&file, stamp)))
+                .then(|| read_shortlist(index, stamp, lowered.as_bytes()))
+                .flatten();
+            rebuilt.unwrap_or_else(|| {
+                let lessons: Vec<&Lesson> = file.lessons().collect();
+                shortlist_in_memory(&lessons, &lowered)
+            })
+        }
+    };
+    Ok(Shortlist {
+        stamp: Some(stamp),
+        ..found
+    })
 }
 
 /// Writes the index through a temporary file and a rename, without `fsync`: it is a cache, a
@@ -231,10 +254,7 @@ pub(crate) fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     ];
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.extend(stamp.size.to_le_bytes());
-    out.extend(stamp.seconds.to_le_bytes());
-    out.extend(stamp.nanos.to_le_bytes());
-    out.extend(stamp.inode.to_le_bytes());
+    stamp.write_to(&mut out);
     out.extend((lessons.len() as u32).to_le_bytes());
     out.extend(table_bits.to_le_bytes());
     for section in &sections {
@@ -415,13 +435,7 @@ impl IndexReader {
         }
         let mut header = [0u8; HEADER];
         file.read_exact(&mut header).ok()?;
-        let stored = Stamp {
-            size: read_u64(&header[8..]),
-            seconds: read_u64(&header[16..]) as i64,
-            nanos: read_u32(&header[24..]),
-            inode: read_u64(&header[28..]),
-        };
-        if &header[..8] != MAGIC || stored != stamp {
+        if &header[..8] != MAGIC || Stamp::from_header(&header) != stamp {
             return None;
         }
         let table_bits = read_u32(&header[40..]);
@@ -629,5 +643,8 @@ fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlis
 }
 
 mod checksum;
+mod patch;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use patch::patch;

@@ -7,8 +7,9 @@ use std::path::Path;
 
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::LessonsError;
+use crate::lessons::library;
 use crate::lessons::model::Entry;
-use crate::lessons::store::{self, LessonFile};
+use crate::lessons::store::LessonFile;
 
 /// What an import did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
             refused.join("\n  ")
         )));
     }
-    store::with_lessons(target, HOOK_LOCK_WAIT, |file| {
+    library::with_lessons(target, HOOK_LOCK_WAIT, |file| {
         let mut imported = Imported {
             added: 0,
             skipped: 0,

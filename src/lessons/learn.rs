@@ -21,15 +21,15 @@ use serde_json::{Value, json};
 
 use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
-use crate::lessons::model::{Candidate, Lesson, PROMOTED_WEIGHT, RawLesson, lesson_id};
+use crate::lessons::library;
+use crate::lessons::model::{
+    Candidate, Lesson, PENDING_FIX, PROMOTED_WEIGHT, RawLesson, lesson_id,
+};
 use crate::lessons::precision::{self, Refusal};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
 use crate::pipeline::config::VALIDATOR as SELF_TEST;
 use crate::validate::Diagnostic;
-
-/// Field marking a candidate or lesson whose fix is not known yet.
-pub(crate) const PENDING_FIX: &str = "pending_fix";
 
 /// One error signal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -366,7 +366,7 @@ fn update_lessons(
     if promoted.is_empty() && !needs_fix {
         return Ok(Vec::new());
     }
-    store::with_lessons(&path, HOOK_LOCK_WAIT, |file| {
+    library::with_lessons(&path, HOOK_LOCK_WAIT, |file| {
         let mut notes = Vec::new();
         let mut changed = false;
         for lesson in file.lessons_mut() {

@@ -9,15 +9,21 @@
 //!   triggers; max weight; summed hits; texts joined without duplication).
 //!
 //! Invariants: candidates are locked before lessons (the order `learn` uses); a dry run reads
-//! only. The hook runs maintenance at most once a day, remembered in a marker file.
+//! only. It never runs inside the edit hook (its cost grows with the library): `car lessons
+//! maintain` runs it, and so does the end of a session, at most once a day (a marker file).
+
+use std::collections::HashMap;
+use std::path::Path;
 
 use serde::Serialize;
 
 use crate::clock::{Clock, DAY};
 use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::LessonsError;
+use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
-use crate::lessons::{EditLessons, LessonScope, LessonsError};
+use crate::lessons::trigger::Trigger;
 use crate::project::Project;
 
 pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
@@ -166,42 +172,96 @@ pub(crate) fn expire_candidates(pool: &mut CandidateFile, now: i64, report: &mut
 }
 
 /// Merges lessons of the same scope sharing at least two triggers into the earliest of them.
+/// After a merge the grown lesson may overlap lessons it did not before, so the scan goes on
+/// right after it. Which earlier lessons share a trigger comes from a map of (scope, trigger) →
+/// lessons, so a library without merges costs one pass, not a comparison of every pair.
 pub(crate) fn merge(file: &mut LessonFile, report: &mut Report) {
+    // Entries keep their order while merging, so a lesson's sequence number (its first position)
+    // orders lessons exactly as their positions do.
+    let mut sequence: Vec<u32> = (0..file.entries.len() as u32).collect();
+    let mut owners = TriggerOwners::default();
+    for (entry, seq) in file.entries.iter().zip(&sequence) {
+        if let Entry::Valid(lesson) = entry {
+            owners.add(lesson, *seq);
+        }
+    }
     let mut index = 0;
     while index < file.entries.len() {
         let target = match &file.entries[index] {
-            Entry::Valid(lesson) => (0..index).find(|earlier| {
-                matches!(&file.entries[*earlier], Entry::Valid(other) if overlaps(other, lesson))
-            }),
+            Entry::Valid(lesson) => owners
+                .earliest_overlap(lesson, sequence[index])
+                .and_then(|seq| sequence.binary_search(&seq).ok()),
             Entry::Invalid { .. } => None,
         };
         let Some(target) = target else {
             index += 1;
             continue;
         };
+        let absorbed_seq = sequence.remove(index);
         let Entry::Valid(absorbed) = file.entries.remove(index) else {
             continue;
         };
+        owners.remove(&absorbed, absorbed_seq);
         if let Entry::Valid(kept) = &mut file.entries[target] {
+            owners.remove(kept, sequence[target]);
             absorb(kept, &absorbed);
+            owners.add(kept, sequence[target]);
             record_merge(report, kept, &absorbed.id);
         }
-        // The grown lesson may now overlap later ones it did not before: rescan from it.
         index = target + 1;
     }
 }
 
-fn overlaps(a: &Lesson, b: &Lesson) -> bool {
-    if a.scope.as_str() != b.scope.as_str() {
-        return false;
+/// (scope, trigger) → the sequence numbers of the lessons with that trigger, once per time the
+/// trigger appears in the lesson.
+#[derive(Default)]
+struct TriggerOwners {
+    map: HashMap<String, Vec<u32>>,
+}
+
+impl TriggerOwners {
+    fn key(lesson: &Lesson, trigger: &Trigger) -> String {
+        format!("{}\0{}", lesson.scope.as_str(), trigger.as_str())
     }
-    let theirs = b.trigger_texts();
-    let shared = a
-        .trigger_texts()
-        .iter()
-        .filter(|trigger| theirs.contains(trigger))
-        .count();
-    shared >= 2
+
+    fn add(&mut self, lesson: &Lesson, seq: u32) {
+        for trigger in &lesson.triggers {
+            self.map
+                .entry(TriggerOwners::key(lesson, trigger))
+                .or_default()
+                .push(seq);
+        }
+    }
+
+    fn remove(&mut self, lesson: &Lesson, seq: u32) {
+        for trigger in &lesson.triggers {
+            if let Some(owners) = self.map.get_mut(&TriggerOwners::key(lesson, trigger)) {
+                owners.retain(|owner| *owner != seq);
+            }
+        }
+    }
+
+    /// The earliest lesson before `seq` with the same scope sharing at least two triggers: the
+    /// earlier lesson's triggers (as often as it lists them) found among this lesson's.
+    fn earliest_overlap(&self, lesson: &Lesson, seq: u32) -> Option<u32> {
+        let mut distinct: Vec<&str> = lesson.triggers.iter().map(Trigger::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut shared: HashMap<u32, usize> = HashMap::new();
+        for trigger in distinct {
+            let key = format!("{}\0{trigger}", lesson.scope.as_str());
+            for owner in self.map.get(&key).into_iter().flatten() {
+                if *owner < seq {
+                    *shared.entry(*owner).or_default() += 1;
+                }
+            }
+        }
+        shared
+            .into_iter()
+            .filter(|(_, count)| *count >= 2)
+            .map(|(owner, _)| owner)
+            .min()
+    }
 }
 
 fn absorb(kept: &mut Lesson, other: &Lesson) {
@@ -283,6 +343,8 @@ fn join_examples(a: Option<Examples>, b: Option<Examples>) -> Option<Examples> {
 }
 
 /// Runs every rule on the project's files; writes only when not `dry_run` and something changed.
+/// The pending hits are part of what it sees (a hit resets a lesson's clock), and a real run folds
+/// them into the file even when no rule changed anything.
 pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Report, LessonsError> {
     let now = clock.now();
     let lessons_path = project.lessons_file();
@@ -290,7 +352,7 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
     let mut report = Report::default();
     if dry_run {
         let mut pool = CandidateFile::load(&candidates_path)?;
-        let mut file = LessonFile::load(&lessons_path)?;
+        let mut file = library::load_live(&lessons_path)?;
         expire_candidates(&mut pool, now, &mut report);
         decay_and_remove(&mut file, now, &mut report);
         merge(&mut file, &mut report);
@@ -299,46 +361,56 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
     store::with_candidates(&candidates_path, HOOK_LOCK_WAIT, |pool| {
         expire_candidates(pool, now, &mut report);
         let pool_changed = !report.expired.is_empty();
-        store::with_lessons(&lessons_path, HOOK_LOCK_WAIT, |file| {
-            decay_and_remove(file, now, &mut report);
-            merge(file, &mut report);
-            let changed = !(report.decayed.is_empty()
-                && report.removed.is_empty()
-                && report.merged.is_empty());
-            Ok(((), changed))
-        })?;
+        if lessons_path.exists() {
+            maintain_lessons(&lessons_path, now, &mut report)?;
+        }
         Ok(((), pool_changed))
     })?;
     Ok(report)
 }
 
-/// The hook's automatic maintenance: at most once a day, only when there is something to keep.
-pub(crate) fn run_if_due(scope: &LessonScope<'_>, out: &mut EditLessons) {
-    let project = scope.project;
+/// Decay, removal and merge on the lessons file, and the fold of its hit log. Most runs change
+/// nothing but the pending hits: the rules are tried on a read first, and then only the hits are
+/// folded (in place); the general rewrite runs when a rule changes something.
+fn maintain_lessons(path: &Path, now: i64, report: &mut Report) -> Result<(), LessonsError> {
+    let mut preview = Report::default();
+    let mut live = library::load_live(path)?;
+    decay_and_remove(&mut live, now, &mut preview);
+    merge(&mut live, &mut preview);
+    if !changes_lessons(&preview) {
+        library::fold(path, HOOK_LOCK_WAIT)?;
+        return Ok(());
+    }
+    library::with_lessons(path, HOOK_LOCK_WAIT, |file| {
+        decay_and_remove(file, now, report);
+        merge(file, report);
+        Ok(((), changes_lessons(report) || file.pending_hits > 0))
+    })
+}
+
+fn changes_lessons(report: &Report) -> bool {
+    !(report.decayed.is_empty() && report.removed.is_empty() && report.merged.is_empty())
+}
+
+/// The automatic maintenance at the end of a session: at most once a day (remembered in
+/// [`MARKER_FILE`]), only when there is something to keep. `None` when it was not due.
+pub(crate) fn run_if_due(project: &Project, clock: Clock) -> Result<Option<Report>, LessonsError> {
     if !project.lessons_file().exists() && !project.candidates_file().exists() {
-        return;
+        return Ok(None);
     }
     let marker = project.state_dir().join(MARKER_FILE);
-    let now = scope.clock.now();
+    let now = clock.now();
     let last = crate::files::read_optional(&marker)
         .ok()
         .flatten()
         .and_then(|text| text.trim().parse::<i64>().ok());
     if last.is_some_and(|last| last <= now && now - last < DAY) {
-        return;
+        return Ok(None);
     }
-    match run(project, scope.clock, false) {
-        Ok(report) => {
-            let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
-            if !report.is_empty() {
-                out.notes
-                    .push(format!("lesson maintenance: {}", report.summary()));
-            }
-        }
-        Err(error) => out
-            .notes
-            .push(format!("lesson maintenance skipped: {error}")),
-    }
+    // Marked first: a run cut short (the hook's time budget) or failing is not retried by every
+    // session end of the day.
+    let _ = crate::files::write_atomic(&marker, now.to_string().as_bytes());
+    run(project, clock, false).map(Some)
 }
 
 #[cfg(test)]

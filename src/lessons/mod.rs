@@ -2,23 +2,29 @@
 //! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
 //!
 //! Files: `model` (stored and validated forms), `trigger` / `scope` / `keyword` (what a lesson
-//! matches), `store` (locked load/save, the user-wide layer), `matcher` (the Aho-Corasick index),
-//! `cache` (the on-disk index the hook reads), `warn` (one edit's hits), `learn` + `precision`
-//! (candidates and promotion), `problems` (unusable entries, told once), `maintain`, `distill`,
-//! `starter`, `command`.
+//! matches), `store` (load/save of the files, the user-wide layer), `hits` (the hit log: a hit is
+//! one appended line), `library` (the file, its hit log and its index kept consistent: live reads,
+//! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
+//! index the hook reads), `warn` (one edit's hits), `learn` + `precision` (candidates and
+//! promotion), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`.
 //!
-//! The one entry point for edits is [`on_edit`]: match, record hits, learn, maintain daily. It
-//! never fails: every problem (a corrupt file, a busy lock, a regex that gave up) becomes a note.
+//! The entry point for edits is [`on_edit`]: match, record hits, learn. Its cost does not grow
+//! with the library: whole-library work (folding the hit log, decay, candidate expiry, merge) runs
+//! at [`close_session`] and `car lessons maintain`. Neither fails: every problem (a corrupt file,
+//! a busy lock, a regex that gave up) becomes a note.
 
 pub mod cache;
 pub(crate) mod distill;
 pub(crate) mod examples;
+pub(crate) mod fold;
 pub(crate) mod fragment;
 pub(crate) mod from_correction;
 pub(crate) mod from_review;
+pub(crate) mod hits;
 pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod learn;
+pub(crate) mod library;
 pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
@@ -145,18 +151,44 @@ pub(crate) fn on_edit(
     }
     let layers = warn::Layers::load(&scope, edit, &mut out.notes);
     warn::match_edit(&scope, edit, &layers, &mut out);
-    // A corrupt lessons file is never touched: no learning and no maintenance until it is fixed.
-    if scope.record && layers.project.is_some() {
-        if scope.settings.learning_enabled {
-            let pending = layers.has_pending_fix(&edit.relative_path);
-            let known: Vec<&model::Lesson> = layers
-                .active()
-                .into_iter()
-                .map(|(lesson, _)| lesson)
-                .collect();
-            learn::learn_from_edit(&scope, edit, diagnostics, pending, &known, &mut out);
-        }
-        maintain::run_if_due(&scope, &mut out);
+    // A corrupt lessons file is never touched: no learning until it is fixed.
+    if scope.record && layers.project.is_some() && scope.settings.learning_enabled {
+        let pending = layers.has_pending_fix(&edit.relative_path);
+        let known: Vec<&model::Lesson> = layers
+            .active()
+            .into_iter()
+            .map(|(lesson, _)| lesson)
+            .collect();
+        learn::learn_from_edit(&scope, edit, diagnostics, pending, &known, &mut out);
     }
     out
+}
+
+/// The end of a session: fold the hits it recorded into `lessons.json`, and once a day run the
+/// maintenance (decay, candidate expiry, merge, which fold too). Returns lines for the human.
+pub(crate) fn close_session(project: &Project, settings: &Settings, clock: Clock) -> Vec<String> {
+    let mut notes = Vec::new();
+    let maintained = settings.lessons_enabled && {
+        match maintain::run_if_due(project, clock) {
+            Ok(Some(report)) => {
+                if !report.is_empty() {
+                    notes.push(format!("lesson maintenance: {}", report.summary()));
+                }
+                true
+            }
+            Ok(None) => false,
+            Err(error) => {
+                notes.push(format!("lesson maintenance skipped: {error}"));
+                false
+            }
+        }
+    };
+    if !maintained
+        && let Err(error) = library::fold(&project.lessons_file(), crate::files::HOOK_LOCK_WAIT)
+    {
+        notes.push(format!(
+            "lesson hits were not folded into the file: {error}"
+        ));
+    }
+    notes
 }

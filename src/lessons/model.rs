@@ -17,6 +17,9 @@ use crate::scope::Scope;
 pub(crate) const MAX_WEIGHT: u32 = 10;
 /// Weight of a lesson promoted from a candidate, and of `car lessons add` by default.
 pub(crate) const PROMOTED_WEIGHT: u32 = 2;
+/// Field marking a candidate or lesson whose fix is not known yet (learning sets it, the index
+/// lists the files it names).
+pub(crate) const PENDING_FIX: &str = "pending_fix";
 
 /// `lessons.json` as stored: `{"lessons": [...], …}`; `{}` is an empty file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

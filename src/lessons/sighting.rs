@@ -237,7 +237,7 @@ pub(crate) fn record(
 }
 
 fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError> {
-    store::with_lessons(path, HOOK_LOCK_WAIT, |file| {
+    crate::lessons::library::with_lessons(path, HOOK_LOCK_WAIT, |file| {
         let triggers = lesson.trigger_texts();
         if file
             .lessons()

@@ -5,8 +5,9 @@
 use crate::clock::Clock;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::LessonsError;
+use crate::lessons::library;
 use crate::lessons::model::{Entry, Lesson};
-use crate::lessons::store::{self, LessonFile};
+use crate::lessons::store::LessonFile;
 use crate::project::Project;
 
 /// `(file name, contents)` of every shipped starter file.
@@ -40,7 +41,7 @@ pub(crate) fn install_starter_lessons(
     clock: Clock,
 ) -> Result<usize, LessonsError> {
     let starters = starter_lessons()?;
-    store::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
+    library::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
         let mut added = 0;
         for mut lesson in starters {
             let triggers = lesson.trigger_texts();

@@ -3,8 +3,8 @@
 //! Invariants:
 //! - Reads take no lock (a reader sees the old or the new file, never half of one, because writers
 //!   rename a complete temporary file over it). Read-modify-write always happens under the
-//!   sidecar `<file>.lock` with a bounded wait ([`with_lessons`], [`with_candidates`]), re-reading
-//!   the file inside the lock so parallel hooks lose no update.
+//!   sidecar `<file>.lock` with a bounded wait (`library::with_lessons`, [`with_candidates`]),
+//!   re-reading the file inside the lock so parallel hooks lose no update.
 //! - A file that is not valid JSON, or not shaped like a lesson file, is an error naming the path
 //!   and line; it is never rewritten (byte-identical), so a hand-broken file loses nothing.
 //! - Missing file, empty file and `{}` are all empty.
@@ -29,6 +29,9 @@ pub struct LessonFile {
     /// The text as read from disk: a save edits it minimally, so the team's file keeps its
     /// formatting and a change shows as a small diff.
     pub(crate) original: Option<String>,
+    /// Hits read from the hit log and applied in memory, not yet in the file on disk
+    /// ([`crate::lessons::library::load_live`]); 0 for a plain [`LessonFile::load`].
+    pub(crate) pending_hits: usize,
 }
 
 impl LessonFile {
@@ -67,6 +70,7 @@ impl LessonFile {
             entries: Vec::with_capacity(raw.lessons.len()),
             extra: raw.extra,
             original: None,
+            pending_hits: 0,
         };
         let mut seen = std::collections::HashSet::new();
         for value in raw.lessons {
@@ -101,10 +105,6 @@ impl LessonFile {
 
     pub(crate) fn find(&self, id: &str) -> Option<&Lesson> {
         self.lessons().find(|lesson| lesson.id == id)
-    }
-
-    pub(crate) fn find_mut(&mut self, id: &str) -> Option<&mut Lesson> {
-        self.lessons_mut().find(|lesson| lesson.id == id)
     }
 
     /// Removes a lesson by id; whether it was there.
@@ -261,23 +261,9 @@ impl CandidateFile {
     }
 }
 
-/// Load, change and save the lessons file under its lock. `change` returns its result and
-/// whether it changed anything; nothing is written otherwise.
-pub(crate) fn with_lessons<T>(
-    path: &Path,
-    wait: Duration,
-    change: impl FnOnce(&mut LessonFile) -> Result<(T, bool), LessonsError>,
-) -> Result<T, LessonsError> {
-    let _lock = FileLock::acquire(path, wait)?;
-    let mut file = LessonFile::load(path)?;
-    let (result, changed) = change(&mut file)?;
-    if changed {
-        file.save()?;
-    }
-    Ok(result)
-}
-
-/// [`with_lessons`] for the candidate pool.
+/// Load, change and save the candidate pool under its lock (the lessons file's counterpart is
+/// [`crate::lessons::library::with_lessons`]). `change` returns its result and whether it changed
+/// anything; nothing is written otherwise.
 pub(crate) fn with_candidates<T>(
     path: &Path,
     wait: Duration,
@@ -363,7 +349,9 @@ mod tests {
         let path = dir.path().join("lessons.json");
         let broken = "{\"lessons\": [\n  {\"scope\": \"*.py\",,}\n]}";
         std::fs::write(&path, broken).unwrap();
-        let error = with_lessons(&path, HOOK_LOCK_WAIT, |_| Ok(((), true))).unwrap_err();
+        let error =
+            crate::lessons::library::with_lessons(&path, HOOK_LOCK_WAIT, |_| Ok(((), true)))
+                .unwrap_err();
         let message = error.to_string();
         assert!(message.contains("lessons.json:2:"), "{message}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);

@@ -1,16 +1,20 @@
 //! Matching one edit against the layered lessons and recording the hits.
 //!
-//! Invariants: the no-hit path only reads (no lock, no write). Hits are recorded under the
-//! lessons file's lock on a fresh read, so parallel hooks each add their own hit; when the lock is
-//! busy for too long the hits are not recorded and a note says so. User-wide lessons are never
-//! written by the hook. A corrupt project file disables only its own lessons, with a note naming
-//! the file and line, and is never rewritten.
+//! Invariants: the no-hit path only reads (no lock, no write). A hit is one line appended to the
+//! hit log under the lessons file's lock (`hits`), never a rewrite of the library, so its cost does
+//! not grow with the library and parallel hooks each add their own hit; when the lock is busy for
+//! too long the hits are not recorded and a note says so. The weight a warning shows is the live
+//! one (file + pending hits + this hit). User-wide lessons are never written by the hook. A
+//! corrupt project file disables only its own lessons, with a note naming the file and line, and
+//! is never rewritten.
 
 use std::collections::HashMap;
 
 use crate::edit::Edit;
-use crate::files::{FileError, HOOK_LOCK_WAIT};
+use crate::files::{FileError, FileLock, HOOK_LOCK_WAIT};
 use crate::lessons::cache::{self, Shortlist};
+use crate::lessons::hits::{self, Hit, HitLog};
+use crate::lessons::library;
 use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
 use crate::lessons::model::Lesson;
 use crate::lessons::store::{self, LessonFile};
@@ -113,16 +117,15 @@ pub(crate) fn match_edit(
     if outcome.hits.is_empty() {
         return;
     }
-    let recorded_ids: Vec<String> = outcome
+    let fired: Vec<&Lesson> = outcome
         .hits
         .iter()
         .filter(|hit| active[hit.lesson].1)
-        .map(|hit| lessons[hit.lesson].id.clone())
+        .map(|hit| lessons[hit.lesson])
         .collect();
-    let weights = if scope.record && !recorded_ids.is_empty() {
-        record_hits(scope, &recorded_ids, &mut out.notes)
-    } else {
-        HashMap::new()
+    let weights = match &layers.project {
+        Some(shortlist) if !fired.is_empty() => live_weights(scope, shortlist, &fired, out),
+        _ => HashMap::new(),
     };
     for hit in &outcome.hits {
         let lesson = lessons[hit.lesson];
@@ -138,43 +141,93 @@ pub(crate) fn match_edit(
     }
 }
 
-/// Applies one hit per id under the lock; returns the weights after the hits.
-fn record_hits(
+/// The live weight of each project lesson that fired: its weight in the file, plus the hits
+/// pending in the hit log, plus this hit when hits are recorded (`scope.record`). Recording is one
+/// appended line per lesson, under the lessons file's lock; a busy lock skips it with a note.
+fn live_weights(
     scope: &LessonScope<'_>,
-    ids: &[String],
-    notes: &mut Vec<String>,
+    shortlist: &Shortlist,
+    fired: &[&Lesson],
+    out: &mut EditLessons,
 ) -> HashMap<String, u32> {
     let now = scope.clock.now();
     let path = scope.project.lessons_file();
-    let result = store::with_lessons(&path, HOOK_LOCK_WAIT, |file| {
-        let mut weights = HashMap::new();
-        for id in ids {
-            if let Some(lesson) = file.find_mut(id) {
-                lesson.record_hit(now);
-                weights.insert(id.clone(), lesson.weight);
-            }
-        }
-        if !weights.is_empty() {
-            // Saved here rather than by `with_lessons` so the index is rebuilt from this very
-            // content while the lock is still held.
-            file.save()?;
-            cache::refresh(file);
-        }
-        Ok((weights, false))
-    });
-    match result {
-        Ok(weights) => weights,
-        Err(LessonsError::File(FileError::LockTimeout { path, waited_ms })) => {
-            notes.push(format!(
-                "{}: busy for {waited_ms} ms; {} lesson hit(s) were not recorded",
-                path.display(),
-                ids.len()
-            ));
-            HashMap::new()
-        }
+    let log = HitLog::of(&path);
+    let ids: Vec<String> = fired.iter().map(|lesson| lesson.id.clone()).collect();
+    let seen = if scope.record {
+        record(&path, &log, shortlist, &ids, now)
+    } else {
+        log.read()
+            .map(|pending| (pending, None))
+            .map_err(LessonsError::from)
+    };
+    let (pending, refreshed) = match seen {
+        Ok(seen) => seen,
         Err(error) => {
-            notes.push(format!("lesson hits were not recorded: {error}"));
-            HashMap::new()
+            out.notes.push(not_recorded_note(&error, ids.len()));
+            return HashMap::new();
         }
+    };
+    let mut live: Vec<Lesson> = match refreshed {
+        Some(file) => file
+            .lessons()
+            .filter(|l| ids.contains(&l.id))
+            .cloned()
+            .collect(),
+        None => fired.iter().map(|lesson| (*lesson).clone()).collect(),
+    };
+    hits::apply(live.iter_mut(), &pending);
+    if scope.record {
+        for lesson in &mut live {
+            lesson.record_hit(now);
+        }
+        fold_when_large(&path, &log, &mut out.notes);
+    }
+    live.into_iter()
+        .map(|lesson| (lesson.id, lesson.weight))
+        .collect()
+}
+
+/// Appends the hits under the lock and returns the hits that were pending before them. When the
+/// lessons file changed since the shortlist was read (a fold or a rewrite in between), its
+/// current content comes back too, since the shortlist's counters are then out of date.
+fn record(
+    path: &std::path::Path,
+    log: &HitLog,
+    shortlist: &Shortlist,
+    ids: &[String],
+    now: i64,
+) -> Result<(Vec<Hit>, Option<LessonFile>), LessonsError> {
+    let lock = FileLock::acquire(path, HOOK_LOCK_WAIT)?;
+    let refreshed = if cache::Stamp::of(path) == shortlist.stamp {
+        None
+    } else {
+        Some(LessonFile::load(path)?)
+    };
+    let pending = log.read()?;
+    log.append(ids, now, &lock)?;
+    Ok((pending, refreshed))
+}
+
+/// Folds the hit log into the lessons file once it has grown past its bound (a session without a
+/// SessionEnd hook). Rare and amortised: one rewrite per [`hits::FOLD_FROM`] bytes of hits.
+fn fold_when_large(path: &std::path::Path, log: &HitLog, notes: &mut Vec<String>) {
+    if log.size() <= hits::FOLD_FROM {
+        return;
+    }
+    if let Err(error) = library::fold(path, HOOK_LOCK_WAIT) {
+        notes.push(format!(
+            "lesson hits were not folded into the file: {error}"
+        ));
+    }
+}
+
+fn not_recorded_note(error: &LessonsError, count: usize) -> String {
+    match error {
+        LessonsError::File(FileError::LockTimeout { path, waited_ms }) => format!(
+            "{}: busy for {waited_ms} ms; {count} lesson hit(s) were not recorded",
+            path.display()
+        ),
+        error => format!("lesson hits were not recorded: {error}"),
     }
 }

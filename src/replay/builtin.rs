@@ -21,7 +21,6 @@ pub(crate) const SCENARIOS: &[(&str, &str)] = scenarios![
     "fixture_seed_lessons.json",
     "hit_caps_weight_at_10.json",
     "hit_raises_weight.json",
-    "hook_daily_maintenance.json",
     "json_error_blocks_without_guessing.json",
     "learn_from_corrections.json",
     "learn_from_review.json",
@@ -29,6 +28,7 @@ pub(crate) const SCENARIOS: &[(&str, &str)] = scenarios![
     "other_agents.json",
     "regex_lookbehind_trigger.json",
     "scope_filtering.json",
+    "session_end_daily_maintenance.json",
     "settings_live_reload.json",
     "substring_trigger.json",
 ];

@@ -1,6 +1,7 @@
-//! The replay steps that are not hook calls: `check` (what `car check PATH…` does: validators,
-//! then the lessons on the whole file, read-only: no hit, no learning) and `maintain` (what
-//! `car lessons maintain` does: decay, candidate expiry, merge).
+//! The replay steps that are not edit-hook calls: `check` (what `car check PATH…` does:
+//! validators, then the lessons on the whole file, read-only: no hit, no learning), `maintain`
+//! (what `car lessons maintain` does: decay, candidate expiry, merge) and `session_end` (what the
+//! SessionEnd hook does to the lessons: fold the hit log, daily maintenance).
 
 use crate::clock::Clock;
 use crate::edit::{AddedLine, Edit};
@@ -83,6 +84,16 @@ pub(crate) fn maintain(project: &Project, clock: Clock) -> Observation {
     };
     Observation {
         message,
+        ..Observation::default()
+    }
+}
+
+/// The lessons' part of the end of a session ([`crate::lessons::close_session`]); its notes are
+/// the step's message.
+pub(crate) fn session_end(project: &Project, settings: &Settings, clock: Clock) -> Observation {
+    let notes = crate::lessons::close_session(project, settings, clock);
+    Observation {
+        message: notes.join("\n"),
         ..Observation::default()
     }
 }

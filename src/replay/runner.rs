@@ -187,6 +187,11 @@ impl Sandbox {
                 let answer = crate::hook::stop::handle(&context);
                 Ok(Some(Observation::from_response(&answer)))
             }
+            Action::SessionEnd => Ok(Some(crate::replay::check_step::session_end(
+                &self.project,
+                &self.settings().0,
+                clock,
+            ))),
         }
     }
 
@@ -300,13 +305,22 @@ impl Sandbox {
         Ok(payload)
     }
 
+    /// What a step left behind. Lessons are read live (the hits still pending in the hit log
+    /// applied), as `car lessons list` shows them; the file's own bytes stay in `lessons_text`.
     fn disk(&self) -> DiskState {
-        let lessons_text = std::fs::read_to_string(self.project.lessons_file()).ok();
+        let path = self.project.lessons_file();
+        let lessons_text = std::fs::read_to_string(&path).ok();
         let candidates_text = std::fs::read_to_string(self.project.candidates_file()).ok();
+        let live = lessons_text
+            .as_ref()
+            .and_then(|_| crate::lessons::library::load_live(&path).ok())
+            .and_then(|file| serde_json::from_str(&file.render()).ok());
         DiskState {
-            lessons: lessons_text
-                .as_deref()
-                .and_then(|text| serde_json::from_str(text).ok()),
+            lessons: live.or_else(|| {
+                lessons_text
+                    .as_deref()
+                    .and_then(|text| serde_json::from_str(text).ok())
+            }),
             lessons_text,
             candidates: candidates_text
                 .as_deref()

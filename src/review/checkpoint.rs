@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::{self, FileError};
 
-use crate::review::log::{EventLog, decode_lines, parse_lines};
+use crate::review::log::{EventLog, decode_lines, fold_lines};
 use crate::review::snapshot::Snapshot;
 
 const FORMAT: u32 = 2;
@@ -49,12 +49,10 @@ pub(crate) fn load(log: &EventLog) -> Result<Snapshot, FileError> {
         snapshot = fresh(log);
     }
     let complete = text.rfind('\n').map_or(0, |index| index + 1);
-    let (records, skipped) = parse_lines(&text[..complete]);
-    let new_events = records.len() + skipped;
+    let events_before = snapshot.events;
+    let skipped = fold_lines(&text[..complete], &mut snapshot);
+    let new_events = snapshot.events - events_before + skipped;
     snapshot.skipped_lines += skipped;
-    for record in records {
-        snapshot.apply(record);
-    }
     if new_events > 0 {
         let end = start + complete as u64;
         let tail = tail_of(&text[..complete]);
@@ -77,9 +75,7 @@ pub(crate) fn peek(log: &EventLog) -> Option<Snapshot> {
     }
     let mut snapshot = checkpoint.snapshot;
     let complete = text.rfind('\n').map_or(0, |index| index + 1);
-    for record in parse_lines(&text[..complete]).0 {
-        snapshot.apply(record);
-    }
+    fold_lines(&text[..complete], &mut snapshot);
     Some(snapshot)
 }
 

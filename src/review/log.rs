@@ -7,12 +7,13 @@
 //! Invariant: every event goes through [`EventLog::append`] / [`EventLog::append_all`], which
 //! copy lifecycle events into `state.jsonl` so the two logs never disagree about what happened.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::files::{self, FileError, HOOK_LOCK_WAIT};
 use crate::project::Project;
 use crate::review::event::{Event, EventRecord};
+use crate::review::snapshot::{Frequent, Snapshot, WarningRef};
 
 /// File name of a session's event log inside its client folder.
 pub(crate) const EVENTS_FILE: &str = "events.jsonl";
@@ -114,30 +115,10 @@ impl EventLog {
     }
 }
 
-/// Appends `lines` under the lock; when a killed writer left a torn last line (no newline), a
-/// newline is written first so the torn bytes never swallow the next event.
+/// Appends `lines` in one write under the file's lock; a torn last line left by a killed writer
+/// never swallows them ([`files::append_line`]).
 fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
-    files::ensure_parent(path)?;
-    let _lock = files::FileLock::acquire(path, HOOK_LOCK_WAIT)?;
-    let mut file = files::open_append(path)?;
-    let length = file
-        .metadata()
-        .map_err(|source| FileError::io(path, source))?
-        .len();
-    let mut buffer = String::with_capacity(lines.len() + 2);
-    if length > 0 {
-        let mut last = [0u8; 1];
-        file.seek(SeekFrom::Start(length - 1))
-            .and_then(|_| file.read_exact(&mut last))
-            .map_err(|source| FileError::io(path, source))?;
-        if last[0] != b'\n' {
-            buffer.push('\n');
-        }
-    }
-    buffer.push_str(lines);
-    buffer.push('\n');
-    std::io::Write::write_all(&mut file, buffer.as_bytes())
-        .map_err(|source| FileError::io(path, source))
+    files::append_line(path, lines, HOOK_LOCK_WAIT)
 }
 
 /// The log's bytes as text of the same length: a line that is not valid UTF-8 (half a character
@@ -166,55 +147,122 @@ pub(crate) fn decode_lines(bytes: Vec<u8>) -> String {
 /// session log, before the snapshot cache exists).
 const PARALLEL_FROM: usize = 512 * 1024;
 
+/// One line as read: car's frequent events borrowed from the text, anything else owned.
+enum Line<'a> {
+    Frequent(i64, &'a str, Frequent<'a>),
+    Record(EventRecord),
+    Unreadable,
+}
+
+impl Line<'_> {
+    fn into_record(self) -> Option<EventRecord> {
+        match self {
+            Line::Frequent(ts, session, event) => Some(EventRecord {
+                ts,
+                session: session.to_string(),
+                event: event.into_event(),
+            }),
+            Line::Record(record) => Some(record),
+            Line::Unreadable => None,
+        }
+    }
+
+    fn apply_to(self, snapshot: &mut Snapshot) -> bool {
+        match self {
+            Line::Frequent(ts, _, event) => snapshot.apply_frequent(ts, event),
+            Line::Record(record) => snapshot.apply(record),
+            Line::Unreadable => return false,
+        }
+        true
+    }
+}
+
 /// Parses JSONL, skipping blank, torn and unknown lines; events keep their order.
 pub(crate) fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
+    let lines = read_lines(text);
+    let total = lines.len();
+    let records: Vec<EventRecord> = lines.into_iter().filter_map(Line::into_record).collect();
+    let skipped = total - records.len();
+    (records, skipped)
+}
+
+/// Folds JSONL into `snapshot` (what [`parse_lines`] then [`Snapshot::apply`] would give) without
+/// owning the frequent events; returns how many lines were skipped.
+pub(crate) fn fold_lines(text: &str, snapshot: &mut Snapshot) -> usize {
     if text.len() < PARALLEL_FROM {
-        return parse_serial(text);
+        return fold(lines_of(text).map(read_line), snapshot);
     }
+    // The later half is read on another thread while this one folds the earlier half.
+    let (first, second) = split_at_line(text);
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| lines_of(second).map(read_line).collect::<Vec<_>>());
+        let skipped = fold(lines_of(first).map(read_line), snapshot);
+        let later = later
+            .join()
+            .unwrap_or_else(|_| lines_of(second).map(read_line).collect());
+        skipped + fold(later.into_iter(), snapshot)
+    })
+}
+
+/// Applies lines in order; how many were unreadable.
+fn fold<'a>(lines: impl Iterator<Item = Line<'a>>, snapshot: &mut Snapshot) -> usize {
+    let mut skipped = 0;
+    for line in lines {
+        if !line.apply_to(snapshot) {
+            skipped += 1;
+        }
+    }
+    skipped
+}
+
+/// Every non-blank line read, in two halves on two threads for a large text.
+fn read_lines(text: &str) -> Vec<Line<'_>> {
+    if text.len() < PARALLEL_FROM {
+        return lines_of(text).map(read_line).collect();
+    }
+    let (first, second) = split_at_line(text);
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| lines_of(second).map(read_line).collect::<Vec<_>>());
+        let mut lines: Vec<Line<'_>> = lines_of(first).map(read_line).collect();
+        let rest = later
+            .join()
+            .unwrap_or_else(|_| lines_of(second).map(read_line).collect());
+        lines.extend(rest);
+        lines
+    })
+}
+
+fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|line| !line.trim().is_empty())
+}
+
+/// The text cut in two at the line boundary nearest its middle.
+fn split_at_line(text: &str) -> (&str, &str) {
     let half = text.len() / 2;
     let middle = text[half..]
         .find('\n')
         .map_or(text.len(), |index| half + index + 1);
-    let (first, second) = text.split_at(middle);
-    std::thread::scope(|scope| {
-        let later = scope.spawn(|| parse_serial(second));
-        let (mut events, skipped) = parse_serial(first);
-        let (rest, skipped_rest) = later.join().unwrap_or_else(|_| parse_serial(second));
-        events.extend(rest);
-        (events, skipped + skipped_rest)
-    })
+    text.split_at(middle)
 }
 
-fn parse_serial(text: &str) -> (Vec<EventRecord>, usize) {
-    let mut events = Vec::new();
-    let mut skipped = 0;
-    for line in text.lines().filter(|line| !line.trim().is_empty()) {
-        match parse_line(line) {
-            Some(record) => events.push(record),
-            None => skipped += 1,
-        }
-    }
-    (events, skipped)
-}
-
-/// One line. car writes `{"ts":N,"session":"…",` first, so the fast path reads those two by hand
-/// and deserializes only the event (serde's `flatten` would buffer every line twice, which is
-/// most of the stop hook's time on a 10,000-event log); anything else takes the general path.
-fn parse_line(line: &str) -> Option<EventRecord> {
-    if let Some((ts, session, tag)) = fast_prefix(line)
-        && let Some(event) = parse_event(tag, line)
+/// One line. car writes `{"ts":N,"session":"…","event":"…",` first, so the fast path reads those
+/// by hand and deserializes only the event's own fields, borrowed (serde's `flatten` would buffer
+/// every line twice, and owning every string is most of the rest of a cold stop's time);
+/// anything else takes the general path.
+fn read_line(line: &str) -> Line<'_> {
+    if let Some((ts, session, tag, after)) = fast_prefix(line)
+        && let Some(event) = read_frequent(tag, after, line)
     {
-        return Some(EventRecord {
-            ts,
-            session: session.to_string(),
-            event,
-        });
+        return Line::Frequent(ts, session, event);
     }
-    serde_json::from_str::<EventRecord>(line).ok()
+    match serde_json::from_str::<EventRecord>(line) {
+        Ok(record) => Line::Record(record),
+        Err(_) => Line::Unreadable,
+    }
 }
 
-/// `ts`, `session` and the event tag of a line car wrote.
-fn fast_prefix(line: &str) -> Option<(i64, &str, &str)> {
+/// `ts`, `session`, the event tag of a line car wrote, and the rest of the line after the tag.
+fn fast_prefix(line: &str) -> Option<(i64, &str, &str, &str)> {
     let rest = line.strip_prefix("{\"ts\":")?;
     let digits = rest.find(',')?;
     let ts = rest[..digits].parse().ok()?;
@@ -222,30 +270,40 @@ fn fast_prefix(line: &str) -> Option<(i64, &str, &str)> {
     let end = rest.find('"')?;
     let session = &rest[..end];
     let rest = rest[end..].strip_prefix("\",\"event\":\"")?;
-    let tag = &rest[..rest.find('"')?];
-    (!session.contains('\\')).then_some((ts, session, tag))
+    let end = rest.find('"')?;
+    let (tag, after) = (&rest[..end], &rest[end + 1..]);
+    (!session.contains('\\')).then_some((ts, session, tag, after))
 }
 
-/// The frequent events straight into their fields (an internally tagged enum buffers each line
-/// before it can pick the variant); the rest through [`Event`].
-fn parse_event(tag: &str, line: &str) -> Option<Event> {
+/// The frequent events straight into their fields, borrowed; `None` for any other event (an
+/// internally tagged enum buffers each line before it can pick the variant).
+fn read_frequent<'a>(tag: &str, after: &'a str, line: &'a str) -> Option<Frequent<'a>> {
+    if let Some(event) = read_plain(tag, after) {
+        return Some(event);
+    }
     #[derive(serde::Deserialize)]
-    struct Edit {
-        file: String,
-        tool: String,
-        hash: String,
+    struct Edit<'a> {
+        #[serde(borrow)]
+        file: Cow<'a, str>,
+        #[serde(borrow)]
+        tool: Cow<'a, str>,
+        #[serde(borrow)]
+        hash: Cow<'a, str>,
         #[serde(default)]
         reviewed: bool,
     }
     #[derive(serde::Deserialize)]
-    struct Validated {
-        file: String,
+    struct Validated<'a> {
+        #[serde(borrow)]
+        file: Cow<'a, str>,
         errors: Vec<crate::validate::Diagnostic>,
     }
     #[derive(serde::Deserialize)]
-    struct Warned {
-        file: String,
-        warnings: Vec<crate::lessons::Warning>,
+    struct Warned<'a> {
+        #[serde(borrow)]
+        file: Cow<'a, str>,
+        #[serde(borrow)]
+        warnings: Vec<WarningRef<'a>>,
     }
     let event = match tag {
         "edit_tracked" => {
@@ -255,7 +313,7 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
                 hash,
                 reviewed,
             } = serde_json::from_str(line).ok()?;
-            Event::EditTracked {
+            Frequent::Edit {
                 file,
                 tool,
                 hash,
@@ -264,15 +322,47 @@ fn parse_event(tag: &str, line: &str) -> Option<Event> {
         }
         "validated" => {
             let Validated { file, errors } = serde_json::from_str(line).ok()?;
-            Event::Validated { file, errors }
+            Frequent::Validated { file, errors }
         }
         "lesson_warned" => {
             let Warned { file, warnings } = serde_json::from_str(line).ok()?;
-            Event::LessonWarned { file, warnings }
+            Frequent::Warned { file, warnings }
         }
-        _ => serde_json::from_str::<Event>(line).ok()?,
+        _ => return None,
     };
     Some(event)
+}
+
+/// The two most frequent events exactly as car writes them (fields in order, no escapes, no
+/// validator errors), read without a JSON parser: two thirds of a long log, and most of a cold
+/// stop's time when each went through serde. Anything else is `None` (serde reads it).
+fn read_plain<'a>(tag: &str, after: &'a str) -> Option<Frequent<'a>> {
+    if after.contains('\\') {
+        return None;
+    }
+    let (file, rest) = after.strip_prefix(",\"file\":\"")?.split_once('"')?;
+    match tag {
+        "edit_tracked" => {
+            let (tool, rest) = rest.strip_prefix(",\"tool\":\"")?.split_once('"')?;
+            let (hash, rest) = rest.strip_prefix(",\"hash\":\"")?.split_once('"')?;
+            let reviewed = match rest {
+                "}" | ",\"reviewed\":false}" => false,
+                ",\"reviewed\":true}" => true,
+                _ => return None,
+            };
+            Some(Frequent::Edit {
+                file: file.into(),
+                tool: tool.into(),
+                hash: hash.into(),
+                reviewed,
+            })
+        }
+        "validated" if rest == ",\"errors\":[]}" => Some(Frequent::Validated {
+            file: file.into(),
+            errors: Vec::new(),
+        }),
+        _ => None,
+    }
 }
 
 /// Reads the last 8 KiB of a log and returns the newest `ts` found there.
@@ -372,6 +462,93 @@ mod tests {
                 .enumerate()
                 .all(|(index, e)| e.ts == index as i64)
         );
+    }
+
+    /// A log of every frequent event (with escapes, repeats and changes), rare events, a blank,
+    /// an unreadable and a torn line.
+    fn mixed_log(rounds: usize) -> String {
+        let mut lines = Vec::new();
+        for round in 0..rounds {
+            let file = format!("src/m{}.py", round % 7);
+            let warned = |text: &str| {
+                serde_json::json!({"ts": round, "session": "s", "event": "lesson_warned",
+                    "file": file, "warnings": [{"lesson_id": "L1", "weight": 3 + round % 2,
+                    "lesson": text, "trigger": "open(", "file": file, "line": round % 3}]})
+            };
+            lines.push(
+                serde_json::json!({"ts": round, "session": "s", "event": "edit_tracked",
+                    "file": file, "tool": "Edit", "hash": format!("h{}", round % 4)})
+                .to_string(),
+            );
+            lines.push(
+                serde_json::json!({"ts": round, "session": "s", "event": "validated",
+                    "file": file, "errors": []})
+                .to_string(),
+            );
+            lines.push(warned("use \"with\" \u{e9}").to_string());
+            lines.push(warned("plain").to_string());
+            lines.push(format!(
+                "{{\"ts\":{round},\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"gone{round}\"}}"
+            ));
+        }
+        lines.insert(3, String::new());
+        lines.insert(5, "not json".into());
+        lines.push("{\"ts\":9,\"sess".into());
+        lines.join("\n") + "\n"
+    }
+
+    #[test]
+    fn folding_borrowed_gives_the_snapshot_of_owned_records() {
+        for rounds in [40, 6_000] {
+            let text = mixed_log(rounds);
+            assert_eq!(text.len() >= PARALLEL_FROM, rounds > 40);
+            let (records, skipped) = parse_lines(&text);
+            let owned = Snapshot::from_records("s", records, skipped);
+            let mut folded = Snapshot::from_records("s", Vec::new(), 0);
+            folded.skipped_lines = fold_lines(&text, &mut folded);
+            assert_eq!(skipped, 2, "the unreadable and the torn line");
+            assert_eq!(
+                serde_json::to_value(&folded).unwrap(),
+                serde_json::to_value(&owned).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn plain_reading_agrees_with_serde_and_declines_what_it_cannot_read() {
+        let edit = |reviewed: bool| Event::EditTracked {
+            file: "src/a b.py".into(),
+            tool: "Edit".into(),
+            hash: "h1".into(),
+            reviewed,
+        };
+        let clean = Event::Validated {
+            file: "src/a.py".into(),
+            errors: Vec::new(),
+        };
+        for event in [edit(false), edit(true), clean] {
+            let line = serde_json::to_string(&EventRecord {
+                ts: 5,
+                session: "s".into(),
+                event: event.clone(),
+            })
+            .unwrap();
+            let (_, _, tag, after) = fast_prefix(&line).unwrap();
+            let plain = read_plain(tag, after).expect("car's own line is read plainly");
+            assert_eq!(plain.into_event(), event, "{line}");
+        }
+        let escaped = r#"{"ts":1,"session":"s","event":"edit_tracked","file":"a\"b","tool":"Edit","hash":"h"}"#;
+        let after = |line: &'static str| fast_prefix(line).unwrap().3;
+        assert!(read_plain("edit_tracked", after(escaped)).is_none());
+        let reordered =
+            r#"{"ts":1,"session":"s","event":"edit_tracked","tool":"Edit","file":"a","hash":"h"}"#;
+        assert!(read_plain("edit_tracked", after(reordered)).is_none());
+        let extra = r#"{"ts":1,"session":"s","event":"validated","file":"a","errors":[],"x":1}"#;
+        assert!(read_plain("validated", after(extra)).is_none());
+        for line in [escaped, reordered, extra] {
+            let (records, skipped) = parse_lines(line);
+            assert_eq!((records.len(), skipped), (1, 0), "serde reads {line}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! gate asks during one stop attempt gets answers from the same view; later events win. Only the
 //! latest review request can be pending: a newer request supersedes it.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -59,6 +60,108 @@ pub(crate) struct LastBlock {
 pub(crate) struct Outstanding {
     pub(crate) review: String,
     pub(crate) finding: Finding,
+}
+
+/// The events that make up nearly all of a long session log, as read from it: borrowed from the
+/// log's text where it has no escapes ([`crate::review::log`] reads them so).
+#[derive(Debug)]
+pub(crate) enum Frequent<'a> {
+    Edit {
+        file: Cow<'a, str>,
+        tool: Cow<'a, str>,
+        hash: Cow<'a, str>,
+        reviewed: bool,
+    },
+    Validated {
+        file: Cow<'a, str>,
+        errors: Vec<Diagnostic>,
+    },
+    Warned {
+        file: Cow<'a, str>,
+        warnings: Vec<WarningRef<'a>>,
+    },
+}
+
+impl Frequent<'_> {
+    /// The owned event.
+    pub(crate) fn into_event(self) -> Event {
+        match self {
+            Frequent::Edit {
+                file,
+                tool,
+                hash,
+                reviewed,
+            } => Event::EditTracked {
+                file: file.into_owned(),
+                tool: tool.into_owned(),
+                hash: hash.into_owned(),
+                reviewed,
+            },
+            Frequent::Validated { file, errors } => Event::Validated {
+                file: file.into_owned(),
+                errors,
+            },
+            Frequent::Warned { file, warnings } => Event::LessonWarned {
+                file: file.into_owned(),
+                warnings: warnings.into_iter().map(WarningRef::into_owned).collect(),
+            },
+        }
+    }
+}
+
+/// A lesson warning as read from the log, borrowed ([`Warning`] owns its texts).
+#[derive(Debug, Deserialize)]
+pub(crate) struct WarningRef<'a> {
+    #[serde(borrow)]
+    lesson_id: Cow<'a, str>,
+    weight: u32,
+    #[serde(borrow)]
+    lesson: Cow<'a, str>,
+    #[serde(borrow)]
+    trigger: Cow<'a, str>,
+    #[serde(borrow)]
+    file: Cow<'a, str>,
+    line: usize,
+    #[serde(default, borrow)]
+    origin: Option<Cow<'a, str>>,
+}
+
+impl WarningRef<'_> {
+    fn is_same_as(&self, warning: &Warning) -> bool {
+        self.lesson_id == warning.lesson_id
+            && self.weight == warning.weight
+            && self.lesson == warning.lesson
+            && self.trigger == warning.trigger
+            && self.file == warning.file
+            && self.line == warning.line
+            && self.origin.as_deref() == warning.origin.as_deref()
+    }
+
+    fn into_owned(self) -> Warning {
+        Warning {
+            lesson_id: self.lesson_id.into_owned(),
+            weight: self.weight,
+            lesson: self.lesson.into_owned(),
+            trigger: self.trigger.into_owned(),
+            file: self.file.into_owned(),
+            line: self.line,
+            origin: self.origin.map(Cow::into_owned),
+        }
+    }
+}
+
+impl From<Warning> for WarningRef<'static> {
+    fn from(warning: Warning) -> Self {
+        WarningRef {
+            lesson_id: warning.lesson_id.into(),
+            weight: warning.weight,
+            lesson: warning.lesson.into(),
+            trigger: warning.trigger.into(),
+            file: warning.file.into(),
+            line: warning.line,
+            origin: warning.origin.map(Cow::Owned),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -122,35 +225,107 @@ impl Snapshot {
 
     /// Folds one more event into the view.
     pub(crate) fn apply(&mut self, record: EventRecord) {
-        self.last_ts = self.last_ts.max(record.ts);
-        self.events += 1;
         match record.event {
-            Event::EditTracked { file, hash, .. } => {
-                self.files.insert(file, Some(hash));
+            Event::EditTracked {
+                file,
+                tool,
+                hash,
+                reviewed,
+            } => self.apply_frequent(
+                record.ts,
+                Frequent::Edit {
+                    file: file.into(),
+                    tool: tool.into(),
+                    hash: hash.into(),
+                    reviewed,
+                },
+            ),
+            Event::Validated { file, errors } => self.apply_frequent(
+                record.ts,
+                Frequent::Validated {
+                    file: file.into(),
+                    errors,
+                },
+            ),
+            Event::LessonWarned { file, warnings } => self.apply_frequent(
+                record.ts,
+                Frequent::Warned {
+                    file: file.into(),
+                    warnings: warnings.into_iter().map(WarningRef::from).collect(),
+                },
+            ),
+            event => {
+                self.count(record.ts);
+                self.apply_rare(event, record.ts);
             }
+        }
+    }
+
+    fn count(&mut self, ts: i64) {
+        self.last_ts = self.last_ts.max(ts);
+        self.events += 1;
+    }
+
+    /// Folds one of the events that make up nearly all of a long log. Borrowed from the log's
+    /// text, they cost an allocation only for what the view does not hold yet (the same file at
+    /// the same version again costs none), which keeps the first stop of a long session fast.
+    pub(crate) fn apply_frequent(&mut self, ts: i64, event: Frequent<'_>) {
+        self.count(ts);
+        match event {
+            Frequent::Edit { file, hash, .. } => match self.files.get_mut(file.as_ref()) {
+                Some(Some(known)) if *known == hash => {}
+                Some(version) => *version = Some(hash.into_owned()),
+                None => {
+                    self.files
+                        .insert(file.into_owned(), Some(hash.into_owned()));
+                }
+            },
+            Frequent::Validated { file, errors } => {
+                // Which version of the file these errors are about.
+                let version = self.files.get(file.as_ref()).cloned().flatten();
+                match self.validated_versions.get_mut(file.as_ref()) {
+                    Some(known) => *known = version,
+                    None => {
+                        self.validated_versions
+                            .insert(file.clone().into_owned(), version);
+                    }
+                }
+                match self.validated.get_mut(file.as_ref()) {
+                    Some(known) => *known = errors,
+                    None => {
+                        self.validated.insert(file.into_owned(), errors);
+                    }
+                }
+            }
+            Frequent::Warned { warnings, .. } => {
+                for warning in warnings {
+                    self.note_warning(warning);
+                }
+            }
+        }
+    }
+
+    /// Each (lesson, file, line) once; a later warning replaces an earlier one.
+    fn note_warning(&mut self, warning: WarningRef<'_>) {
+        let known = self.warnings.iter().rposition(|known| {
+            known.lesson_id == warning.lesson_id
+                && known.file == warning.file
+                && known.line == warning.line
+        });
+        match known {
+            Some(index) if warning.is_same_as(&self.warnings[index]) => {}
+            Some(index) => self.warnings[index] = warning.into_owned(),
+            None => self.warnings.push(warning.into_owned()),
+        }
+    }
+
+    fn apply_rare(&mut self, event: Event, ts: i64) {
+        match event {
             Event::FileDeleted { file } => {
                 self.files.insert(file, None);
             }
             Event::Reconciled { file, hash } => {
                 self.files.insert(file, hash);
-            }
-            Event::Validated { file, errors } => {
-                let version = self.files.get(&file).cloned().flatten();
-                self.validated_versions.insert(file.clone(), version);
-                self.validated.insert(file, errors);
-            }
-            Event::LessonWarned { warnings, .. } => {
-                for warning in warnings {
-                    let known = self.warnings.iter().rposition(|known| {
-                        known.lesson_id == warning.lesson_id
-                            && known.file == warning.file
-                            && known.line == warning.line
-                    });
-                    match known {
-                        Some(index) => self.warnings[index] = warning,
-                        None => self.warnings.push(warning),
-                    }
-                }
             }
             Event::BaselineCaptured { file, hash, .. } => {
                 self.baselines.entry(file).or_insert(hash);
@@ -158,7 +333,7 @@ impl Snapshot {
             Event::WorktreeBaseline { dirty } => {
                 self.worktree_baseline.get_or_insert(dirty);
             }
-            other => self.apply_gate_event(other, record.ts),
+            other => self.apply_gate_event(other, ts),
         }
     }
 

@@ -1,6 +1,6 @@
 //! One replay scenario: the starting state of a throwaway project (settings, lessons, candidates,
-//! files) and a sequence of steps (an edit, a payload fixture, a `check`, a `maintain`), each at
-//! its own `CAR_NOW`, each with expectations.
+//! files) and a sequence of steps (an edit, a payload fixture, a `check`, a `maintain`, a
+//! `session_end`), each at its own `CAR_NOW`, each with expectations.
 //!
 //! The file is JSON ([`RawScenario`], unknown keys refused so a typo like `"expcet"` cannot
 //! silently make a scenario pass) converted once into [`Scenario`]: times resolved to Unix
@@ -107,6 +107,9 @@ pub(crate) struct RawStep {
     /// The session the step's payloads carry (default `car-replay`).
     #[serde(default)]
     pub(crate) session: Option<String>,
+    /// What the end of the session does to the lessons (`car hook session-end`).
+    #[serde(default)]
+    pub(crate) session_end: Option<bool>,
     #[serde(default)]
     pub(crate) expect: Option<RawExpect>,
 }
@@ -209,6 +212,7 @@ pub(crate) enum Action {
         review: Option<Value>,
         message: String,
     },
+    SessionEnd,
 }
 
 impl Scenario {
@@ -325,10 +329,13 @@ fn action(raw: &RawStep) -> Result<Action, String> {
         actions.push(Action::Maintain);
     }
     actions.extend(session_steps::actions(raw)?);
+    if raw.session_end == Some(true) {
+        actions.push(Action::SessionEnd);
+    }
     if actions.len() > 1 {
         return Err(
-            "a step does one thing: edit, write, fixture, check, maintain, person, bash \
-or stop; split it"
+            "a step does one thing: edit, write, fixture, check, maintain, person, bash, stop \
+or session_end; split it"
                 .into(),
         );
     }

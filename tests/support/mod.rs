@@ -275,6 +275,11 @@ impl TestProject {
         self.hook("post-tool-use", &self.fixture(name))
     }
 
+    /// Runs the SessionEnd hook with Claude's fixture.
+    pub fn post_session_end(&self) -> HookAnswer {
+        self.hook("session-end", &self.fixture("claude-session-end.json"))
+    }
+
     /// An Edit payload for `relative` (the file must already hold `new_string`).
     pub fn edit_payload(&self, relative: &str, old_string: &str, new_string: &str) -> String {
         serde_json::json!({

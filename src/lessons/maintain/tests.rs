@@ -1,5 +1,7 @@
 use std::path::Path;
 
+use proptest::prelude::*;
+
 use serde_json::json;
 
 use super::*;
@@ -79,4 +81,66 @@ fn candidates_expire_after_30_days() {
     expire_candidates(&mut pool, T0 + 31 * DAY, &mut report);
     assert_eq!(pool.candidates.len(), 1);
     assert_eq!(report.expired[0].trigger, "old1");
+}
+
+/// The pairwise merge the indexed one replaced: for each lesson, the first earlier lesson of the
+/// same scope sharing two triggers absorbs it, and the scan resumes right after that lesson.
+fn naive_merge(file: &mut LessonFile, report: &mut Report) {
+    let overlaps = |a: &Lesson, b: &Lesson| {
+        let theirs = b.trigger_texts();
+        a.scope.as_str() == b.scope.as_str()
+            && a.trigger_texts()
+                .iter()
+                .filter(|trigger| theirs.contains(trigger))
+                .count()
+                >= 2
+    };
+    let mut index = 0;
+    while index < file.entries.len() {
+        let target = match &file.entries[index] {
+            Entry::Valid(lesson) => (0..index).find(|earlier| {
+                matches!(&file.entries[*earlier], Entry::Valid(other) if overlaps(other, lesson))
+            }),
+            Entry::Invalid { .. } => None,
+        };
+        let Some(target) = target else {
+            index += 1;
+            continue;
+        };
+        let Entry::Valid(absorbed) = file.entries.remove(index) else {
+            continue;
+        };
+        if let Entry::Valid(kept) = &mut file.entries[target] {
+            absorb(kept, &absorbed);
+            record_merge(report, kept, &absorbed.id);
+        }
+        index = target + 1;
+    }
+}
+
+fn library_strategy() -> impl Strategy<Value = serde_json::Value> {
+    let lesson = (
+        prop::sample::select(vec!["*.py", "*.ts"]),
+        prop::collection::vec(prop::sample::select(vec!["aaaa", "bbbb", "cccc", "dddd", "eeee"]), 1..4),
+        0u32..10,
+    )
+        .prop_map(|(scope, triggers, n)| {
+            json!({"scope": scope, "triggers": triggers, "lesson": format!("l{n}"), "weight": n % 5 + 1, "hits": n})
+        });
+    prop::collection::vec(lesson, 0..12).prop_map(serde_json::Value::Array)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn indexed_merge_agrees_with_pairwise_merge(lessons in library_strategy()) {
+        let mut indexed = file_of(lessons.clone());
+        let mut naive = file_of(lessons);
+        let (mut indexed_report, mut naive_report) = (Report::default(), Report::default());
+        merge(&mut indexed, &mut indexed_report);
+        naive_merge(&mut naive, &mut naive_report);
+        prop_assert_eq!(indexed.render(), naive.render());
+        prop_assert_eq!(indexed_report.lines(), naive_report.lines());
+    }
 }
