@@ -6,7 +6,6 @@
 //! gate asks during one stop attempt gets answers from the same view; later events win. Only the
 //! latest review request can be pending: a newer request supersedes it.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +16,10 @@ use crate::review::findings::{Finding, KnownLimit, Severity};
 use crate::review::rounds::{Escalation, Rounds};
 use crate::settings::BlockingThreshold;
 use crate::validate::Diagnostic;
+
+mod frequent;
+
+pub(crate) use frequent::{Frequent, WarningRef};
 
 /// A review that was asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,108 +63,6 @@ pub(crate) struct LastBlock {
 pub(crate) struct Outstanding {
     pub(crate) review: String,
     pub(crate) finding: Finding,
-}
-
-/// The events that make up nearly all of a long session log, as read from it: borrowed from the
-/// log's text where it has no escapes ([`crate::review::log`] reads them so).
-#[derive(Debug)]
-pub(crate) enum Frequent<'a> {
-    Edit {
-        file: Cow<'a, str>,
-        tool: Cow<'a, str>,
-        hash: Cow<'a, str>,
-        reviewed: bool,
-    },
-    Validated {
-        file: Cow<'a, str>,
-        errors: Vec<Diagnostic>,
-    },
-    Warned {
-        file: Cow<'a, str>,
-        warnings: Vec<WarningRef<'a>>,
-    },
-}
-
-impl Frequent<'_> {
-    /// The owned event.
-    pub(crate) fn into_event(self) -> Event {
-        match self {
-            Frequent::Edit {
-                file,
-                tool,
-                hash,
-                reviewed,
-            } => Event::EditTracked {
-                file: file.into_owned(),
-                tool: tool.into_owned(),
-                hash: hash.into_owned(),
-                reviewed,
-            },
-            Frequent::Validated { file, errors } => Event::Validated {
-                file: file.into_owned(),
-                errors,
-            },
-            Frequent::Warned { file, warnings } => Event::LessonWarned {
-                file: file.into_owned(),
-                warnings: warnings.into_iter().map(WarningRef::into_owned).collect(),
-            },
-        }
-    }
-}
-
-/// A lesson warning as read from the log, borrowed ([`Warning`] owns its texts).
-#[derive(Debug, Deserialize)]
-pub(crate) struct WarningRef<'a> {
-    #[serde(borrow)]
-    lesson_id: Cow<'a, str>,
-    weight: u32,
-    #[serde(borrow)]
-    lesson: Cow<'a, str>,
-    #[serde(borrow)]
-    trigger: Cow<'a, str>,
-    #[serde(borrow)]
-    file: Cow<'a, str>,
-    line: usize,
-    #[serde(default, borrow)]
-    origin: Option<Cow<'a, str>>,
-}
-
-impl WarningRef<'_> {
-    fn is_same_as(&self, warning: &Warning) -> bool {
-        self.lesson_id == warning.lesson_id
-            && self.weight == warning.weight
-            && self.lesson == warning.lesson
-            && self.trigger == warning.trigger
-            && self.file == warning.file
-            && self.line == warning.line
-            && self.origin.as_deref() == warning.origin.as_deref()
-    }
-
-    fn into_owned(self) -> Warning {
-        Warning {
-            lesson_id: self.lesson_id.into_owned(),
-            weight: self.weight,
-            lesson: self.lesson.into_owned(),
-            trigger: self.trigger.into_owned(),
-            file: self.file.into_owned(),
-            line: self.line,
-            origin: self.origin.map(Cow::into_owned),
-        }
-    }
-}
-
-impl From<Warning> for WarningRef<'static> {
-    fn from(warning: Warning) -> Self {
-        WarningRef {
-            lesson_id: warning.lesson_id.into(),
-            weight: warning.weight,
-            lesson: warning.lesson.into(),
-            trigger: warning.trigger.into(),
-            file: warning.file.into(),
-            line: warning.line,
-            origin: warning.origin.map(Cow::Owned),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -682,110 +583,4 @@ impl Snapshot {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::review::event::AllowKind;
-    use crate::review::findings::Review;
-
-    fn record(event: Event) -> EventRecord {
-        EventRecord {
-            ts: 1,
-            session: "s".into(),
-            event,
-        }
-    }
-
-    fn edit(file: &str, hash: &str) -> EventRecord {
-        record(Event::EditTracked {
-            file: file.into(),
-            tool: "Edit".into(),
-            hash: hash.into(),
-            reviewed: false,
-        })
-    }
-
-    fn completed(id: &str, files: &[(&str, &str)], json: &str) -> EventRecord {
-        let review = Review::parse_text(json).unwrap();
-        record(Event::ReviewCompleted {
-            review: id.into(),
-            files: files
-                .iter()
-                .map(|(f, h)| (f.to_string(), Some(h.to_string())))
-                .collect(),
-            findings: review.findings,
-            known_limits: review.known_limits,
-            notes: Vec::new(),
-        })
-    }
-
-    const P1_ON_A: &str = r#"{"findings":[{"id":"F1","severity":"P1","file":"a","line":2,"title":"boom","wrong_output":"f(0) divides by zero and crashes"}]}"#;
-
-    #[test]
-    fn review_covers_versions_and_findings_clear_when_the_file_changes() {
-        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1"), edit("b", "h2")], 0);
-        assert_eq!(snapshot.unreviewed().len(), 2);
-        snapshot.apply(completed("R1", &[("a", "h1"), ("b", "h2")], P1_ON_A));
-        assert!(snapshot.unreviewed().is_empty());
-        assert_eq!(snapshot.outstanding(BlockingThreshold::P2).len(), 1);
-        snapshot.apply(edit("a", "h3"));
-        assert!(snapshot.outstanding(BlockingThreshold::P2).is_empty());
-        assert_eq!(snapshot.unreviewed().keys().collect::<Vec<_>>(), ["a"]);
-    }
-
-    #[test]
-    fn deferral_and_edit_undone() {
-        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1")], 0);
-        snapshot.apply(record(Event::BaselineCaptured {
-            file: "a".into(),
-            source: crate::review::event::BaselineSource::Payload,
-            hash: Some("h0".into()),
-        }));
-        snapshot.apply(completed("R1", &[("a", "h1")], P1_ON_A));
-        snapshot.apply(record(Event::FindingDeferred {
-            review: "R1".into(),
-            finding: "F1".into(),
-            file: "a".into(),
-            title: "boom".into(),
-            reason: "r".into(),
-        }));
-        assert!(snapshot.outstanding(BlockingThreshold::P2).is_empty());
-        snapshot.apply(edit("a", "h0"));
-        assert!(snapshot.session_changes().is_empty());
-    }
-
-    #[test]
-    fn fingerprint_moves_with_files_and_findings_only() {
-        let mut snapshot = Snapshot::from_records("s", vec![edit("a", "h1")], 0);
-        snapshot.apply(completed("R1", &[("a", "h1")], P1_ON_A));
-        let before = snapshot.fingerprint(BlockingThreshold::P2);
-        snapshot.apply(record(Event::StopStage {
-            stage: crate::review::event::Stage::Breaker,
-            outcome: "closed".into(),
-            detail: String::new(),
-        }));
-        assert_eq!(
-            snapshot.fingerprint(BlockingThreshold::P2),
-            before,
-            "bookkeeping is not progress"
-        );
-        snapshot.apply(edit("a", "h2"));
-        assert_ne!(snapshot.fingerprint(BlockingThreshold::P2), before);
-    }
-
-    #[test]
-    fn blocks_count_until_allowed() {
-        let mut snapshot = Snapshot::default();
-        for _ in 0..3 {
-            snapshot.apply(record(Event::StopBlocked {
-                kind: BlockKind::Findings,
-                fingerprint: "x".into(),
-            }));
-        }
-        assert_eq!(snapshot.blocks_since_allow, 3);
-        snapshot.apply(record(Event::StopAllowed {
-            kind: AllowKind::Clean,
-        }));
-        assert_eq!(snapshot.blocks_since_allow, 0);
-        assert!(snapshot.last_block.is_none());
-    }
-}
+mod tests;
