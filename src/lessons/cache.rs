@@ -31,12 +31,12 @@ use serde_json::Value;
 
 use crate::lessons::LessonsError;
 use crate::lessons::keyword::required_literals;
-use crate::lessons::model::{Lesson, PENDING_FIX};
+use crate::lessons::model::Lesson;
 use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 use checksum::checksum;
 
-const MAGIC: &[u8; 8] = b"CARIDX04";
+const MAGIC: &[u8; 8] = b"CARIDX05";
 const GRAM: usize = 4;
 /// Magic, stamp (size, seconds, nanos, inode), lesson count, table bits, section sizes, checksum.
 const HEADER: usize = 8 + 8 + 8 + 4 + 8 + 4 + 4 + 8 * SECTIONS + 8;
@@ -201,20 +201,11 @@ pub(crate) fn shortlist_in_memory(lessons: &[&Lesson], lowered: &str) -> Shortli
         if possible {
             out.lessons.push((*lesson).clone());
         }
-        if let Some(file) = pending_file(lesson) {
+        if let Some(file) = notes::pending_file(lesson) {
             out.pending_fix_files.push(file);
         }
     }
     out
-}
-
-fn pending_file(lesson: &Lesson) -> Option<String> {
-    lesson
-        .extra
-        .get(PENDING_FIX)?
-        .get("file")?
-        .as_str()
-        .map(String::from)
 }
 
 fn memfind(haystack: &[u8], needle: &[u8]) -> bool {
@@ -239,13 +230,20 @@ pub(crate) fn build(file: &LessonFile, stamp: Stamp) -> Vec<u8> {
     let grams = rarest_grams(&keys);
     let (table_bits, slots, entries) = table(&grams);
     let (records, key_bytes, key_lessons) = key_sections(&keys, &grams);
-    let pending: Vec<String> = lessons.iter().filter_map(|l| pending_file(l)).collect();
+    let pending: Vec<String> = lessons
+        .iter()
+        .filter_map(|l| notes::pending_file(l))
+        .collect();
     let (offsets, blobs) = lesson_sections(&lessons);
     let sections: [Vec<u8>; SECTIONS] = [
         u32_bytes(&slots),
         u32_bytes(&entries),
         u32_bytes(&always),
-        serde_json::to_vec(&pending).unwrap_or_default(),
+        serde_json::to_vec(&notes::IndexNotes {
+            pending_fix_files: pending,
+            problems: file.problems(),
+        })
+        .unwrap_or_default(),
         u32_bytes(&records),
         key_bytes,
         u32_bytes(&key_lessons),
@@ -633,7 +631,7 @@ fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlis
     wanted.sort_unstable();
     wanted.dedup();
     let mut out = Shortlist {
-        pending_fix_files: serde_json::from_slice(reader.head_section(Section::Pending)).ok()?,
+        pending_fix_files: notes::read(reader.head_section(Section::Pending))?.pending_fix_files,
         ..Shortlist::default()
     };
     for id in wanted {
@@ -643,8 +641,10 @@ fn read_shortlist(index: &Path, stamp: Stamp, lowered: &[u8]) -> Option<Shortlis
 }
 
 mod checksum;
+mod notes;
 mod patch;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use notes::problems_of;
 pub(crate) use patch::patch;

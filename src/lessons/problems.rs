@@ -2,7 +2,7 @@
 //! lesson (no trigger, a number where text belongs); car ignores it and keeps it in the file, and
 //! the edit hook says so — once per session and version of the problems, not on every edit.
 //!
-//! Invariants: the lessons file is parsed only when it changed since this session last looked
+//! Invariants: the lessons file is looked at only when it changed since this session last looked
 //! (its size, modification time and inode are remembered in the session's folder); a mention is
 //! made only when the list of problems differs from the one last mentioned. Remembering is best
 //! effort: a lost memory means one more mention, never a missed one.
@@ -47,10 +47,14 @@ pub(crate) fn not_yet_mentioned(files: &[&Path], memory: &Path) -> Vec<String> {
         if seen.stamp == stamp {
             continue;
         }
-        // A file that does not parse at all is reported on every edit elsewhere.
-        let problems = LessonFile::load(file)
-            .map(|loaded| loaded.problems())
-            .unwrap_or_default();
+        // The fresh index knows them (no parse of a 10,000-lesson library on the edit after a
+        // fold); else the file is parsed. A file that does not parse at all is reported on every
+        // edit elsewhere.
+        let problems = crate::lessons::cache::problems_of(file).unwrap_or_else(|| {
+            LessonFile::load(file)
+                .map(|loaded| loaded.problems())
+                .unwrap_or_default()
+        });
         let digest = if problems.is_empty() {
             String::new()
         } else {
