@@ -121,7 +121,7 @@ fn validate(
     let committed;
     let before = match edit.before.as_deref() {
         Some(before) => Some(before),
-        None if !source.added_everything() => {
+        None if !source.added_everything() && crate::validate::needs_before(&source) => {
             committed = head();
             committed.as_deref()
         }

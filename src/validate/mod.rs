@@ -80,6 +80,15 @@ impl Diagnostic {
     }
 }
 
+/// Whether checking `source` may need the file before the edit: only a grammar trusted just for
+/// what an edit introduces compares with it. Callers look the before up (a `git show`, a few
+/// milliseconds) only then.
+pub(crate) fn needs_before(source: &Source<'_>) -> bool {
+    Language::detect(source.path, source.content, source.language).is_some_and(|language| {
+        trust::trust(language, source.path, source.content) == trust::Trust::Introduced
+    })
+}
+
 /// What a validator gets to look at.
 #[derive(Debug, Clone, Copy)]
 pub struct Source<'a> {

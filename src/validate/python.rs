@@ -5,7 +5,8 @@
 //! Which interpreter, and which environments count, is [`interpreter::find`]'s answer. Flags:
 //! `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S` (no
 //! `site`: no `.pth` file, `sitecustomize` or `usercustomize` ever runs), `-B` (never write
-//! bytecode), `-W ignore` (SyntaxWarnings are not errors). The scripts (`python_check.py`, and
+//! bytecode); no `-W` (it would import `warnings` on every start, a millisecond; a SyntaxWarning
+//! goes to stderr, which car reads only when the check fails). The scripts (`python_check.py`, and
 //! `python_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
 //! source roots (the file's folder and its parents, the root, `src/`, `lib/`), the interpreter's
 //! own paths and site-packages, every project environment's site-packages, and what their `.pth`
@@ -127,16 +128,7 @@ impl PythonProject {
     ) {
         let mut command = Command::new(program);
         command
-            .args([
-                "-I",
-                "-S",
-                "-B",
-                "-W",
-                "ignore",
-                "-c",
-                SCRIPT,
-                IMPORTS_SCRIPT,
-            ])
+            .args(["-I", "-S", "-B", "-c", SCRIPT, IMPORTS_SCRIPT])
             .arg(source.display_path)
             .arg(import_lines(source));
         for root in source_roots(source.path, &self.root) {

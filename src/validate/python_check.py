@@ -1,5 +1,5 @@
 # car's Python check, run as
-#   python -I -S -B -W ignore -c <this> <python_imports.py> NAME LINES [r:ROOT|s:SITE]...
+#   python -I -S -B -c <this> <python_imports.py> NAME LINES [r:ROOT|s:SITE]...
 # with the source on stdin. One interpreter start does everything:
 #   1. compile() the source (catches what only the compiler knows: 'return' outside function,
 #      IndentationError), writing nothing to __pycache__;
