@@ -136,6 +136,13 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     #[allow(dead_code)] // kept so existing pre-commit configurations keep working
     pub(crate) no_learn: bool,
+    /// Run the command rules the project's own validator files define even in CI (where a pull
+    /// request could add one: by default car check skips them when the CI variable is set)
+    #[arg(long, conflicts_with = "no_project_commands")]
+    pub(crate) trust_project_commands: bool,
+    /// Never run the command rules the project's own validator files define
+    #[arg(long)]
+    pub(crate) no_project_commands: bool,
     /// Files to check (a directory in git: the checkable files git lists in it)
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,

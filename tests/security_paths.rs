@@ -176,3 +176,46 @@ fn car_check_never_reads_a_link_out_of_the_project() {
     }
     assert!(files_with_secret(project.path()).is_empty());
 }
+
+/// `car check` in CI may run on a stranger's pull request, which can add a validator rule file:
+/// the command rules the project defines do not run there unless trusted explicitly; car's own
+/// shipped rules and everything else still run. Locally (no CI) they run, and
+/// `--no-project-commands` turns them off anywhere.
+#[test]
+fn project_command_rules_do_not_run_in_ci_unless_trusted() {
+    let project = TestProject::new();
+    let marker = project.path().join("pwned");
+    project.write(
+        ".claude/claude-auto-review/validators/lint.json",
+        &serde_json::json!({"rules": [{"id": "lint", "scope": "*.py",
+            "command": {"argv": ["sh", "-c", format!("touch {}", marker.display())]}}]})
+        .to_string(),
+    );
+    project.write("a.py", "x = 1\n");
+    let check = |env: &[(&str, &str)], args: &[&str]| {
+        let _ = std::fs::remove_file(&marker);
+        let mut command = project.car();
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let output = command
+            .arg("check")
+            .args(args)
+            .arg("a.py")
+            .output()
+            .unwrap();
+        (
+            marker.exists(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (ran, stderr) = check(&[("CI", "true")], &[]);
+    assert!(!ran, "a project command rule ran in CI");
+    assert!(
+        stderr.contains("skipped 1 command rule the project's validator files define"),
+        "{stderr}"
+    );
+    assert!(check(&[("CI", "true")], &["--trust-project-commands"]).0);
+    assert!(check(&[], &[]).0, "locally the project's rules run");
+    assert!(!check(&[], &["--no-project-commands"]).0);
+}

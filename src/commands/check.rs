@@ -50,6 +50,12 @@ struct Findings {
     uris: std::collections::HashMap<String, String>,
 }
 
+/// Whether car runs in CI: the `CI` variable every common CI service sets (GitHub Actions, GitLab,
+/// CircleCI, Travis, Buildkite, Azure Pipelines, Bitbucket), not empty and not `false`.
+fn is_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !value.is_empty() && value != "false" && value != "0")
+}
+
 pub(crate) fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error> {
     let project = Project::discover(working_dir);
     let settings = Settings::load(&project)?;
@@ -59,9 +65,19 @@ pub(crate) fn run(working_dir: &Path, args: &CheckArgs) -> Result<Outcome, Error
         record: false,
         user_layer: true,
     };
-    let checker = Checker::new(&project, &settings, clock, lessons);
-    let targets = targets(working_dir, &args.paths, checker.validators())?;
+    let mut checker = Checker::new(&project, &settings, clock, lessons);
     let mut findings = Findings::default();
+    if args.no_project_commands || (is_ci() && !args.trust_project_commands) {
+        let skipped = checker.skip_project_commands();
+        if skipped > 0 {
+            findings.notes.push(format!(
+                "skipped {} the project's validator files define (in CI a pull request could add \
+                 one; `--trust-project-commands` runs them)",
+                crate::text::plural(skipped, "command rule")
+            ));
+        }
+    }
+    let targets = targets(working_dir, &args.paths, checker.validators())?;
     for target in &targets {
         check_file(target, &project, &checker, &mut findings);
     }

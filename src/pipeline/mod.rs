@@ -73,6 +73,11 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Drops the project's own command rules (see [`Validators::skip_project_commands`]).
+    pub(crate) fn skip_project_commands(&mut self) -> usize {
+        self.validators.skip_project_commands()
+    }
+
     /// The validators in use (`car check` asks them which files of a folder to check).
     pub(crate) fn validators(&self) -> &Validators {
         &self.validators

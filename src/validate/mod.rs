@@ -155,6 +155,18 @@ impl Validators {
         }
     }
 
+    /// Drops the command rules the project's own validator files define (a rule shipped with car
+    /// stays: its command is car's); how many enabled ones it dropped. For `car check` on code
+    /// car should not trust to choose what runs (a pull request can add a rule file).
+    pub(crate) fn skip_project_commands(&mut self) -> usize {
+        let before = self.rules.iter().filter(|rule| rule.enabled).count();
+        self.rules.retain(|rule| {
+            !(matches!(rule.kind, rules::RuleKind::Command(_))
+                && rule.file.starts_with(rules::PROJECT_RULES_DIR))
+        });
+        before - self.rules.iter().filter(|rule| rule.enabled).count()
+    }
+
     /// Broken rule files and rules, as one line each (naming the file and the rule id).
     pub(crate) fn rule_notes(&self) -> Vec<String> {
         self.rule_errors

@@ -216,6 +216,9 @@ impl TestProject {
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", self.home().join(".config"))
             .env_remove("CAR_NOW")
+            // car check runs the project's own command rules only outside CI (tests set CI
+            // themselves where that is the point).
+            .env_remove("CI")
             .env_remove("NO_COLOR");
         if let Some(now) = &self.now {
             command.env("CAR_NOW", now);
