@@ -118,7 +118,7 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
     let problems: Vec<Value> = checked
         .problems
         .iter()
-        .map(|p| json!({"key": p.key, "value": p.value, "message": p.message}))
+        .map(|p| json!({"key": p.key, "value": p.value, "message": p.message()}))
         .collect();
     report.add(
         "settings",

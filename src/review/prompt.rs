@@ -255,8 +255,8 @@ fn diffs(input: &PromptInput<'_>) -> String {
                 let path = input.project.checkout().join(file);
                 match crate::edit::read_project_file(input.project, &path) {
                     Ok((_, text)) => text,
-                    Err(note) => {
-                        writer.not_shown(file, &note);
+                    Err(not_checked) => {
+                        writer.not_shown(file, &not_checked.to_string());
                         continue;
                     }
                 }
