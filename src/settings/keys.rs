@@ -438,6 +438,42 @@ mod tests {
         );
     }
 
+    /// Every kind of bad value, as `car status` and the hook's message name it.
+    #[test]
+    fn each_value_problem_says_what_is_wrong_and_what_stands_in() {
+        let checked = read(json!({
+            "enabled": "yes", "reviewerModel": 5, "reviewerCommand": "prog",
+            "maxStopPasses": 4_294_967_296_u64, "minimumBlockingSeverity": "P3",
+            "staleClientTimeoutHours": "a day", "classifierBackend": "modle",
+            "lastAssistantMessageClassifierTimeoutSeconds": 0
+        }));
+        let shown: Vec<String> = checked.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "\"enabled\": \"yes\" is not true or false; using the default true",
+                "\"reviewerModel\": 5 is not a string; using the default (none)",
+                "\"reviewerCommand\": \"prog\" is not a list of strings; using the default []",
+                "\"maxStopPasses\": 4294967296 is too large; using the default 5",
+                "\"minimumBlockingSeverity\": \"P3\" is not P1 or P2 (nor critical, high, medium, low, info); P3 never blocks; using the default P2",
+                "\"staleClientTimeoutHours\": \"a day\" is not a number; using the default 24",
+                "\"classifierBackend\": \"modle\" is not one of builtin, model, off; using the default builtin",
+                "\"lastAssistantMessageClassifierTimeoutSeconds\": 0 must be above 0; using the default 20",
+            ]
+        );
+        let command = read(json!({"reviewerBackend": "command"}));
+        assert_eq!(
+            command.problems[0].to_string(),
+            "\"reviewerBackend\": \"command\" needs reviewerCommand: [\"prog\", \"arg\", …]; using the default manual"
+        );
+        let document: Map<String, Value> =
+            serde_json::from_value(json!({"claude-auto-review": [1]})).unwrap();
+        assert_eq!(
+            super::super::block_problem(&document).unwrap().to_string(),
+            "\"claude-auto-review\": [1] is not an object of settings; every key uses its default"
+        );
+    }
+
     #[test]
     fn max_fix_attempts_defaults_to_3_and_is_at_least_1() {
         assert_eq!(read(json!({})).settings.max_fix_attempts, 3);
