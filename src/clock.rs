@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 /// Name of the environment variable that pins the clock.
 pub(crate) const CAR_NOW: &str = "CAR_NOW";
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "{CAR_NOW}={value:?} is neither Unix seconds nor an RFC 3339 time (e.g. 2026-11-30T12:00:00Z)"
 )]

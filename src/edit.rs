@@ -15,6 +15,10 @@ use similar::{ChangeTag, TextDiff};
 
 use crate::project::{Inside, Project};
 
+mod not_checked;
+
+pub(crate) use not_checked::NotChecked;
+
 /// Files larger than this are not checked (one note instead).
 pub(crate) const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
@@ -100,8 +104,8 @@ pub(crate) struct PatchChunk {
 }
 
 /// Reads a file car is to check, refusing what it does not check (over 2 MiB, binary, not
-/// UTF-8, not a regular file) with the one-line note that says so.
-pub(crate) fn read_text(path: &Path, relative_path: &str) -> Result<String, String> {
+/// UTF-8, not a regular file) with the reason, which `relative_path` names.
+pub(crate) fn read_text(path: &Path, relative_path: &str) -> Result<String, NotChecked> {
     text_of(
         crate::files::read_bounded(path, MAX_FILE_BYTES),
         relative_path,
@@ -113,56 +117,42 @@ pub(crate) fn read_text(path: &Path, relative_path: &str) -> Result<String, Stri
 pub(crate) fn read_project_file(
     project: &Project,
     path: &Path,
-) -> Result<(Inside, String), String> {
+) -> Result<(Inside, String), NotChecked> {
     let Some(inside) = project.inside(path) else {
-        return Err(outside_note(project, path));
+        return Err(outside(project, path));
     };
     let bytes = crate::files::read_resolved(&inside.resolved, MAX_FILE_BYTES);
     text_of(bytes, &inside.relative).map(|text| (inside, text))
 }
 
-/// The one line for a file car does not read because it resolves outside the project.
-pub(crate) fn outside_note(project: &Project, path: &Path) -> String {
+/// Why a file that resolves outside the project is not read.
+pub(crate) fn outside(project: &Project, path: &Path) -> NotChecked {
     if project.is_named_inside(path) {
         let named = path.strip_prefix(project.checkout()).unwrap_or(path);
-        format!(
-            "{}: resolves outside the project (a symbolic link); not read",
-            named.display()
-        )
+        NotChecked::LinkOutside {
+            path: named.to_path_buf(),
+        }
     } else {
-        format!(
-            "{}: outside the project {}; not tracked",
-            path.display(),
-            project.checkout().display()
-        )
+        NotChecked::Outside {
+            path: path.to_path_buf(),
+            project: project.checkout().to_path_buf(),
+        }
     }
 }
 
 fn text_of(
     read: Result<Vec<u8>, crate::files::FileError>,
     relative_path: &str,
-) -> Result<String, String> {
-    let bytes = match read {
-        Ok(bytes) => bytes,
-        Err(crate::files::FileError::TooLarge { .. }) => {
-            return Err(format!("{relative_path}: larger than 2 MiB; not checked"));
-        }
-        Err(error) if error.is_not_found() => {
-            return Err(format!(
-                "{relative_path}: no longer exists (deleted after the edit?); not checked"
-            ));
-        }
-        Err(crate::files::FileError::NotRegular { kind, .. }) => {
-            return Err(format!(
-                "{relative_path}: not a regular file ({kind}); not checked"
-            ));
-        }
-        Err(error) => return Err(format!("{error}; not checked")),
-    };
+) -> Result<String, NotChecked> {
+    let bytes = read.map_err(|error| NotChecked::from_read(relative_path, error))?;
     if bytes.contains(&0) {
-        return Err(format!("{relative_path}: binary file; not checked"));
+        return Err(NotChecked::Binary {
+            path: relative_path.to_string(),
+        });
     }
-    String::from_utf8(bytes).map_err(|_| format!("{relative_path}: not UTF-8 text; not checked"))
+    String::from_utf8(bytes).map_err(|_| NotChecked::NotUtf8 {
+        path: relative_path.to_string(),
+    })
 }
 
 impl Delta {

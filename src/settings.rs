@@ -11,6 +11,8 @@ use crate::project::Project;
 
 pub(crate) mod keys;
 
+pub(crate) use keys::ValueProblem;
+
 /// The key under which car's settings live in `.claude/settings.json`.
 pub(crate) const SETTINGS_KEY: &str = "claude-auto-review";
 
@@ -185,7 +187,28 @@ impl Default for Settings {
 pub(crate) struct SettingProblem {
     pub(crate) key: String,
     pub(crate) value: Value,
-    pub(crate) message: String,
+    pub(crate) problem: ValueProblem,
+    pub(crate) fallback: Fallback,
+}
+
+/// What car uses instead of a value it cannot use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fallback {
+    /// The key's default, as a settings file would spell it.
+    Default(String),
+    /// The whole block is unusable: every key uses its default.
+    EveryKey,
+}
+
+impl SettingProblem {
+    /// What is wrong with the value and what stands in (`must be at least 1; using the default
+    /// 300`), without the key and the value.
+    pub(crate) fn message(&self) -> String {
+        match &self.fallback {
+            Fallback::Default(default) => format!("{}; using the default {default}", self.problem),
+            Fallback::EveryKey => format!("{}; every key uses its default", self.problem),
+        }
+    }
 }
 
 impl std::fmt::Display for SettingProblem {
@@ -193,7 +216,9 @@ impl std::fmt::Display for SettingProblem {
         write!(
             formatter,
             "\"{}\": {} {}",
-            self.key, self.value, self.message
+            self.key,
+            self.value,
+            self.message()
         )
     }
 }
@@ -360,7 +385,8 @@ pub(crate) fn block_problem(document: &Map<String, Value>) -> Option<SettingProb
         Some(other) => Some(SettingProblem {
             key: SETTINGS_KEY.to_string(),
             value: other.clone(),
-            message: "is not an object of settings; every key uses its default".into(),
+            problem: ValueProblem::NotAnObject,
+            fallback: Fallback::EveryKey,
         }),
     }
 }

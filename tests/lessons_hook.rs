@@ -57,11 +57,8 @@ fn hit_warns_with_file_line_and_records_weight_hits_last_hit() {
     project.write(LESSONS, &seed_lessons("*.py", "import os.path"));
     let answer = project.post_fixture("claude-post-edit.json");
     assert_eq!(answer.code, 0);
-    let context = answer.context();
-    assert!(
-        context.contains("⚠️ lesson (weight 4): use pathlib instead of os.path (src/app.py:5"),
-        "{answer:?}"
-    );
+    // The live weight (3 + this hit), the file and line, the trigger that fired.
+    insta::assert_json_snapshot!("hit_warning", answer.redacted(&project));
     // The hit is one appended line; the library is not rewritten, yet every reader sees it.
     let seed = seed_lessons("*.py", "import os.path");
     assert_eq!(
@@ -102,7 +99,7 @@ fn weight_never_exceeds_ten() {
     let text = seed_lessons("*.py", "import os.path").replace("\"weight\":3", "\"weight\":10");
     project.write(LESSONS, &text);
     let answer = project.post_fixture("claude-post-edit.json");
-    assert!(answer.context().contains("(weight 10)"), "{answer:?}");
+    insta::assert_json_snapshot!("hit_at_weight_ten", answer.redacted(&project));
     assert_eq!(listed(&project)[0]["weight"], 10);
     end_session(&project);
     assert_eq!(project.read_json(LESSONS)["lessons"][0]["weight"], 10);
@@ -124,7 +121,7 @@ fn out_of_scope_lessons_stay_silent_and_the_file_is_not_rewritten() {
     }
     project.write(LESSONS, &seed_lessons("src/*.py", "import os.path"));
     let answer = project.post_fixture("claude-post-edit.json");
-    assert!(answer.context().contains("src/app.py:5"), "{answer:?}");
+    insta::assert_json_snapshot!("hit_in_path_scope", answer.redacted(&project));
 }
 
 #[test]
@@ -139,9 +136,8 @@ fn only_added_text_is_matched() {
     .to_string();
     project.write(LESSONS, &original);
     let answer = project.post_fixture("claude-post-edit.json");
-    let context = answer.context();
-    assert!(context.contains("added line 7 (src/app.py:7"), "{answer:?}");
-    assert!(!context.contains("not added") && !context.contains("context line"));
+    // Only the lesson on an added line: neither `import sys` nor the context line fires.
+    insta::assert_json_snapshot!("hit_on_added_line_only", answer.redacted(&project));
 }
 
 #[test]
@@ -162,13 +158,7 @@ fn lookbehind_trigger_runs_on_fancy_regex() {
         "x = _re.compile('a')\ny = re.compile('b')\n",
     );
     let answer = project.hook("post-tool-use", &payload);
-    assert!(answer.context().contains("m.py:3"), "{answer:?}");
-    assert!(
-        answer
-            .context()
-            .contains("trigger `regex:(?<!_)re\\.compile`"),
-        "{answer:?}"
-    );
+    insta::assert_json_snapshot!("lookbehind_hit", answer.redacted(&project));
 }
 
 #[test]
@@ -189,11 +179,8 @@ fn pathological_regexes_return_in_milliseconds() {
     let elapsed = started.elapsed();
     assert_eq!(answer.code, 0);
     assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
-    assert_eq!(answer.context(), "", "neither pattern matches: {answer:?}");
-    assert!(
-        answer.system_message().contains("gave up"),
-        "the backtracking one says so: {answer:?}"
-    );
+    // Neither pattern matches; the backtracking one says it gave up.
+    insta::assert_json_snapshot!("regex_gave_up", answer.redacted(&project));
     assert_eq!(project.read(LESSONS), lessons);
 }
 
@@ -205,11 +192,7 @@ fn corrupt_lessons_file_is_reported_and_left_byte_identical() {
     project.write(LESSONS, broken);
     let answer = project.post_fixture("claude-post-edit.json");
     assert_eq!(answer.code, 0);
-    let message = answer.system_message();
-    assert!(
-        message.contains("lessons.json:2:"),
-        "names file and line: {message}"
-    );
+    insta::assert_json_snapshot!("corrupt_lessons_file", answer.redacted(&project));
     assert_eq!(project.read(LESSONS), broken);
     let run = project.run(&["lessons", "list"]);
     assert_eq!(run.code, 2);
@@ -228,10 +211,7 @@ fn user_wide_lessons_fire_but_are_never_written() {
     .to_string();
     std::fs::write(&user_file, &user_text).unwrap();
     let answer = project.post_fixture("claude-post-edit.json");
-    assert!(
-        answer.context().contains("⚠️ lesson (weight 5): user-wide"),
-        "{answer:?}"
-    );
+    insta::assert_json_snapshot!("user_wide_hit", answer.redacted(&project));
     assert_eq!(std::fs::read_to_string(&user_file).unwrap(), user_text);
     let config_files: Vec<_> = std::fs::read_dir(user_file.parent().unwrap())
         .unwrap()
@@ -244,10 +224,7 @@ fn user_wide_lessons_fire_but_are_never_written() {
     );
     // A second edit reads the user layer through its index (in the cache folder) and agrees.
     let again = project.post_fixture("claude-post-edit.json");
-    assert!(
-        again.context().contains("⚠️ lesson (weight 5): user-wide"),
-        "{again:?}"
-    );
+    assert_eq!(again.redacted(&project), answer.redacted(&project));
     let listed: Value =
         serde_json::from_str(&project.run(&["lessons", "list", "--json"]).stdout).unwrap();
     assert_eq!(listed[0]["origin"], "user");
@@ -264,14 +241,12 @@ fn a_held_lock_skips_the_write_and_says_so() {
     let answer = project.post_fixture("claude-post-edit.json");
     lock.unlock().unwrap();
     assert_eq!(answer.code, 0);
-    assert!(
-        answer.context().contains("use pathlib"),
-        "still warns: {answer:?}"
-    );
-    assert!(
-        answer.system_message().contains("not recorded"),
-        "{answer:?}"
-    );
+    // Still warns, and says the hit was not recorded (after how long a wait varies: redacted).
+    let mut shown = answer.redacted(&project);
+    let message = shown["systemMessage"].as_str().unwrap_or_default();
+    let waited = regex::Regex::new(r"busy for \d+ ms").unwrap();
+    shown["systemMessage"] = json!(waited.replace(message, "busy for [N] ms"));
+    insta::assert_json_snapshot!("hit_not_recorded", shown);
     assert_eq!(project.read(LESSONS), original);
     assert!(!project.exists(HITS), "nothing recorded");
 }
@@ -376,15 +351,10 @@ fn the_on_disk_index_is_used_and_follows_every_change_of_the_lessons_file() {
     // A hand edit of the lessons file (same size would not matter: mtime and inode change too).
     std::thread::sleep(Duration::from_millis(20));
     project.write(LESSONS, &seed_lessons("*.py", "import os.path"));
-    let answer = project.post_fixture("claude-post-edit.json");
-    assert!(
-        answer.context().contains("src/app.py:5"),
-        "stale index not used: {answer:?}"
-    );
+    let after_hand_edit = project.post_fixture("claude-post-edit.json");
     // A damaged index is rebuilt, never trusted.
     std::fs::write(project.path().join(&index), b"CARIDX03 not an index").unwrap();
-    let answer = project.post_fixture("claude-post-edit.json");
-    assert!(answer.context().contains("(weight 5)"), "{answer:?}");
+    let after_damage = project.post_fixture("claude-post-edit.json");
     assert_eq!(listed(&project)[0]["hits"], 4);
     // The fold at session end rewrites the file and its index together: the next edit uses it.
     end_session(&project);
@@ -392,8 +362,14 @@ fn the_on_disk_index_is_used_and_follows_every_change_of_the_lessons_file() {
         .unwrap()
         .modified()
         .unwrap();
-    let answer = project.post_fixture("claude-post-edit.json");
-    assert!(answer.context().contains("(weight 6)"), "{answer:?}");
+    let after_fold = project.post_fixture("claude-post-edit.json");
+    // Each answer warns with the live weight: the stale and the damaged index were not used.
+    insta::assert_json_snapshot!(
+        "hits_through_the_index",
+        json!({"after a hand edit": after_hand_edit.redacted(&project),
+               "after the index was damaged": after_damage.redacted(&project),
+               "after the fold": after_fold.redacted(&project)})
+    );
     let stamp_after = std::fs::metadata(project.path().join(&index))
         .unwrap()
         .modified()
@@ -415,8 +391,12 @@ fn a_symlinked_lessons_file_is_folded_through_the_link_with_its_mode() {
     let link = project.path().join(LESSONS);
     std::fs::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&shared, &link).unwrap();
-    let answer = project.post_fixture("claude-post-edit.json");
-    assert!(answer.context().contains("(weight 4)"), "{answer:?}");
+    project.post_fixture("claude-post-edit.json");
+    assert_eq!(
+        listed(&project)[0]["hits"],
+        3,
+        "the hit counts through the link"
+    );
     end_session(&project);
     assert!(
         std::fs::symlink_metadata(&link)
@@ -461,7 +441,7 @@ fn a_hit_log_past_its_bound_is_folded_by_the_next_hit() {
         "pending hits are live"
     );
     let answer = project.post_fixture("claude-post-edit.json");
-    assert!(answer.context().contains("(weight 10)"), "{answer:?}");
+    insta::assert_json_snapshot!("hit_after_a_long_hit_log", answer.redacted(&project));
     assert!(!project.exists(HITS), "folded by the hook");
     let lesson = &project.read_json(LESSONS)["lessons"][0];
     assert_eq!(lesson["hits"], 2 + pending as u64 + 1);

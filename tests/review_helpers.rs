@@ -9,6 +9,16 @@ use crate::support::{HookAnswer, Run, TestProject};
 
 pub const SESSION: &str = "test-session";
 
+/// 2026-11-29T12:00:00Z: the clock of the tests whose answers are snapshotted.
+pub const NOW: i64 = 1_795_953_600;
+
+/// An empty git project with the clock pinned at [`NOW`], so every date in an answer is stable.
+pub fn pinned_project() -> TestProject {
+    let mut project = TestProject::new();
+    project.at(NOW);
+    project
+}
+
 /// Writes car's settings key (other keys of the file are kept).
 pub fn set_settings(project: &TestProject, settings: Value) {
     let path = project.path().join(".claude/settings.json");
@@ -319,4 +329,39 @@ pub fn bash_ran(project: &TestProject, command: &str) -> HookAnswer {
     payload["tool_input"]["command"] = json!(command);
     payload["tool_response"]["stdout"] = json!("");
     project.hook("post-tool-use", &payload.to_string())
+}
+
+/// A stop answer for a snapshot: redacted, and an embedded review request without its fixed parts
+/// (the review rules and the answer format, snapshotted in full once, as
+/// `review_gate__manual_review_request`), so the snapshot shows what the request says about this
+/// session: its header, its sections and its diff.
+pub fn request_view(answer: &HookAnswer, project: &TestProject) -> Value {
+    request_view_with(answer, project, &[])
+}
+
+/// [`request_view`] with other temporary paths named (see `HookAnswer::redacted_with`).
+pub fn request_view_with(
+    answer: &HookAnswer,
+    project: &TestProject,
+    others: &[(&Path, &str)],
+) -> Value {
+    let mut redacted = answer.redacted_with(project, others);
+    for key in ["reason", "followup_message"] {
+        if let Some(Value::String(text)) = redacted.get_mut(key) {
+            *text = without_fixed_parts(text);
+        }
+    }
+    redacted
+}
+
+fn without_fixed_parts(text: &str) -> String {
+    const ELIDED: &str = "[… as in the manual_review_request snapshot …]";
+    let mut text = text.to_string();
+    if let (Some(start), Some(end)) = (text.find("<rules>\n"), text.find("\n</rules>")) {
+        text.replace_range(start + "<rules>\n".len()..end, ELIDED);
+    }
+    if let Some(start) = text.find("\n## Answer format\n") {
+        text.replace_range(start + "\n## Answer format\n".len().., ELIDED);
+    }
+    text
 }

@@ -209,6 +209,15 @@ fn a_challenged_finding_the_reviewer_reports_again_goes_to_a_person() {
             && prompt.contains("the agent's reason: load() only reads config files under 10 KB"),
         "{prompt}"
     );
+    // Regression: the section's sentence once carried runs of ten spaces from a broken literal.
+    assert!(
+        prompt.contains(
+            "The agent holds these findings of an earlier round to be false positives. Judge \
+each again with its reason: if it still holds, report it again with the same file and title (a \
+person then decides); if the reason convinces you, leave it out.\n"
+        ),
+        "{prompt}"
+    );
     assert!(
         !answer.is_block(),
         "re-reported after a challenge: {answer:?}"

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::clock::Clock;
 use crate::commands::Outcome;
-use crate::edit::{AddedLine, Edit};
+use crate::edit::{AddedLine, Edit, NotChecked};
 use crate::error::Error;
 use crate::lessons::Warning;
 use crate::output;
@@ -150,15 +150,14 @@ fn targets(
 /// never read. What is shown uses the path as the user typed it.
 fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, findings: &mut Findings) {
     if project.is_named_inside(&target.named) && project.relative(&target.absolute).is_none() {
-        findings.notes.push(format!(
-            "{}: resolves outside the project (a symbolic link); not read",
-            target.shown
-        ));
-        return;
+        let not_read = NotChecked::LinkOutside {
+            path: target.shown.clone().into(),
+        };
+        return findings.notes.push(not_read.to_string());
     }
     let content = match crate::edit::read_text(&target.absolute, &target.shown) {
         Ok(content) => content,
-        Err(note) => return findings.notes.push(note),
+        Err(not_checked) => return findings.notes.push(not_checked.to_string()),
     };
     let edit = Edit {
         path: target.absolute.clone(),

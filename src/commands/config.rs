@@ -142,12 +142,10 @@ fn apply_flags(block: &mut Map<String, Value>, args: &ConfigArgs) -> Result<(), 
             .into_iter()
             .find(|problem| problem.key == key && !needs_company)
         {
-            let reason = problem
-                .message
-                .split("; using the default")
-                .next()
-                .unwrap_or_default();
-            return Err(Error::Usage(format!("{flag}: {} {reason}", problem.value)));
+            return Err(Error::Usage(format!(
+                "{flag}: {} {}",
+                problem.value, problem.problem
+            )));
         }
         block.insert(key.to_string(), value);
     }

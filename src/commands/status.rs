@@ -118,7 +118,7 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
     let problems: Vec<Value> = checked
         .problems
         .iter()
-        .map(|p| json!({"key": p.key, "value": p.value, "message": p.message}))
+        .map(|p| json!({"key": p.key, "value": p.value, "message": p.message()}))
         .collect();
     report.add(
         "settings",
@@ -282,23 +282,37 @@ fn reviewer_section(settings: &Settings, report: &mut Report) {
     );
 }
 
-/// Counts lessons as plain JSON (the lesson engine owns the format's meaning).
-fn lessons_section(project: &Project, report: &mut Report) {
-    let count = |path: &std::path::Path| -> Result<usize, String> {
-        let Some(text) = crate::files::read_optional(path).map_err(|e| e.to_string())? else {
-            return Ok(0);
-        };
-        let value: Value = serde_json::from_str(&text).map_err(|error| {
-            let located = crate::text::JsonError::locate(&text, &error);
-            format!("{}:{located}", path.display())
-        })?;
-        Ok(value
-            .get("lessons")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len))
+/// Why a lessons file could not be counted.
+#[derive(Debug, thiserror::Error)]
+enum CountError {
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error("{path}:{located}")]
+    Json {
+        path: std::path::PathBuf,
+        located: crate::text::JsonError,
+    },
+}
+
+/// The lessons of a lessons file, counted as plain JSON (the lesson engine owns the format's
+/// meaning); 0 when the file is missing.
+fn count_lessons(path: &std::path::Path) -> Result<usize, CountError> {
+    let Some(text) = crate::files::read_optional(path)? else {
+        return Ok(0);
     };
+    let value: Value = serde_json::from_str(&text).map_err(|error| CountError::Json {
+        path: path.to_path_buf(),
+        located: crate::text::JsonError::locate(&text, &error),
+    })?;
+    Ok(value
+        .get("lessons")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len))
+}
+
+fn lessons_section(project: &Project, report: &mut Report) {
     let project_file = project.lessons_file();
-    let project_count = count(&project_file);
+    let project_count = count_lessons(&project_file);
     let mut line = match &project_count {
         Ok(n) => format!(
             "lessons: {} in {}",
@@ -309,7 +323,7 @@ fn lessons_section(project: &Project, report: &mut Report) {
     };
     let mut user_count = 0;
     if let Some(user_file) = crate::paths::user_lessons_file()
-        && let Ok(n) = count(&user_file)
+        && let Ok(n) = count_lessons(&user_file)
         && n > 0
     {
         user_count = n;

@@ -15,7 +15,9 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::edit::{AddedLine, Delta, Edit, Hunk, PatchChunk, outside_note, read_project_file};
+use crate::edit::{
+    AddedLine, Delta, Edit, Hunk, NotChecked, PatchChunk, outside, read_project_file,
+};
 use crate::hook::payload::Payload;
 use crate::project::{Inside, Project};
 
@@ -25,8 +27,8 @@ pub(crate) struct Changes {
     pub(crate) edits: Vec<Edit>,
     /// Project-relative paths of files the tool deleted.
     pub(crate) deleted: Vec<String>,
-    /// One line per file that was not checked, and why.
-    pub(crate) notes: Vec<String>,
+    /// The files that were not checked, and why.
+    pub(crate) not_checked: Vec<NotChecked>,
 }
 
 /// A file named by a payload, with what happened to it.
@@ -56,7 +58,7 @@ pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
     for touched in touched_files(payload) {
         let path = project.resolve(payload.cwd(), &touched.path);
         let Some(inside) = project.inside(&path) else {
-            changes.notes.push(outside_note(project, &path));
+            changes.not_checked.push(outside(project, &path));
             continue;
         };
         let Some(delta) = touched.delta else {
@@ -81,8 +83,8 @@ pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
             content,
         ) = match read_project_file(project, &path) {
             Ok(read) => read,
-            Err(note) => {
-                changes.notes.push(note);
+            Err(not_checked) => {
+                changes.not_checked.push(not_checked);
                 continue;
             }
         };

@@ -21,7 +21,11 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         return Answer::allow();
     }
     let changes = changes::derive(&context.payload, &context.project);
-    let mut notes = changes.notes;
+    let mut notes: Vec<String> = changes
+        .not_checked
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     if changes::ran_shell(&context.payload) {
         notes.extend(crate::review::learning::after_shell(context.session()).notes);
     }

@@ -26,7 +26,10 @@ use crate::lessons::trigger::Trigger;
 use crate::project::Project;
 use crate::settings::{ReviewerBackend, Settings};
 
+pub(crate) mod discard;
 pub(crate) mod evidence;
+
+pub(crate) use discard::{AnswerProblem, DiscardReason};
 
 /// Scopes with fewer lessons are left alone.
 pub(crate) const MIN_LESSONS_PER_SCOPE: usize = 5;
@@ -50,7 +53,8 @@ pub(crate) struct Proposal {
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Discarded {
     pub(crate) proposal: Proposal,
-    pub(crate) reason: String,
+    #[serde(serialize_with = "discard::serialize_reason")]
+    pub(crate) reason: DiscardReason,
 }
 
 /// The lessons of each scope with enough lessons to distill.
@@ -149,17 +153,17 @@ fn common_prefix(texts: &[&str]) -> String {
 }
 
 /// Checks a proposal against the lessons it replaces; the reason when it fails.
-pub(crate) fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), String> {
+pub(crate) fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), DiscardReason> {
     let mut triggers = Vec::new();
     for text in &proposal.triggers {
-        triggers.push(Trigger::validate(text).map_err(|e| e.to_string())?);
+        triggers.push(Trigger::validate(text)?);
     }
     if triggers.is_empty() {
-        return Err("no triggers".into());
+        return Err(DiscardReason::NoTriggers);
     }
     check_not_generic(&triggers)?;
     if proposal.replaces.is_empty() {
-        return Err("replaces no lesson".into());
+        return Err(DiscardReason::ReplacesNothing);
     }
     let fires = |text: &str| triggers.iter().any(|t| t.is_match(text));
     // Candidates a proposal replaces are checked against their evidence (`evidence::check`).
@@ -168,48 +172,60 @@ pub(crate) fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), S
         .iter()
         .filter(|id| !id.starts_with("candidate:"))
     {
-        let lesson = lessons
-            .iter()
-            .find(|l| &l.id == id)
-            .ok_or_else(|| format!("replaces {id}, which is not a lesson of {}", proposal.scope))?;
+        let lesson =
+            lessons
+                .iter()
+                .find(|l| &l.id == id)
+                .ok_or_else(|| DiscardReason::NotALesson {
+                    id: id.clone(),
+                    scope: proposal.scope.clone(),
+                })?;
         for trigger in &lesson.triggers {
             if let Trigger::Literal(text) = trigger
                 && !fires(text)
             {
-                return Err(format!("does not match {text:?}, a trigger of {id}"));
+                return Err(DiscardReason::MissesTrigger {
+                    text: text.clone(),
+                    id: id.clone(),
+                });
             }
         }
         let examples = lesson.examples.clone().unwrap_or_default();
         if let Some(text) = examples.should_match.iter().find(|t| !fires(t)) {
-            return Err(format!("does not match {text:?}, an example of {id}"));
+            return Err(DiscardReason::MissesExample {
+                text: text.clone(),
+                id: id.clone(),
+            });
         }
         if let Some(text) = examples.should_not_match.iter().find(|t| fires(t)) {
-            return Err(format!("matches {text:?}, a no_match example of {id}"));
+            return Err(DiscardReason::MatchesNoMatchExample {
+                text: text.clone(),
+                id: id.clone(),
+            });
         }
     }
     Ok(())
 }
 
 /// Generic: a trigger whose required text is short, a keyword, or absent.
-fn check_not_generic(triggers: &[Trigger]) -> Result<(), String> {
+fn check_not_generic(triggers: &[Trigger]) -> Result<(), DiscardReason> {
     for trigger in triggers {
+        let named = || trigger.as_str().to_string();
         let required = match trigger.pattern() {
-            None => vec![trigger.as_str().to_string()],
-            Some(pattern) => required_literals(pattern).ok_or_else(|| {
-                format!(
-                    "{:?} is generic: it requires no specific text",
-                    trigger.as_str()
-                )
-            })?,
+            None => vec![named()],
+            Some(pattern) => required_literals(pattern)
+                .ok_or_else(|| DiscardReason::NoRequiredText { trigger: named() })?,
         };
         for text in required {
-            precision::check(&text)
-                .map_err(|refusal| format!("{:?} is generic: {refusal}", trigger.as_str()))?;
+            precision::check(&text).map_err(|refusal| DiscardReason::Imprecise {
+                trigger: named(),
+                refusal,
+            })?;
             if text.trim().chars().count() < MIN_REQUIRED_TEXT {
-                return Err(format!(
-                    "{:?} is generic: it only requires {text:?} (fewer than {MIN_REQUIRED_TEXT} characters)",
-                    trigger.as_str()
-                ));
+                return Err(DiscardReason::TooLittleText {
+                    trigger: named(),
+                    text,
+                });
             }
         }
     }
@@ -217,15 +233,19 @@ fn check_not_generic(triggers: &[Trigger]) -> Result<(), String> {
 }
 
 /// Parses the reviewer's answer: the outermost JSON object in the text.
-fn parse_answer(scope: &str, text: &str) -> Result<Vec<Proposal>, String> {
-    let start = text.find('{').ok_or("the answer holds no JSON object")?;
-    let end = text.rfind('}').ok_or("the answer holds no JSON object")?;
-    let value: Value = serde_json::from_str(text.get(start..=end).unwrap_or_default())
-        .map_err(|error| format!("the answer is not valid JSON: {error}"))?;
+fn parse_answer(scope: &str, text: &str) -> Result<Vec<Proposal>, AnswerProblem> {
+    let start = text.find('{').ok_or(AnswerProblem::NoJson)?;
+    let end = text.rfind('}').ok_or(AnswerProblem::NoJson)?;
+    let value: Value =
+        serde_json::from_str(text.get(start..=end).unwrap_or_default()).map_err(|error| {
+            AnswerProblem::NotJson {
+                message: error.to_string(),
+            }
+        })?;
     let list = value
         .get("proposals")
         .and_then(Value::as_array)
-        .ok_or("the answer has no \"proposals\" array")?;
+        .ok_or(AnswerProblem::NoProposals)?;
     Ok(list
         .iter()
         .filter_map(|item| {
@@ -309,7 +329,7 @@ fn ask_reviewer(
         let question = evidence::prompt(scope, scope_evidence);
         let answer = crate::reviewer::ask(settings, project.root(), &question, timeout);
         match answer
-            .map_err(|e| e.to_string())
+            .map_err(AnswerProblem::from)
             .and_then(|text| parse_answer(scope, &text))
         {
             Ok(proposals) => candidates.extend(proposals),

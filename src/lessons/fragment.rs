@@ -203,44 +203,56 @@ pub(crate) struct Chosen<'a> {
     pub(crate) change: &'a LineChange,
 }
 
+/// Why no trigger could be chosen from a change: the first reason met.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum NoTrigger {
+    #[error("{fragment:?} is still in the file after the change")]
+    StillInFile { fragment: String },
+    #[error(transparent)]
+    Refused(#[from] FragmentRefusal),
+    /// The caller's project-wide rule refused it.
+    #[error(transparent)]
+    NotAllowed(#[from] precision::Refusal),
+    #[error("the change touched no line")]
+    NoChange,
+}
+
 /// The first fragment of `changes` (in their order) that the text after the change (`after`)
 /// no longer holds and that `allowed` accepts (the caller's project-wide rule); else why not,
 /// for the first change.
-pub(crate) fn choose<'a, E: std::fmt::Display>(
+pub(crate) fn choose<'a>(
     changes: &'a [LineChange],
     after: &str,
-    allowed: impl Fn(&str) -> Result<(), E>,
-) -> Result<Chosen<'a>, String> {
+    allowed: impl Fn(&str) -> Result<(), precision::Refusal>,
+) -> Result<Chosen<'a>, NoTrigger> {
     let mut first_refusal = None;
     for change in changes {
-        match removed_fragments(&change.old, &change.new) {
-            Ok(fragments) => {
-                for fragment in fragments {
-                    if after.contains(&fragment) {
-                        first_refusal.get_or_insert_with(|| {
-                            format!("{fragment:?} is still in the file after the change")
-                        });
-                        continue;
-                    }
-                    match allowed(&fragment) {
-                        Ok(()) => {
-                            return Ok(Chosen {
-                                trigger: fragment,
-                                change,
-                            });
-                        }
-                        Err(refusal) => {
-                            first_refusal.get_or_insert_with(|| refusal.to_string());
-                        }
-                    }
-                }
-            }
+        let fragments = match removed_fragments(&change.old, &change.new) {
+            Ok(fragments) => fragments,
             Err(refusal) => {
-                first_refusal.get_or_insert_with(|| refusal.to_string());
+                first_refusal.get_or_insert(NoTrigger::Refused(refusal));
+                continue;
+            }
+        };
+        for fragment in fragments {
+            if after.contains(&fragment) {
+                first_refusal.get_or_insert(NoTrigger::StillInFile { fragment });
+                continue;
+            }
+            match allowed(&fragment) {
+                Ok(()) => {
+                    return Ok(Chosen {
+                        trigger: fragment,
+                        change,
+                    });
+                }
+                Err(refusal) => {
+                    first_refusal.get_or_insert(NoTrigger::NotAllowed(refusal));
+                }
             }
         }
     }
-    Err(first_refusal.unwrap_or_else(|| "the change touched no line".to_string()))
+    Err(first_refusal.unwrap_or(NoTrigger::NoChange))
 }
 
 /// The old tokens the change replaced: everything between the common start and the common end.

@@ -11,7 +11,7 @@
 use serde_json::json;
 
 use crate::files::HOOK_LOCK_WAIT;
-use crate::lessons::fragment::{self, Chosen, LineChange};
+use crate::lessons::fragment::{self, Chosen, LineChange, NoTrigger};
 use crate::lessons::learn::scope_for;
 use crate::lessons::model::{
     Candidate, Entry, Examples, Lesson, PROMOTED_WEIGHT, RawLesson, lesson_id,
@@ -171,7 +171,7 @@ pub(crate) fn choose_trigger<'a>(
     file: &str,
     changes: &'a [LineChange],
     after: &str,
-) -> Result<(String, Chosen<'a>), String> {
+) -> Result<(String, Chosen<'a>), NoTrigger> {
     let lesson_scope = scope_for(file);
     let allowed = |trigger: &str| {
         if !lesson_scope.starts_with("*.") {

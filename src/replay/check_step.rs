@@ -4,7 +4,7 @@
 //! SessionEnd hook does to the lessons: fold the hit log, daily maintenance).
 
 use crate::clock::Clock;
-use crate::edit::{AddedLine, Edit};
+use crate::edit::{AddedLine, Edit, NotChecked};
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
@@ -60,7 +60,7 @@ fn observation(errors: &[Diagnostic], warnings: &[Warning]) -> Observation {
 }
 
 /// `car check` treats the whole file as added; the file is read with the same guard.
-fn whole_file(project: &Project, relative: &str) -> Result<Edit, String> {
+fn whole_file(project: &Project, relative: &str) -> Result<Edit, NotChecked> {
     let path = project.root().join(relative);
     let content = crate::edit::read_text(&path, relative)?;
     Ok(Edit {

@@ -97,8 +97,12 @@ impl Sandbox {
         let project = Project::at(root);
         let settings_object = scenario.settings.clone().unwrap_or_default();
         // Refuse bad settings up front: a scenario should not silently run on defaults.
-        if let Some(problem) = Settings::from_block(&settings_object).problems.first() {
-            return Err(StepError::Settings(problem.to_string()));
+        if let Some(problem) = Settings::from_block(&settings_object)
+            .problems
+            .into_iter()
+            .next()
+        {
+            return Err(StepError::Settings(Box::new(problem)));
         }
         let document = json!({"claude-auto-review": settings_object});
         write(&project.settings_file(), &pretty(&document))?;

@@ -7,7 +7,7 @@ use crate::files::FileError;
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum StepError {
     #[error("settings: {0}")]
-    Settings(String),
+    Settings(Box<crate::settings::SettingProblem>),
     #[error("\"{0}\" needs a project (run it with `car lessons test`)")]
     NeedsProject(&'static str),
     #[error("payload: {0}")]

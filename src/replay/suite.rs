@@ -44,6 +44,11 @@ impl Case {
     }
 
     /// `Ok` when it passes; otherwise one line saying where, what was expected, what happened.
+    ///
+    /// The `String` is deliberate, not an untyped error: a failing case is a report line that
+    /// `car lessons test` and the config self-test print as they are (never matched on or
+    /// handled); the typed causes (`ReplayError`, `StepError`, an example's failure) are
+    /// rendered into it here, and [`run_all`] keeps it as is.
     pub(crate) fn run(&self) -> Result<(), String> {
         match self {
             Case::Scenario { scenario, origin } => {
@@ -186,7 +191,8 @@ pub fn run_all(cases: &[Case], progress: &(dyn Fn(usize, usize) + Sync)) -> Resu
     results
 }
 
-/// A panic inside the engine fails the case instead of the whole run.
+/// A panic inside the engine fails the case instead of the whole run (its report line: see
+/// [`Case::run`]).
 fn run_catching(case: &Case) -> Result<(), String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case.run())).unwrap_or_else(|panic| {
         let message = panic

@@ -206,7 +206,16 @@ fn last_paragraph(text: &str) -> &str {
         .unwrap_or(text)
 }
 
-fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verdict, String> {
+/// Why the model classifier gave no verdict (the builtin one then decides, saying so).
+#[derive(Debug, thiserror::Error)]
+enum ModelError {
+    #[error(transparent)]
+    Reviewer(#[from] crate::reviewer::BackendError),
+    #[error("unclear answer {answer:?}")]
+    Unclear { answer: String },
+}
+
+fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verdict, ModelError> {
     let prompt = format!(
         "An AI coding agent ended its turn with the message below. Answer with exactly one word: \
          INCOMPLETE if it cannot go on without the user (a question that blocks progress, a \
@@ -221,15 +230,16 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
     if settings.classifier_model.is_some() {
         asked.reviewer_model = settings.classifier_model.clone();
     }
-    let answer = crate::reviewer::ask(&asked, working_dir, &prompt, timeout)
-        .map_err(|error| error.to_string())?;
+    let answer = crate::reviewer::ask(&asked, working_dir, &prompt, timeout)?;
     let upper = answer.to_uppercase();
     if upper.contains("INCOMPLETE") {
         Ok(Verdict::Incomplete)
     } else if upper.contains("COMPLETE") {
         Ok(Verdict::Complete)
     } else {
-        Err(format!("unclear answer {:?}", answer.trim()))
+        Err(ModelError::Unclear {
+            answer: answer.trim().to_string(),
+        })
     }
 }
 

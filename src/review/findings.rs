@@ -238,13 +238,21 @@ impl Review {
     }
 }
 
+/// A finding that cannot be deferred as a known limit: it is a P1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{finding} is a P1 ({title}); a P1 can never be deferred as a known limit: fix it")]
+pub(crate) struct NotDeferrable {
+    pub(crate) finding: String,
+    pub(crate) title: String,
+}
+
 /// Refuses to defer a P1 (exit 2 at the command line).
-pub(crate) fn check_deferrable(finding: &Finding) -> Result<(), String> {
+pub(crate) fn check_deferrable(finding: &Finding) -> Result<(), NotDeferrable> {
     match finding.severity {
-        Severity::P1 => Err(format!(
-            "{} is a P1 ({}); a P1 can never be deferred as a known limit: fix it",
-            finding.id, finding.title
-        )),
+        Severity::P1 => Err(NotDeferrable {
+            finding: finding.id.clone(),
+            title: finding.title.clone(),
+        }),
         _ => Ok(()),
     }
 }
@@ -394,7 +402,12 @@ mod tests {
             .map(|f| f.id.clone())
             .collect();
         assert_eq!(blocking, ["F1"]);
-        assert!(check_deferrable(&review.findings[0]).is_err());
+        assert_eq!(
+            check_deferrable(&review.findings[0])
+                .unwrap_err()
+                .to_string(),
+            "F1 is a P1 (x); a P1 can never be deferred as a known limit: fix it"
+        );
         assert!(check_deferrable(&review.findings[1]).is_ok());
     }
 

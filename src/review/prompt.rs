@@ -175,11 +175,9 @@ fn earlier_rounds(input: &PromptInput<'_>) -> String {
         return String::new();
     }
     format!(
-        "## Findings of earlier rounds
-The agent has changed the code since these were reported.          Report each one that still applies again, with the same file and title; leave out what          is fixed:
-{}
-
-",
+        "## Findings of earlier rounds\n\
+The agent has changed the code since these were reported. Report each one that still applies \
+again, with the same file and title; leave out what is fixed:\n{}\n\n",
         lines.join("\n")
     )
 }
@@ -204,11 +202,10 @@ fn challenges(snapshot: &Snapshot) -> String {
         return String::new();
     }
     format!(
-        "## Challenged by the agent
-The agent holds these findings of an earlier round to be          false positives. Judge each again with its reason: if it still holds, report it again          with the same file and title (a person then decides); if the reason convinces you,          leave it out.
-{}
-
-",
+        "## Challenged by the agent\n\
+The agent holds these findings of an earlier round to be false positives. Judge each again \
+with its reason: if it still holds, report it again with the same file and title (a person then \
+decides); if the reason convinces you, leave it out.\n{}\n\n",
         lines.join("\n")
     )
 }
@@ -255,8 +252,8 @@ fn diffs(input: &PromptInput<'_>) -> String {
                 let path = input.project.checkout().join(file);
                 match crate::edit::read_project_file(input.project, &path) {
                     Ok((_, text)) => text,
-                    Err(note) => {
-                        writer.not_shown(file, &note);
+                    Err(not_checked) => {
+                        writer.not_shown(file, &not_checked.to_string());
                         continue;
                     }
                 }

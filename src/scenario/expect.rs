@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub(crate) use crate::scenario::observation::Observation;
+use crate::scenario::problem::{RecordProblem, StepProblem};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,14 +109,18 @@ pub(crate) struct Expect {
 }
 
 impl Expect {
-    pub(crate) fn from_raw(raw: RawExpect) -> Result<Expect, String> {
-        let records = |list: Vec<RawRecordExpect>, key: &str| {
+    pub(crate) fn from_raw(raw: RawExpect) -> Result<Expect, StepProblem> {
+        let records = |list: Vec<RawRecordExpect>, key: &'static str| {
             list.into_iter()
                 .enumerate()
                 .map(|(index, raw)| {
-                    RecordExpect::from_raw(raw).map_err(|e| format!("expect.{key}[{index}]: {e}"))
+                    RecordExpect::from_raw(raw).map_err(|problem| StepProblem::Expect {
+                        key,
+                        index,
+                        problem,
+                    })
                 })
-                .collect::<Result<Vec<_>, String>>()
+                .collect::<Result<Vec<_>, StepProblem>>()
         };
         Ok(Expect {
             block: raw.block,
@@ -144,13 +149,13 @@ impl Expect {
 }
 
 impl RecordExpect {
-    fn from_raw(raw: RawRecordExpect) -> Result<RecordExpect, String> {
+    fn from_raw(raw: RawRecordExpect) -> Result<RecordExpect, RecordProblem> {
         if raw.id.is_none()
             && raw.trigger.is_none()
             && raw.trigger_contains.is_none()
             && raw.lesson_contains.is_none()
         {
-            return Err("pick it with id, trigger, trigger_contains or lesson_contains".into());
+            return Err(RecordProblem::NoSelector);
         }
         let last_hit = raw.last_hit.as_ref().map(time_expect).transpose()?;
         let last_decay_at = raw.last_decay_at.as_ref().map(time_expect).transpose()?;
@@ -205,7 +210,7 @@ impl RecordExpect {
 }
 
 /// `"now"`, `"absent"`, `"set"`, Unix seconds or RFC 3339.
-fn time_expect(value: &Value) -> Result<TimeExpect, String> {
+fn time_expect(value: &Value) -> Result<TimeExpect, RecordProblem> {
     match value {
         Value::String(text) if text == "now" => Ok(TimeExpect::Now),
         Value::String(text) if text == "absent" => Ok(TimeExpect::Absent),
@@ -213,7 +218,9 @@ fn time_expect(value: &Value) -> Result<TimeExpect, String> {
         Value::Null => Ok(TimeExpect::Absent),
         other => crate::scenario::resolve_now(other, 0)
             .map(TimeExpect::At)
-            .map_err(|_| format!("{other} is not \"now\", \"absent\", \"set\" or a time")),
+            .map_err(|_| RecordProblem::NotATime {
+                value: other.clone(),
+            }),
     }
 }
 
@@ -560,10 +567,13 @@ mod tests {
     #[test]
     fn a_selector_is_required() {
         let raw: RawExpect = serde_json::from_value(json!({"lessons": [{"weight": 1}]})).unwrap();
-        assert!(
-            Expect::from_raw(raw)
-                .unwrap_err()
-                .contains("expect.lessons[0]")
+        assert_eq!(
+            Expect::from_raw(raw).unwrap_err(),
+            StepProblem::Expect {
+                key: "lessons",
+                index: 0,
+                problem: RecordProblem::NoSelector
+            }
         );
     }
 }

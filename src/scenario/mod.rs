@@ -9,6 +9,7 @@
 pub(crate) mod expect;
 pub(crate) mod fixtures;
 pub(crate) mod observation;
+pub(crate) mod problem;
 pub(crate) mod session_steps;
 
 use std::path::{Component, Path};
@@ -18,6 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::clock::{Clock, DAY};
 use crate::scenario::expect::{Expect, RawExpect};
+use crate::scenario::problem::{NowProblem, OutsidePath, ScenarioProblem, StepProblem};
 
 /// A scenario file or folder that cannot be used, named with the line where known.
 #[derive(Debug, thiserror::Error)]
@@ -29,8 +31,11 @@ pub(crate) enum ReplayError {
         column: usize,
         message: String,
     },
-    #[error("{file}: {message}")]
-    Invalid { file: String, message: String },
+    #[error("{file}: {problem}")]
+    Invalid {
+        file: String,
+        problem: Box<ScenarioProblem>,
+    },
     #[error("{path}: {message}")]
     Folder { path: String, message: String },
 }
@@ -231,9 +236,9 @@ impl Scenario {
     }
 
     pub(crate) fn from_raw(name: &str, raw: RawScenario) -> Result<Scenario, ReplayError> {
-        let invalid = |message: String| ReplayError::Invalid {
+        let invalid = |problem: ScenarioProblem| ReplayError::Invalid {
             file: name.to_string(),
-            message,
+            problem: Box::new(problem),
         };
         let lessons = initial(
             raw.lessons,
@@ -246,9 +251,7 @@ impl Scenario {
             initial(raw.candidates, raw.candidates_text, false, "candidates").map_err(invalid)?;
         let files = files(raw.files).map_err(invalid)?;
         if raw.steps.is_empty() {
-            return Err(invalid(
-                "\"steps\" is empty: a scenario needs at least one".into(),
-            ));
+            return Err(invalid(ScenarioProblem::NoSteps));
         }
         let steps = steps(raw.steps).map_err(invalid)?;
         Ok(Scenario {
@@ -264,7 +267,7 @@ impl Scenario {
 }
 
 impl Step {
-    fn from_raw(number: usize, raw: RawStep, previous_now: i64) -> Result<Step, String> {
+    fn from_raw(number: usize, raw: RawStep, previous_now: i64) -> Result<Step, StepProblem> {
         let now = match &raw.now {
             Some(value) => resolve_now(value, previous_now)?,
             None => previous_now,
@@ -288,12 +291,12 @@ impl Step {
 }
 
 /// Validates the starting files: relative paths, string contents.
-fn files(raw: Map<String, Value>) -> Result<Vec<(String, String)>, String> {
+fn files(raw: Map<String, Value>) -> Result<Vec<(String, String)>, ScenarioProblem> {
     let mut files = Vec::new();
     for (path, content) in raw {
-        check_relative(&path).map_err(|message| format!("files: {message}"))?;
+        check_relative("files", &path).map_err(ScenarioProblem::FilePath)?;
         let Value::String(content) = content else {
-            return Err(format!("files.{path:?}: the content must be a string"));
+            return Err(ScenarioProblem::FileContentNotText { path });
         };
         files.push((path, content));
     }
@@ -301,13 +304,13 @@ fn files(raw: Map<String, Value>) -> Result<Vec<(String, String)>, String> {
 }
 
 /// Numbers the steps and resolves each one's time from the previous one's.
-fn steps(raw: Vec<RawStep>) -> Result<Vec<Step>, String> {
+fn steps(raw: Vec<RawStep>) -> Result<Vec<Step>, ScenarioProblem> {
     let mut steps = Vec::new();
     let mut now = DEFAULT_NOW;
     for (index, raw_step) in raw.into_iter().enumerate() {
         let number = index + 1;
         let step = Step::from_raw(number, raw_step, now)
-            .map_err(|message| format!("step {number}: {message}"))?;
+            .map_err(|problem| ScenarioProblem::Step { number, problem })?;
         now = step.now;
         steps.push(step);
     }
@@ -315,13 +318,13 @@ fn steps(raw: Vec<RawStep>) -> Result<Vec<Step>, String> {
 }
 
 /// Exactly one action per step (or none: a step of expectations only).
-fn action(raw: &RawStep) -> Result<Action, String> {
+fn action(raw: &RawStep) -> Result<Action, StepProblem> {
     let mut actions = Vec::new();
     actions.extend(edit_action(raw)?);
     actions.extend(fixture_action(raw)?);
     if let Some(paths) = &raw.check {
         for path in paths {
-            check_relative(path).map_err(|message| format!("check: {message}"))?;
+            check_relative("check", path)?;
         }
         actions.push(Action::Check(paths.clone()));
     }
@@ -333,22 +336,18 @@ fn action(raw: &RawStep) -> Result<Action, String> {
         actions.push(Action::SessionEnd);
     }
     if actions.len() > 1 {
-        return Err(
-            "a step does one thing: edit, write, fixture, check, maintain, person, bash, stop \
-or session_end; split it"
-                .into(),
-        );
+        return Err(StepProblem::SeveralActions);
     }
     Ok(actions.pop().unwrap_or(Action::Nothing))
 }
 
 /// The step's `edit` and `write`, if any.
-fn edit_action(raw: &RawStep) -> Result<Vec<Action>, String> {
+fn edit_action(raw: &RawStep) -> Result<Vec<Action>, StepProblem> {
     let mut actions = Vec::new();
     if let Some(edit) = &raw.edit {
-        check_relative(&edit.file).map_err(|message| format!("edit.file: {message}"))?;
+        check_relative("edit.file", &edit.file)?;
         if edit.after.is_empty() {
-            return Err("edit.after is empty; use \"write\" to empty a file".into());
+            return Err(StepProblem::EmptyEditAfter);
         }
         actions.push(Action::Edit {
             file: edit.file.clone(),
@@ -357,7 +356,7 @@ fn edit_action(raw: &RawStep) -> Result<Vec<Action>, String> {
         });
     }
     if let Some(write) = &raw.write {
-        check_relative(&write.file).map_err(|message| format!("write.file: {message}"))?;
+        check_relative("write.file", &write.file)?;
         actions.push(Action::Write {
             file: write.file.clone(),
             content: write.content.clone(),
@@ -366,18 +365,17 @@ fn edit_action(raw: &RawStep) -> Result<Vec<Action>, String> {
     Ok(actions)
 }
 
-fn fixture_action(raw: &RawStep) -> Result<Option<Action>, String> {
+fn fixture_action(raw: &RawStep) -> Result<Option<Action>, StepProblem> {
     let Some(fixture) = &raw.fixture else {
         return match raw.file_content {
-            Some(_) => Err("\"file_content\" belongs to a \"fixture\" step".into()),
+            Some(_) => Err(StepProblem::FileContentWithoutFixture),
             None => Ok(None),
         };
     };
     if crate::scenario::fixtures::get(fixture).is_none() {
-        return Err(format!(
-            "fixture {fixture:?} is not one of {}",
-            crate::scenario::fixtures::names().join(", ")
-        ));
+        return Err(StepProblem::UnknownFixture {
+            name: fixture.clone(),
+        });
     }
     Ok(Some(Action::Fixture {
         name: fixture.clone(),
@@ -389,41 +387,34 @@ fn initial(
     json: Option<Value>,
     text: Option<String>,
     from_project: bool,
-    key: &str,
-) -> Result<Initial, String> {
+    key: &'static str,
+) -> Result<Initial, ScenarioProblem> {
     match (json, text, from_project) {
         (None, None, false) => Ok(Initial::Missing),
         (Some(json), None, false) => Ok(Initial::Json(json)),
         (None, Some(text), false) => Ok(Initial::Text(text)),
         (None, None, true) => Ok(Initial::FromProject),
-        _ => Err(format!(
-            "give at most one of \"{key}\", \"{key}_text\"{}",
-            if key == "lessons" {
-                " and \"project_lessons\""
-            } else {
-                ""
-            }
-        )),
+        _ => Err(ScenarioProblem::StartGivenTwice { key }),
     }
 }
 
 /// Unix seconds, RFC 3339, or `+Nd` / `+Nh` / `+Nm` / `+Ns` after `previous`.
-pub(crate) fn resolve_now(value: &Value, previous: i64) -> Result<i64, String> {
+pub(crate) fn resolve_now(value: &Value, previous: i64) -> Result<i64, NowProblem> {
     match value {
-        Value::Number(number) => number
-            .as_i64()
-            .ok_or_else(|| format!("now {number} is not whole Unix seconds")),
+        Value::Number(number) => number.as_i64().ok_or_else(|| NowProblem::NotWholeSeconds {
+            number: number.clone(),
+        }),
         Value::String(text) => {
             if let Some(offset) = text.trim().strip_prefix('+') {
                 return relative_offset(offset)
                     .map(|seconds| previous + seconds)
-                    .ok_or_else(|| format!("now {text:?}: write +31d, +12h, +5m or +90s"));
+                    .ok_or_else(|| NowProblem::BadOffset { text: text.clone() });
             }
-            Clock::parse(text)
-                .map(|clock| clock.now())
-                .map_err(|error| format!("now: {error}"))
+            Ok(Clock::parse(text)?.now())
         }
-        other => Err(format!("now {other} must be a number or a string")),
+        other => Err(NowProblem::NotNumberOrText {
+            value: other.clone(),
+        }),
     }
 }
 
@@ -439,8 +430,8 @@ fn relative_offset(text: &str) -> Option<i64> {
     (count >= 0).then_some(count * unit)
 }
 
-/// A scenario path must stay inside the temporary project.
-fn check_relative(path: &str) -> Result<(), String> {
+/// A scenario path must stay inside the temporary project; `field` says where it was named.
+fn check_relative(field: &'static str, path: &str) -> Result<(), OutsidePath> {
     let candidate = Path::new(path);
     let escapes = path.is_empty()
         || candidate.is_absolute()
@@ -448,9 +439,10 @@ fn check_relative(path: &str) -> Result<(), String> {
             .components()
             .any(|component| !matches!(component, Component::Normal(_) | Component::CurDir));
     if escapes {
-        return Err(format!(
-            "{path:?} must be a relative path inside the project (no leading /, no ..)"
-        ));
+        return Err(OutsidePath {
+            field,
+            path: path.to_string(),
+        });
     }
     Ok(())
 }

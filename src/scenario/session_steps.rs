@@ -6,6 +6,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::scenario::problem::StepProblem;
 use crate::scenario::{Action, RawEdit, RawStep, check_relative};
 
 /// The session replayed payloads carry unless a step names another.
@@ -28,10 +29,10 @@ pub(crate) struct RawStop {
 }
 
 /// The step's `person`, `bash` and `stop` actions, if any.
-pub(crate) fn actions(raw: &RawStep) -> Result<Vec<Action>, String> {
+pub(crate) fn actions(raw: &RawStep) -> Result<Vec<Action>, StepProblem> {
     let mut actions = Vec::new();
     if let Some(edit) = &raw.person {
-        let (file, before, after) = replacement("person", edit)?;
+        let (file, before, after) = replacement(Replacer::Person, edit)?;
         actions.push(Action::Person {
             file,
             before,
@@ -39,7 +40,7 @@ pub(crate) fn actions(raw: &RawStep) -> Result<Vec<Action>, String> {
         });
     }
     if let Some(edit) = &raw.bash {
-        let (file, before, after) = replacement("bash", edit)?;
+        let (file, before, after) = replacement(Replacer::Bash, edit)?;
         actions.push(Action::Bash {
             file,
             before,
@@ -50,7 +51,7 @@ pub(crate) fn actions(raw: &RawStep) -> Result<Vec<Action>, String> {
         if let Some(review) = &stop.review
             && review.get("findings").is_none_or(|list| !list.is_array())
         {
-            return Err("stop.review must be findings JSON: {\"findings\": [...]}".into());
+            return Err(StepProblem::ReviewNotFindings);
         }
         actions.push(Action::Stop {
             review: stop.review.clone(),
@@ -65,17 +66,29 @@ pub(crate) fn actions(raw: &RawStep) -> Result<Vec<Action>, String> {
         .as_deref()
         .is_some_and(|id| id.trim().is_empty())
     {
-        return Err("\"session\" is empty".into());
+        return Err(StepProblem::EmptySession);
     }
     Ok(actions)
 }
 
-fn replacement(key: &str, edit: &RawEdit) -> Result<(String, String, String), String> {
-    check_relative(&edit.file).map_err(|message| format!("{key}.file: {message}"))?;
+/// Who changes a file outside the edit tools.
+#[derive(Clone, Copy)]
+enum Replacer {
+    Person,
+    Bash,
+}
+
+fn replacement(
+    replacer: Replacer,
+    edit: &RawEdit,
+) -> Result<(String, String, String), StepProblem> {
+    let (key, file_field) = match replacer {
+        Replacer::Person => ("person", "person.file"),
+        Replacer::Bash => ("bash", "bash.file"),
+    };
+    check_relative(file_field, &edit.file)?;
     if edit.before.is_empty() {
-        return Err(format!(
-            "{key}.before is empty: say what the change replaces"
-        ));
+        return Err(StepProblem::EmptyBefore { key });
     }
     Ok((edit.file.clone(), edit.before.clone(), edit.after.clone()))
 }

@@ -8,7 +8,45 @@
 
 use serde_json::{Map, Value};
 
-use super::{BlockingThreshold, ClassifierBackend, ReviewerBackend, SettingProblem, Settings};
+use super::{
+    BlockingThreshold, ClassifierBackend, Fallback, ReviewerBackend, SettingProblem, Settings,
+};
+
+/// Why car cannot use a settings value; [`SettingProblem`] names the key, the value and the
+/// default that stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ValueProblem {
+    #[error("is not true or false")]
+    NotBoolean,
+    #[error("is not a whole number")]
+    NotWhole,
+    #[error("must be at least {minimum}")]
+    BelowMinimum { minimum: u64 },
+    #[error("is too large")]
+    TooLarge,
+    #[error("is not a number")]
+    NotNumber,
+    #[error("must not be negative")]
+    Negative,
+    #[error("must be above 0")]
+    NotAboveZero,
+    #[error("is not a string")]
+    NotText,
+    #[error("is not a list of strings")]
+    NotTextList,
+    #[error("is not one of manual, claude, codex, opencode, command")]
+    UnknownBackend,
+    #[error("is not P1 or P2 (nor critical, high, medium, low, info); P3 never blocks")]
+    UnknownThreshold,
+    #[error("is not one of builtin, model, off")]
+    UnknownClassifier,
+    /// `reviewerBackend: "command"` without the command to run.
+    #[error("needs reviewerCommand: [\"prog\", \"arg\", …]")]
+    NoReviewerCommand,
+    /// car's whole block is not a JSON object.
+    #[error("is not an object of settings")]
+    NotAnObject,
+}
 
 /// Reads keys from car's block, collecting what it could not use.
 pub(crate) struct KeyReader<'a> {
@@ -34,26 +72,23 @@ impl<'a> KeyReader<'a> {
         &mut self,
         key: &str,
         target: &mut T,
-        parse: impl FnOnce(&Value) -> Result<T, String>,
+        parse: impl FnOnce(&Value) -> Result<T, ValueProblem>,
     ) {
         let Some(value) = self.block.get(key).filter(|value| !value.is_null()) else {
             return;
         };
         match parse(value) {
             Ok(parsed) => *target = parsed,
-            Err(reason) => self.problem(
-                key,
-                value,
-                format!("{reason}; using the default {}", target.shown()),
-            ),
+            Err(problem) => self.problem(key, value, problem, target.shown()),
         }
     }
 
-    fn problem(&mut self, key: &str, value: &Value, message: String) {
+    fn problem(&mut self, key: &str, value: &Value, problem: ValueProblem, default: String) {
         self.problems.push(SettingProblem {
             key: key.to_string(),
             value: value.clone(),
-            message,
+            problem,
+            fallback: Fallback::Default(default),
         });
     }
 }
@@ -76,11 +111,11 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     );
     reader.read("reviewerCommand", &mut s.reviewer_command, text_list);
     reader.read("maxStopPasses", &mut s.max_stop_passes, |v| {
-        whole(v, 0).and_then(|n| u32::try_from(n).map_err(|_| "is too large".into()))
+        whole(v, 0).and_then(|n| u32::try_from(n).map_err(|_| ValueProblem::TooLarge))
     });
     // car's own: the fix rounds a blocking finding may survive before a person decides.
     reader.read("maxFixAttempts", &mut s.max_fix_attempts, |v| {
-        whole(v, 1).and_then(|n| u32::try_from(n).map_err(|_| "is too large".into()))
+        whole(v, 1).and_then(|n| u32::try_from(n).map_err(|_| ValueProblem::TooLarge))
     });
     reader.read(
         "minimumBlockingSeverity",
@@ -107,7 +142,7 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
                 if n > 0.0 {
                     Ok(n)
                 } else {
-                    Err("must be above 0".into())
+                    Err(ValueProblem::NotAboveZero)
                 }
             })
         },
@@ -118,7 +153,7 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
         |v| whole(v, 1).map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
     );
     reader.read("offerWeightThreshold", &mut s.offer_weight_threshold, |v| {
-        whole(v, 0).and_then(|n| u32::try_from(n).map_err(|_| "is too large".into()))
+        whole(v, 0).and_then(|n| u32::try_from(n).map_err(|_| ValueProblem::TooLarge))
     });
     reader.read("lessonsEnabled", &mut s.lessons_enabled, boolean);
     reader.read("learningEnabled", &mut s.learning_enabled, boolean);
@@ -150,7 +185,8 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
         reader.problem(
             "reviewerBackend",
             &value,
-            "needs reviewerCommand: [\"prog\", \"arg\", …]; using the default manual".into(),
+            ValueProblem::NoReviewerCommand,
+            s.reviewer_backend.shown(),
         );
     }
 }
@@ -164,17 +200,17 @@ pub(crate) const IGNORED_PYTHON_KEYS: [(&str, &str); 2] = [
     ),
 ];
 
-fn boolean(value: &Value) -> Result<bool, String> {
+fn boolean(value: &Value) -> Result<bool, ValueProblem> {
     match value {
         Value::Bool(flag) => Ok(*flag),
         Value::String(text) if text.eq_ignore_ascii_case("true") => Ok(true),
         Value::String(text) if text.eq_ignore_ascii_case("false") => Ok(false),
-        _ => Err("is not true or false".into()),
+        _ => Err(ValueProblem::NotBoolean),
     }
 }
 
 /// A whole number of at least `minimum` (`600.0` counts as 600).
-fn whole(value: &Value, minimum: u64) -> Result<u64, String> {
+fn whole(value: &Value, minimum: u64) -> Result<u64, ValueProblem> {
     let number = match value {
         Value::Number(number) => number.as_u64().or_else(|| {
             number
@@ -186,29 +222,29 @@ fn whole(value: &Value, minimum: u64) -> Result<u64, String> {
     };
     match number {
         Some(number) if number >= minimum => Ok(number),
-        Some(_) => Err(format!("must be at least {minimum}")),
-        None => Err("is not a whole number".into()),
+        Some(_) => Err(ValueProblem::BelowMinimum { minimum }),
+        None => Err(ValueProblem::NotWhole),
     }
 }
 
 /// A number of hours or seconds, fractions allowed, not negative.
-fn hours(value: &Value) -> Result<f64, String> {
+fn hours(value: &Value) -> Result<f64, ValueProblem> {
     match value.as_f64() {
         Some(number) if number.is_finite() && number >= 0.0 => Ok(number),
-        Some(_) => Err("must not be negative".into()),
-        None => Err("is not a number".into()),
+        Some(_) => Err(ValueProblem::Negative),
+        None => Err(ValueProblem::NotNumber),
     }
 }
 
-fn optional_text(value: &Value) -> Result<Option<String>, String> {
+fn optional_text(value: &Value) -> Result<Option<String>, ValueProblem> {
     match value {
         Value::String(text) if text.trim().is_empty() => Ok(None),
         Value::String(text) => Ok(Some(text.trim().to_string())),
-        _ => Err("is not a string".into()),
+        _ => Err(ValueProblem::NotText),
     }
 }
 
-fn text_list(value: &Value) -> Result<Vec<String>, String> {
+fn text_list(value: &Value) -> Result<Vec<String>, ValueProblem> {
     value
         .as_array()
         .and_then(|list| {
@@ -216,11 +252,11 @@ fn text_list(value: &Value) -> Result<Vec<String>, String> {
                 .map(|item| item.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
         })
-        .ok_or_else(|| "is not a list of strings".into())
+        .ok_or(ValueProblem::NotTextList)
 }
 
 /// Lower-case extensions without the dot.
-fn extensions(value: &Value) -> Result<Vec<String>, String> {
+fn extensions(value: &Value) -> Result<Vec<String>, ValueProblem> {
     Ok(text_list(value)?
         .into_iter()
         .map(|ext| ext.trim().trim_start_matches('.').to_lowercase())
@@ -228,14 +264,13 @@ fn extensions(value: &Value) -> Result<Vec<String>, String> {
         .collect())
 }
 
-fn backend(value: &Value) -> Result<ReviewerBackend, String> {
+fn backend(value: &Value) -> Result<ReviewerBackend, ValueProblem> {
     let text = value.as_str().unwrap_or_default().trim().to_lowercase();
-    serde_json::from_value(Value::String(text))
-        .map_err(|_| "is not one of manual, claude, codex, opencode, command".into())
+    serde_json::from_value(Value::String(text)).map_err(|_| ValueProblem::UnknownBackend)
 }
 
 /// car's P1/P2, or the Python tool's five levels.
-fn threshold(value: &Value) -> Result<BlockingThreshold, String> {
+fn threshold(value: &Value) -> Result<BlockingThreshold, ValueProblem> {
     let text = value.as_str().unwrap_or_default();
     if let Some(threshold) = BlockingThreshold::parse(text) {
         return Ok(threshold);
@@ -244,11 +279,11 @@ fn threshold(value: &Value) -> Result<BlockingThreshold, String> {
         "critical" | "high" => Ok(BlockingThreshold::P1),
         // P3 never blocks, so low and info findings block no lower than P2 does.
         "medium" | "low" | "info" => Ok(BlockingThreshold::P2),
-        _ => Err("is not P1 or P2 (nor critical, high, medium, low, info); P3 never blocks".into()),
+        _ => Err(ValueProblem::UnknownThreshold),
     }
 }
 
-fn classifier(value: &Value) -> Result<ClassifierBackend, String> {
+fn classifier(value: &Value) -> Result<ClassifierBackend, ValueProblem> {
     match value
         .as_str()
         .unwrap_or_default()
@@ -259,7 +294,7 @@ fn classifier(value: &Value) -> Result<ClassifierBackend, String> {
         "builtin" => Ok(ClassifierBackend::Builtin),
         "model" => Ok(ClassifierBackend::Model),
         "off" => Ok(ClassifierBackend::Off),
-        _ => Err("is not one of builtin, model, off".into()),
+        _ => Err(ValueProblem::UnknownClassifier),
     }
 }
 
@@ -400,6 +435,42 @@ mod tests {
                 "\"maxStopPasses\": \"five\" is not a whole number; using the default 5",
                 "\"staleClientTimeoutHours\": -1 must not be negative; using the default 24",
             ]
+        );
+    }
+
+    /// Every kind of bad value, as `car status` and the hook's message name it.
+    #[test]
+    fn each_value_problem_says_what_is_wrong_and_what_stands_in() {
+        let checked = read(json!({
+            "enabled": "yes", "reviewerModel": 5, "reviewerCommand": "prog",
+            "maxStopPasses": 4_294_967_296_u64, "minimumBlockingSeverity": "P3",
+            "staleClientTimeoutHours": "a day", "classifierBackend": "modle",
+            "lastAssistantMessageClassifierTimeoutSeconds": 0
+        }));
+        let shown: Vec<String> = checked.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "\"enabled\": \"yes\" is not true or false; using the default true",
+                "\"reviewerModel\": 5 is not a string; using the default (none)",
+                "\"reviewerCommand\": \"prog\" is not a list of strings; using the default []",
+                "\"maxStopPasses\": 4294967296 is too large; using the default 5",
+                "\"minimumBlockingSeverity\": \"P3\" is not P1 or P2 (nor critical, high, medium, low, info); P3 never blocks; using the default P2",
+                "\"staleClientTimeoutHours\": \"a day\" is not a number; using the default 24",
+                "\"classifierBackend\": \"modle\" is not one of builtin, model, off; using the default builtin",
+                "\"lastAssistantMessageClassifierTimeoutSeconds\": 0 must be above 0; using the default 20",
+            ]
+        );
+        let command = read(json!({"reviewerBackend": "command"}));
+        assert_eq!(
+            command.problems[0].to_string(),
+            "\"reviewerBackend\": \"command\" needs reviewerCommand: [\"prog\", \"arg\", …]; using the default manual"
+        );
+        let document: Map<String, Value> =
+            serde_json::from_value(json!({"claude-auto-review": [1]})).unwrap();
+        assert_eq!(
+            super::super::block_problem(&document).unwrap().to_string(),
+            "\"claude-auto-review\": [1] is not an object of settings; every key uses its default"
         );
     }
 

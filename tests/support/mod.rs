@@ -94,10 +94,35 @@ impl HookAnswer {
             .to_string()
     }
 
-    /// The answer with the project's temporary path written as `[project]`, for snapshots.
+    /// The answer as the agent reads it, for snapshots: the project's temporary path written as
+    /// `[project]` and the isolated HOME as `[home]`.
     pub fn redacted(&self, project: &TestProject) -> Value {
-        let root = project.path().to_string_lossy().into_owned();
-        let text = self.stdout.trim().replace(&root, "[project]");
+        self.redacted_with(project, &[])
+    }
+
+    /// [`HookAnswer::redacted`] with other temporary paths written as the names given
+    /// (`(elsewhere, "[elsewhere]")`).
+    pub fn redacted_with(&self, project: &TestProject, others: &[(&Path, &str)]) -> Value {
+        let mut names: Vec<(String, &str)> = Vec::new();
+        let known = [(project.path(), "[project]"), (project.home(), "[home]")];
+        for (path, name) in others.iter().copied().chain(known) {
+            // Both spellings: a temporary folder may be reached through a link (macOS /var).
+            let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            names.push((canonical.to_string_lossy().into_owned(), name));
+            names.push((path.to_string_lossy().into_owned(), name));
+        }
+        // Longest first, so a path inside another one keeps its own name.
+        names.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
+        let mut text = self.stdout.trim().to_string();
+        for (path, name) in names {
+            text = text.replace(&path, name);
+        }
+        // What `tempfile` names its folders: none may be left for a snapshot to hold.
+        let temporary = std::env::temp_dir().join(".tmp");
+        assert!(
+            !text.contains(temporary.to_string_lossy().as_ref()),
+            "a temporary path is left in the answer: {text}"
+        );
         serde_json::from_str(&text).unwrap()
     }
 }

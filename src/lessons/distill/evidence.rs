@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::lessons::distill::{MIN_LESSONS_PER_SCOPE, Proposal};
+use crate::lessons::distill::{DiscardReason, MIN_LESSONS_PER_SCOPE, Proposal};
 use crate::lessons::model::{Candidate, Lesson};
 use crate::lessons::provenance::Evidence;
 use crate::lessons::store::{CandidateFile, LessonFile};
@@ -136,34 +136,40 @@ pub(crate) fn check(
     proposal: &Proposal,
     evidence: &ScopeEvidence<'_>,
     project_files: Option<&[(String, String)]>,
-) -> Result<(), String> {
+) -> Result<(), DiscardReason> {
     let triggers: Vec<Trigger> = proposal
         .triggers
         .iter()
-        .map(|text| Trigger::validate(text).map_err(|error| error.to_string()))
+        .map(|text| Trigger::validate(text))
         .collect::<Result<_, _>>()?;
     let fires = |text: &str| triggers.iter().any(|t| t.is_match(text));
     for name in &proposal.replaces {
         let bad = evidence
             .bad_of(name)
-            .ok_or_else(|| format!("replaces {name}, which is not in {}", proposal.scope))?;
+            .ok_or_else(|| DiscardReason::NotInScope {
+                name: name.clone(),
+                scope: proposal.scope.clone(),
+            })?;
         if let Some(text) = bad.iter().find(|text| !fires(text)) {
-            return Err(format!("does not match {text:?}, a bad example of {name}"));
+            return Err(DiscardReason::MissesBadExample {
+                text: text.to_string(),
+                name: name.clone(),
+            });
         }
     }
     if let Some(text) = evidence.fixed().iter().find(|text| fires(text)) {
-        return Err(format!(
-            "matches {text:?}, a fixed example of {}",
-            proposal.scope
-        ));
+        return Err(DiscardReason::MatchesFixedExample {
+            text: text.to_string(),
+            scope: proposal.scope.clone(),
+        });
     }
     for (path, content) in project_files.unwrap_or_default() {
         if let Some((number, line)) = content.lines().enumerate().find(|(_, line)| fires(line)) {
-            return Err(format!(
-                "fires on {path}:{}, a file of the project (`{}`)",
-                number + 1,
-                crate::text::shorten(line.trim(), 60)
-            ));
+            return Err(DiscardReason::FiresInProject {
+                path: path.clone(),
+                line: number + 1,
+                excerpt: crate::text::shorten(line.trim(), 60),
+            });
         }
     }
     Ok(())
@@ -243,21 +249,29 @@ mod tests {
         let shells = ["shell", "candidate:shell='/bin/sh'", "candidate:shell=1"];
         let good = proposal(r"regex:shell=(?:True|1|'[^']+')", &shells);
         check(&good, evidence, Some(&[])).unwrap();
-        let narrow = check(&proposal("shell=True", &shells), evidence, None).unwrap_err();
-        assert!(
-            narrow.contains("a bad example of candidate:shell='/bin/sh'"),
-            "{narrow}"
+        let reason = |proposal: &Proposal, files: Option<&[(String, String)]>| {
+            check(proposal, evidence, files).unwrap_err().to_string()
+        };
+        assert_eq!(
+            reason(&proposal("shell=True", &shells), None),
+            r#"does not match "run(c, shell='/bin/sh')", a bad example of candidate:shell='/bin/sh'"#
         );
-        let wide = check(&proposal("regex:run\\(", &["shell"]), evidence, None).unwrap_err();
-        assert!(wide.contains("a fixed example"), "{wide}");
+        assert_eq!(
+            reason(&proposal(r"regex:run\(", &["shell"]), None),
+            r#"matches "run(argv)", a fixed example of *.py"#
+        );
         let project = [(
             "tools/sh.py".to_string(),
             "x\nrun(c, shell=1)\n".to_string(),
         )];
-        let noisy = check(&good, evidence, Some(&project)).unwrap_err();
-        assert!(noisy.contains("fires on tools/sh.py:2"), "{noisy}");
-        let unknown = check(&proposal("shell=True", &["nope"]), evidence, None).unwrap_err();
-        assert!(unknown.contains("not in *.py"), "{unknown}");
+        assert_eq!(
+            reason(&good, Some(&project)),
+            "fires on tools/sh.py:2, a file of the project (`run(c, shell=1)`)"
+        );
+        assert_eq!(
+            reason(&proposal("shell=True", &["nope"]), None),
+            "replaces nope, which is not in *.py"
+        );
         let asked = prompt("*.py", evidence);
         assert!(asked.contains("\"bad\"") && asked.contains("check_output(argv)"));
     }

@@ -3,6 +3,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::*;
+use crate::lessons::trigger::TriggerError;
 
 fn theme_file() -> LessonFile {
     let lessons: Vec<Value> = [
@@ -54,14 +55,38 @@ fn generic_and_inconsistent_proposals_are_discarded() {
         replaces: ids.clone(),
         source: "llm".into(),
     };
-    let generic = validate(&proposal(r"regex:\w+\.\w+"), lessons).unwrap_err();
-    assert!(generic.contains("generic"), "{generic}");
-    let too_wide = validate(&proposal(r"regex:DankeTheme\.\w+"), lessons).unwrap_err();
-    assert!(too_wide.contains("no_match"), "{too_wide}");
-    let too_narrow = validate(&proposal("DankeTheme.secondaryText"), lessons).unwrap_err();
-    assert!(too_narrow.contains("does not match"), "{too_narrow}");
-    let broken = validate(&proposal("regex:(unclosed"), lessons).unwrap_err();
-    assert!(broken.contains("regex:(unclosed"), "{broken}");
+    let reason = |trigger: &str| validate(&proposal(trigger), lessons).unwrap_err();
+    let shown = |trigger: &str| reason(trigger).to_string();
+    assert_eq!(
+        shown(r"regex:\w+\.\w+"),
+        r#""regex:\\w+\\.\\w+" is generic: it requires no specific text"#
+    );
+    assert_eq!(
+        shown(r"regex:return\("),
+        r#""regex:return\\(" is generic: "return(" is a bare language keyword or a common identifier"#
+    );
+    assert_eq!(
+        shown(r"regex:zorb\("),
+        r#""regex:zorb\\(" is generic: it only requires "zorb(" (fewer than 6 characters)"#
+    );
+    assert_eq!(
+        shown(r"regex:DankeTheme\.\w+"),
+        format!(
+            r#"matches "DankeTheme.textSecondary", a no_match example of {}"#,
+            ids[0]
+        )
+    );
+    assert_eq!(
+        shown("DankeTheme.secondaryText"),
+        format!(
+            r#"does not match "DankeTheme.primaryText", a trigger of {}"#,
+            ids[1]
+        )
+    );
+    assert!(matches!(
+        reason("regex:(unclosed"),
+        DiscardReason::BadTrigger(TriggerError::Compile { trigger, .. }) if trigger == "regex:(unclosed"
+    ));
 }
 
 #[test]
@@ -69,5 +94,8 @@ fn parses_reviewer_answers_with_noise() {
     let text = "Sure!\n```json\n{\"proposals\": [{\"triggers\": [\"regex:a\\\\.b\"], \"lesson\": \"l\", \"replaces\": [\"x\"]}]}\n```";
     let proposals = parse_answer("*.py", text).unwrap();
     assert_eq!(proposals[0].triggers, vec![r"regex:a\.b".to_string()]);
-    assert!(parse_answer("*.py", "no json").is_err());
+    assert!(matches!(
+        parse_answer("*.py", "no json"),
+        Err(AnswerProblem::NoJson)
+    ));
 }
