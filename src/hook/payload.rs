@@ -36,6 +36,8 @@ pub(crate) enum PayloadError {
         column: usize,
         message: String,
     },
+    #[error("the hook payload on stdin is not a JSON object (it starts with `{0}`)")]
+    NotAnObject(char),
     #[error("the hook payload names no working directory (cwd or workspace_roots)")]
     NoWorkingDirectory,
 }
@@ -92,6 +94,11 @@ impl Payload {
             return Err(PayloadError::Empty);
         }
         let raw: RawPayload = serde_json::from_slice(bytes).map_err(|error| {
+            // `[1, 2]` or `"text"`: say what is wrong, not which type serde wanted first.
+            let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace());
+            if let Some(&first) = first.filter(|first| **first != b'{' && first.is_ascii()) {
+                return PayloadError::NotAnObject(char::from(first));
+            }
             let located = crate::text::JsonError::of(&error);
             PayloadError::Json {
                 line: located.line,
@@ -243,6 +250,12 @@ mod tests {
             Payload::parse(b"{}"),
             Err(PayloadError::NoWorkingDirectory)
         ));
+        // Regression: `[1,2]` was "invalid type: integer `1`, expected a string".
+        let array = Payload::parse(b" [1,2]").unwrap_err().to_string();
+        assert_eq!(
+            array,
+            "the hook payload on stdin is not a JSON object (it starts with `[`)"
+        );
     }
 
     #[test]
