@@ -78,7 +78,10 @@ fn dev_zero_as_transcript_and_a_huge_sparse_file_are_not_read() {
     } = capped_hook(&project, "stop", &payload.to_string(), 1 << 30);
     // Reading either would take seconds and gigabytes; the bound is generous for a loaded CI.
     assert!(took < Duration::from_secs(30), "took {took:?}");
-    assert!(peak_bytes < 64 << 20, "peak memory {peak_bytes} bytes");
+    // wait4's peak covers car's child processes too (git status); alone it stays near 20 MB, and
+    // under the whole parallel suite it once passed 64 MB (cause not found). 256 MB is still far
+    // below what reading a gigabyte of either file would take.
+    assert!(peak_bytes < 256 << 20, "peak memory {peak_bytes} bytes");
     assert!(answer.is_block(), "{answer:?}");
     let reason = answer.reason();
     assert!(

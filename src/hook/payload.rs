@@ -96,7 +96,10 @@ impl Payload {
         let raw: RawPayload = serde_json::from_slice(bytes).map_err(|error| {
             // `[1, 2]` or `"text"`: say what is wrong, not which type serde wanted first.
             let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace());
-            if let Some(&first) = first.filter(|first| **first != b'{' && first.is_ascii()) {
+            let is_json = error.classify() == serde_json::error::Category::Data;
+            if let Some(&first) =
+                first.filter(|first| is_json && **first != b'{' && first.is_ascii())
+            {
                 return PayloadError::NotAnObject(char::from(first));
             }
             let located = crate::text::JsonError::of(&error);
