@@ -33,4 +33,5 @@ mod review_walkthrough;
 mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;
+mod validate_real_parsers;
 mod validate_trust;

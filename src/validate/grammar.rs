@@ -7,14 +7,13 @@
 //! 3. Otherwise the grammar's [`Trust`] decides what its findings may do: block, block only
 //!    what the edit introduced, or warn.
 //!
-//! YAML and HTML that are templates (`{{`, `{%`, `<%`) are not the language until rendered; YAML over
-//! [`yaml::MAX_LINES`] lines is parsed in pieces (the grammar's scanner counts rows in 16 bits).
+//! HTML that is a template (`{{`, `{%`, `<%`) is not HTML until rendered.
 
 use crate::validate::language::Language;
 use crate::validate::tools::{Tools, Verdict};
 use crate::validate::treesitter::{self, MAX_REPORTED, SyntaxError};
 use crate::validate::trust::{self, Trust};
-use crate::validate::{Diagnostic, Report, Severity, Source, rewrite, yaml};
+use crate::validate::{Diagnostic, Report, Severity, Source, rewrite};
 
 /// Findings collected before judging them: enough that the errors an edit introduced are not
 /// crowded out by a grammar's older misreads of the same file.
@@ -105,10 +104,9 @@ fn severities(
     }
 }
 
-/// Helm and Jinja YAML, Django, Jinja and ejs HTML: not the language until rendered.
+/// Django, Jinja and ejs HTML: not the language until rendered.
 fn is_template(language: Language, content: &str) -> bool {
     match language {
-        Language::Yaml => yaml::is_template(content),
         Language::Html => ["{{", "{%", "<%"]
             .iter()
             .any(|marker| content.contains(marker)),
@@ -120,8 +118,5 @@ fn is_template(language: Language, content: &str) -> bool {
 /// why there are none to give (no grammar, out of time).
 fn errors(content: &str, language: Language, limit: usize) -> Result<Vec<SyntaxError>, String> {
     let prepared = rewrite::prepare(language, content);
-    if language == Language::Yaml {
-        return yaml::errors_in_pieces(&prepared, limit);
-    }
     treesitter::parse_errors(&prepared, language, limit)
 }

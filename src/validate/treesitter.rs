@@ -29,9 +29,8 @@ pub(crate) fn grammar(language: Language) -> Option<tree_sitter::Language> {
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
         Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX,
         Language::Go => tree_sitter_go::LANGUAGE,
-        Language::Yaml => tree_sitter_yaml::LANGUAGE,
         Language::Toml => tree_sitter_toml_ng::LANGUAGE,
-        Language::Json | Language::Jsonc | Language::JsonLines => return None,
+        Language::Json | Language::Jsonc | Language::JsonLines | Language::Yaml => return None,
         other => return extra_grammar(other),
     };
     Some(tree_sitter::Language::new(function))
@@ -321,12 +320,6 @@ mod tests {
             "package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n}\n",
             "package main\n\nfunc main() {\n\tx := \n}\n",
             4,
-        );
-        assert_flags(
-            Language::Yaml,
-            "a: 1\nb:\n  - x\n  - y\n",
-            "a: 1\nb: [1, 2\nc: 3\n",
-            2,
         );
         assert_flags(
             Language::Toml,

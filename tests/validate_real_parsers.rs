@@ -1,0 +1,100 @@
+//! Where a real parser or compiler decides instead of a grammar (issue: block only what is really
+//! broken, catch every slip the real tool rejects), driven through the binary: `car check` and
+//! the PostToolUse hook with Edit and Write payloads.
+
+use serde_json::json;
+
+use crate::support::TestProject;
+
+/// PyYAML's own example (examples/pygments-lexer/example.yaml): a `%TAG` directive right after a
+/// document, without `...`. PyYAML and libyaml read it; tree-sitter-yaml reported 2:1.
+const YAML_SPEC_EXAMPLES: &str = "\
+#
+# Examples from the Preview section of the YAML specification
+#
+
+application specific tag: !something |
+ The semantics of the tag
+ above may be different for
+ different documents.
+
+# Global tags
+%TAG ! tag:clarkevans.com,2002:
+--- !shape
+  # Use the ! handle for presenting
+  # tag:clarkevans.com,2002:circle
+- !circle
+  center: &ORIGIN {x: 73, y: 129}
+  radius: 7
+- !line
+  start: *ORIGIN
+  finish: { x: 89, y: 102 }
+";
+
+#[test]
+fn yaml_that_pyyaml_reads_is_not_blocked() {
+    let project = TestProject::new();
+    project.write("example.yaml", YAML_SPEC_EXAMPLES);
+    let run = project.run(&["check", "example.yaml"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("0 errors in 1 file"), "{run:?}");
+
+    // The agent adds the directive and the document after it to an existing file.
+    let (head, tail) = YAML_SPEC_EXAMPLES.split_at(YAML_SPEC_EXAMPLES.find("# Global").unwrap());
+    project.write("spec.yaml", head);
+    project.commit_all();
+    project.write("spec.yaml", YAML_SPEC_EXAMPLES);
+    let payload = project.edit_payload(
+        "spec.yaml",
+        " different documents.\n",
+        &format!(" different documents.\n\n{tail}"),
+    );
+    let answer = project.hook("post-tool-use", &payload);
+    assert_eq!(answer.json, json!({}), "{answer:?}");
+}
+
+#[test]
+fn yaml_slips_block_with_libyamls_message() {
+    let project = TestProject::new();
+    let original = "steps:\n  - run: make\n    with: [a, b]\n";
+    let broken = original.replace("[a, b]", "[a, b");
+    let payload = project.write_payload("ci.yml", &broken, Some(original));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(
+        reason.contains(
+            "ci.yml:4:1: did not find expected ',' or ']', while parsing a flow sequence that starts at 3:11 [yaml]"
+        ),
+        "{reason}"
+    );
+}
+
+/// Slips tree-sitter-yaml read as valid and PyYAML rejects: a deleted quote that leaves an alias
+/// `*.lock`, an alias to an anchor of another document.
+#[test]
+fn yaml_slips_the_grammar_missed_block() {
+    let project = TestProject::new();
+    let original = "ignore:\n  - \"*.lock\"\n  - '**/dist/**'\n";
+    let broken = original.replace("\"*.lock\"", "*.lock\"");
+    let payload = project.write_payload("config.yaml", &broken, Some(original));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(
+        answer.reason().contains(
+            "config.yaml:2:6: did not find expected alphabetic or numeric character, while scanning an alias that starts at 2:5 [yaml]"
+        ),
+        "{answer:?}"
+    );
+    project.write(
+        "config.yaml",
+        "base: &defaults {a: 1}\n---\nuse: *defaults\n",
+    );
+    let run = project.run(&["check", "config.yaml"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("config.yaml:3:6: found undefined alias `defaults` [yaml]"),
+        "{run:?}"
+    );
+}
