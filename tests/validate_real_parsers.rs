@@ -98,3 +98,86 @@ fn yaml_slips_the_grammar_missed_block() {
         "{run:?}"
     );
 }
+
+/// What `tsc` emits into declaration files (date-fns, typescript-eslint, expo): import types with
+/// type arguments, a default export's signature.
+const DECLARATIONS: &str = "\
+export declare const lastDayOfISOWeekYear: import(\"./types.ts\").FPFn1<
+  Date,
+  import(\"../fp.ts\").DateArg<Date>
+>;
+declare const _default: import(\"@typescript-eslint/utils/ts-eslint\").RuleModule<\"preferTypeParameter\", []> & {
+    name: string;
+};
+export default _default;
+export declare class ValidationError extends Error {
+    constructor(message: string);
+}
+";
+
+#[test]
+fn typescript_constructs_tsc_emits_are_read() {
+    let project = TestProject::new();
+    project.write("types.d.ts", DECLARATIONS);
+    project.write(
+        "variance.ts",
+        "export interface Box<out T, in U = unknown> {\n    get(): T;\n}\nexport default function (): Box<string>;\n",
+    );
+    let run = project.run(&["check", "types.d.ts", "variance.ts"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("0 errors in 2 files, 0 warnings"),
+        "{run:?}"
+    );
+}
+
+/// Slips in declaration files that the grammar reported outside the declaration the edit changed
+/// (the benchmark's four missed mutants): each blocks as an agent's Write.
+#[test]
+fn declaration_file_slips_block_wherever_the_grammar_notices_them() {
+    let project = TestProject::new();
+    for (broken, expected) in [
+        // A quote: the string runs on inside the import type.
+        (
+            DECLARATIONS.replace("\"../fp.ts\"", "\"../fp.ts"),
+            "types.d.ts:3:",
+        ),
+        // The brace closing the intersection: reported at the declaration, quoted as written
+        // (car reads the import types through a rewrite).
+        (
+            DECLARATIONS.replace("};\nexport default", ";\nexport default"),
+            "types.d.ts:5:1: syntax error near `declare const _default: import(\"@typescr…`",
+        ),
+        // The last brace of the file: reported at the end of the class's last member.
+        (
+            DECLARATIONS.replace("string);\n}\n", "string);\n\n"),
+            "types.d.ts:10:",
+        ),
+    ] {
+        let payload = project.write_payload("types.d.ts", &broken, Some(DECLARATIONS));
+        let answer = project.hook("post-tool-use", &payload);
+        assert!(answer.is_block(), "{broken}\n{answer:?}");
+        assert!(answer.reason().contains(expected), "{expected}: {answer:?}");
+    }
+}
+
+/// A declaration file the grammar still misreads (`global {}` inside a module, from
+/// @types/node): a valid edit does not block, a slip in the edited declaration does.
+#[test]
+fn declaration_file_misreads_still_only_block_what_the_edit_introduced() {
+    let project = TestProject::new();
+    let original = "declare module \"timers\" {\n    global {\n        function setTimeout(cb: () => void): number;\n    }\n}\nexport declare const a: number;\n";
+    let valid = original.replace(
+        "export declare const a: number;\n",
+        "export declare const a: number;\nexport declare const b: string;\n",
+    );
+    let payload = project.write_payload("timers.d.ts", &valid, Some(original));
+    let answer = project.hook("post-tool-use", &payload);
+    assert_eq!(answer.json, json!({}), "{answer:?}");
+    let broken = valid.replace("b: string;", "b: (string;");
+    let payload = project.write_payload("timers.d.ts", &broken, Some(original));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(answer.reason().contains("timers.d.ts:7:"), "{answer:?}");
+    assert!(!answer.reason().contains("timers.d.ts:2:"), "{answer:?}");
+}

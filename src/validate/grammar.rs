@@ -89,12 +89,6 @@ fn severities(
             let Some(before) = before.filter(|_| !source.added_everything()) else {
                 return all(Severity::Warning);
             };
-            if !found
-                .iter()
-                .any(|error| trust::touches(error, source.added))
-            {
-                return all(Severity::Warning);
-            }
             // A before that cannot be parsed says nothing: nothing is known to be introduced.
             let Ok(before_errors) = errors(before, language, usize::MAX) else {
                 return all(Severity::Warning);
@@ -118,5 +112,5 @@ fn is_template(language: Language, content: &str) -> bool {
 /// why there are none to give (no grammar, out of time).
 fn errors(content: &str, language: Language, limit: usize) -> Result<Vec<SyntaxError>, String> {
     let prepared = rewrite::prepare(language, content);
-    treesitter::parse_errors(&prepared, language, limit)
+    treesitter::parse_rewritten_errors(content, &prepared, language, limit)
 }

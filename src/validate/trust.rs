@@ -8,8 +8,9 @@
 //! (the grammars not listed were clean on the benchmark). "Introduced by the edit" means: the
 //! error is in the top-level node (declaration, statement) that holds a line the edit added (an
 //! unclosed bracket is reported where the grammar notices it, often lines below the slip), and
-//! the same error (message and line text) is absent when the content before the edit is parsed. Without a before (a new file, `car check`), nothing is
-//! introduced, so such grammars warn.
+//! the same error (message and line text) is absent when the content before the edit is parsed;
+//! when that content parses without any error, a new error anywhere is the edit's. Without a
+//! before (a new file, `car check`), nothing is introduced, so such grammars warn.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -127,9 +128,11 @@ pub(crate) fn touches(error: &SyntaxError, added: &[AddedLine]) -> bool {
         .any(|added| (first.min(error.line)..=last.max(error.end_line)).contains(&added.line))
 }
 
-/// The severity of each finding of an [`Trust::Introduced`] grammar: an error when it touches an
-/// added line and `before` (the errors of the content before the edit, in `before_content`) has no
-/// such error; a warning otherwise.
+/// The severity of each finding of an [`Trust::Introduced`] grammar: an error when `before` (the
+/// errors of the content before the edit, in `before_content`) has no such error and either it
+/// touches an added line or the grammar read the content before the edit without any error (then
+/// the file holds nothing it misreads, and a slip can show anywhere: a deleted closing brace is
+/// noticed at the end of the file, above the line it was on); a warning otherwise.
 pub(crate) fn introduced(
     found: &[SyntaxError],
     content: &str,
@@ -144,7 +147,8 @@ pub(crate) fn introduced(
     found
         .iter()
         .map(|error| {
-            if touches(error, added) && !existing.contains(&key(error, content)) {
+            let new = !existing.contains(&key(error, content));
+            if new && (before.is_empty() || touches(error, added)) {
                 Severity::Error
             } else {
                 Severity::Warning
@@ -222,9 +226,26 @@ mod tests {
             introduced(&spanning, content, &added(&[2]), &[], before_content),
             vec![Severity::Error]
         );
+        let misread_elsewhere = [error(9, 9, "missing `!`")];
+        assert_eq!(
+            introduced(
+                &spanning,
+                content,
+                &added(&[9]),
+                &misread_elsewhere,
+                before_content
+            ),
+            vec![Severity::Warning]
+        );
+        // A content the grammar read without error before: a new error anywhere is the edit's
+        // (a deleted last `}` is noticed above the emptied line).
         assert_eq!(
             introduced(&spanning, content, &added(&[9]), &[], before_content),
-            vec![Severity::Warning]
+            vec![Severity::Error]
+        );
+        assert_eq!(
+            introduced(&spanning, content, &[], &[], before_content),
+            vec![Severity::Error]
         );
         // Noticed below the slip, in the same function: the edit's.
         let below = [SyntaxError {
