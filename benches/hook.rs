@@ -3,6 +3,9 @@
 //! for a Python file (one interpreter start). Also measures the floor (start-up + payload + state
 //! on a file no validator checks) so car's own overhead can be read off.
 //!
+//! Ruby, Go and YAML files of 100 lines show the cost of their checkers (`ruby -c`, `gofmt -e`,
+//! libyaml).
+//!
 //! Run: `cargo bench --bench hook` (prints medians; no pass/fail).
 
 use std::path::Path;
@@ -25,6 +28,9 @@ fn main() {
     std::fs::write(root.join("notes.txt"), "plain text\n".repeat(100)).expect("write");
     std::fs::write(root.join("app.ts"), &typescript).expect("write");
     std::fs::write(root.join("app.py"), &python).expect("write");
+    for (name, unit) in OTHER_FILES {
+        std::fs::write(root.join(name), repeat_to_lines(unit, 100)).expect("write");
+    }
 
     println!("PostToolUse hook, whole process, {RUNS} runs each, 1,000 lessons in the project");
     report("process start only: car --version", &time_version(car));
@@ -36,6 +42,9 @@ fn main() {
             "  const total = values.reduce((a, b) => a + b, 0);",
         ),
         ("Python 100 lines", "app.py", "    total = sum(values)"),
+        ("Ruby 100 lines", "app.rb", "    total = values.sum"),
+        ("Go 100 lines", "main.go", "\ttotal := len(values)"),
+        ("YAML 100 lines", "ci.yml", "      - run: make test"),
     ] {
         let payload = edit_payload(root, file, line);
         let times = time_hook(car, root, &payload);
@@ -186,6 +195,44 @@ fn typescript_file(lines: usize) -> String {
         index += 1;
     }
     text.push_str("  const total = values.reduce((a, b) => a + b, 0);\n");
+    text
+}
+
+/// A repeated unit per language; the edited line is in every unit.
+const OTHER_FILES: [(&str, &str); 3] = [
+    (
+        "app.rb",
+        "def summarize(rows, threshold)\n  rows.select { |row| row[:tags].include?('active') }.map do |row|\n    values = row[:values].select { |value| value > threshold }\n    total = values.sum\n    [row[:name], total]\n  end.to_h\nend\n\n",
+    ),
+    (
+        "main.go",
+        "func summarize(rows []Row, threshold int) map[string]int {\n\tout := map[string]int{}\n\tfor _, row := range rows {\n\t\tvalues := row.Values\n\t\ttotal := len(values)\n\t\tout[row.Name] = total + threshold\n\t}\n\treturn out\n}\n\n",
+    ),
+    (
+        "ci.yml",
+        "  job:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: make test\n      - run: make lint\n",
+    ),
+];
+
+/// The unit repeated to about `lines` lines, with a header the language needs (numbered names
+/// for Ruby and Go, so the file stays valid).
+fn repeat_to_lines(unit: &str, lines: usize) -> String {
+    let mut text = match unit {
+        _ if unit.starts_with("func") => {
+            "package main\n\ntype Row struct {\n\tName   string\n\tValues []int\n}\n\n".to_string()
+        }
+        _ if unit.starts_with("  job") => "on: push\njobs:\n".to_string(),
+        _ => String::new(),
+    };
+    let mut index = 0;
+    while text.lines().count() + unit.lines().count() <= lines {
+        text.push_str(
+            &unit
+                .replacen("summarize", &format!("summarize{index}"), 1)
+                .replacen("  job:", &format!("  job{index}:"), 1),
+        );
+        index += 1;
+    }
     text
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::support::TestProject;
+use crate::support::{self, TestProject};
 
 /// PyYAML's own example (examples/pygments-lexer/example.yaml): a `%TAG` directive right after a
 /// document, without `...`. PyYAML and libyaml read it; tree-sitter-yaml reported 2:1.
@@ -180,4 +180,50 @@ fn declaration_file_misreads_still_only_block_what_the_edit_introduced() {
     assert!(answer.is_block(), "{answer:?}");
     assert!(answer.reason().contains("timers.d.ts:7:"), "{answer:?}");
     assert!(!answer.reason().contains("timers.d.ts:2:"), "{answer:?}");
+}
+
+/// Errors only the compiler sees (the grammar reads the literal as valid): where the fast real
+/// tool is installed it checks every edit, not only those the grammar flags.
+#[test]
+fn ruby_and_go_errors_only_the_compiler_sees_block() {
+    let project = TestProject::new();
+    // debian's rake: a deleted `)` inside a regex literal (the benchmark's missed mutant).
+    let rake = "str = ARGV.first\nif str\n  str = str.b[/\\A_(.*)_\\z/, 1]\nend\n";
+    let go = "package main\n\nfunc main() {\n\ts := \"\\n\"\n\t_ = s\n}\n";
+    let cases = [
+        (
+            "ruby",
+            "bin/rake.rb",
+            rake,
+            rake.replace("(.*)_", "(.*_"),
+            "bin/rake.rb:3:",
+            "[ruby]",
+        ),
+        (
+            "gofmt",
+            "main.go",
+            go,
+            go.replace("\\n", "\\q"),
+            "main.go:4:9: unknown escape sequence [gofmt]",
+            "",
+        ),
+    ];
+    for (tool, path, original, broken, expected, validator) in cases {
+        if !support::is_installed(tool) {
+            eprintln!("{tool} is not installed: skipped");
+            continue;
+        }
+        project.write(path, original);
+        assert_eq!(project.run(&["check", path]).code, 0, "{path}");
+        let payload = project.write_payload(path, &broken, Some(original));
+        let answer = project.hook("post-tool-use", &payload);
+        assert!(answer.is_block(), "{path}: {answer:?}");
+        let reason = answer.reason();
+        assert!(
+            reason.contains(expected) && reason.contains(validator),
+            "{reason}"
+        );
+        let run = project.run(&["check", path]);
+        assert_eq!(run.code, 1, "{run:?}");
+    }
 }

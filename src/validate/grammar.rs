@@ -2,8 +2,9 @@
 //! three corrections for what a grammar gets wrong on valid code.
 //!
 //! 1. Known misreads are undone before parsing ([`rewrite`]).
-//! 2. When the grammar flags something and the language's real tool is installed, the tool
-//!    decides ([`tools`]): it accepts (nothing reported) or its own errors are reported.
+//! 2. When the language's real tool is installed, it decides ([`tools`]): it accepts (nothing
+//!    reported) or its own errors are reported. The fast ones (`gofmt`, `ruby`) check every
+//!    file; the others only a file the grammar flagged.
 //! 3. Otherwise the grammar's [`Trust`] decides what its findings may do: block, block only
 //!    what the edit introduced, or warn.
 //!
@@ -43,7 +44,6 @@ pub(crate) fn check(
         return;
     }
     let found = match errors(source.content, language, JUDGED) {
-        Ok(found) if found.is_empty() => return,
         Ok(found) => found,
         Err(why) => {
             return report
@@ -51,11 +51,14 @@ pub(crate) fn check(
                 .push(format!("{}: {why}; not checked", source.display_path));
         }
     };
-    match tools.judge(language, source) {
+    match tools.judge(language, source, !found.is_empty()) {
         Verdict::Accepts => return,
         Verdict::Rejects(own) if !own.is_empty() => return report.diagnostics.extend(own),
         Verdict::Rejects(_) => {}
         Verdict::Undecided(note) => report.notes.extend(note),
+    }
+    if found.is_empty() {
+        return;
     }
     let trust = trust::trust(language, source.path, source.content);
     let severities = severities(trust, &found, source, before, language);
