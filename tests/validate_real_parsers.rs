@@ -227,3 +227,37 @@ fn ruby_and_go_errors_only_the_compiler_sees_block() {
         assert_eq!(run.code, 1, "{run:?}");
     }
 }
+
+/// Valid edits of files a grammar misreads (the real-code benchmark's `--edits`): an Objective-C
+/// header is not read as C++ at all, and a misread the edit only moved does not block.
+#[cfg(feature = "extra-grammars")]
+#[test]
+fn valid_edits_of_misread_c_family_files_do_not_block() {
+    let project = TestProject::new();
+    let header = "#import <Foundation/Foundation.h>\n\nNS_ASSUME_NONNULL_BEGIN\n\n@interface RCTComponentEvent : NSObject <RCTEvent>\n\n- (instancetype)initWithName:(NSString *)name;\n\n@end\n\nNS_ASSUME_NONNULL_END\n";
+    let edited = format!("{header}\n// An edited line\n");
+    let payload = project.write_payload("ios/RCTComponentEvent.h", &edited, Some(header));
+    assert_eq!(project.hook("post-tool-use", &payload).json, json!({}));
+    let run = project.run(&["check", "ios/RCTComponentEvent.h"]);
+    // Before: the C++ grammar's misreads as warnings.
+    assert_eq!(
+        run.stdout, "car check: 0 errors in 1 file, 0 warnings\n",
+        "{run:?}"
+    );
+
+    // meson's static.h: the split `extern "C" {` of C and C++ headers, misread by the grammar
+    // (a missing `#endif`); a comment line moves the misread onto the added line.
+    let split = "#pragma once\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\nint add_numbers(int a, int b);\n\n#ifdef __cplusplus\n}\n#endif\n";
+    let commented = split.replace(
+        "#ifdef __cplusplus\n}",
+        "#ifdef __cplusplus\n// closes extern \"C\"\n}",
+    );
+    let payload = project.write_payload("static.h", &commented, Some(split));
+    assert_eq!(project.hook("post-tool-use", &payload).json, json!({}));
+    // A slip in the same file still blocks.
+    let broken = split.replace("int b);", "int b;");
+    let payload = project.write_payload("static.h", &broken, Some(split));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(answer.reason().contains("static.h:7:"), "{answer:?}");
+}
