@@ -70,10 +70,15 @@ fn blank_export_type_star(content: &str) -> Cow<'_, str> {
 /// with type arguments. Byte lengths are kept, so every position stays.
 fn blank_import_types(content: &str) -> Cow<'_, str> {
     // Compiling the pattern costs about 0.4 ms, a tenth of a hook run: only when a line holds
-    // `import(` and, after it, `).`.
+    // `import(` and, after it, `)` then `.` (spaces between).
     let candidate = content.match_indices("import(").any(|(at, _)| {
         let rest = &content[at..];
-        rest[..rest.find('\n').unwrap_or(rest.len())].contains(").")
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        line.match_indices(')').any(|(close, _)| {
+            line[close + 1..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with('.')
+        })
     });
     if !candidate {
         return Cow::Borrowed(content);
@@ -231,6 +236,7 @@ mod tests {
         rewritten(
             &[
                 "export declare const a: import(\"./t\").F<string>;\n",
+                "export declare const a: import(\"./t\") .F<string>;\n",
                 "export declare const lastDay: import(\"./types.ts\").FPFn1<\n  Date,\n  import(\"../fp.ts\").DateArg<Date>\n>;\n",
                 "type X = import('./t', { with: { \"resolution-mode\": \"import\" } }).A.B<string>[];\n",
                 "declare const _default: import(\"a\").R<\"x\", [], import(\"b\").D> & {\n    name: string;\n};\n",
