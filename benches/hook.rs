@@ -5,6 +5,8 @@
 //!
 //! - the floor: process start (`car --version`), an edit of a `.txt` file (no validator), a
 //!   100-line TypeScript file and a 100-line Python file (one interpreter start), 1,000 lessons;
+//!   Ruby, Go and YAML files of 100 lines show the cost of their checkers (`ruby -c`, `gofmt -e`,
+//!   libyaml);
 //! - lessons: an edit that fires no lesson (miss) and one that fires one (hit) at 100, 1,000 and
 //!   10,000 lessons, on the same small TypeScript file;
 //! - the first hook after 91 idle days (`CAR_NOW`) at 10,000 lessons, all due for decay, the
@@ -100,6 +102,9 @@ fn floor_cases(root: &Path) -> Vec<Case> {
     std::fs::write(root.join("notes.txt"), "plain text\n".repeat(100)).expect("write");
     std::fs::write(root.join("app.ts"), typescript_file(100)).expect("write");
     std::fs::write(root.join("app.py"), python_file(100)).expect("write");
+    for (name, unit) in OTHER_FILES {
+        std::fs::write(root.join(name), repeat_to_lines(unit, 100)).expect("write");
+    }
     vec![
         case(
             "floor: .txt edit (no validator)",
@@ -119,7 +124,47 @@ fn floor_cases(root: &Path) -> Vec<Case> {
             "app.py",
             "    total = sum(values)",
         ),
+        case("Ruby 100 lines", &root, "app.rb", "    total = values.sum"),
+        case("Go 100 lines", &root, "main.go", "\ttotal := len(values)"),
+        case("YAML 100 lines", &root, "ci.yml", "      - run: make test"),
     ]
+}
+
+const OTHER_FILES: [(&str, &str); 3] = [
+    (
+        "app.rb",
+        "def summarize(rows, threshold)\n  rows.select { |row| row[:tags].include?('active') }.map do |row|\n    values = row[:values].select { |value| value > threshold }\n    total = values.sum\n    [row[:name], total]\n  end.to_h\nend\n\n",
+    ),
+    (
+        "main.go",
+        "func summarize(rows []Row, threshold int) map[string]int {\n\tout := map[string]int{}\n\tfor _, row := range rows {\n\t\tvalues := row.Values\n\t\ttotal := len(values)\n\t\tout[row.Name] = total + threshold\n\t}\n\treturn out\n}\n\n",
+    ),
+    (
+        "ci.yml",
+        "  job:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: make test\n      - run: make lint\n",
+    ),
+];
+
+/// The unit repeated to about `lines` lines, with a header the language needs (numbered names
+/// for Ruby and Go, so the file stays valid).
+fn repeat_to_lines(unit: &str, lines: usize) -> String {
+    let mut text = match unit {
+        _ if unit.starts_with("func") => {
+            "package main\n\ntype Row struct {\n\tName   string\n\tValues []int\n}\n\n".to_string()
+        }
+        _ if unit.starts_with("  job") => "on: push\njobs:\n".to_string(),
+        _ => String::new(),
+    };
+    let mut index = 0;
+    while text.lines().count() + unit.lines().count() <= lines {
+        text.push_str(
+            &unit
+                .replacen("summarize", &format!("summarize{index}"), 1)
+                .replacen("  job:", &format!("  job{index}:"), 1),
+        );
+        index += 1;
+    }
+    text
 }
 
 /// The first hook after 91 idle days: every lesson is due for decay and the daily maintenance

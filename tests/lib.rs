@@ -39,4 +39,5 @@ mod security_state;
 mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;
+mod validate_real_parsers;
 mod validate_trust;

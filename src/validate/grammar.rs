@@ -2,19 +2,19 @@
 //! three corrections for what a grammar gets wrong on valid code.
 //!
 //! 1. Known misreads are undone before parsing ([`rewrite`]).
-//! 2. When the grammar flags something and the language's real tool is installed, the tool
-//!    decides ([`tools`]): it accepts (nothing reported) or its own errors are reported.
+//! 2. When the language's real tool is installed, it decides ([`tools`]): it accepts (nothing
+//!    reported) or its own errors are reported. The fast ones (`gofmt`, `ruby`) check every
+//!    file; the others only a file the grammar flagged.
 //! 3. Otherwise the grammar's [`Trust`] decides what its findings may do: block, block only
 //!    what the edit introduced, or warn.
 //!
-//! YAML and HTML that are templates (`{{`, `{%`, `<%`) are not the language until rendered; YAML over
-//! [`yaml::MAX_LINES`] lines is parsed in pieces (the grammar's scanner counts rows in 16 bits).
+//! HTML that is a template (`{{`, `{%`, `<%`) is not HTML until rendered.
 
 use crate::validate::language::Language;
 use crate::validate::tools::{Tools, Verdict};
 use crate::validate::treesitter::{self, MAX_REPORTED, SyntaxError};
 use crate::validate::trust::{self, Trust};
-use crate::validate::{Diagnostic, Report, Severity, Source, rewrite, yaml};
+use crate::validate::{Diagnostic, Report, Severity, Source, rewrite};
 
 /// Findings collected before judging them: enough that the errors an edit introduced are not
 /// crowded out by a grammar's older misreads of the same file.
@@ -44,7 +44,6 @@ pub(crate) fn check(
         return;
     }
     let found = match errors(source.content, language, JUDGED) {
-        Ok(found) if found.is_empty() => return,
         Ok(found) => found,
         Err(why) => {
             return report
@@ -52,11 +51,14 @@ pub(crate) fn check(
                 .push(format!("{}: {why}; not checked", source.display_path));
         }
     };
-    match tools.judge(language, source) {
+    match tools.judge(language, source, !found.is_empty()) {
         Verdict::Accepts => return,
         Verdict::Rejects(own) if !own.is_empty() => return report.diagnostics.extend(own),
         Verdict::Rejects(_) => {}
         Verdict::Undecided(note) => report.notes.extend(note),
+    }
+    if found.is_empty() {
+        return;
     }
     let trust = trust::trust(language, source.path, source.content);
     let severities = severities(trust, &found, source, before, language);
@@ -90,12 +92,6 @@ fn severities(
             let Some(before) = before.filter(|_| !source.added_everything()) else {
                 return all(Severity::Warning);
             };
-            if !found
-                .iter()
-                .any(|error| trust::touches(error, source.added))
-            {
-                return all(Severity::Warning);
-            }
             // A before that cannot be parsed says nothing: nothing is known to be introduced.
             let Ok(before_errors) = errors(before, language, usize::MAX) else {
                 return all(Severity::Warning);
@@ -105,10 +101,9 @@ fn severities(
     }
 }
 
-/// Helm and Jinja YAML, Django, Jinja and ejs HTML: not the language until rendered.
+/// Django, Jinja and ejs HTML: not the language until rendered.
 fn is_template(language: Language, content: &str) -> bool {
     match language {
-        Language::Yaml => yaml::is_template(content),
         Language::Html => ["{{", "{%", "<%"]
             .iter()
             .any(|marker| content.contains(marker)),
@@ -120,8 +115,5 @@ fn is_template(language: Language, content: &str) -> bool {
 /// why there are none to give (no grammar, out of time).
 fn errors(content: &str, language: Language, limit: usize) -> Result<Vec<SyntaxError>, String> {
     let prepared = rewrite::prepare(language, content);
-    if language == Language::Yaml {
-        return yaml::errors_in_pieces(&prepared, limit);
-    }
-    treesitter::parse_errors(&prepared, language, limit)
+    treesitter::parse_rewritten_errors(content, &prepared, language, limit)
 }

@@ -55,6 +55,8 @@ impl Language {
                     content.starts_with("#!") && shebang_language(content) != Some(Language::Shell);
                 (!other_shell).then_some(Language::Shell)
             }
+            // An Objective-C header: neither grammar reads `@interface … @end`.
+            Some("h") if is_objective_c(content) => None,
             Some(extension) => by_extension(extension).or_else(|| shebang_language(content)),
             None => shebang_language(content),
         }
@@ -199,6 +201,28 @@ pub(crate) fn shebang_language(content: &str) -> Option<Language> {
     }
 }
 
+/// Objective-C: a line (in the first 64 KiB) that starts with `@interface`, `@protocol`,
+/// `@implementation`, `@end`, `@class` or `#import`.
+fn is_objective_c(content: &str) -> bool {
+    let mut end = content.len().min(64 * 1024);
+    while !content.is_char_boundary(end) {
+        end -= 1;
+    }
+    content[..end].lines().any(|line| {
+        let line = line.trim_start();
+        [
+            "@interface",
+            "@protocol",
+            "@implementation",
+            "@end",
+            "@class",
+            "#import",
+        ]
+        .iter()
+        .any(|marker| line.starts_with(marker))
+    })
+}
+
 fn base_name(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
@@ -239,6 +263,10 @@ mod tests {
         assert_eq!(detect("ui/types.d.ts", ""), Some(Language::TypeScript));
         assert_eq!(detect("Gemfile", ""), Some(Language::Ruby));
         assert_eq!(detect("README.md", ""), None);
+        assert_eq!(detect("lib/list.h", "struct list;\n"), Some(Language::Cpp));
+        let objective_c = "#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n";
+        assert_eq!(detect("ios/A.h", objective_c), None);
+        assert_eq!(detect("ios/A.h", "@protocol P\n@end\n"), None);
         assert_eq!(detect("Makefile", ""), None);
     }
 

@@ -1,7 +1,8 @@
 //! Validators: is the file an edit left still well-formed? One file per checker; [`Validators`]
 //! picks the checkers for a file by its language and runs them.
 //!
-//! Policy: the authoritative checker decides (the real Python interpreter, `bash -n`, serde_json);
+//! Policy: the authoritative checker decides (the real Python interpreter, `bash -n`, serde_json,
+//! libyaml);
 //! tree-sitter is the fast in-process pass for everything else ([`grammar`]), judged by the real
 //! tool where one is installed and trusted only as far as [`trust`] says. Custom validators are
 //! data files. Every error is a [`Diagnostic`] naming
@@ -246,6 +247,7 @@ impl Validators {
                 .diagnostics
                 .extend(json::check_lines(source.display_path, source.content)),
             Language::Shell => shell::check(source.display_path, source.content, report),
+            Language::Yaml => yaml::check(source.display_path, source.content, report),
             Language::Python => self.python.check(source, report),
             _ => grammar::check(&self.tools, source, before, language, report),
         }

@@ -1,10 +1,11 @@
-//! The real tools that judge what a grammar flags: `gofmt -e` (Go), `ruby -c` (Ruby),
-//! `node --check` (plain `.js`/`.mjs`/`.cjs` scripts), `rustfmt` (Rust, in the crate's edition)
-//! and `swiftc -parse` (Swift). The grammar is the fast screen (in process, ~1 ms); only when it
-//! flags something is the tool asked, so a clean edit never pays for a tool's start-up
-//! (`node` ~50–200 ms, `swiftc` more). When the tool accepts the file, the grammar misread it and
-//! nothing is reported; when it rejects it, the tool's own messages are the errors (for `node`,
-//! which cannot read JSX or Flow, the grammar's findings stay).
+//! The real tools that judge a file: `gofmt -e` (Go) and `ruby -c` (Ruby) on every file, since
+//! they start in a few milliseconds and see what the grammar cannot (`"\q"`, a regex literal
+//! `/a(b/`); `node --check` (plain `.js`/`.mjs`/`.cjs` scripts), `rustfmt` (Rust, in the crate's
+//! edition) and `swiftc -parse` (Swift) only when the grammar (in process, ~1 ms) flags
+//! something, so a clean edit never pays for their start-up (`rustfmt` ~15–25 ms, `node`
+//! 50–200 ms, `swiftc` more). When the tool accepts the file, the grammar misread it and nothing
+//! is reported; when it rejects it, the tool's own messages are the errors (for `node`, which
+//! cannot read JSX or Flow, the grammar's findings stay).
 //!
 //! Invariants: the content goes in on stdin (swiftc: a private temporary file), never through a
 //! shell; every run has [`TIMEOUT`]; each program is looked up on PATH once per process; a tool
@@ -34,13 +35,23 @@ pub(crate) enum Tool {
     Swiftc,
 }
 
-/// Every tool, its language and its program (looked up on PATH).
-const TOOLS: [(Tool, Language, &str); 5] = [
-    (Tool::Gofmt, Language::Go, "gofmt"),
-    (Tool::Ruby, Language::Ruby, "ruby"),
-    (Tool::Node, Language::JavaScript, "node"),
-    (Tool::Rustfmt, Language::Rust, "rustfmt"),
-    (Tool::Swiftc, Language::Swift, "swiftc"),
+/// When a tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// On every file: it starts in a few milliseconds (`gofmt -e` ~1 ms, `ruby -c` ~7 ms) and
+    /// sees what a grammar cannot (an escape in a string, a regex literal).
+    Always,
+    /// Only on a file the grammar flagged: its start-up costs more than the grammar's parse.
+    WhenFlagged,
+}
+
+/// Every tool, its language, its program (looked up on PATH) and when it runs.
+const TOOLS: [(Tool, Language, &str, Runs); 5] = [
+    (Tool::Gofmt, Language::Go, "gofmt", Runs::Always),
+    (Tool::Ruby, Language::Ruby, "ruby", Runs::Always),
+    (Tool::Node, Language::JavaScript, "node", Runs::WhenFlagged),
+    (Tool::Rustfmt, Language::Rust, "rustfmt", Runs::WhenFlagged),
+    (Tool::Swiftc, Language::Swift, "swiftc", Runs::WhenFlagged),
 ];
 
 /// What the tool said about a file the grammar flagged.
@@ -71,15 +82,15 @@ impl Tools {
         }
     }
 
-    /// Asks the real tool for `source` (in `language`), if there is one.
-    pub(crate) fn judge(&self, language: Language, source: &Source<'_>) -> Verdict {
-        let Some(index) = TOOLS
-            .iter()
-            .position(|(tool, listed, _)| *listed == language && applies(*tool, source))
-        else {
+    /// Asks the real tool for `source` (in `language`), if there is one. `flagged`: whether the
+    /// grammar found something; a [`Runs::WhenFlagged`] tool is not asked otherwise.
+    pub(crate) fn judge(&self, language: Language, source: &Source<'_>, flagged: bool) -> Verdict {
+        let Some(index) = TOOLS.iter().position(|(tool, listed, _, runs)| {
+            *listed == language && applies(*tool, source) && (flagged || *runs == Runs::Always)
+        }) else {
             return Verdict::Undecided(None);
         };
-        let (tool, _, program) = TOOLS[index];
+        let (tool, _, program, _) = TOOLS[index];
         let program = self.programs.map_or(program, |programs| programs[index]);
         let Some(path) = self.found[index].get_or_init(|| find_on_path(program)) else {
             return Verdict::Undecided(None);

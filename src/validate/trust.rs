@@ -8,10 +8,11 @@
 //! (the grammars not listed were clean on the benchmark). "Introduced by the edit" means: the
 //! error is in the top-level node (declaration, statement) that holds a line the edit added (an
 //! unclosed bracket is reported where the grammar notices it, often lines below the slip), and
-//! the same error (message and line text) is absent when the content before the edit is parsed. Without a before (a new file, `car check`), nothing is
-//! introduced, so such grammars warn.
+//! the same error (message and line text) is absent when the content before the edit is parsed;
+//! when that content parses without any error, a new error anywhere is the edit's. Without a
+//! before (a new file, `car check`), nothing is introduced, so such grammars warn.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::edit::AddedLine;
@@ -118,6 +119,15 @@ fn key(error: &SyntaxError, content: &str) -> (String, String) {
     (error.message.clone(), text)
 }
 
+/// How many errors carry each message.
+fn per_message(errors: &[SyntaxError]) -> HashMap<&str, usize> {
+    let mut counted = HashMap::new();
+    for error in errors {
+        *counted.entry(error.message.as_str()).or_insert(0) += 1;
+    }
+    counted
+}
+
 /// Whether the error is in the top-level node (declaration, statement) a line the edit added is
 /// in: an unclosed bracket is reported where the grammar notices it, often lines below.
 pub(crate) fn touches(error: &SyntaxError, added: &[AddedLine]) -> bool {
@@ -127,9 +137,13 @@ pub(crate) fn touches(error: &SyntaxError, added: &[AddedLine]) -> bool {
         .any(|added| (first.min(error.line)..=last.max(error.end_line)).contains(&added.line))
 }
 
-/// The severity of each finding of an [`Trust::Introduced`] grammar: an error when it touches an
-/// added line and `before` (the errors of the content before the edit, in `before_content`) has no
-/// such error; a warning otherwise.
+/// The severity of each finding of an [`Trust::Introduced`] grammar: an error when `before` (the
+/// errors of the content before the edit, in `before_content`) has no such error, fewer errors
+/// with its message (a misread the edit moved, e.g. a missing `#endif` now reported on an added
+/// comment line, is the same misread), and either it
+/// touches an added line or the grammar read the content before the edit without any error (then
+/// the file holds nothing it misreads, and a slip can show anywhere: a deleted closing brace is
+/// noticed at the end of the file, above the line it was on); a warning otherwise.
 pub(crate) fn introduced(
     found: &[SyntaxError],
     content: &str,
@@ -141,10 +155,19 @@ pub(crate) fn introduced(
         .iter()
         .map(|error| key(error, before_content))
         .collect();
+    let (counted_before, counted_after) = (per_message(before), per_message(found));
     found
         .iter()
         .map(|error| {
-            if touches(error, added) && !existing.contains(&key(error, content)) {
+            // A misread the edit moved (its line changed, or another line now holds it) is not
+            // new: the grammar reports no more errors with its message than before.
+            let more = counted_after[error.message.as_str()]
+                > counted_before
+                    .get(error.message.as_str())
+                    .copied()
+                    .unwrap_or(0);
+            let new = more && !existing.contains(&key(error, content));
+            if new && (before.is_empty() || touches(error, added)) {
                 Severity::Error
             } else {
                 Severity::Warning
@@ -222,9 +245,47 @@ mod tests {
             introduced(&spanning, content, &added(&[2]), &[], before_content),
             vec![Severity::Error]
         );
+        let misread_elsewhere = [error(9, 9, "missing `!`")];
+        assert_eq!(
+            introduced(
+                &spanning,
+                content,
+                &added(&[9]),
+                &misread_elsewhere,
+                before_content
+            ),
+            vec![Severity::Warning]
+        );
+        // A misread that moved onto the added line: as many such errors as before.
+        let moved_before = [error(3, 3, "missing `#endif`")];
+        let moved = [error(2, 2, "missing `#endif`")];
+        assert_eq!(
+            introduced(&moved, content, &added(&[2]), &moved_before, before_content),
+            vec![Severity::Warning]
+        );
+        let one_more = [
+            error(2, 2, "missing `#endif`"),
+            error(4, 4, "missing `#endif`"),
+        ];
+        assert_eq!(
+            introduced(
+                &one_more,
+                content,
+                &added(&[2]),
+                &moved_before,
+                before_content
+            ),
+            vec![Severity::Error, Severity::Warning]
+        );
+        // A content the grammar read without error before: a new error anywhere is the edit's
+        // (a deleted last `}` is noticed above the emptied line).
         assert_eq!(
             introduced(&spanning, content, &added(&[9]), &[], before_content),
-            vec![Severity::Warning]
+            vec![Severity::Error]
+        );
+        assert_eq!(
+            introduced(&spanning, content, &[], &[], before_content),
+            vec![Severity::Error]
         );
         // Noticed below the slip, in the same function: the edit's.
         let below = [SyntaxError {

@@ -12,7 +12,7 @@ fn source<'a>(path: &'a Path, content: &'a str) -> Source<'a> {
 
 fn judge(language: Language, name: &str, content: &str) -> Verdict {
     let path = PathBuf::from(name);
-    Tools::default().judge(language, &source(&path, content))
+    Tools::default().judge(language, &source(&path, content), true)
 }
 
 /// Skips (loudly) where the machine lacks the tool; the CI machine has gofmt, ruby, node and
@@ -108,7 +108,7 @@ fn rustfmt_judges_in_the_crate_edition() {
     assert_eq!(crate_edition(&file), "2015");
     let old = "fn f() -> Result<(), ()> {\n    let x = try!(Ok(1));\n    Ok(())\n}\n";
     assert!(matches!(
-        Tools::default().judge(Language::Rust, &source(&file, old)),
+        Tools::default().judge(Language::Rust, &source(&file, old), true),
         Verdict::Accepts
     ));
     rejects_at(
@@ -149,12 +149,12 @@ fn swiftc_messages_become_errors() {
     let path = PathBuf::from("A.swift");
     let broken = "struct A {\n    let x: = 1\n}\n";
     rejects_at(
-        tools.judge(Language::Swift, &source(&path, broken)),
+        tools.judge(Language::Swift, &source(&path, broken), true),
         "swiftc",
         2,
     );
     assert!(matches!(
-        tools.judge(Language::Swift, &source(&path, "struct A {}\n")),
+        tools.judge(Language::Swift, &source(&path, "struct A {}\n"), true),
         Verdict::Accepts
     ));
 }
@@ -170,11 +170,30 @@ fn a_missing_tool_leaves_the_grammar_verdict() {
     ]);
     let path = PathBuf::from("a.go");
     assert!(matches!(
-        tools.judge(Language::Go, &source(&path, "package p\nfunc (")),
+        tools.judge(Language::Go, &source(&path, "package p\nfunc ("), true),
         Verdict::Undecided(None)
     ));
     assert!(matches!(
-        Tools::default().judge(Language::Kotlin, &source(&path, "")),
+        Tools::default().judge(Language::Kotlin, &source(&path, ""), true),
         Verdict::Undecided(None)
     ));
+}
+
+#[test]
+fn fast_tools_check_every_file_the_others_only_flagged_ones() {
+    let path = PathBuf::from("a.rs");
+    let escape = "fn main() {\n    let s = \"\\q\";\n}\n";
+    assert!(matches!(
+        Tools::default().judge(Language::Rust, &source(&path, escape), false),
+        Verdict::Undecided(None)
+    ));
+    if has("gofmt") {
+        let path = PathBuf::from("a.go");
+        let escape = "package p\n\nvar s = \"\\q\"\n";
+        rejects_at(
+            Tools::default().judge(Language::Go, &source(&path, escape), false),
+            "gofmt",
+            3,
+        );
+    }
 }
