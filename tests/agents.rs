@@ -54,7 +54,7 @@ fn every_agents_file_is_written_read_back_and_removed() {
     );
     assert_eq!(
         codex["hooks"]["PostToolUse"][1]["matcher"],
-        "apply_patch|Edit|Write"
+        "apply_patch|Edit|Write|Bash"
     );
     assert_eq!(
         codex["hooks"]["Stop"][0]["hooks"][0],
@@ -70,7 +70,7 @@ fn every_agents_file_is_written_read_back_and_removed() {
     assert_eq!(gemini["theme"], "GitHub");
     assert_eq!(
         gemini["hooks"]["AfterTool"][0]["matcher"],
-        "^(write_file|replace)$"
+        "^(write_file|replace|run_shell_command)$"
     );
     assert_eq!(
         gemini["hooks"]["AfterTool"][0]["hooks"][0]["timeout"], 30_000,
@@ -97,7 +97,7 @@ fn every_agents_file_is_written_read_back_and_removed() {
     for line in [
         "hooks (Codex CLI, .codex/hooks.json): PostToolUse yes (timeout 30 s), Stop yes (timeout 360 s), SessionEnd yes (timeout 2 s)",
         "hooks (Gemini CLI, .gemini/settings.json): AfterTool yes (timeout 30000 ms), AfterAgent yes (timeout 360000 ms), SessionEnd yes (timeout 2000 ms)",
-        "hooks (Cursor, .cursor/hooks.json): afterFileEdit yes (timeout 30 s), stop yes (timeout 360 s), sessionEnd yes (timeout 2 s)",
+        "hooks (Cursor, .cursor/hooks.json): afterFileEdit yes (timeout 30 s), afterShellExecution yes (timeout 30 s), stop yes (timeout 360 s), sessionEnd yes (timeout 2 s)",
     ] {
         assert!(status.stdout.contains(line), "{line}\n{}", status.stdout);
     }

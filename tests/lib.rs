@@ -16,6 +16,7 @@ mod hook_answers;
 mod hook_post_tool_use;
 mod install;
 mod learn_signals;
+mod learn_signals_agents;
 mod learning_trust;
 mod lessons_commands;
 mod lessons_hook;

@@ -13,6 +13,11 @@ pub(super) fn entries(stop_timeout: u64, max_stop_passes: u32) -> Map<String, Va
         "afterFileEdit".into(),
         json!([{"command": "car hook post-tool-use", "timeout": POST_TOOL_USE_TIMEOUT}]),
     );
+    // The agent's own shell commands: what they change is its work, never a person's correction.
+    entries.insert(
+        "afterShellExecution".into(),
+        json!([{"command": "car hook post-tool-use", "timeout": POST_TOOL_USE_TIMEOUT}]),
+    );
     entries.insert(
         "stop".into(),
         json!([{"command": "car hook stop", "timeout": stop_timeout, "loop_limit": max_stop_passes}]),

@@ -7,7 +7,9 @@ use serde_json::{Map, Value, json};
 
 use super::{POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group};
 
-const EDIT_MATCHER: &str = "^(write_file|replace)$";
+/// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
+/// work, never a person's correction.
+const EDIT_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
 
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     let handler = |name: &str, command: &str, seconds: u64| json!({"name": name, "type": "command", "command": command, "timeout": seconds.saturating_mul(1000)});

@@ -226,6 +226,7 @@ fn detect_agent(raw: &RawPayload) -> Agent {
     if raw.cursor_version.is_some()
         || (!raw.workspace_roots.is_empty() && raw.cwd.is_none())
         || event == "afterFileEdit"
+        || event == "afterShellExecution"
         || event == "stop"
     {
         Agent::Cursor
