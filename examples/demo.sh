@@ -103,13 +103,11 @@ step "7. The agent tries to stop: the review gate asks for a review first"
 show "$(payload claude-stop.json | car hook stop)"
 
 step "8. The agent reviews in-session and records its findings (one P3: offered, never blocking)"
-cat > findings.json <<'JSON'
+car review submit --session "$session" - 2>&1 <<'JSON' | sed 's/^/  /'
 {"findings": [{"id": "F1", "severity": "P3", "file": "config/settings.json", "line": 3,
   "title": "retries could be documented", "suggestion": "add a comment in the README"}],
  "known_limits": []}
 JSON
-car review submit --session "$session" findings.json 2>&1 | sed 's/^/  /'
-rm findings.json
 
 step "9. The agent stops again: allowed, with the P3 offer list for you"
 show "$(payload claude-stop-active.json | car hook stop)"

@@ -9,6 +9,7 @@ mod deep_review_guards;
 mod deep_review_helpers;
 mod deep_review_loop;
 mod deep_review_run;
+mod demo;
 mod distill_evidence;
 mod fault_injection;
 mod file_identity;
