@@ -90,7 +90,7 @@ fn install_over_the_python_tool_leaves_one_stop_gate() {
 }
 
 #[test]
-fn seed_003_lessons_are_imported_and_its_hook_replaced() {
+fn seed_003_lessons_and_candidates_are_imported_and_its_hook_replaced() {
     let mut project = TestProject::new();
     // The seed's own dates: no lesson is old enough to decay away between the two installs.
     project.at("1779400000");
@@ -105,8 +105,37 @@ fn seed_003_lessons_are_imported_and_its_hook_replaced() {
   {"scope": "*.py", "triggers": ["regex:(?<!_)re\\.compile"], "lesson": "compile once at module level", "created": "2026-05-21"}
 ]}"#,
     );
+    // The seed's candidate pool: one new, one already a lesson above, one without a trigger.
+    project.write(
+        ".claude/hooks/lesson_candidates.json",
+        r#"{"candidates": [
+  {"scope": "*.py", "trigger": "fastjsonx", "lesson": "fastjsonx does not exist; use json", "hits": 1, "created": "2026-05-20"},
+  {"scope": "*.swift", "trigger": "DankeTheme.secondaryText", "lesson": "seen once", "hits": 1},
+  {"scope": "*.py", "trigger": "", "lesson": "no trigger"}
+]}"#,
+    );
     let run = project.run(&["install", "--non-interactive"]);
     assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("imported 1 candidate from seed 003's .claude/hooks/lesson_candidates.json")
+            && run.stderr.contains("(2 skipped"),
+        "{}",
+        run.stderr
+    );
+    let pool = project.read_json(".claude/claude-auto-review/lesson_candidates.json");
+    assert_eq!(
+        pool["candidates"],
+        serde_json::json!([{"scope": "*.py", "trigger": "fastjsonx",
+            "lesson": "fastjsonx does not exist; use json", "hits": 1, "created": "2026-05-20"}])
+    );
+    assert!(
+        project
+            .run(&["lessons", "candidates"])
+            .stdout
+            .contains("fastjsonx"),
+        "listed with car's own candidates"
+    );
     assert!(
         run.stderr
             .contains("imported 2 lessons from seed 003's .claude/hooks/lessons.json"),

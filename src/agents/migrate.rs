@@ -16,6 +16,9 @@ const SEED_SCRIPTS: [&str; 2] = ["validate-edit.py", "validate-reflection-tests.
 /// Where seed 003 keeps its lessons, relative to the project.
 pub(crate) const SEED_LESSONS: &str = ".claude/hooks/lessons.json";
 
+/// Seed 003's candidate pool (errors seen once), beside its lessons.
+pub(crate) const SEED_CANDIDATES: &str = ".claude/hooks/lesson_candidates.json";
+
 /// Whether a hook command is one the Python `claude-auto-review` tool wrote: `python -m
 /// claude_auto_review.hooks.<module>`, a script path ending in `<module>.py`, or any command
 /// naming one of its modules.

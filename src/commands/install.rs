@@ -214,8 +214,36 @@ fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
     Ok(())
 }
 
-/// Imports seed 003's lessons when the project has them (idempotent: duplicates are skipped).
+/// Imports seed 003's lessons and candidate pool when the project has them (idempotent:
+/// duplicates are skipped).
 fn import_seed_lessons(project: &Project) {
+    import_seed_lesson_file(project);
+    let source = project.root().join(migrate::SEED_CANDIDATES);
+    if !source.is_file() {
+        return;
+    }
+    let imported = crate::lessons::import::import_candidates(
+        &project.candidates_file(),
+        &project.lessons_file(),
+        &source,
+    );
+    match imported {
+        Ok(imported) if imported.added > 0 => output::print_message(&format!(
+            "imported {} from seed 003's {} into {} ({} skipped: already there, already a lesson, or unreadable)",
+            plural(imported.added, "candidate"),
+            migrate::SEED_CANDIDATES,
+            project.candidates_file().display(),
+            imported.skipped
+        )),
+        Ok(_) => {}
+        Err(error) => output::print_message(&format!(
+            "warning: seed 003's {} was not imported: {error}",
+            migrate::SEED_CANDIDATES
+        )),
+    }
+}
+
+fn import_seed_lesson_file(project: &Project) {
     let source = project.root().join(migrate::SEED_LESSONS);
     if !source.is_file() {
         return;

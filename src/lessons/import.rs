@@ -1,7 +1,9 @@
 //! Importing a lessons file in the seed format (`car lessons import`, and `car install` finding
 //! seed 003's `.claude/hooks/lessons.json`): every trigger must compile, else nothing is
 //! imported; lessons already present (same scope and triggers) are skipped, so importing twice
-//! adds nothing.
+//! adds nothing. Seed 003's candidate pool (`.claude/hooks/lesson_candidates.json`, errors seen
+//! once) joins car's pool the same way ([`import_candidates`]): a candidate never warns, and it
+//! becomes a lesson only when car's own learning sees the same trigger again.
 
 use std::path::Path;
 
@@ -9,7 +11,7 @@ use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::LessonsError;
 use crate::lessons::library;
 use crate::lessons::model::Entry;
-use crate::lessons::store::LessonFile;
+use crate::lessons::store::{self, CandidateFile, LessonFile};
 
 /// What an import did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +56,40 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
                 continue;
             }
             file.entries.push(Entry::Valid(lesson.clone()));
+            imported.added += 1;
+        }
+        Ok((imported, imported.added > 0))
+    })
+}
+
+/// Merges the candidates of the pool at `source` into the pool at `pool`; a candidate already
+/// there (same scope and trigger), already a lesson of `lessons`, or without a trigger is skipped.
+pub(crate) fn import_candidates(
+    pool: &Path,
+    lessons: &Path,
+    source: &Path,
+) -> Result<Imported, LessonsError> {
+    let incoming = CandidateFile::load(source)?;
+    let known = LessonFile::load(lessons)?;
+    store::with_candidates(pool, HOOK_LOCK_WAIT, |file| {
+        let mut imported = Imported {
+            added: 0,
+            skipped: incoming.unreadable.len(),
+        };
+        for candidate in incoming.candidates {
+            let trigger = candidate.trigger.trim();
+            let present = file
+                .candidates
+                .iter()
+                .any(|c| c.scope == candidate.scope && c.trigger == candidate.trigger);
+            let learned = known
+                .lessons()
+                .any(|l| l.is_duplicate_of(&candidate.scope, &[candidate.trigger.clone()]));
+            if trigger.is_empty() || candidate.scope.trim().is_empty() || present || learned {
+                imported.skipped += 1;
+                continue;
+            }
+            file.candidates.push(candidate);
             imported.added += 1;
         }
         Ok((imported, imported.added > 0))
