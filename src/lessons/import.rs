@@ -82,9 +82,9 @@ pub(crate) fn import_candidates(
                 .candidates
                 .iter()
                 .any(|c| c.scope == candidate.scope && c.trigger == candidate.trigger);
-            let learned = known
-                .lessons()
-                .any(|l| l.is_duplicate_of(&candidate.scope, &[candidate.trigger.clone()]));
+            let learned = known.lessons().any(|l| {
+                l.is_duplicate_of(&candidate.scope, std::slice::from_ref(&candidate.trigger))
+            });
             if trigger.is_empty() || candidate.scope.trim().is_empty() || present || learned {
                 imported.skipped += 1;
                 continue;
