@@ -344,6 +344,10 @@ pub(crate) struct ConfigArgs {
     /// For the command backend: the program and its arguments (repeatable)
     #[arg(long = "command-arg", value_name = "ARG")]
     pub(crate) command_args: Vec<String>,
+    /// The reviewer of `car deep-review`: codex, claude, opencode or command (a second model;
+    /// manual is refused)
+    #[arg(long, value_name = "BACKEND")]
+    pub(crate) deep_review_backend: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -76,6 +76,74 @@ fn config_refuses_invalid_values_and_writes_nothing() {
 }
 
 #[test]
+fn config_sets_the_deep_reviewer_and_refuses_self_review() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"reviewerBackend": "manual"}));
+    let before = project.read(".claude/settings.json");
+    let manual = project.run(&[
+        "config",
+        "--non-interactive",
+        "--deep-review-backend",
+        "manual",
+    ]);
+    assert_eq!(manual.code, 2, "{manual:?}");
+    assert!(
+        manual
+            .stderr
+            .contains("--deep-review-backend: \"manual\" cannot be the deep reviewer"),
+        "{}",
+        manual.stderr
+    );
+    let no_command = project.run(&[
+        "config",
+        "--non-interactive",
+        "--deep-review-backend",
+        "command",
+    ]);
+    assert_eq!(no_command.code, 2, "{no_command:?}");
+    assert!(
+        no_command
+            .stderr
+            .contains("--deep-review-backend command needs --command-arg"),
+        "{}",
+        no_command.stderr
+    );
+    let unknown = project.run(&[
+        "config",
+        "--non-interactive",
+        "--deep-review-backend",
+        "gpt",
+    ]);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("--deep-review-backend: \"gpt\""),
+        "{}",
+        unknown.stderr
+    );
+    assert_eq!(project.read(".claude/settings.json"), before);
+
+    let run = project.run(&[
+        "config",
+        "--non-interactive",
+        "--deep-review-backend",
+        "Claude",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let car = &project.read_json(".claude/settings.json")["claude-auto-review"];
+    assert_eq!(car["deepReviewBackend"], "claude");
+    assert_eq!(
+        car["reviewerBackend"], "manual",
+        "the stop gate's reviewer stays"
+    );
+    let status = project.run(&["status"]);
+    assert!(
+        status.stdout.contains("deepReviewBackend claude"),
+        "{}",
+        status.stdout
+    );
+}
+
+#[test]
 fn config_command_backend_takes_its_argv() {
     let project = TestProject::new();
     let run = project.run(&[

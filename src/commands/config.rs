@@ -91,11 +91,21 @@ fn has_flags(args: &ConfigArgs) -> bool {
         || args.max_stop_passes.is_some()
         || args.timeout.is_some()
         || !args.command_args.is_empty()
+        || args.deep_review_backend.is_some()
 }
 
 /// Sets each given flag's key, checked with the hooks' own rules; a bad value names the flag.
 fn apply_flags(block: &mut Map<String, Value>, args: &ConfigArgs) -> Result<(), Error> {
-    let flags: [(&str, &str, Option<Value>); 7] = [
+    let deep_backend = args
+        .deep_review_backend
+        .as_ref()
+        .map(|b| b.trim().to_lowercase());
+    if deep_backend.as_deref() == Some("manual") {
+        return Err(Error::Usage(
+            "--deep-review-backend: \"manual\" cannot be the deep reviewer: car deep-review asks a second model, not the agent that wrote the change; choose codex, claude, opencode or command".into(),
+        ));
+    }
+    let flags: [(&str, &str, Option<Value>); 8] = [
         ("--enabled", "enabled", args.enabled.map(Value::Bool)),
         (
             "--backend",
@@ -129,6 +139,11 @@ fn apply_flags(block: &mut Map<String, Value>, args: &ConfigArgs) -> Result<(), 
             "reviewerCommand",
             (!args.command_args.is_empty()).then(|| json!(args.command_args)),
         ),
+        (
+            "--deep-review-backend",
+            "deepReviewBackend",
+            deep_backend.map(|b| json!(b)),
+        ),
     ];
     for (flag, key, value) in flags {
         let Some(value) = value else { continue };
@@ -136,7 +151,8 @@ fn apply_flags(block: &mut Map<String, Value>, args: &ConfigArgs) -> Result<(), 
         alone.insert(key.to_string(), value.clone());
         // The command backend needs its command, which may come with another flag: that
         // combination is checked below, on the whole block.
-        let needs_company = key == "reviewerBackend" && value == json!("command");
+        let needs_company =
+            (key == "reviewerBackend" || key == "deepReviewBackend") && value == json!("command");
         if let Some(problem) = Settings::from_block(&alone)
             .problems
             .into_iter()
@@ -150,6 +166,13 @@ fn apply_flags(block: &mut Map<String, Value>, args: &ConfigArgs) -> Result<(), 
         block.insert(key.to_string(), value);
     }
     let checked = Settings::from_block(block);
+    if block.get("deepReviewBackend") == Some(&json!("command"))
+        && checked.settings.reviewer_command.is_empty()
+    {
+        return Err(Error::Usage(
+            "--deep-review-backend command needs --command-arg PROG [--command-arg ARG …] (the reviewerCommand it runs)".into(),
+        ));
+    }
     if let Some(problem) = checked.problems.first() {
         // Only a combination can fail here (the command backend without a command).
         return Err(Error::Usage(format!(

@@ -83,7 +83,7 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
     };
     let settings = checked.settings;
     let mut lines = vec![format!(
-        "settings: reviewerBackend {}, reviewerModel {}, reviewerTimeoutSeconds {}, maxStopPasses {}, minimumBlockingSeverity {}, rulesFile {}, classifierBackend {}",
+        "settings: reviewerBackend {}, reviewerModel {}, reviewerTimeoutSeconds {}, maxStopPasses {}, minimumBlockingSeverity {}, rulesFile {}, classifierBackend {}, deepReviewBackend {}",
         settings.reviewer_backend.name(),
         settings
             .reviewer_model
@@ -96,7 +96,8 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
             .rules_file
             .as_deref()
             .unwrap_or("(installed rules.md or car's default)"),
-        settings.classifier_backend.name()
+        settings.classifier_backend.name(),
+        settings.deep_review_backend.name()
     )];
     if let Some(error) = &unreadable {
         lines.push(format!("  warning: {error} (the hooks use the defaults)"));
@@ -132,6 +133,7 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
             "maxStopPasses": settings.max_stop_passes,
             "minimumBlockingSeverity": settings.minimum_blocking_severity.to_string(),
             "classifierBackend": settings.classifier_backend.name(),
+            "deepReviewBackend": settings.deep_review_backend.name(),
         }),
         lines,
     );
