@@ -91,7 +91,10 @@ fn every_agents_file_is_written_read_back_and_removed() {
         cursor["hooks"]["afterFileEdit"],
         json!([{"command": "car hook post-tool-use", "timeout": 30}])
     );
-    assert_eq!(cursor["hooks"]["stop"][0]["loop_limit"], 5);
+    assert_eq!(
+        cursor["hooks"]["stop"][0]["loop_limit"], 10,
+        "twice maxStopPasses: car's breaker decides"
+    );
 
     let status = project.run(&["status"]);
     for line in [

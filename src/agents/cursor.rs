@@ -1,7 +1,9 @@
 //! Cursor: `.cursor/hooks.json` with `"version": 1` (required for project hooks), flat handler
 //! lists per lowerCamelCase event, timeouts in seconds. `afterFileEdit` only observes (car tracks
 //! and learns; its answer cannot reach the model), `stop` answers with a follow-up message, at
-//! most `loop_limit` times in a row: car's own `maxStopPasses`.
+//! most `loop_limit` times in a row: twice car's own `maxStopPasses`, because with the manual
+//! backend a round blocks two stops (the request, then the fix request) and car's breaker counts
+//! one of them. car's breaker decides; Cursor's limit is the net below it.
 
 use serde_json::{Map, Value, json};
 
@@ -20,7 +22,7 @@ pub(super) fn entries(stop_timeout: u64, max_stop_passes: u32) -> Map<String, Va
     );
     entries.insert(
         "stop".into(),
-        json!([{"command": "car hook stop", "timeout": stop_timeout, "loop_limit": max_stop_passes}]),
+        json!([{"command": "car hook stop", "timeout": stop_timeout, "loop_limit": max_stop_passes.saturating_mul(2)}]),
     );
     entries.insert(
         "sessionEnd".into(),

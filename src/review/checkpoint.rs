@@ -16,7 +16,7 @@ use crate::files::{self, FileError};
 use crate::review::log::{EventLog, decode_lines, fold_lines};
 use crate::review::snapshot::Snapshot;
 
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 const FILE_NAME: &str = "snapshot.json";
 /// How many bytes before the offset are remembered to recognise the same log.
 const TAIL: usize = 128;

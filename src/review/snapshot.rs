@@ -88,8 +88,13 @@ pub(crate) struct Snapshot {
     pub(crate) cancelled: BTreeSet<String>,
     /// Findings across rounds: fix attempts, challenges, escalations.
     pub(crate) rounds: Rounds,
-    /// Blocked stops since the last allowed one.
+    /// Blocked stops since the last allowed one, for the breaker. A manual review request the
+    /// agent answered with `car review submit` does not count: the agent did what the block
+    /// asked, and a round (request, then fix request) costs the breaker one stop, as with a
+    /// reviewer CLI. An ignored request counts.
     pub(crate) blocks_since_allow: u32,
+    /// Whether the last blocked stop's review request was answered already (counted once).
+    pub(crate) request_answered: bool,
     /// Stops blocked with a fix request in the whole session (round reflection from the second).
     pub(crate) findings_blocks: u32,
     pub(crate) last_block: Option<LastBlock>,
@@ -262,6 +267,15 @@ impl Snapshot {
                 known_limits,
                 notes,
             } => {
+                if !self.request_answered
+                    && self
+                        .last_block
+                        .as_ref()
+                        .is_some_and(|last| last.kind == BlockKind::ReviewRequest)
+                {
+                    self.blocks_since_allow = self.blocks_since_allow.saturating_sub(1);
+                    self.request_answered = true;
+                }
                 let known = &self.files;
                 self.rounds
                     .completed(&review, &findings, |file| known.get(file).cloned());
@@ -310,6 +324,7 @@ impl Snapshot {
             }
             Event::StopBlocked { kind, fingerprint } => {
                 self.blocks_since_allow += 1;
+                self.request_answered = false;
                 if kind == BlockKind::Findings {
                     self.findings_blocks += 1;
                 }
