@@ -80,46 +80,26 @@ fn config_sets_the_deep_reviewer_and_refuses_self_review() {
     let project = TestProject::new();
     set_settings(&project, json!({"reviewerBackend": "manual"}));
     let before = project.read(".claude/settings.json");
-    let manual = project.run(&[
-        "config",
-        "--non-interactive",
-        "--deep-review-backend",
-        "manual",
-    ]);
-    assert_eq!(manual.code, 2, "{manual:?}");
-    assert!(
-        manual
-            .stderr
-            .contains("--deep-review-backend: \"manual\" cannot be the deep reviewer"),
-        "{}",
-        manual.stderr
-    );
-    let no_command = project.run(&[
-        "config",
-        "--non-interactive",
-        "--deep-review-backend",
-        "command",
-    ]);
-    assert_eq!(no_command.code, 2, "{no_command:?}");
-    assert!(
-        no_command
-            .stderr
-            .contains("--deep-review-backend command needs --command-arg"),
-        "{}",
-        no_command.stderr
-    );
-    let unknown = project.run(&[
-        "config",
-        "--non-interactive",
-        "--deep-review-backend",
-        "gpt",
-    ]);
-    assert_eq!(unknown.code, 2);
-    assert!(
-        unknown.stderr.contains("--deep-review-backend: \"gpt\""),
-        "{}",
-        unknown.stderr
-    );
+    for (value, error) in [
+        (
+            "manual",
+            "--deep-review-backend: \"manual\" cannot be the deep reviewer",
+        ),
+        (
+            "command",
+            "--deep-review-backend command needs --command-arg",
+        ),
+        ("gpt", "--deep-review-backend: \"gpt\""),
+    ] {
+        let run = project.run(&[
+            "config",
+            "--non-interactive",
+            "--deep-review-backend",
+            value,
+        ]);
+        assert_eq!(run.code, 2, "{run:?}");
+        assert!(run.stderr.contains(error), "{value}: {}", run.stderr);
+    }
     assert_eq!(project.read(".claude/settings.json"), before);
 
     let run = project.run(&[

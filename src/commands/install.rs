@@ -10,13 +10,15 @@
 //! tool's settings and state stay, and seed 003's `.claude/hooks/lessons.json` is imported.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::agents::{self, Agent, Handler, migrate};
 use crate::cli::{AgentChoice, InstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
+use crate::lessons::LessonsError;
+use crate::lessons::import::Imported;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, update_json_document};
@@ -214,52 +216,49 @@ fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
     Ok(())
 }
 
-/// Imports seed 003's lessons and candidate pool when the project has them (idempotent:
+/// Imports seed 003's lessons, then its candidate pool, when the project has them (idempotent:
 /// duplicates are skipped).
 fn import_seed_lessons(project: &Project) {
-    import_seed_lesson_file(project);
-    let source = project.root().join(migrate::SEED_CANDIDATES);
-    if !source.is_file() {
-        return;
-    }
-    let imported = crate::lessons::import::import_candidates(
-        &project.candidates_file(),
-        &project.lessons_file(),
-        &source,
+    let lessons = project.lessons_file();
+    let candidates = project.candidates_file();
+    import_seed_file(
+        project,
+        migrate::SEED_LESSONS,
+        "lesson",
+        &lessons,
+        |source| crate::lessons::import::import_file(&lessons, source),
     );
-    match imported {
-        Ok(imported) if imported.added > 0 => output::print_message(&format!(
-            "imported {} from seed 003's {} into {} ({} skipped: already there, already a lesson, or unreadable)",
-            plural(imported.added, "candidate"),
-            migrate::SEED_CANDIDATES,
-            project.candidates_file().display(),
-            imported.skipped
-        )),
-        Ok(_) => {}
-        Err(error) => output::print_message(&format!(
-            "warning: seed 003's {} was not imported: {error}",
-            migrate::SEED_CANDIDATES
-        )),
-    }
+    import_seed_file(
+        project,
+        migrate::SEED_CANDIDATES,
+        "candidate",
+        &candidates,
+        |source| crate::lessons::import::import_candidates(&candidates, &lessons, source),
+    );
 }
 
-fn import_seed_lesson_file(project: &Project) {
-    let source = project.root().join(migrate::SEED_LESSONS);
+/// Runs one seed import when `relative` exists, and says what it did.
+fn import_seed_file(
+    project: &Project,
+    relative: &str,
+    noun: &str,
+    target: &Path,
+    import: impl FnOnce(&Path) -> Result<Imported, LessonsError>,
+) {
+    let source = project.root().join(relative);
     if !source.is_file() {
         return;
     }
-    match crate::lessons::import::import_file(&project.lessons_file(), &source) {
+    match import(&source) {
         Ok(imported) if imported.added > 0 => output::print_message(&format!(
-            "imported {} from seed 003's {} into {} ({} already there)",
-            plural(imported.added, "lesson"),
-            migrate::SEED_LESSONS,
-            project.lessons_file().display(),
+            "imported {} from seed 003's {relative} into {} ({} skipped: already there or unusable)",
+            plural(imported.added, noun),
+            target.display(),
             imported.skipped
         )),
         Ok(_) => {}
         Err(error) => output::print_message(&format!(
-            "warning: seed 003's {} was not imported: {error}",
-            migrate::SEED_LESSONS
+            "warning: seed 003's {relative} was not imported: {error}"
         )),
     }
 }
