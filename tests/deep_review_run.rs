@@ -228,6 +228,22 @@ fn context_file_and_focus_words_reach_the_prompt() {
     assert!(prompt.contains("divide local amounts by the rate"));
     assert!(prompt.contains("Look hardest at: rate direction"));
     assert!(prompt.contains("must name the specific wrong output"));
+
+    // `car status` names the context files, the deep reviewer and the loop's state.
+    let status = deep.project.run(&["status"]);
+    for line in [
+        "deep review: reviewer command; 1 context file: fx",
+        "  fx: ended with PASS in round 1",
+    ] {
+        assert!(status.stdout.contains(line), "{line}\n{}", status.stdout);
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&deep.project.run(&["status", "--json"]).stdout).unwrap();
+    assert_eq!(
+        json["deep_review"],
+        json!({"backend": "command", "contexts": ["fx"],
+               "rounds": [{"context": "fx", "round": 1, "closed": "PASS"}]})
+    );
 }
 
 #[test]

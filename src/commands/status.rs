@@ -1,6 +1,6 @@
 //! `car status`: one screen — enabled?, each agent's hooks, settings (and the keys car could not
-//! use, with their values), the reviewer CLI, lessons, pending reviews, the hooks' last internal
-//! errors, and a warning when the `car` on PATH is the Python tool. `--json` prints the same as
+//! use, with their values), the reviewer CLI, lessons, pending reviews, deep review (context
+//! files, its reviewer, each context's round state), the hooks' last internal errors, and a warning when the `car` on PATH is the Python tool. `--json` prints the same as
 //! one object.
 //!
 //! Invariant: read-only; a broken file is reported on its line, never "fixed" here.
@@ -51,6 +51,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
         crate::clock::Clock::from_env()?,
         &mut report,
     );
+    deep_review_section(project, &settings, &mut report);
     errors_section(project, &mut report);
     if let Some(path) = migrate::python_car_on_path() {
         report.add(
@@ -376,6 +377,61 @@ fn review_section(
     report.add(
         "reviews",
         json!({"sessions": sessions.len(), "open": open}),
+        lines,
+    );
+}
+
+/// `car deep-review`: the context files it can use, its reviewer, and each context's loop.
+fn deep_review_section(project: &Project, settings: &Settings, report: &mut Report) {
+    use crate::review::deep::context::CONTEXT_DIR;
+    let mut contexts: Vec<String> = Vec::new();
+    for folder in [
+        Some(project.checkout().to_path_buf()),
+        crate::paths::home_dir(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let Ok(entries) = std::fs::read_dir(folder.join(CONTEXT_DIR)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let stem = name.strip_suffix(".md")?.to_string();
+                (!contexts.contains(&stem)).then_some(stem)
+            })
+            .collect();
+        names.sort();
+        contexts.extend(names);
+    }
+    let backend = settings.deep_review_backend.name();
+    let mut lines = vec![format!(
+        "deep review: reviewer {backend}; {}{}",
+        plural(contexts.len(), "context file"),
+        if contexts.is_empty() {
+            " (`car deep-review init FEATURE` writes one)".to_string()
+        } else {
+            format!(": {}", contexts.join(", "))
+        }
+    )];
+    let mut rounds = Vec::new();
+    for (_, state) in crate::review::deep::state::RoundStore::all(project) {
+        let condition = match state.closed {
+            None => format!("open after round {}", state.round),
+            Some(status) => format!("ended with {} in round {}", status.as_str(), state.round),
+        };
+        lines.push(format!(
+            "  {}: {condition} (`car deep-review status`)",
+            state.context
+        ));
+        rounds.push(json!({"context": state.context, "round": state.round,
+            "closed": state.closed.map(|status| status.as_str())}));
+    }
+    report.add(
+        "deep_review",
+        json!({"backend": backend, "contexts": contexts, "rounds": rounds}),
         lines,
     );
 }
