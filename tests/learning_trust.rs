@@ -396,6 +396,46 @@ fn a_venv_dependency_is_neither_blocked_nor_learned() {
     assert!(run.stdout.contains("1 error in 2 files"), "{run:?}");
 }
 
+/// pytest where a `conftest.py` above the test shows the project runs it, and a dependency that
+/// only `setup.cfg` or `tox.ini` declares: missing from the project's environment, they warn; the
+/// same `import pytest` in a file no conftest.py covers still blocks. (The `.venv` makes the test
+/// independent of what the machine's own Python has installed.)
+#[test]
+fn pytest_in_a_conftest_covered_test_and_setup_cfg_or_tox_dependencies_warn() {
+    let project = TestProject::new();
+    std::fs::write(project.path().join(".gitignore"), ".venv/\n").unwrap();
+    make_venv(&project, "car_unrelated_dep");
+    project.write("tests/conftest.py", "");
+    project.write(
+        "setup.cfg",
+        "[options]\ninstall_requires =\n    car-cfg-dep-zz>=1\n",
+    );
+    project.write("tox.ini", "[testenv]\ndeps =\n    car-tox-dep-zz\n");
+    let content = "import pytest\nimport car_cfg_dep_zz\nimport car_tox_dep_zz\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("tests/unit/test_a.py", content, None),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    let context = answer.context();
+    for expected in [
+        "No module named 'pytest'",
+        "the project runs its tests with pytest (tests/conftest.py)",
+        "setup.cfg declares `car-cfg-dep-zz`",
+        "tox.ini declares `car-tox-dep-zz`",
+    ] {
+        assert!(context.contains(expected), "{expected}: {context}");
+    }
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("src/app.py", "import pytest\n", None),
+    );
+    assert!(
+        answer.is_block() && answer.reason().contains("No module named 'pytest'"),
+        "no conftest.py above src/app.py: {answer:?}"
+    );
+}
+
 /// Declared in pyproject.toml but not installed: a warning to sync, never an error or a lesson.
 #[test]
 fn a_declared_dependency_that_is_not_installed_warns() {

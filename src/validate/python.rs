@@ -29,7 +29,7 @@ use std::time::Duration;
 use crate::process::run_command;
 use crate::validate::interpreter::{self, ProjectPython};
 use crate::validate::language::Language;
-use crate::validate::python_deps::Declared;
+use crate::validate::python_deps::{Declared, pytest_conftest};
 use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
 /// The check run with `-c`: compile, then (only when the edit added imports) the import half.
@@ -178,7 +178,8 @@ impl PythonProject {
                 top_found,
                 conditional,
             } => {
-                let (severity, message) = self.missing(&module, top_found, conditional, program);
+                let (severity, message) =
+                    self.missing(&module, top_found, conditional, program, source.path);
                 let subject = (severity == Severity::Error).then_some(module);
                 (line, column, severity, message, subject)
             }
@@ -196,17 +197,36 @@ impl PythonProject {
         }
     }
 
-    /// A module found nowhere: a warning when the project declares it (not installed) or the
-    /// import runs only conditionally, else an error.
+    /// A module found nowhere: a warning when the project declares it (not installed; `pytest`
+    /// also where a `conftest.py` above the file shows the tests run with it) or the import runs
+    /// only conditionally, else an error.
     fn missing(
         &self,
         module: &str,
         top_found: bool,
         conditional: bool,
         program: &Path,
+        path: &Path,
     ) -> (Severity, String) {
         let missing = format!("No module named '{module}'");
-        let top = module.split('.').next().unwrap_or(module);
+        let top = match module.split('.').next().unwrap_or(module) {
+            "_pytest" => "pytest",
+            top => top,
+        };
+        if top == "pytest"
+            && !top_found
+            && let Some(conftest) = pytest_conftest(&self.root, path)
+        {
+            let conftest = conftest.strip_prefix(&self.root).unwrap_or(&conftest);
+            return (
+                Severity::Warning,
+                format!(
+                    "{missing} in `{}`, but the project runs its tests with pytest ({}): declared but not installed; sync the environment",
+                    program.display(),
+                    conftest.display()
+                ),
+            );
+        }
         let declared = self.declared.get_or_init(|| Declared::read(&self.root));
         if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
             let file = file.strip_prefix(&self.root).unwrap_or(file);

@@ -4,8 +4,15 @@
 //! `pip install -r requirements.txt`), not a mistake in the code: the Python check warns about it
 //! and never blocks or teaches. Read from the project root: `pyproject.toml` (`[project]`
 //! `dependencies` and `optional-dependencies`, `[dependency-groups]`, `[build-system] requires`,
-//! poetry's `dependencies`, `dev-dependencies` and groups), `requirements*.txt` / `*.in` and
-//! `requirements/*.txt`, and `Pipfile`'s `[packages]` / `[dev-packages]`.
+//! poetry's `dependencies`, `dev-dependencies` and groups), `*requirements*.txt` / `*.in`
+//! (`requirements-dev.txt`, `test-requirements.txt`) and `requirements/*.txt`, `Pipfile`'s
+//! `[packages]` / `[dev-packages]`, `setup.cfg` (`install_requires`, `tests_require`,
+//! `setup_requires`, `extras_require`) and `tox.ini` (`deps` of every test environment).
+//!
+//! A project that configures pytest (`pytest.ini`, `[tool.pytest.ini_options]`, `[tool:pytest]`
+//! in `setup.cfg`, `[pytest]` in `tox.ini`) declares `pytest`, and so does a `conftest.py` in the
+//! checked file's folder or one above it inside the project ([`pytest_conftest`]): pytest loads
+//! those files itself, so the project runs its tests with pytest.
 //!
 //! A distribution's name is normalised to the module it provides (`rich-click` → `rich_click`),
 //! with the well-known mismatches (`PyYAML` → `yaml`, `beautifulsoup4` → `bs4`, `Pillow` → `PIL`,
@@ -99,6 +106,20 @@ impl Declared {
                 }
             }
         }
+        for (name, parse) in [
+            ("setup.cfg", setup_cfg_names as fn(&str) -> Vec<String>),
+            ("tox.ini", tox_names),
+        ] {
+            let file = project_root.join(name);
+            if let Some(text) = read(&file) {
+                for name in parse(&text) {
+                    declared.add(&name, &file);
+                }
+            }
+        }
+        if let Some(file) = pytest_configuration(project_root) {
+            declared.add("pytest", &file);
+        }
         declared
     }
 
@@ -176,7 +197,7 @@ fn requirement_names(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// `requirements*.txt` / `requirements*.in` at the root and `*.txt` / `*.in` in `requirements/`.
+/// `*requirements*.txt` / `*.in` at the root and `*.txt` / `*.in` in `requirements/`.
 fn requirement_files(project_root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let is_list = |name: &str| name.ends_with(".txt") || name.ends_with(".in");
@@ -186,7 +207,7 @@ fn requirement_files(project_root: &Path) -> Vec<PathBuf> {
                 .flatten()
                 .filter(|entry| {
                     let name = entry.file_name().to_string_lossy().into_owned();
-                    name.starts_with("requirements") && is_list(&name)
+                    name.contains("requirements") && is_list(&name)
                 })
                 .map(|entry| entry.path()),
         );
@@ -271,6 +292,119 @@ fn pyproject_names(text: &str) -> Vec<String> {
         names.extend(strings(uv.get("dev-dependencies")));
     }
     names
+}
+
+/// The file that configures pytest at the root, if one does.
+fn pytest_configuration(project_root: &Path) -> Option<PathBuf> {
+    let pytest_ini = project_root.join("pytest.ini");
+    if pytest_ini.is_file() {
+        return Some(pytest_ini);
+    }
+    let configured = |name: &str, is_configured: fn(&str) -> bool| {
+        let file = project_root.join(name);
+        read(&file).filter(|text| is_configured(text)).map(|_| file)
+    };
+    configured("pyproject.toml", |text| {
+        toml_edit::Document::parse(text).is_ok_and(|document| {
+            table(document.as_table().get("tool")).is_some_and(|tool| tool.contains_key("pytest"))
+        })
+    })
+    .or_else(|| configured("setup.cfg", |text| has_section(text, "tool:pytest")))
+    .or_else(|| configured("tox.ini", |text| has_section(text, "pytest")))
+}
+
+/// A `conftest.py` in the folder of `file` or one above it, up to `project_root`: pytest loads it
+/// for the tests below it.
+pub(crate) fn pytest_conftest(project_root: &Path, file: &Path) -> Option<PathBuf> {
+    file.ancestors()
+        .skip(1)
+        .take_while(|folder| folder.starts_with(project_root))
+        .take(64)
+        .map(|folder| folder.join("conftest.py"))
+        .find(|conftest| conftest.is_file())
+}
+
+/// INI sections as (lowercased section name, key, value lines): a key's value is the text after
+/// `=` (or `:`) and the indented lines below it. Comment lines are skipped.
+fn ini_values(text: &str) -> Vec<(String, String, Vec<String>)> {
+    let mut values: Vec<(String, String, Vec<String>)> = Vec::new();
+    let mut section = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        if trimmed.starts_with('[') && trimmed.ends_with(']') {
+            section = trimmed[1..trimmed.len() - 1].trim().to_ascii_lowercase();
+            continue;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, _, lines)) = values.last_mut() {
+                lines.push(trimmed.to_string());
+            }
+            continue;
+        }
+        let Some(split) = trimmed.find(['=', ':']) else {
+            continue;
+        };
+        let (key, value) = (trimmed[..split].trim(), trimmed[split + 1..].trim());
+        let lines = if value.is_empty() {
+            Vec::new()
+        } else {
+            vec![value.to_string()]
+        };
+        values.push((section.clone(), key.to_ascii_lowercase(), lines));
+    }
+    values
+}
+
+fn has_section(text: &str, name: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim();
+        line.starts_with('[')
+            && line.ends_with(']')
+            && line[1..line.len() - 1].trim().eq_ignore_ascii_case(name)
+    })
+}
+
+/// Requirement names of value lines: one per line, or comma-separated on one line; environment
+/// markers (`; python_version < "3.9"`), `-r` includes and tox's `{[testenv]deps}` ignored, and a
+/// tox factor prefix (`py38: pytest`) dropped.
+fn value_names(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .flat_map(|line| line.split(','))
+        .map(|item| item.split(';').next().unwrap_or(item).trim())
+        .map(|item| match item.split_once(": ") {
+            Some((factor, rest)) if !factor.contains(' ') => rest.trim(),
+            _ => item,
+        })
+        .filter(|item| !item.is_empty() && !item.starts_with(['-', '{', '#']))
+        .filter_map(requirement_name)
+        .collect()
+}
+
+fn setup_cfg_names(text: &str) -> Vec<String> {
+    ini_values(text)
+        .into_iter()
+        .filter(|(section, key, _)| {
+            (section == "options"
+                && matches!(
+                    key.as_str(),
+                    "install_requires" | "tests_require" | "setup_requires"
+                ))
+                || section == "options.extras_require"
+        })
+        .flat_map(|(_, _, lines)| value_names(&lines))
+        .collect()
+}
+
+fn tox_names(text: &str) -> Vec<String> {
+    ini_values(text)
+        .into_iter()
+        .filter(|(section, key, _)| section.starts_with("testenv") && key == "deps")
+        .flat_map(|(_, _, lines)| value_names(&lines))
+        .collect()
 }
 
 fn pipfile_names(text: &str) -> Vec<String> {
@@ -369,6 +503,90 @@ hypothesis = "*"
         let (name, file) = declared.provider("yaml").unwrap();
         assert_eq!(name, "PyYAML");
         assert!(file.ends_with("pyproject.toml"));
+    }
+
+    #[test]
+    fn setup_cfg_tox_and_other_requirement_files_are_read() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("setup.cfg"),
+            "[metadata]\nname = demo\n\n[options]\ninstall_requires =\n    car-attrs-zz>=20\n    car-six-zz; python_version < \"3\"\ntests_require = car-mock-zz, car-nose-zz>=1,<2\n\n[options.extras_require]\nyaml =\n    PyYAML\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.path().join("tox.ini"),
+            "[tox]\nenvlist = py3\n\n[testenv]\ndeps =\n    -r test-requirements.txt\n    {[base]deps}\n    py38: car-coverage-zz\n    car-hypothesis-zz\ncommands = car-not-a-dep-zz\n",
+        )
+        .unwrap();
+        std::fs::write(root.path().join("test-requirements.txt"), "car-stestr-zz\n").unwrap();
+        let declared = Declared::read(root.path());
+        for module in [
+            "car_attrs_zz",
+            "car_six_zz",
+            "car_mock_zz",
+            "car_nose_zz",
+            "yaml",
+            "car_coverage_zz",
+            "car_hypothesis_zz",
+            "car_stestr_zz",
+        ] {
+            assert!(
+                declared.provider(module).is_some(),
+                "{module}: {declared:?}"
+            );
+        }
+        for not_declared in ["car_not_a_dep_zz", "python_version", "demo", "pytest"] {
+            assert!(
+                declared.provider(not_declared).is_none(),
+                "{not_declared}: {declared:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_project_that_configures_pytest_declares_it() {
+        for (file, text) in [
+            ("pytest.ini", "[pytest]\n"),
+            (
+                "pyproject.toml",
+                "[tool.pytest.ini_options]\naddopts = \"-q\"\n",
+            ),
+            ("setup.cfg", "[tool:pytest]\ntestpaths = tests\n"),
+            ("tox.ini", "[tox]\n[pytest]\nminversion = 6\n"),
+        ] {
+            let root = tempfile::tempdir().unwrap();
+            std::fs::write(root.path().join(file), text).unwrap();
+            let declared = Declared::read(root.path());
+            let (name, declaring) = declared.provider("pytest").expect(file);
+            assert_eq!(name, "pytest");
+            assert!(declaring.ends_with(file));
+        }
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("pyproject.toml"), "[tool.black]\n").unwrap();
+        assert!(Declared::read(root.path()).provider("pytest").is_none());
+    }
+
+    #[test]
+    fn a_conftest_above_the_file_inside_the_project_counts() {
+        let root = tempfile::tempdir().unwrap();
+        let tests = root.path().join("tests/unit");
+        std::fs::create_dir_all(&tests).unwrap();
+        let file = tests.join("test_a.py");
+        assert_eq!(pytest_conftest(root.path(), &file), None);
+        std::fs::write(root.path().join("tests/conftest.py"), "").unwrap();
+        assert_eq!(
+            pytest_conftest(root.path(), &file),
+            Some(root.path().join("tests/conftest.py"))
+        );
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("conftest.py"), "").unwrap();
+        let project = outside.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        assert_eq!(
+            pytest_conftest(&project, &project.join("test_b.py")),
+            None,
+            "a conftest.py above the project is not the project's"
+        );
     }
 
     #[test]
