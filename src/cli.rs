@@ -54,9 +54,9 @@ pub(crate) enum Command {
     Install(InstallArgs),
     /// Remove car's hooks from this project (keeps lessons and your other settings)
     Uninstall(UninstallArgs),
-    /// Set the reviewer backend, model and gate limits (interactive unless --non-interactive)
+    /// Set the reviewers (stop gate and deep review), model and gate limits (interactive unless --non-interactive)
     Config(ConfigArgs),
-    /// One screen: enabled?, each agent's hooks, settings, lessons, open reviews, last errors
+    /// One screen: enabled?, each agent's hooks, settings, lessons, open reviews, deep review, last errors
     Status(StatusArgs),
     /// Internal: runs a reviewer CLI and kills it (with everything it started) as soon as the car
     /// process that started it is gone
