@@ -226,3 +226,71 @@ fn real_errors_in_the_same_languages_still_fail_car_check() {
         "{run:?}"
     );
 }
+
+/// Macro invocations without semicolons, as in numpy's `tools/swig/test/Tensor.h`: the C++
+/// grammar misreads them, and where a comment line lands decides where it reports the misread.
+#[cfg(feature = "extra-grammars")]
+const MACRO_HEADER: &str = r"#ifndef TENSOR_H
+#define TENSOR_H
+
+#define TEST_FUNC_PROTOS(TYPE, SNAME) \
+\
+TYPE SNAME ## Norm(   TYPE tensor[2][2][2]); \
+TYPE SNAME ## Max(    TYPE * tensor, int slices, int rows, int cols); \
+TYPE SNAME ## Min(    int slices, int rows, int cols, TYPE * tensor); \
+void SNAME ## Scale(  TYPE array[3][3][3], TYPE val); \
+void SNAME ## Floor(  TYPE * array, int slices, int rows, int cols, TYPE floor); \
+void SNAME ## Ceil(   int slices, int rows, int cols, TYPE * array, TYPE ceil ); \
+void SNAME ## LUSplit(TYPE tensor[2][2][2], TYPE lower[2][2][2], TYPE upper[2][2][2]);
+
+TEST_FUNC_PROTOS(signed char       , schar    )
+TEST_FUNC_PROTOS(unsigned char     , uchar    )
+TEST_FUNC_PROTOS(short             , short    )
+TEST_FUNC_PROTOS(unsigned short    , ushort   )
+TEST_FUNC_PROTOS(int               , int      )
+TEST_FUNC_PROTOS(unsigned int      , uint     )
+TEST_FUNC_PROTOS(long              , long     )
+TEST_FUNC_PROTOS(unsigned long     , ulong    )
+TEST_FUNC_PROTOS(long long         , longLong )
+TEST_FUNC_PROTOS(unsigned long long, ulongLong)
+TEST_FUNC_PROTOS(float             , float    )
+
+#endif
+";
+
+/// An edit that adds only comment lines cannot break code: what a misreading grammar reports
+/// then is its misread, moved, never a block. The same place with code added still blocks.
+#[cfg(feature = "extra-grammars")]
+#[test]
+fn a_comment_line_added_to_a_misread_file_never_blocks() {
+    let project = TestProject::new();
+    project.write("Tensor.h", MACRO_HEADER);
+    project.commit_all();
+    let at = "TEST_FUNC_PROTOS(int ";
+    for comment in [
+        "// car: an edited line\n",
+        "/* one line */\n",
+        "/**\n * A doc comment\n */\n",
+    ] {
+        let edited = MACRO_HEADER.replacen(at, &format!("{comment}{at}"), 1);
+        project.write("Tensor.h", &edited);
+        let payload = project.write_payload("Tensor.h", &edited, Some(MACRO_HEADER));
+        let answer = project.hook("post-tool-use", &payload);
+        assert!(!answer.is_block(), "{comment:?}: {answer:?}");
+    }
+    let edited = MACRO_HEADER.replacen(at, &format!("int x = (1;\n{at}"), 1);
+    project.write("Tensor.h", &edited);
+    let payload = project.write_payload("Tensor.h", &edited, Some(MACRO_HEADER));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "code, not a comment: {answer:?}");
+    // A deleted closing brace leaves a blank line behind, which counts as added: a slip, not a
+    // comment (in a file the grammar reads cleanly, so the slip is known to be the edit's).
+    let clean = "int f() {\n  return 1;\n}\n\nint g() {\n  return 2;\n}\n";
+    project.write("clean.c", clean);
+    project.commit_all();
+    let slip = clean.replacen("  return 1;\n}", "  return 1;\n", 1);
+    project.write("clean.c", &slip);
+    let payload = project.write_payload("clean.c", &slip, Some(clean));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "a deleted brace: {answer:?}");
+}

@@ -29,7 +29,9 @@ NO_COMMENT = {"JSON", "JSONL"}
 # functions too).
 BLOCK_START = re.compile(r"^[A-Za-z_$@.\[]")
 # Blocks that must stay at the head of a file (Kotlin, Java, Go): never copied elsewhere.
-HEAD_ONLY = re.compile(r"^(package|import|using|module)\b")
+HEAD_ONLY = re.compile(r"^(package|import|using|module\b|@file:)")
+# A label at column 0 (`fail:` in C) is inside a function, not the start of a block.
+LABEL = re.compile(r"^\w+:\s*$")
 CONTINUES = re.compile(
     r"^(else|elif|except|finally|catch|rescue|ensure|when|end|fi|done|esac|then|do|in|case)\b")
 
@@ -39,19 +41,31 @@ def blocks(lines, lang):
     on the line above a C function stays with it) to the next; only blocks whose brackets and
     `#if`/`#endif` balance (so a copy or a deletion cannot unbalance the file)."""
     starts = [i for i, line in enumerate(lines)
-              if BLOCK_START.match(line) and not CONTINUES.match(line)
+              if BLOCK_START.match(line) and not CONTINUES.match(line) and not LABEL.match(line)
               and (i == 0 or not lines[i - 1].strip())]
     starts.append(len(lines))
-    return [(a, b) for a, b in zip(starts, starts[1:]) if b > a and balanced(lines[a:b])]
+    return [(a, b) for a, b in zip(starts, starts[1:])
+            if b > a and balanced(lines[a:b]) and (lang != "CSS" or "{" in "\n".join(lines[a:b]))]
 
 
 def balanced(lines):
     text = "\n".join(lines)
     if any(text.count(open_) != text.count(close) for open_, close in ("()", "[]", "{}")):
         return False
+    # A block that starts or ends inside a comment or a long string is not a block.
+    if text.count("/*") != text.count("*/") or text.count('"""') % 2 or text.count("'''") % 2:
+        return False
     directives = [line.split()[0] for line in lines if line.lstrip().startswith("#") and line.split()]
     opened = sum(d.lstrip().startswith(("#if", "# if")) for d in directives)
     return opened == sum(d.lstrip().startswith(("#endif", "# endif")) for d in directives)
+
+
+def inside_comment_or_string(lines):
+    """Whether the text of `lines` ends inside a block comment or a triple-quoted string (a
+    comment line inserted there would not be a comment line)."""
+    text = "\n".join(lines)
+    return (text.count("/*") > text.count("*/") or text.count('"""') % 2 == 1
+            or text.count("'''") % 2 == 1)
 
 
 def make_edits(lang, text, rng, count):
@@ -67,6 +81,8 @@ def make_edits(lang, text, rng, count):
                 continue
             at = rng.randrange(len(lines) + 1)
             if at > 0 and lines[at - 1].rstrip().endswith("\\"):
+                continue
+            if inside_comment_or_string(lines[:at]):
                 continue
             new = lines[:at] + [comment] + lines[at:]
         elif len(found) < 2:

@@ -92,6 +92,9 @@ fn severities(
             let Some(before) = before.filter(|_| !source.added_everything()) else {
                 return all(Severity::Warning);
             };
+            if trust::only_comments(source.content, source.added, before, language) {
+                return all(Severity::Warning);
+            }
             // A before that cannot be parsed says nothing: nothing is known to be introduced.
             let Ok(before_errors) = errors(before, language, usize::MAX) else {
                 return all(Severity::Warning);

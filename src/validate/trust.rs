@@ -10,7 +10,9 @@
 //! unclosed bracket is reported where the grammar notices it, often lines below the slip), and
 //! the same error (message and line text) is absent when the content before the edit is parsed;
 //! when that content parses without any error, a new error anywhere is the edit's. Without a
-//! before (a new file, `car check`), nothing is introduced, so such grammars warn.
+//! before (a new file, `car check`), nothing is introduced, so such grammars warn. An edit that
+//! added only comment lines introduces nothing ([`only_comments`]): a comment cannot break code,
+//! so what the grammar reports then is its misread, moved.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -107,6 +109,60 @@ fn is_flow(content: &str) -> bool {
         .any(|line| line.contains("@flow"))
 }
 
+/// Whether the edit only inserted comment lines: `content` without its added lines is `before`
+/// (nothing removed or changed: a deleted `}` leaves a blank line that is "added"), and every
+/// added line is blank or a comment ([`comment_lines`]).
+pub(crate) fn only_comments(
+    content: &str,
+    added: &[AddedLine],
+    before: &str,
+    language: Language,
+) -> bool {
+    if !comment_lines(added, language) {
+        return false;
+    }
+    let inserted: HashSet<usize> = added.iter().map(|added| added.line).collect();
+    let kept: Vec<&str> = content
+        .split('\n')
+        .enumerate()
+        .filter(|(index, _)| !inserted.contains(&(index + 1)))
+        .map(|(_, line)| line)
+        .collect();
+    kept.join("\n") == before
+}
+
+/// Whether every added line is blank or a comment in `language`: `// …` (not in CSS, where it is
+/// no comment), `/* … */` on one line, or a run of added lines from one starting with `/*` to the
+/// one closing it. A line starting with `*` outside such a run may be code (`*p = 0;`), so it
+/// does not count.
+fn comment_lines(added: &[AddedLine], language: Language) -> bool {
+    let line_comments = language != Language::Css;
+    let mut in_block: Option<usize> = None;
+    for added in added {
+        let text = added.text.trim();
+        if let Some(previous) = in_block {
+            if added.line != previous + 1 {
+                return false;
+            }
+            in_block = (!text.contains("*/")).then_some(added.line);
+            continue;
+        }
+        if text.is_empty() || (line_comments && text.starts_with("//")) {
+            continue;
+        }
+        let Some(rest) = text.strip_prefix("/*") else {
+            return false;
+        };
+        match rest.find("*/") {
+            // Code after the comment on the same line is code.
+            Some(end) if !rest[end + 2..].trim().is_empty() => return false,
+            Some(_) => {}
+            None => in_block = Some(added.line),
+        }
+    }
+    in_block.is_none() && !added.is_empty()
+}
+
 /// What identifies an error across the edit: its message and the text of its line (line numbers
 /// move when lines are added above it).
 fn key(error: &SyntaxError, content: &str) -> (String, String) {
@@ -199,6 +255,56 @@ mod tests {
                 text: String::new(),
             })
             .collect()
+    }
+
+    fn lines(numbered: &[(usize, &str)]) -> Vec<AddedLine> {
+        numbered
+            .iter()
+            .map(|(line, text)| AddedLine {
+                line: *line,
+                text: text.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn comment_only_edits_are_told_apart_from_code() {
+        for comment in [
+            lines(&[(3, "// car: an edited line")]),
+            lines(&[(3, "  /* note */"), (4, "")]),
+            lines(&[(3, "/**"), (4, " * Sorts in place."), (5, " */")]),
+        ] {
+            assert!(comment_lines(&comment, Language::Cpp), "{comment:?}");
+        }
+        for code in [
+            lines(&[(3, "*p = 0;")]),
+            lines(&[(3, "/* note */ int x;")]),
+            lines(&[(3, "// fine"), (4, "int x;")]),
+            lines(&[(3, "/* never closed")]),
+            lines(&[(3, "/* opened"), (9, "closed */")]),
+            lines(&[]),
+        ] {
+            assert!(!comment_lines(&code, Language::C), "{code:?}");
+        }
+        assert!(!comment_lines(&lines(&[(1, "// not CSS")]), Language::Css));
+        assert!(comment_lines(&lines(&[(1, "/* CSS */")]), Language::Css));
+
+        let before = "int f() {\n  return 1;\n}\n";
+        let commented = "// f\nint f() {\n  return 1;\n}\n";
+        assert!(only_comments(
+            commented,
+            &lines(&[(1, "// f")]),
+            before,
+            Language::C
+        ));
+        // A deleted closing brace leaves a blank line, which counts as added: not comments only.
+        let deleted = "int f() {\n  return 1;\n\n";
+        assert!(!only_comments(
+            deleted,
+            &lines(&[(3, "")]),
+            before,
+            Language::C
+        ));
     }
 
     #[test]
