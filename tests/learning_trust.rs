@@ -436,6 +436,55 @@ fn pytest_in_a_conftest_covered_test_and_setup_cfg_or_tox_dependencies_warn() {
     );
 }
 
+/// An extension module the project builds (a Cython source beside the importing file, numpy's
+/// `meson.build` naming it) is missing only because the checkout was not built in place: a
+/// warning, never a block; a module no build names still blocks.
+#[test]
+fn an_extension_the_project_builds_but_did_not_build_warns() {
+    let project = TestProject::new();
+    std::fs::write(project.path().join(".gitignore"), ".venv/\n").unwrap();
+    make_venv(&project, "car_unrelated_dep");
+    project.write("pkg/__init__.py", "");
+    project.write("pkg/_core/__init__.py", "");
+    project.write(
+        "pkg/_core/meson.build",
+        "py.extension_module('_umath_zz',\n  'src/umath.c',\n  install: true)\n",
+    );
+    project.write("demos/storer_zz.pyx", "cdef class Storer:\n    pass\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload(
+            "pkg/overrides.py",
+            "from pkg._core._umath_zz import add\n",
+            None,
+        ),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        answer.context().contains(
+            "the project builds it (pkg/_core/meson.build): an extension module not built here"
+        ),
+        "{answer:?}"
+    );
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("demos/run.py", "import storer_zz\n", None),
+    );
+    assert!(
+        answer.context().contains("(demos/storer_zz.pyx)") && !answer.is_block(),
+        "{answer:?}"
+    );
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload(
+            "pkg/other.py",
+            "from pkg._core._missing_zz import add\n",
+            None,
+        ),
+    );
+    assert!(answer.is_block(), "nothing builds _missing_zz: {answer:?}");
+}
+
 /// Declared in pyproject.toml but not installed: a warning to sync, never an error or a lesson.
 #[test]
 fn a_declared_dependency_that_is_not_installed_warns() {

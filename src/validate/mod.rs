@@ -14,6 +14,7 @@ pub(crate) mod interpreter;
 pub mod json;
 pub(crate) mod language;
 pub(crate) mod python;
+pub(crate) mod python_built;
 pub(crate) mod python_deps;
 pub(crate) mod python_env;
 pub(crate) mod rewrite;

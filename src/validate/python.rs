@@ -29,6 +29,7 @@ use std::time::Duration;
 use crate::process::run_command;
 use crate::validate::interpreter::{self, ProjectPython};
 use crate::validate::language::Language;
+use crate::validate::python_built::built_by_project;
 use crate::validate::python_deps::{Declared, pytest_conftest};
 use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
@@ -198,8 +199,8 @@ impl PythonProject {
     }
 
     /// A module found nowhere: a warning when the project declares it (not installed; `pytest`
-    /// also where a `conftest.py` above the file shows the tests run with it) or the import runs
-    /// only conditionally, else an error.
+    /// also where a `conftest.py` above the file shows the tests run with it), builds it (an
+    /// extension not built here) or the import runs only conditionally, else an error.
     fn missing(
         &self,
         module: &str,
@@ -236,6 +237,17 @@ impl PythonProject {
                     "{missing} in `{}`, but {} declares `{distribution}`: declared but not installed; sync the environment",
                     program.display(),
                     file.display()
+                ),
+            );
+        }
+        if let Some(build) = built_by_project(module, &source_roots(path, &self.root), &self.root) {
+            let build = build.strip_prefix(&self.root).unwrap_or(&build);
+            return (
+                Severity::Warning,
+                format!(
+                    "{missing} in `{}`, but the project builds it ({}): an extension module not built here; build the project in place (e.g. `pip install -e .`)",
+                    program.display(),
+                    build.display()
                 ),
             );
         }

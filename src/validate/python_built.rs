@@ -1,0 +1,116 @@
+//! Modules the project builds itself: a C, C++, Cython, Rust or SWIG extension exists only after
+//! a build (`pip install -e .`, `meson compile`, `maturin develop`), so in a checkout that was not
+//! built in place its import fails although the code is right. The Python check then warns
+//! ("not built here") instead of blocking, and never teaches.
+//!
+//! Evidence, looked for in the folder the module would live in under each source root of the
+//! importing file: a source named after the module (`storer.pyx`, `_speedups.c`, `Tensor.i`, …),
+//! or a build file there (`meson.build`, `setup.py`, `CMakeLists.txt`) naming it in quotes
+//! (numpy's `py.extension_module('_multiarray_tests', …)`); at the project root, `setup.py`,
+//! `setup.cfg` or `pyproject.toml` naming the whole dotted module in quotes (setuptools'
+//! `Extension("pkg._core", …)`, maturin's `module-name = "pkg._core"`).
+//!
+//! Invariant: this only ever turns an error into a warning, so evidence that is too wide costs a
+//! missed error, never a false block.
+
+use std::path::{Path, PathBuf};
+
+/// Build files larger than this are not read.
+const MAX_FILE: u64 = 1 << 20;
+
+/// Source files an extension module is built from, by extension.
+const SOURCES: &[&str] = &["pyx", "pxd", "c", "cc", "cpp", "cxx", "rs", "i"];
+
+/// Build files that name the extensions built from their folder.
+const FOLDER_BUILD_FILES: &[&str] = &["meson.build", "setup.py", "CMakeLists.txt"];
+
+/// Build files at the project root that name an extension by its dotted module name.
+const ROOT_BUILD_FILES: &[&str] = &["setup.py", "setup.cfg", "pyproject.toml"];
+
+/// The file showing that the project builds `module` (dotted), looked for under `roots` (the
+/// importing file's source roots) and at `project_root`; `None` when nothing does.
+pub(crate) fn built_by_project(
+    module: &str,
+    roots: &[PathBuf],
+    project_root: &Path,
+) -> Option<PathBuf> {
+    let parts: Vec<&str> = module.split('.').collect();
+    let (leaf, parents) = parts.split_last()?;
+    if leaf.is_empty() || parents.iter().any(|part| part.is_empty()) {
+        return None;
+    }
+    for root in roots {
+        let folder = parents
+            .iter()
+            .fold(root.clone(), |path, part| path.join(part));
+        if let Some(source) = SOURCES
+            .iter()
+            .map(|extension| folder.join(format!("{leaf}.{extension}")))
+            .find(|source| source.is_file())
+        {
+            return Some(source);
+        }
+        if let Some(build) = names_in_quotes(&folder, FOLDER_BUILD_FILES, leaf) {
+            return Some(build);
+        }
+    }
+    if parents.is_empty() {
+        return None;
+    }
+    names_in_quotes(project_root, ROOT_BUILD_FILES, module)
+}
+
+/// The first of `files` in `folder` that holds `name` in single or double quotes.
+fn names_in_quotes(folder: &Path, files: &[&str], name: &str) -> Option<PathBuf> {
+    let quoted = [format!("'{name}'"), format!("\"{name}\"")];
+    files.iter().map(|file| folder.join(file)).find(|path| {
+        crate::files::read_bounded(path, MAX_FILE)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .is_some_and(|text| quoted.iter().any(|quoted| text.contains(quoted.as_str())))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_beside_or_a_build_file_naming_the_module_is_evidence() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path();
+        let core = root.join("pkg/_core");
+        std::fs::create_dir_all(&core).unwrap();
+        let roots = vec![root.to_path_buf()];
+
+        std::fs::write(root.join("storer.pyx"), "cdef class Storer: pass\n").unwrap();
+        assert_eq!(
+            built_by_project("storer", &roots, root),
+            Some(root.join("storer.pyx"))
+        );
+
+        std::fs::write(
+            core.join("meson.build"),
+            "py.extension_module('_multiarray_tests',\n  sources)\n",
+        )
+        .unwrap();
+        assert_eq!(
+            built_by_project("pkg._core._multiarray_tests", &roots, root),
+            Some(core.join("meson.build"))
+        );
+
+        std::fs::write(
+            root.join("pyproject.toml"),
+            "[tool.maturin]\nmodule-name = \"pkg._native\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            built_by_project("pkg._native", &roots, root),
+            Some(root.join("pyproject.toml"))
+        );
+
+        for unknown in ["requests", "pkg._core.missing", "pkg._other", "", "pkg..x"] {
+            assert_eq!(built_by_project(unknown, &roots, root), None, "{unknown}");
+        }
+    }
+}
