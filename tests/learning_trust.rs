@@ -411,7 +411,7 @@ fn pytest_in_a_conftest_covered_test_and_setup_cfg_or_tox_dependencies_warn() {
         "[options]\ninstall_requires =\n    car-cfg-dep-zz>=1\n",
     );
     project.write("tox.ini", "[testenv]\ndeps =\n    car-tox-dep-zz\n");
-    let content = "import pytest\nimport car_cfg_dep_zz\nimport car_tox_dep_zz\n";
+    let content = "import pytest\nimport pytest_car_plugin_zz\nimport car_cfg_dep_zz\nimport car_tox_dep_zz\n";
     let answer = project.hook(
         "post-tool-use",
         &project.write_payload("tests/unit/test_a.py", content, None),
@@ -421,6 +421,7 @@ fn pytest_in_a_conftest_covered_test_and_setup_cfg_or_tox_dependencies_warn() {
     for expected in [
         "No module named 'pytest'",
         "the project runs its tests with pytest (tests/conftest.py)",
+        "No module named 'pytest_car_plugin_zz'",
         "setup.cfg declares `car-cfg-dep-zz`",
         "tox.ini declares `car-tox-dep-zz`",
     ] {

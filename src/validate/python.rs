@@ -199,7 +199,8 @@ impl PythonProject {
     }
 
     /// A module found nowhere: a warning when the project declares it (not installed; `pytest`
-    /// also where a `conftest.py` above the file shows the tests run with it), builds it (an
+    /// and its `pytest_*` plugins also where a `conftest.py` above the file, or pytest declared,
+    /// shows the tests run with it), builds it (an
     /// extension not built here) or the import runs only conditionally, else an error.
     fn missing(
         &self,
@@ -214,21 +215,30 @@ impl PythonProject {
             "_pytest" => "pytest",
             top => top,
         };
-        if top == "pytest"
+        let declared = self.declared.get_or_init(|| Declared::read(&self.root));
+        // pytest, or one of its plugins (`pytest_mock`, `pytest_asyncio`), where the project
+        // runs its tests with pytest: a conftest.py above the file, or pytest declared.
+        let pytest_evidence = || {
+            pytest_conftest(&self.root, path).or_else(|| {
+                declared
+                    .provider("pytest")
+                    .map(|(_, file)| file.to_path_buf())
+            })
+        };
+        if (top == "pytest" || top.starts_with("pytest_"))
             && !top_found
-            && let Some(conftest) = pytest_conftest(&self.root, path)
+            && let Some(evidence) = pytest_evidence()
         {
-            let conftest = conftest.strip_prefix(&self.root).unwrap_or(&conftest);
+            let evidence = evidence.strip_prefix(&self.root).unwrap_or(&evidence);
             return (
                 Severity::Warning,
                 format!(
                     "{missing} in `{}`, but the project runs its tests with pytest ({}): declared but not installed; sync the environment",
                     program.display(),
-                    conftest.display()
+                    evidence.display()
                 ),
             );
         }
-        let declared = self.declared.get_or_init(|| Declared::read(&self.root));
         if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
             let file = file.strip_prefix(&self.root).unwrap_or(file);
             return (
