@@ -4,8 +4,8 @@
 //! `pip install -r requirements.txt`), not a mistake in the code: the Python check warns about it
 //! and never blocks or teaches. Read from the project root: `pyproject.toml` (`[project]`
 //! `dependencies` and `optional-dependencies`, `[dependency-groups]`, `[build-system] requires`,
-//! poetry's `dependencies`, `dev-dependencies` and groups), `*requirements*.txt` / `*.in`
-//! (`requirements-dev.txt`, `test-requirements.txt`) and `requirements/*.txt`, `Pipfile`'s
+//! poetry's `dependencies`, `dev-dependencies` and groups), the project's requirement lists
+//! ([`requirement_files`]), `Pipfile`'s
 //! `[packages]` / `[dev-packages]`, `setup.cfg` (`install_requires`, `tests_require`,
 //! `setup_requires`, `extras_require`) and `tox.ini` (`deps` of every test environment).
 //!
@@ -24,6 +24,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use toml_edit::{Item, TableLike};
+
+use crate::validate::python_requirements::requirement_files;
 
 /// Files larger than this are not dependency lists.
 const MAX_FILE: u64 = 1 << 20;
@@ -195,34 +197,6 @@ fn requirement_names(text: &str) -> Vec<String> {
         .filter(|line| !line.contains("://") || line.contains(" @ "))
         .filter_map(requirement_name)
         .collect()
-}
-
-/// `*requirements*.txt` / `*.in` at the root and `*.txt` / `*.in` in `requirements/`.
-fn requirement_files(project_root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let is_list = |name: &str| name.ends_with(".txt") || name.ends_with(".in");
-    if let Ok(entries) = std::fs::read_dir(project_root) {
-        files.extend(
-            entries
-                .flatten()
-                .filter(|entry| {
-                    let name = entry.file_name().to_string_lossy().into_owned();
-                    name.contains("requirements") && is_list(&name)
-                })
-                .map(|entry| entry.path()),
-        );
-    }
-    if let Ok(entries) = std::fs::read_dir(project_root.join("requirements")) {
-        files.extend(
-            entries
-                .flatten()
-                .filter(|entry| is_list(&entry.file_name().to_string_lossy()))
-                .map(|entry| entry.path()),
-        );
-    }
-    files.retain(|file| file.is_file());
-    files.sort();
-    files
 }
 
 fn table(item: Option<&Item>) -> Option<&dyn TableLike> {
