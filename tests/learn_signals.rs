@@ -392,6 +392,49 @@ fn the_agents_own_bash_edit_is_not_a_correction() {
     assert_eq!(candidates(&project).len(), 1);
 }
 
+/// A formatter (format-on-save, black, prettier) rewrites the agent's lines without changing what
+/// they do: quotes, line breaks, a trailing comma. In two files, twice over: nothing is learned.
+#[test]
+fn a_formatters_reformat_is_not_a_correction() {
+    let project = tls_project();
+    let session = "session-one";
+    for file in ["src/tls.py", "src/client.py"] {
+        agent_edit(
+            &project,
+            session,
+            file,
+            "import ssl\n",
+            "import ssl\n\nGREETING_MESSAGE = 'hello_world_value'\nresult = compute_total(alpha_value, beta_value, gamma_value)\n",
+        );
+        person_edit(
+            &project,
+            file,
+            "'hello_world_value'",
+            "\"hello_world_value\"",
+        );
+        person_edit(
+            &project,
+            file,
+            "compute_total(alpha_value, beta_value, gamma_value)",
+            "compute_total(\n    alpha_value,\n    beta_value,\n    gamma_value,\n)",
+        );
+        let next = agent_edit(
+            &project,
+            session,
+            file,
+            "import ssl\n",
+            "import ssl\nimport socket\n",
+        );
+        assert!(
+            !next.system_message().contains("correction"),
+            "{file}: {next:?}"
+        );
+    }
+    stop(&project, session);
+    assert_eq!(candidates(&project), Vec::<Value>::new());
+    assert_eq!(lessons(&project), Vec::<Value>::new());
+}
+
 #[test]
 fn nothing_generic_is_learned_from_corrections() {
     let project = TestProject::new();

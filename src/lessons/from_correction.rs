@@ -8,11 +8,14 @@
 //! compared with the file when the agent next touches it or at stop; the agent's own shell
 //! commands are not corrections); this module picks the trigger — the specific fragment of `A`
 //! that changed ([`fragment`]), refused when the project's files of that kind already hold it
-//! ([`precision::check_project`]) — and records it through [`sighting`].
+//! ([`precision::check_project`]) — and records it through [`sighting`]. A line that is still in
+//! the file, only reformatted (a formatter's quotes, spacing or line breaks), is no correction
+//! ([`crate::lessons::reformat`]).
 
 use crate::lessons::LessonScope;
 use crate::lessons::fragment::LineChange;
 use crate::lessons::provenance::{Evidence, Source};
+use crate::lessons::reformat::only_reformatted;
 use crate::lessons::sighting::{Sighting, Taught, choose_trigger};
 use crate::text::shorten;
 
@@ -56,6 +59,13 @@ pub(crate) fn learn(scope: &LessonScope<'_>, corrections: &[Correction]) -> Taug
     let mut taught = Taught::default();
     for correction in corrections {
         if correction.change.new.trim().is_empty() {
+            continue;
+        }
+        if only_reformatted(&correction.change.old, &correction.content) {
+            taught.refusals.push(format!(
+                "not learned from {} (rather miss than false-alarm): the line is still there, only reformatted (quotes, spacing, line breaks: a formatter's work, not a correction)",
+                correction.label()
+            ));
             continue;
         }
         let changes = std::slice::from_ref(&correction.change);

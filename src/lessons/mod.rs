@@ -31,6 +31,7 @@ pub mod model;
 pub(crate) mod precision;
 pub(crate) mod problems;
 pub(crate) mod provenance;
+pub(crate) mod reformat;
 pub(crate) mod sighting;
 pub(crate) mod starter;
 pub mod store;
