@@ -486,6 +486,37 @@ fn an_extension_the_project_builds_but_did_not_build_warns() {
     assert!(answer.is_block(), "nothing builds _missing_zz: {answer:?}");
 }
 
+/// A project that requires a newer Python than the interpreter car found (here: one that does not
+/// exist yet) may use syntax that interpreter rejects (`type X = …` needs 3.12): its compile
+/// errors warn, naming both versions, and never teach; without the requirement they block.
+#[test]
+fn an_interpreter_older_than_the_project_requires_only_warns() {
+    let project = TestProject::new();
+    project.write(
+        "pyproject.toml",
+        "[project]\nname = \"demo\"\nrequires-python = \">=3.99\"\n",
+    );
+    let content = "type Pair = tuple[int, int]\nvalue = (1,\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("app.py", content, None),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        answer
+            .context()
+            .contains("older than the 3.99 that pyproject.toml requires, so a warning"),
+        "{answer:?}"
+    );
+    assert_eq!(candidates(&project), Vec::<Value>::new());
+    project.write("pyproject.toml", "[project]\nname = \"demo\"\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("other.py", content, None),
+    );
+    assert!(answer.is_block(), "{answer:?}");
+}
+
 /// Declared in pyproject.toml but not installed: a warning to sync, never an error or a lesson.
 #[test]
 fn a_declared_dependency_that_is_not_installed_warns() {

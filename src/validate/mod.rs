@@ -18,6 +18,7 @@ pub(crate) mod python_built;
 pub(crate) mod python_deps;
 pub(crate) mod python_env;
 pub(crate) mod python_requirements;
+pub(crate) mod python_version;
 pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;

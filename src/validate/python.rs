@@ -31,6 +31,7 @@ use crate::validate::interpreter::{self, ProjectPython};
 use crate::validate::language::Language;
 use crate::validate::python_built::built_by_project;
 use crate::validate::python_deps::{Declared, pytest_conftest};
+use crate::validate::python_version::{Version, required_python};
 use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
 
 /// The check run with `-c`: compile, then (only when the edit added imports) the import half.
@@ -53,6 +54,8 @@ pub(crate) struct PythonProject {
     explicit: Option<String>,
     python: OnceLock<ProjectPython>,
     declared: OnceLock<Declared>,
+    /// The oldest Python the project supports, and the file saying so (read on first use).
+    required: OnceLock<Option<(Version, PathBuf)>>,
 }
 
 /// What the script reported.
@@ -64,6 +67,8 @@ enum Finding {
         column: usize,
         message: String,
     },
+    /// The interpreter's version, reported with compile errors.
+    Interpreter { major: u32, minor: u32 },
     /// A module found nowhere.
     Missing {
         line: usize,
@@ -83,6 +88,7 @@ impl PythonProject {
             explicit,
             python: OnceLock::new(),
             declared: OnceLock::new(),
+            required: OnceLock::new(),
         }
     }
 
@@ -157,21 +163,67 @@ impl PythonProject {
             let why = format!("`{}` failed ({why})", program.display());
             return fallback(source, &why, report);
         }
-        for finding in parse_output(&output.stdout) {
-            report
-                .diagnostics
-                .push(self.diagnostic(finding, program, source));
+        let findings = parse_output(&output.stdout);
+        let too_old = findings
+            .iter()
+            .find_map(|finding| match finding {
+                Finding::Interpreter { major, minor } => Some((*major, *minor)),
+                _ => None,
+            })
+            .and_then(|version| self.too_old(version));
+        for finding in findings {
+            if let Some(diagnostic) = self.diagnostic(finding, program, source, too_old.as_deref())
+            {
+                report.diagnostics.push(diagnostic);
+            }
         }
     }
 
-    /// A finding as a diagnostic, by the policy in the module docs.
-    fn diagnostic(&self, finding: Finding, program: &Path, source: &Source<'_>) -> Diagnostic {
+    /// Why the compile errors of an interpreter at `version` do not block: it is older than the
+    /// Python the project requires ([`required_python`]).
+    fn too_old(&self, version: Version) -> Option<String> {
+        let (required, file) = self
+            .required
+            .get_or_init(|| required_python(&self.root))
+            .as_ref()?;
+        (version < *required).then(|| {
+            let file = file.strip_prefix(&self.root).unwrap_or(file);
+            format!(
+                "checked with Python {}.{}, older than the {}.{} that {} requires, so a warning: install it or set pythonInterpreter",
+                version.0,
+                version.1,
+                required.0,
+                required.1,
+                file.display()
+            )
+        })
+    }
+
+    /// A finding as a diagnostic, by the policy in the module docs; `too_old` says why compile
+    /// errors only warn.
+    fn diagnostic(
+        &self,
+        finding: Finding,
+        program: &Path,
+        source: &Source<'_>,
+        too_old: Option<&str>,
+    ) -> Option<Diagnostic> {
         let (line, column, severity, message, subject) = match finding {
+            Finding::Interpreter { .. } => return None,
             Finding::Error {
                 line,
                 column,
                 message,
-            } => (line, column, Severity::Error, message, None),
+            } => match too_old {
+                Some(why) => (
+                    line,
+                    column,
+                    Severity::Warning,
+                    format!("{message} ({why})"),
+                    None,
+                ),
+                None => (line, column, Severity::Error, message, None),
+            },
             Finding::Missing {
                 line,
                 column,
@@ -186,7 +238,7 @@ impl PythonProject {
             }
         };
         let (line, column) = (line.max(1), column.max(1));
-        Diagnostic {
+        Some(Diagnostic {
             file: source.display_path.to_string(),
             line,
             column,
@@ -195,7 +247,7 @@ impl PythonProject {
             message,
             snippet: snippet_at(source.content, line, column),
             subject,
-        }
+        })
     }
 
     /// A module found nowhere: a warning when the project declares it (not installed; `pytest`
@@ -378,6 +430,10 @@ fn parse_output(stdout: &str) -> Vec<Finding> {
                     line,
                     column,
                     message: fields[3].to_string(),
+                }),
+                ("V", 3) => Some(Finding::Interpreter {
+                    major: u32::try_from(line).ok()?,
+                    minor: u32::try_from(column).ok()?,
                 }),
                 ("M", 6) => Some(Finding::Missing {
                     line,

@@ -7,7 +7,8 @@
 #      script (python_imports.py, passed as text) is compiled and run to find those imports.
 # Split in two because Python compiles the whole -c text on every start: the finder costs
 # milliseconds to compile, and most edits add no import. Output lines are described in
-# python_imports.py; this part prints "E<TAB>line<TAB>col<TAB>message". Must run on 3.6+.
+# python_imports.py; this part prints "E<TAB>line<TAB>col<TAB>message", and after errors
+# "V<TAB>major<TAB>minor" (the interpreter's version). Must run on 3.6+.
 import gc
 import sys
 
@@ -51,6 +52,9 @@ def main():
     # itself, and no codec module has to be imported to decode them.
     source = sys.stdin.buffer.read()
     had_error, tree = compile_errors(source, name, bool(lines))
+    if had_error:
+        # Which Python judged: an older one than the project's rejects newer syntax.
+        emit("V", sys.version_info[0], sys.version_info[1])
     if had_error or tree is None:
         return
     scope = {"emit": emit}
