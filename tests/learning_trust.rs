@@ -488,7 +488,8 @@ fn an_extension_the_project_builds_but_did_not_build_warns() {
 
 /// A project that requires a newer Python than the interpreter car found (here: one that does not
 /// exist yet) may use syntax that interpreter rejects (`type X = …` needs 3.12): its compile
-/// errors warn, naming both versions, and never teach; without the requirement they block.
+/// errors warn, naming both versions, and never teach, unless tree-sitter-python (which reads the
+/// newest syntax) finds an error too; without the requirement they block.
 #[test]
 fn an_interpreter_older_than_the_project_requires_only_warns() {
     let project = TestProject::new();
@@ -496,7 +497,7 @@ fn an_interpreter_older_than_the_project_requires_only_warns() {
         "pyproject.toml",
         "[project]\nname = \"demo\"\nrequires-python = \">=3.99\"\n",
     );
-    let content = "type Pair = tuple[int, int]\nvalue = (1,\n";
+    let content = "type Pair = tuple[int, int]\nprint(f\"{ {'a': 1}[\"a\"] }\")\n";
     let answer = project.hook(
         "post-tool-use",
         &project.write_payload("app.py", content, None),
@@ -509,6 +510,12 @@ fn an_interpreter_older_than_the_project_requires_only_warns() {
         "{answer:?}"
     );
     assert_eq!(candidates(&project), Vec::<Value>::new());
+    let slip = project.write_payload("slip.py", "def f(:\n    pass\n", None);
+    let answer = project.hook("post-tool-use", &slip);
+    assert!(
+        answer.is_block(),
+        "a slip tree-sitter-python sees too: {answer:?}"
+    );
     project.write("pyproject.toml", "[project]\nname = \"demo\"\n");
     let answer = project.hook(
         "post-tool-use",

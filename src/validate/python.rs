@@ -170,7 +170,10 @@ impl PythonProject {
                 Finding::Interpreter { major, minor } => Some((*major, *minor)),
                 _ => None,
             })
-            .and_then(|version| self.too_old(version));
+            .and_then(|version| self.too_old(version))
+            // A second opinion that knows the newer syntax: where tree-sitter-python also finds
+            // an error, the slip is real and blocks as usual.
+            .filter(|_| !tree_sitter_agrees(source));
         for finding in findings {
             if let Some(diagnostic) = self.diagnostic(finding, program, source, too_old.as_deref())
             {
@@ -180,7 +183,8 @@ impl PythonProject {
     }
 
     /// Why the compile errors of an interpreter at `version` do not block: it is older than the
-    /// Python the project requires ([`required_python`]).
+    /// Python the project requires ([`required_python`]) (and tree-sitter-python, asked next,
+    /// finds no error: see the caller).
     fn too_old(&self, version: Version) -> Option<String> {
         let (required, file) = self
             .required
@@ -446,6 +450,12 @@ fn parse_output(stdout: &str) -> Vec<Finding> {
             }
         })
         .collect()
+}
+
+/// Whether tree-sitter-python, which reads the newest syntax, also finds an error in the source.
+fn tree_sitter_agrees(source: &Source<'_>) -> bool {
+    treesitter::check(source.display_path, source.content, Language::Python)
+        .is_ok_and(|found| found.iter().any(Diagnostic::is_error))
 }
 
 fn fallback(source: &Source<'_>, why: &str, report: &mut Report) {
