@@ -151,6 +151,48 @@ fn add_refuses_bad_regex_with_pattern_and_compiler_message() {
 /// Regression: `lessons add` matched examples against the triggers alone, without the scope,
 /// while `lessons test` runs them through the lesson engine as added lines of a file in the
 /// scope; `add` accepted a lesson whose examples `test` then failed. Both now use one function.
+/// A trigger that will fire on ordinary code is added (the person decides) with a warning that
+/// says why; a specific one gets none.
+#[test]
+fn add_warns_about_a_trigger_that_fires_on_ordinary_code() {
+    let project = TestProject::new();
+    for (trigger, warning) in [
+        (
+            "items",
+            "warning: trigger `items`: \"items\" is a bare language keyword or a common identifier",
+        ),
+        (
+            "regex:\\w+",
+            "warning: trigger `regex:\\w+` matches ordinary lines such as `x` and `a = 1`",
+        ),
+    ] {
+        let run = project.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            "*.py",
+            "--trigger",
+            trigger,
+            "--lesson",
+            "a lesson",
+        ]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stderr.contains(warning), "{trigger}: {}", run.stderr);
+    }
+    let run = project.run(&[
+        "lessons",
+        "add",
+        "--scope",
+        "*.py",
+        "--trigger",
+        "regex:\\byaml\\.load\\(",
+        "--lesson",
+        "use safe_load",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
+
 #[test]
 fn add_judges_examples_exactly_as_lessons_test_does() {
     let project = TestProject::new();

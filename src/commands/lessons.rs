@@ -249,8 +249,51 @@ fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error>
     Ok(lesson)
 }
 
+/// Ordinary lines of code that a specific trigger does not fire on.
+const ORDINARY_LINES: &[&str] = &[
+    "x",
+    "a = 1",
+    "    return value",
+    "}",
+    "import os",
+    "for item in items:",
+    "if (ready) {",
+    "let count = 0;",
+];
+
+/// Why a trigger the person wrote will fire on ordinary code, if it will: a literal that learning
+/// would refuse (a keyword, a common word, too short), or a pattern that matches ordinary lines.
+/// A warning only: the person decides.
+fn generic_trigger_warnings(lesson: &Lesson) -> Vec<String> {
+    lesson
+        .triggers
+        .iter()
+        .filter_map(|trigger| {
+            if trigger.pattern().is_none() {
+                return crate::lessons::precision::check(trigger.as_str())
+                    .err()
+                    .map(|refusal| format!("warning: trigger `{}`: {refusal}; it will fire on ordinary code", trigger.as_str()));
+            }
+            let matched: Vec<&str> = ORDINARY_LINES
+                .iter()
+                .copied()
+                .filter(|line| trigger.is_match(line))
+                .collect();
+            (matched.len() >= 2).then(|| {
+                format!(
+                    "warning: trigger `{}` matches ordinary lines such as `{}` and `{}`; it will fire on most edits",
+                    trigger.as_str(),
+                    matched[0].trim(),
+                    matched[1].trim()
+                )
+            })
+        })
+        .collect()
+}
+
 fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome, Error> {
     let lesson = lesson_from_args(args, clock)?;
+    let warnings = generic_trigger_warnings(&lesson);
     let id = lesson.id.clone();
     library::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
         if let Some(existing) = file
@@ -281,6 +324,9 @@ fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome,
         "added lesson {id} to {}",
         project.lessons_file().display()
     ));
+    for warning in warnings {
+        output::print_message(&warning);
+    }
     Ok(Outcome::Success)
 }
 
