@@ -15,8 +15,10 @@ use similar::{ChangeTag, TextDiff};
 
 use crate::project::{Inside, Project};
 
+mod carried;
 mod not_checked;
 
+pub(crate) use carried::CarriedOver;
 pub(crate) use not_checked::NotChecked;
 
 /// Files larger than this are not checked (one note instead).

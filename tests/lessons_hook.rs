@@ -140,6 +140,56 @@ fn only_added_text_is_matched() {
     insta::assert_json_snapshot!("hit_on_added_line_only", answer.redacted(&project));
 }
 
+/// Moving a function or wrapping it in an `if` re-adds its lines in the diff, but the agent did
+/// not write them: no warning and no hit. A copy, and a new line, are written: they warn.
+#[test]
+fn moved_or_reindented_lines_do_not_warn_copies_and_new_lines_do() {
+    let mut project = TestProject::new();
+    project.at(NOW);
+    project.write(LESSONS, &seed_lessons("*.py", "yaml.load("));
+    let before = "import yaml\n\ndef load(path):\n    return yaml.load(path)\n\nLIMIT = 3\n";
+    project.write("conf.py", before);
+    project.commit_all();
+    let cases = [
+        (
+            "moved",
+            "import yaml\n\nLIMIT = 3\n\ndef load(path):\n    return yaml.load(path)\n",
+            false,
+        ),
+        (
+            "re-indented",
+            "import yaml\n\nif LIMIT:\n    def load(path):\n        return yaml.load(path)\n\nLIMIT = 3\n",
+            false,
+        ),
+        (
+            "copied",
+            "import yaml\n\ndef load(path):\n    return yaml.load(path)\n\ndef again(path):\n    return yaml.load(path)\n\nLIMIT = 3\n",
+            true,
+        ),
+        (
+            "new",
+            "import yaml\n\ndef load(path):\n    return yaml.load(path)\n\nLIMIT = 3\nextra = yaml.load(open('x'))\n",
+            true,
+        ),
+    ];
+    for (what, after, warns) in cases {
+        let payload = project.write_payload("conf.py", after, Some(before));
+        let answer = project.hook("post-tool-use", &payload);
+        assert_eq!(
+            answer.context().contains("yaml.load("),
+            warns,
+            "{what}: {answer:?}"
+        );
+        project.write("conf.py", before);
+    }
+    let hits = listed(&project)[0]["hits"].clone();
+    assert_eq!(
+        hits,
+        json!(4),
+        "the seed file's 2, then only the copy and the new line count: {hits}"
+    );
+}
+
 #[test]
 fn lookbehind_trigger_runs_on_fancy_regex() {
     let mut project = TestProject::new();

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use crate::edit::Edit;
+use crate::edit::{CarriedOver, Edit};
 use crate::files::{FileError, FileLock, HOOK_LOCK_WAIT};
 use crate::lessons::cache::{self, Shortlist};
 use crate::lessons::hits::{self, Hit, HitLog};
@@ -114,6 +114,7 @@ pub(crate) fn match_edit(
     outcome
         .hits
         .retain(|hit| !lessons[hit.lesson].is_silenced(&edit.content, hit.line));
+    drop_carried_over(edit, &mut outcome.hits);
     if outcome.hits.is_empty() {
         return;
     }
@@ -139,6 +140,22 @@ pub(crate) fn match_edit(
             origin: crate::lessons::provenance::describe(&lesson.extra),
         });
     }
+}
+
+/// Drops hits on lines the edit moved or re-indented rather than wrote ([`CarriedOver`]).
+fn drop_carried_over(edit: &Edit, hits: &mut Vec<crate::lessons::matcher::Hit>) {
+    let Some(before) = edit.before.as_deref() else {
+        return;
+    };
+    if hits.is_empty() {
+        return;
+    }
+    let carried = CarriedOver::new(before, &edit.content);
+    let lines: Vec<&str> = edit.content.lines().collect();
+    hits.retain(|hit| {
+        let text = hit.line.checked_sub(1).and_then(|index| lines.get(index));
+        !text.is_some_and(|text| carried.contains(text))
+    });
 }
 
 /// The live weight of each project lesson that fired: its weight in the file, plus the hits
