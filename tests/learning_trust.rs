@@ -524,6 +524,42 @@ fn an_interpreter_older_than_the_project_requires_only_warns() {
     assert!(answer.is_block(), "{answer:?}");
 }
 
+/// A monorepo: `backend/` is a Python project of its own (its `pyproject.toml` and `.venv`). Its
+/// files are checked against its environment and its declarations; a file outside it is not.
+#[test]
+fn a_python_project_in_a_subfolder_has_its_own_environment_and_declarations() {
+    let project = TestProject::new();
+    std::fs::write(project.path().join(".gitignore"), ".venv/\n").unwrap();
+    project.write(
+        "backend/pyproject.toml",
+        "[project]\nname = \"backend\"\ndependencies = [\"car-declared-zz\"]\n",
+    );
+    make_venv_at(&project.path().join("backend/.venv"), "car_backend_dep");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload(
+            "backend/app/main.py",
+            "import car_backend_dep\nimport car_declared_zz\n",
+            None,
+        ),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        answer
+            .context()
+            .contains("backend/pyproject.toml declares `car-declared-zz`"),
+        "{answer:?}"
+    );
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("scripts/tool.py", "import car_backend_dep\n", None),
+    );
+    assert!(
+        answer.is_block(),
+        "outside backend/ its environment does not count: {answer:?}"
+    );
+}
+
 /// Declared in pyproject.toml but not installed: a warning to sync, never an error or a lesson.
 #[test]
 fn a_declared_dependency_that_is_not_installed_warns() {

@@ -50,10 +50,26 @@ pub(crate) struct ProjectPython {
 }
 
 /// Finds the project's Python: the `pythonInterpreter` setting, then the environments
-/// ([`python_env::environments`]), then `python3`/`python` on PATH. A program whose real path is
-/// inside the project is never run (a checkout could plant one): it is passed over with a note.
-pub(crate) fn find(explicit: Option<&str>, project_root: &Path) -> ProjectPython {
-    let environments = python_env::environments(project_root);
+/// ([`python_env::environments`]) of the Python project at `python_root` (a monorepo's
+/// `backend/`) and then of the checkout at `project_root`, then `python3`/`python` on PATH. A
+/// program whose real path is inside the checkout is never run (a checkout could plant one): it
+/// is passed over with a note.
+pub(crate) fn find(
+    explicit: Option<&str>,
+    project_root: &Path,
+    python_root: &Path,
+) -> ProjectPython {
+    let mut environments = python_env::environments(python_root);
+    if python_root != project_root {
+        for environment in python_env::environments(project_root) {
+            if !environments
+                .iter()
+                .any(|known| known.dir == environment.dir)
+            {
+                environments.push(environment);
+            }
+        }
+    }
     let mut notes = Vec::new();
     let mut program = None;
     if let Some(explicit) = explicit {

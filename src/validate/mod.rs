@@ -132,7 +132,7 @@ pub struct Report {
 pub struct Validators {
     project_root: std::path::PathBuf,
     /// Python checking: the interpreter and environments, found on first use.
-    python: python::PythonProject,
+    python: python::PythonProjects,
     rules: Vec<rules::Rule>,
     /// Broken rule files and rules, reported with every file checked.
     rule_errors: Vec<rules::RuleError>,
@@ -148,7 +148,7 @@ impl Validators {
         let rule_set = rules::load(project.root());
         Validators {
             project_root: project.checkout().to_path_buf(),
-            python: python::PythonProject::new(
+            python: python::PythonProjects::new(
                 project.checkout(),
                 settings.python_interpreter.clone(),
             ),

@@ -2,7 +2,9 @@
 //! the modules the edit's imports name. No interpreter → tree-sitter-python, with a note saying so
 //! (syntax only: no compiler-only errors, no import checks).
 //!
-//! Which interpreter, and which environments count, is [`interpreter::find`]'s answer. Flags:
+//! A monorepo holds several Python projects: each file is checked as part of the nearest folder
+//! above it with its own project files ([`PythonProjects`]). Which interpreter, and which
+//! environments count, is [`interpreter::find`]'s answer. Flags:
 //! `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S` (no
 //! `site`: no `.pth` file, `sitecustomize` or `usercustomize` ever runs), `-B` (never write
 //! bytecode); no `-W` (it would import `warnings` on every start, a millisecond; a SyntaxWarning
@@ -21,9 +23,10 @@
 //! - expected to be missing (`try`/`except ImportError`, `suppress(ImportError)`, a
 //!   `TYPE_CHECKING`, version or platform test) → nothing.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::process::run_command;
@@ -45,10 +48,78 @@ pub(crate) const VALIDATOR: &str = "python";
 /// Compiling even a 2 MiB file takes a fraction of this; a hung file system does not.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// One project's Python checking: the interpreter and the declared dependencies, each found on
+/// Python checking for every Python project of a checkout: the checkout itself, and each folder
+/// below it that is a Python project of its own (a monorepo's `backend/` with its
+/// `pyproject.toml` and `.venv`): [`python_root`] says which one a file belongs to.
+#[derive(Debug)]
+pub(crate) struct PythonProjects {
+    checkout: PathBuf,
+    explicit: Option<String>,
+    by_root: Mutex<HashMap<PathBuf, Arc<PythonProject>>>,
+}
+
+impl PythonProjects {
+    pub(crate) fn new(checkout: &Path, explicit: Option<String>) -> PythonProjects {
+        PythonProjects {
+            checkout: checkout.to_path_buf(),
+            explicit,
+            by_root: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Checks `source` as a file of its Python project.
+    pub(crate) fn check(&self, source: &Source<'_>, report: &mut Report) {
+        let root = python_root(&self.checkout, source.path);
+        let project = {
+            let mut by_root = self
+                .by_root
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            Arc::clone(by_root.entry(root.clone()).or_insert_with(|| {
+                Arc::new(PythonProject::new(
+                    &self.checkout,
+                    &root,
+                    self.explicit.clone(),
+                ))
+            }))
+        };
+        project.check(source, report);
+    }
+}
+
+/// Files that make a folder a Python project of its own.
+const PROJECT_MARKERS: &[&str] = &[
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "Pipfile",
+    "requirements.txt",
+    ".venv/pyvenv.cfg",
+    "venv/pyvenv.cfg",
+];
+
+/// The Python project `file` belongs to: the nearest folder above it, inside the checkout, that
+/// holds a project file ([`PROJECT_MARKERS`]); else the checkout.
+fn python_root(checkout: &Path, file: &Path) -> PathBuf {
+    file.ancestors()
+        .skip(1)
+        .take_while(|folder| folder.starts_with(checkout) && *folder != checkout)
+        .find(|folder| {
+            PROJECT_MARKERS
+                .iter()
+                .any(|marker| folder.join(marker).is_file())
+        })
+        .unwrap_or(checkout)
+        .to_path_buf()
+}
+
+/// One Python project's checking: the interpreter and the declared dependencies, each found on
 /// first use (most edits are not Python; most Python edits import nothing missing).
 #[derive(Debug)]
 pub(crate) struct PythonProject {
+    /// The checkout: `pythonInterpreter` is relative to it, and nothing inside it is ever run.
+    checkout: PathBuf,
+    /// The Python project's folder (the checkout, or a folder below it).
     root: PathBuf,
     /// `pythonInterpreter` from the settings.
     explicit: Option<String>,
@@ -82,8 +153,9 @@ enum Finding {
 }
 
 impl PythonProject {
-    pub(crate) fn new(root: &Path, explicit: Option<String>) -> PythonProject {
+    pub(crate) fn new(checkout: &Path, root: &Path, explicit: Option<String>) -> PythonProject {
         PythonProject {
+            checkout: checkout.to_path_buf(),
             root: root.to_path_buf(),
             explicit,
             python: OnceLock::new(),
@@ -95,14 +167,14 @@ impl PythonProject {
     /// A project whose interpreter is already known (tests).
     #[cfg(test)]
     pub(crate) fn with_python(root: &Path, python: ProjectPython) -> PythonProject {
-        let project = PythonProject::new(root, None);
+        let project = PythonProject::new(root, root, None);
         let _ = project.python.set(python);
         project
     }
 
     fn python(&self) -> &ProjectPython {
         self.python
-            .get_or_init(|| interpreter::find(self.explicit.as_deref(), &self.root))
+            .get_or_init(|| interpreter::find(self.explicit.as_deref(), &self.checkout, &self.root))
     }
 
     /// Compiles `source` and checks the imports it added; falls back to tree-sitter.
@@ -138,7 +210,7 @@ impl PythonProject {
             .args(["-I", "-S", "-B", "-c", SCRIPT, IMPORTS_SCRIPT])
             .arg(source.display_path)
             .arg(import_lines(source));
-        for root in source_roots(source.path, &self.root) {
+        for root in source_roots(source.path, &self.checkout, &self.root) {
             command.arg(format!("r:{}", root.display()));
         }
         for environment in &python.environments {
@@ -191,7 +263,7 @@ impl PythonProject {
             .get_or_init(|| required_python(&self.root))
             .as_ref()?;
         (version < *required).then(|| {
-            let file = file.strip_prefix(&self.root).unwrap_or(file);
+            let file = file.strip_prefix(&self.checkout).unwrap_or(file);
             format!(
                 "checked with Python {}.{}, older than the {}.{} that {} requires, so a warning: install it or set pythonInterpreter",
                 version.0,
@@ -285,7 +357,7 @@ impl PythonProject {
             && !top_found
             && let Some(evidence) = pytest_evidence()
         {
-            let evidence = evidence.strip_prefix(&self.root).unwrap_or(&evidence);
+            let evidence = evidence.strip_prefix(&self.checkout).unwrap_or(&evidence);
             return (
                 Severity::Warning,
                 format!(
@@ -296,7 +368,7 @@ impl PythonProject {
             );
         }
         if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
-            let file = file.strip_prefix(&self.root).unwrap_or(file);
+            let file = file.strip_prefix(&self.checkout).unwrap_or(file);
             return (
                 Severity::Warning,
                 format!(
@@ -306,8 +378,12 @@ impl PythonProject {
                 ),
             );
         }
-        if let Some(build) = built_by_project(module, &source_roots(path, &self.root), &self.root) {
-            let build = build.strip_prefix(&self.root).unwrap_or(&build);
+        if let Some(build) = built_by_project(
+            module,
+            &source_roots(path, &self.checkout, &self.root),
+            &self.root,
+        ) {
+            let build = build.strip_prefix(&self.checkout).unwrap_or(&build);
             return (
                 Severity::Warning,
                 format!(
@@ -402,7 +478,7 @@ fn import_lines(source: &Source<'_>) -> String {
 /// project root, and the root's `src/` and `lib/` (ansible's `lib/ansible`, sqlalchemy's
 /// `lib/sqlalchemy`). A project folder shadows the standard library, as it does when the project
 /// runs (sqlalchemy's `test/` package is not the stdlib's `test`).
-fn source_roots(file: &Path, project_root: &Path) -> Vec<PathBuf> {
+fn source_roots(file: &Path, project_root: &Path, python_root: &Path) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = file
         .ancestors()
         .skip(1)
@@ -410,6 +486,9 @@ fn source_roots(file: &Path, project_root: &Path) -> Vec<PathBuf> {
         .map(Path::to_path_buf)
         .collect();
     for root in [
+        python_root.to_path_buf(),
+        python_root.join("src"),
+        python_root.join("lib"),
         project_root.to_path_buf(),
         project_root.join("src"),
         project_root.join("lib"),

@@ -1,5 +1,7 @@
 //! The project's Python environments: the virtual environments (and conda environment) whose
-//! packages the project's code imports. Found without running anything, by file-system look-ups
+//! packages the project's code imports. "The project" is a Python project's folder: the checkout,
+//! or in a monorepo the nearest folder above the file with its own project files (see
+//! `PythonProjects` in the Python validator). Found without running anything, by file-system look-ups
 //! only, in this order:
 //!
 //! 1. `$VIRTUAL_ENV` (an activated environment);

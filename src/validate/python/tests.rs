@@ -26,7 +26,7 @@ fn run_in(root: &Path, name: &str, content: &str, added: &[AddedLine]) -> Report
         added,
     };
     let mut report = Report::default();
-    PythonProject::new(root, None).check(&source, &mut report);
+    PythonProject::new(root, root, None).check(&source, &mut report);
     report
 }
 
@@ -241,7 +241,7 @@ fn notebook_cells_allow_ipython_syntax() {
     );
     let root = tempfile::tempdir().unwrap();
     let path = root.path().join("n.ipynb");
-    let check = PythonProject::new(root.path(), None);
+    let check = PythonProject::new(root.path(), root.path(), None);
     for (cell, errors) in [
         ("%load_ext autoreload\nx = (1,\n", 1),
         ("!ls -la\nprint(1)\n", 0),
@@ -457,12 +457,12 @@ fn an_interpreter_inside_the_project_is_never_run() {
     )
     .unwrap();
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let found = interpreter::find(None, root.path());
+    let found = interpreter::find(None, root.path(), root.path());
     assert!(found.notes[0].contains("inside the project"), "{found:?}");
     let report = check_file(root.path(), "app.py", "import json\n");
     assert!(report.diagnostics.is_empty(), "{report:?}");
     assert!(!marker.exists(), "the planted interpreter ran");
-    let configured = interpreter::find(Some(".venv/bin/python3"), root.path());
+    let configured = interpreter::find(Some(".venv/bin/python3"), root.path(), root.path());
     assert!(
         configured
             .notes
