@@ -535,21 +535,26 @@ fn a_python_project_in_a_subfolder_has_its_own_environment_and_declarations() {
         "[project]\nname = \"backend\"\ndependencies = [\"car-declared-zz\"]\n",
     );
     make_venv_at(&project.path().join("backend/.venv"), "car_backend_dep");
+    // What the checkout around it declares counts too.
+    project.write("requirements-dev.txt", "car-root-declared-zz\n");
     let answer = project.hook(
         "post-tool-use",
         &project.write_payload(
             "backend/app/main.py",
-            "import car_backend_dep\nimport car_declared_zz\n",
+            "import car_backend_dep\nimport car_declared_zz\nimport car_root_declared_zz\n",
             None,
         ),
     );
     assert!(!answer.is_block(), "{answer:?}");
-    assert!(
-        answer
-            .context()
-            .contains("backend/pyproject.toml declares `car-declared-zz`"),
-        "{answer:?}"
-    );
+    for declared in [
+        "backend/pyproject.toml declares `car-declared-zz`",
+        "requirements-dev.txt declares `car-root-declared-zz`",
+    ] {
+        assert!(
+            answer.context().contains(declared),
+            "{declared}: {answer:?}"
+        );
+    }
     let answer = project.hook(
         "post-tool-use",
         &project.write_payload("scripts/tool.py", "import car_backend_dep\n", None),

@@ -254,13 +254,22 @@ impl PythonProject {
         }
     }
 
+    /// What the Python project declares, then what the checkout around it declares.
+    fn read_declared(&self) -> Declared {
+        let mut declared = Declared::read(&self.root);
+        if self.root != self.checkout {
+            declared.extend(Declared::read(&self.checkout));
+        }
+        declared
+    }
+
     /// Why the compile errors of an interpreter at `version` do not block: it is older than the
     /// Python the project requires ([`required_python`]) (and tree-sitter-python, asked next,
     /// finds no error: see the caller).
     fn too_old(&self, version: Version) -> Option<String> {
         let (required, file) = self
             .required
-            .get_or_init(|| required_python(&self.root))
+            .get_or_init(|| required_python(&self.root).or_else(|| required_python(&self.checkout)))
             .as_ref()?;
         (version < *required).then(|| {
             let file = file.strip_prefix(&self.checkout).unwrap_or(file);
@@ -343,11 +352,11 @@ impl PythonProject {
             "_pytest" => "pytest",
             top => top,
         };
-        let declared = self.declared.get_or_init(|| Declared::read(&self.root));
+        let declared = self.declared.get_or_init(|| self.read_declared());
         // pytest, or one of its plugins (`pytest_mock`, `pytest_asyncio`), where the project
         // runs its tests with pytest: a conftest.py above the file, or pytest declared.
         let pytest_evidence = || {
-            pytest_conftest(&self.root, path).or_else(|| {
+            pytest_conftest(&self.checkout, path).or_else(|| {
                 declared
                     .provider("pytest")
                     .map(|(_, file)| file.to_path_buf())
@@ -378,11 +387,13 @@ impl PythonProject {
                 ),
             );
         }
-        if let Some(build) = built_by_project(
-            module,
-            &source_roots(path, &self.checkout, &self.root),
-            &self.root,
-        ) {
+        let roots = source_roots(path, &self.checkout, &self.root);
+        let built = built_by_project(module, &roots, &self.root).or_else(|| {
+            (self.root != self.checkout)
+                .then(|| built_by_project(module, &roots, &self.checkout))
+                .flatten()
+        });
+        if let Some(build) = built {
             let build = build.strip_prefix(&self.checkout).unwrap_or(&build);
             return (
                 Severity::Warning,

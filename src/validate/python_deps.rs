@@ -125,6 +125,13 @@ impl Declared {
         declared
     }
 
+    /// Adds what `other` declares and this does not.
+    pub(crate) fn extend(&mut self, other: Declared) {
+        for (module, declaration) in other.modules {
+            self.modules.entry(module).or_insert(declaration);
+        }
+    }
+
     fn add(&mut self, distribution: &str, file: &Path) {
         for module in modules_of(distribution) {
             self.modules
