@@ -306,3 +306,39 @@ fn c_error_blocks_only_on_the_lines_the_edit_added() {
     let answer = project.hook("post-tool-use", &payload);
     assert_eq!(answer.json, json!({}), "{answer:?}");
 }
+
+/// A cookiecutter or copier project template (a `{{cookiecutter.project_slug}}` folder), or a
+/// file with Jinja block tags, is not Python or JSON until rendered: its syntax errors do not
+/// block (a note says why). The same text in an ordinary file blocks.
+#[test]
+fn templates_are_not_blocked_for_their_syntax() {
+    let project = TestProject::new();
+    let broken_python = "import os\nNAME = (\n";
+    let tagged =
+        "import os\n{% if cookiecutter.use_docker == \"y\" %}\nDOCKER = True\n{% endif %}\n";
+    for (file, content) in [
+        (
+            "{{cookiecutter.project_slug}}/src/settings.py",
+            broken_python,
+        ),
+        (
+            "{{cookiecutter.project_slug}}/package.json",
+            "{\n  \"name\": {{ name }},\n}\n",
+        ),
+        ("tools/generate.py", tagged),
+    ] {
+        let answer = project.hook("post-tool-use", &project.write_payload(file, content, None));
+        assert!(!answer.is_block(), "{file}: {answer:?}");
+        assert!(
+            answer
+                .system_message()
+                .contains("syntax errors are not reported"),
+            "{file}: {answer:?}"
+        );
+    }
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("src/settings.py", broken_python, None),
+    );
+    assert!(answer.is_block(), "{answer:?}");
+}

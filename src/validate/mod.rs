@@ -22,6 +22,7 @@ pub(crate) mod python_version;
 pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;
+pub(crate) mod template;
 pub(crate) mod tools;
 pub(crate) mod treesitter;
 pub(crate) mod trust;
@@ -185,10 +186,11 @@ impl Validators {
     /// known: what "introduced by this edit" is measured against (`None`: a new file, `car check`).
     pub fn check(&self, source: &Source<'_>, before: Option<&str>) -> Report {
         let mut report = Report::default();
+        let relative_path = self.relative_path(source);
         if let Some(language) = Language::detect(source.path, source.content, source.language) {
             self.check_syntax(source, before, language, &mut report);
+            drop_template_errors(&relative_path, source, language, &mut report);
         }
-        let relative_path = self.relative_path(source);
         if is_rule_file(&relative_path) {
             report.diagnostics.extend(check_rule_file(source));
         }
@@ -255,6 +257,33 @@ impl Validators {
             _ => grammar::check(&self.tools, source, before, language, report),
         }
     }
+}
+
+/// A template's syntax errors are the template's, not the file's ([`template`]): dropped, with a
+/// note saying why. YAML and HTML have their own rules.
+fn drop_template_errors(
+    relative_path: &str,
+    source: &Source<'_>,
+    language: Language,
+    report: &mut Report,
+) {
+    if matches!(language, Language::Yaml | Language::Html)
+        || !report.diagnostics.iter().any(Diagnostic::is_error)
+    {
+        return;
+    }
+    let Some(reason) = template::template_reason(relative_path, source.content) else {
+        return;
+    };
+    report
+        .diagnostics
+        .retain(|diagnostic| !diagnostic.is_error());
+    report.notes.push(format!(
+        "{}: its {} syntax errors are not reported: {reason}, so it is not {} until rendered",
+        source.display_path,
+        language.name(),
+        language.name()
+    ));
 }
 
 /// Line `line` (1-based) of `content`, trimmed and shortened, for showing next to an error.
