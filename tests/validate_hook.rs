@@ -341,4 +341,12 @@ fn templates_are_not_blocked_for_their_syntax() {
         &project.write_payload("src/settings.py", broken_python, None),
     );
     assert!(answer.is_block(), "{answer:?}");
+    // A template engine's test: tags inside a string, and the program's own slip still blocks.
+    let engine_test = "TEMPLATE = '''\n{% for x in xs %}\n{{ x }}\n{% endfor %}\n'''\n\n\
+                       def test_render()\n    assert render(TEMPLATE)\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("tests/test_render.py", engine_test, None),
+    );
+    assert!(answer.is_block(), "{answer:?}");
 }

@@ -272,7 +272,14 @@ fn drop_template_errors(
     {
         return;
     }
-    let Some(reason) = template::template_reason(relative_path, source.content) else {
+    let error_lines: Vec<usize> = report
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .map(|diagnostic| diagnostic.line)
+        .collect();
+    let Some(reason) = template::template_reason(relative_path, source.content, &error_lines)
+    else {
         return;
     };
     report
