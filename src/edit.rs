@@ -32,6 +32,18 @@ pub struct AddedLine {
 }
 
 impl AddedLine {
+    /// Added lines from (line number, text) pairs.
+    #[cfg(test)]
+    pub(crate) fn numbered(lines: &[(usize, &str)]) -> Vec<AddedLine> {
+        lines
+            .iter()
+            .map(|(line, text)| AddedLine {
+                line: *line,
+                text: text.to_string(),
+            })
+            .collect()
+    }
+
     /// Every line of `text`, numbered from 1: a new file, or `car check`, where all of it counts.
     pub(crate) fn every_line(text: &str) -> Vec<AddedLine> {
         text.lines()

@@ -258,13 +258,7 @@ mod tests {
     }
 
     fn lines(numbered: &[(usize, &str)]) -> Vec<AddedLine> {
-        numbered
-            .iter()
-            .map(|(line, text)| AddedLine {
-                line: *line,
-                text: text.to_string(),
-            })
-            .collect()
+        AddedLine::numbered(numbered)
     }
 
     #[test]

@@ -8,13 +8,7 @@ fn lesson(scope: &str, triggers: &[&str]) -> Lesson {
 }
 
 fn added(lines: &[(usize, &str)]) -> Vec<AddedLine> {
-    lines
-        .iter()
-        .map(|(line, text)| AddedLine {
-            line: *line,
-            text: text.to_string(),
-        })
-        .collect()
+    AddedLine::numbered(lines)
 }
 
 #[test]
