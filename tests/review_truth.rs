@@ -274,3 +274,47 @@ fn a_failing_reviewer_never_tells_the_agent_to_review_itself() {
         "the person gets the choice: {answer:?}"
     );
 }
+
+/// Files git ignores (build output, `.env`) are no part of any commit: an agent's writes to them
+/// ask for no review, and their content never reaches the reviewer's prompt. `car review status`
+/// agrees with the gate.
+#[test]
+fn git_ignored_files_are_not_reviewed_nor_sent_to_the_reviewer() {
+    let project = TestProject::new();
+    project.write(".gitignore", "dist/\n.env\n");
+    project.commit_all();
+    for (file, content) in [
+        ("dist/bundle.js", "console.log('built');\n"),
+        (".env", "API_KEY=car-secret-zz\n"),
+    ] {
+        let answer = project.hook("post-tool-use", &project.write_payload(file, content, None));
+        assert_eq!(answer.code, 0, "{answer:?}");
+    }
+    let stop = |message: &str| {
+        project.hook(
+            "stop",
+            &stop_payload(&project, "test-session", Some(message)),
+        )
+    };
+    let answer = stop("Built the bundle and set the key. Done.");
+    assert!(!answer.is_block(), "only ignored files changed: {answer:?}");
+
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("src/app.py", "KEY_NAME = 'API_KEY'\n", None),
+    );
+    assert_eq!(answer.code, 0, "{answer:?}");
+    let answer = stop("Read the key's name in the app. Done.");
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(reason.contains("(1 changed file: src/app.py)"), "{reason}");
+    assert!(
+        !reason.contains("car-secret-zz") && !reason.contains("dist/bundle.js"),
+        "{reason}"
+    );
+    let status = project.run(&["review", "status", "--json"]);
+    assert!(
+        status.stdout.contains("src/app.py") && !status.stdout.contains("dist/bundle.js"),
+        "{status:?}"
+    );
+}

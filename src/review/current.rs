@@ -36,6 +36,8 @@ pub(crate) fn refresh(
     validate: &dyn Revalidate,
 ) -> Vec<Event> {
     let now = session.clock.now();
+    snapshot.ignored =
+        crate::review::ignored::ignored_files(session.project, &snapshot.files, dirty.as_ref());
     let mut events = reconcile::reconcile(session.project, session.settings, snapshot, dirty);
     for event in &events {
         snapshot.apply_event(now, event.clone());

@@ -14,6 +14,7 @@ pub(crate) mod findings;
 pub(crate) mod fixed;
 pub(crate) mod gate;
 pub(crate) mod guards;
+pub(crate) mod ignored;
 pub(crate) mod learning;
 pub(crate) mod limits;
 pub(crate) mod log;

@@ -98,6 +98,10 @@ pub(crate) struct Snapshot {
     /// Stops blocked with a fix request in the whole session (round reflection from the second).
     pub(crate) findings_blocks: u32,
     pub(crate) last_block: Option<LastBlock>,
+    /// Changed files git ignores at this stop ([`crate::review::ignored`]): never reviewed.
+    /// Found anew by every refresh, never stored.
+    #[serde(skip)]
+    pub(crate) ignored: BTreeSet<String>,
     pub(crate) shown_offers: BTreeSet<String>,
     pub(crate) ended: bool,
     pub(crate) last_ts: i64,
@@ -390,6 +394,7 @@ impl Snapshot {
     pub(crate) fn unreviewed(&self) -> Versions {
         self.session_changes()
             .into_iter()
+            .filter(|(file, _)| !self.ignored.contains(file))
             .filter(|(file, version)| {
                 !self
                     .reviews
