@@ -441,6 +441,13 @@ pub(crate) fn read_optional(path: &Path) -> Result<Option<String>, FileError> {
     }
 }
 
+/// A UTF-8 text file of at most `limit` bytes, or `None` when it is missing, too large, not a
+/// regular file or not text: for files that only ever add information (a dependency list, a
+/// build file, git's bookkeeping), where one that cannot be read says nothing.
+pub(crate) fn read_text_or_none(path: &Path, limit: u64) -> Option<String> {
+    String::from_utf8(read_bounded(path, limit).ok()?).ok()
+}
+
 /// Reads a regular file of at most `limit` bytes; larger files are refused before any byte is
 /// read (and a file growing past the limit while read is refused too).
 pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {

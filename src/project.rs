@@ -260,8 +260,7 @@ fn main_worktree_of(dot_git_file: &Path) -> Option<PathBuf> {
 
 /// A small git bookkeeping file (`.git`, `commondir`): a regular file of a few bytes.
 fn read_small(path: &Path) -> Option<String> {
-    let bytes = crate::files::read_bounded(path, 64 * 1024).ok()?;
-    String::from_utf8(bytes).ok()
+    crate::files::read_text_or_none(path, 64 * 1024)
 }
 
 fn absolute(path: &Path) -> PathBuf {

@@ -18,7 +18,7 @@
 //! session store; a correction is reported once (what car last saw moves to the observed
 //! content); nothing here fails a hook (errors are returned for a note).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
@@ -284,14 +284,13 @@ impl Authored {
 
 /// The file's content now, when it is small enough to keep.
 fn read_current(project: &Project, file: &str) -> Option<String> {
-    let path: &Path = &project.checkout().join(file);
-    let bytes = files::read_bounded(path, MAX_CONTENT_BYTES).ok()?;
-    String::from_utf8(bytes).ok()
+    files::read_text_or_none(&project.checkout().join(file), MAX_CONTENT_BYTES)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn edit(root: &Path, before: Option<&str>, content: &str, added: &[(usize, &str)]) -> Edit {
         std::fs::write(root.join("tls.py"), content).unwrap();

@@ -64,9 +64,7 @@ pub(crate) fn built_by_project(
 fn names_in_quotes(folder: &Path, files: &[&str], name: &str) -> Option<PathBuf> {
     let quoted = [format!("'{name}'"), format!("\"{name}\"")];
     files.iter().map(|file| folder.join(file)).find(|path| {
-        crate::files::read_bounded(path, MAX_FILE)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
+        crate::files::read_text_or_none(path, MAX_FILE)
             .is_some_and(|text| quoted.iter().any(|quoted| text.contains(quoted.as_str())))
     })
 }

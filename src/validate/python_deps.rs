@@ -150,8 +150,7 @@ impl Declared {
 }
 
 fn read(path: &Path) -> Option<String> {
-    let bytes = crate::files::read_bounded(path, MAX_FILE).ok()?;
-    String::from_utf8(bytes).ok()
+    crate::files::read_text_or_none(path, MAX_FILE)
 }
 
 /// The module names a distribution may provide: its normalised name (and lowercased), the known
@@ -307,7 +306,7 @@ pub(crate) fn pytest_conftest(project_root: &Path, file: &Path) -> Option<PathBu
 
 /// INI sections as (lowercased section name, key, value lines): a key's value is the text after
 /// `=` (or `:`) and the indented lines below it. Comment lines are skipped.
-fn ini_values(text: &str) -> Vec<(String, String, Vec<String>)> {
+pub(crate) fn ini_values(text: &str) -> Vec<(String, String, Vec<String>)> {
     let mut values: Vec<(String, String, Vec<String>)> = Vec::new();
     let mut section = String::new();
     for line in text.lines() {

@@ -35,8 +35,7 @@ pub(crate) fn required_python(root: &Path) -> Option<(Version, PathBuf)> {
 }
 
 fn read(path: &Path) -> Option<String> {
-    let bytes = crate::files::read_bounded(path, MAX_FILE).ok()?;
-    String::from_utf8(bytes).ok()
+    crate::files::read_text_or_none(path, MAX_FILE)
 }
 
 fn pyproject_requirement(text: &str) -> Option<Version> {
@@ -58,21 +57,10 @@ fn pyproject_requirement(text: &str) -> Option<Version> {
 }
 
 fn setup_cfg_requirement(text: &str) -> Option<Version> {
-    let mut in_options = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_options = line.eq_ignore_ascii_case("[options]");
-            continue;
-        }
-        if let Some((key, value)) = line.split_once('=')
-            && in_options
-            && key.trim() == "python_requires"
-        {
-            return lower_bound(value);
-        }
-    }
-    None
+    crate::validate::python_deps::ini_values(text)
+        .into_iter()
+        .find(|(section, key, _)| section == "options" && key == "python_requires")
+        .and_then(|(_, _, lines)| lower_bound(&lines.join(",")))
 }
 
 /// The lower bound of a version specifier (`>=3.10,<4`, `~=3.12`, `^3.11`, `==3.12.*`).

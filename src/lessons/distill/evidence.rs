@@ -192,8 +192,10 @@ pub(crate) fn project_files(project: &Project, scope: &str) -> Option<Vec<(Strin
             .into_iter()
             .take(MAX_PROJECT_FILES)
             .filter_map(|(relative, path)| {
-                let bytes = crate::files::read_bounded(&path, MAX_FILE_BYTES).ok()?;
-                Some((relative, String::from_utf8(bytes).ok()?))
+                Some((
+                    relative,
+                    crate::files::read_text_or_none(&path, MAX_FILE_BYTES)?,
+                ))
             })
             .collect(),
     )
