@@ -272,7 +272,7 @@ impl PythonProject {
             .get_or_init(|| required_python(&self.root).or_else(|| required_python(&self.checkout)))
             .as_ref()?;
         (version < *required).then(|| {
-            let file = file.strip_prefix(&self.checkout).unwrap_or(file);
+            let file = self.shown(file);
             format!(
                 "checked with Python {}.{}, older than the {}.{} that {} requires, so a warning: install it or set pythonInterpreter",
                 version.0,
@@ -348,60 +348,10 @@ impl PythonProject {
         path: &Path,
     ) -> (Severity, String) {
         let missing = format!("No module named '{module}'");
-        let top = match module.split('.').next().unwrap_or(module) {
-            "_pytest" => "pytest",
-            top => top,
-        };
-        let declared = self.declared.get_or_init(|| self.read_declared());
-        // pytest, or one of its plugins (`pytest_mock`, `pytest_asyncio`), where the project
-        // runs its tests with pytest: a conftest.py above the file, or pytest declared.
-        let pytest_evidence = || {
-            pytest_conftest(&self.checkout, path).or_else(|| {
-                declared
-                    .provider("pytest")
-                    .map(|(_, file)| file.to_path_buf())
-            })
-        };
-        if (top == "pytest" || top.starts_with("pytest_"))
-            && !top_found
-            && let Some(evidence) = pytest_evidence()
-        {
-            let evidence = evidence.strip_prefix(&self.checkout).unwrap_or(&evidence);
+        if let Some(why) = self.not_installed_here(module, top_found, path) {
             return (
                 Severity::Warning,
-                format!(
-                    "{missing} in `{}`, but the project runs its tests with pytest ({}): declared but not installed; sync the environment",
-                    program.display(),
-                    evidence.display()
-                ),
-            );
-        }
-        if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
-            let file = file.strip_prefix(&self.checkout).unwrap_or(file);
-            return (
-                Severity::Warning,
-                format!(
-                    "{missing} in `{}`, but {} declares `{distribution}`: declared but not installed; sync the environment",
-                    program.display(),
-                    file.display()
-                ),
-            );
-        }
-        let roots = source_roots(path, &self.checkout, &self.root);
-        let built = built_by_project(module, &roots, &self.root).or_else(|| {
-            (self.root != self.checkout)
-                .then(|| built_by_project(module, &roots, &self.checkout))
-                .flatten()
-        });
-        if let Some(build) = built {
-            let build = build.strip_prefix(&self.checkout).unwrap_or(&build);
-            return (
-                Severity::Warning,
-                format!(
-                    "{missing} in `{}`, but the project builds it ({}): an extension module not built here; build the project in place (e.g. `pip install -e .`)",
-                    program.display(),
-                    build.display()
-                ),
+                format!("{missing} in `{}`, {why}", program.display()),
             );
         }
         if conditional {
@@ -414,6 +364,53 @@ impl PythonProject {
             );
         }
         (Severity::Error, format!("ModuleNotFoundError: {missing}"))
+    }
+
+    /// Why a module found nowhere is missing only from this machine, not from the project: the
+    /// project runs pytest (for pytest and its plugins) or declares it (both only when its
+    /// top-level package is missing too), or builds it. The text continues "No module named 'x'
+    /// in `python`, …".
+    fn not_installed_here(&self, module: &str, top_found: bool, path: &Path) -> Option<String> {
+        let top = match module.split('.').next().unwrap_or(module) {
+            "_pytest" => "pytest",
+            top => top,
+        };
+        let declared = self.declared.get_or_init(|| self.read_declared());
+        if !top_found && (top == "pytest" || top.starts_with("pytest_")) {
+            // A conftest.py above the file, or pytest declared.
+            let evidence = pytest_conftest(&self.checkout, path).or_else(|| {
+                declared
+                    .provider("pytest")
+                    .map(|(_, file)| file.to_path_buf())
+            });
+            if let Some(evidence) = evidence {
+                return Some(format!(
+                    "but the project runs its tests with pytest ({}): declared but not installed; sync the environment",
+                    self.shown(&evidence).display()
+                ));
+            }
+        }
+        if let Some((distribution, file)) = declared.provider(top).filter(|_| !top_found) {
+            return Some(format!(
+                "but {} declares `{distribution}`: declared but not installed; sync the environment",
+                self.shown(file).display()
+            ));
+        }
+        let roots = source_roots(path, &self.checkout, &self.root);
+        let built = built_by_project(module, &roots, &self.root).or_else(|| {
+            (self.root != self.checkout)
+                .then(|| built_by_project(module, &roots, &self.checkout))
+                .flatten()
+        })?;
+        Some(format!(
+            "but the project builds it ({}): an extension module not built here; build the project in place (e.g. `pip install -e .`)",
+            self.shown(&built).display()
+        ))
+    }
+
+    /// A path as the messages show it: relative to the checkout.
+    fn shown<'a>(&self, path: &'a Path) -> &'a Path {
+        path.strip_prefix(&self.checkout).unwrap_or(path)
     }
 }
 
