@@ -189,7 +189,7 @@ fn time_hook_with(
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    car::review::event::content_hash(bytes)
+    car::session::event::content_hash(bytes)
 }
 
 fn report(label: &str, times: &[Duration]) {

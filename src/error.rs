@@ -19,13 +19,13 @@ pub(crate) enum Error {
     #[error(transparent)]
     Lessons(#[from] crate::lessons::LessonsError),
     #[error(transparent)]
-    Review(#[from] crate::review::ReviewError),
+    Review(#[from] crate::gate::ReviewError),
     #[error(transparent)]
     Replay(#[from] crate::replay::ReplayError),
     #[error(transparent)]
-    DeepReviewState(#[from] crate::review::deep::state::StateError),
+    DeepReviewState(#[from] crate::deep_review::state::StateError),
     #[error(transparent)]
-    DeepReviewContext(#[from] crate::review::deep::context::ContextError),
+    DeepReviewContext(#[from] crate::deep_review::context::ContextError),
 }
 
 impl Error {
@@ -36,7 +36,7 @@ impl Error {
             Error::Settings(crate::settings::SettingsError::Json { .. }) => {
                 Some("fix the file by hand; car never rewrites a file it cannot read".into())
             }
-            Error::DeepReviewState(crate::review::deep::state::StateError::NoneYet) => {
+            Error::DeepReviewState(crate::deep_review::state::StateError::NoneYet) => {
                 Some("run `car deep-review run CONTEXT` first".into())
             }
             _ => None,

@@ -31,7 +31,7 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
         report_wiring(project, agent, &wired);
     }
     create_state_dir(project)?;
-    if let Some(rules) = crate::review::install_default_rules(project)? {
+    if let Some(rules) = crate::gate::install_default_rules(project)? {
         output::print_message(&format!(
             "wrote the review rules to {} (edit them to fit your project)",
             rules.display()

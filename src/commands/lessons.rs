@@ -270,7 +270,7 @@ fn generic_trigger_warnings(lesson: &Lesson) -> Vec<String> {
         .iter()
         .filter_map(|trigger| {
             if trigger.pattern().is_none() {
-                return crate::lessons::precision::check(trigger.as_str())
+                return crate::learning::precision::check(trigger.as_str())
                     .err()
                     .map(|refusal| format!("warning: trigger `{}`: {refusal}; it will fire on ordinary code", trigger.as_str()));
             }

@@ -4,7 +4,7 @@
 //! request printed or dropped.
 //!
 //! Invariants: what these commands show is the gate's own computation of the session now
-//! ([`crate::review::current`]: reconciled with the disk, errors re-checked, guards applied),
+//! ([`crate::session::change_set`]: reconciled with the disk, errors re-checked, guards applied),
 //! never a second one; a P1 can never be deferred — neither by `defer` nor by a submitted
 //! `known_limits` entry (both exit 2); a submission completes the session's pending request and
 //! covers exactly the versions that request named.
@@ -19,14 +19,14 @@ use crate::cli::ReviewCommand;
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
+use crate::gate::ReviewError;
+use crate::gate::offers;
 use crate::output;
 use crate::pipeline::OnDisk;
 use crate::project::Project;
-use crate::review::ReviewError;
-use crate::review::event::Event;
-use crate::review::log::EventLog;
-use crate::review::offers;
-use crate::review::snapshot::Snapshot;
+use crate::session::event::Event;
+use crate::session::log::EventLog;
+use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
 pub(crate) fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> {
@@ -82,7 +82,7 @@ impl Context<'_> {
     /// Every session as its gate would see it now, oldest activity first.
     fn sessions(&self) -> Vec<Snapshot> {
         let validate = OnDisk::new(self.project, self.settings);
-        crate::review::current::sessions_now(self.project, self.settings, self.clock, &validate)
+        crate::session::change_set::sessions_now(self.project, self.settings, self.clock, &validate)
     }
 
     /// The named session, else the most recently active one.
@@ -123,7 +123,7 @@ fn show_offers(
     session: Option<&str>,
     as_json: bool,
 ) -> Result<Outcome, Error> {
-    if session.is_none() && crate::review::log::sessions(context.project).is_empty() {
+    if session.is_none() && crate::session::log::sessions(context.project).is_empty() {
         // Nothing recorded yet is an empty list, not an error.
         if as_json {
             output::print_json(&json!({"session": null, "offers": [], "known_limits": []}));

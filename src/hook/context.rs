@@ -42,8 +42,8 @@ impl HookContext {
     }
 
     /// The session as the review layer sees it.
-    pub(crate) fn session(&self) -> crate::review::Session<'_> {
-        crate::review::Session {
+    pub(crate) fn session(&self) -> crate::session::Session<'_> {
+        crate::session::Session {
             project: &self.project,
             settings: &self.settings,
             clock: self.clock,

@@ -27,7 +27,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .map(ToString::to_string)
         .collect();
     if changes::ran_shell(&context.payload) {
-        notes.extend(crate::review::learning::after_shell(context.session()).notes);
+        notes.extend(crate::learning::signals::after_shell(context.session()).notes);
     }
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut warnings: Vec<Warning> = Vec::new();
@@ -45,7 +45,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         for edit in tracked {
             let report = checker.check(edit);
             notes.extend(report.notes);
-            if let Err(error) = crate::review::record::edit_checked(
+            if let Err(error) = crate::session::edit_record::edit_checked(
                 context.session(),
                 edit,
                 &report.diagnostics,
@@ -53,13 +53,13 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
-            notes.extend(crate::review::learning::after_edit(context.session(), edit).notes);
+            notes.extend(crate::learning::signals::after_edit(context.session(), edit).notes);
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(report.warnings);
         }
     }
     for deleted in &changes.deleted {
-        if let Err(error) = crate::review::record::file_deleted(context.session(), deleted) {
+        if let Err(error) = crate::session::edit_record::file_deleted(context.session(), deleted) {
             notes.push(format!("could not record the deletion for review: {error}"));
         }
     }

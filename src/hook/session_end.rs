@@ -1,5 +1,5 @@
 //! The SessionEnd hook: the payload's end of session, handed to
-//! [`crate::review::session_end`] (close the session, remove stale ones) and to
+//! [`crate::session::end`] (close the session, remove stale ones) and to
 //! [`crate::lessons::close_session`] (fold the session's lesson hits into `lessons.json`, daily
 //! maintenance).
 
@@ -8,7 +8,7 @@ use crate::hook::HookContext;
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let reason = context.payload.raw.reason.as_deref().unwrap_or_default();
-    let mut answer = crate::review::session_end::handle(context.session(), reason);
+    let mut answer = crate::session::end::handle(context.session(), reason);
     for note in crate::lessons::close_session(&context.project, &context.settings, context.clock) {
         answer = answer.with_system_line(format!("car: {note}"));
     }

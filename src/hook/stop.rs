@@ -1,12 +1,12 @@
 //! The Stop / SubagentStop hook: the payload's stop, handed to the review gate
-//! ([`crate::review::gate`]), which knows nothing of payloads. The gate validates files again
+//! ([`crate::gate::stages`]), which knows nothing of payloads. The gate validates files again
 //! from disk with the pipeline's validators, handed in here.
 
 use crate::answer::Answer;
+use crate::gate::stages::{self, StopInput};
 use crate::hook::HookContext;
 use crate::hook::render::Agent;
 use crate::pipeline::OnDisk;
-use crate::review::gate::{self, StopInput};
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let raw = &context.payload.raw;
@@ -27,7 +27,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         transcript_path: raw.transcript_path.as_ref().map(Into::into),
         validate: &validate,
     };
-    let mut answer = gate::handle_stop(context.session(), &input);
+    let mut answer = stages::handle_stop(context.session(), &input);
     // The Python tool's reviewFeedbackMaxChars: the agent reads at most this much.
     if let Some(reason) = answer.block_reason.take() {
         let limit = context.settings.review_feedback_max_chars;
@@ -37,7 +37,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         return answer;
     }
     // After the gate, so a review that just completed can show a finding fixed.
-    let taught = crate::review::learning::at_stop(context.session());
+    let taught = crate::learning::signals::at_stop(context.session());
     taught.notes.into_iter().fold(answer, |answer, note| {
         answer.with_system_line(format!("car: {note}"))
     })

@@ -18,9 +18,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::learning::precision;
 use crate::lessons::keyword::required_literals;
 use crate::lessons::model::Lesson;
-use crate::lessons::precision;
 use crate::lessons::store::{CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::project::Project;

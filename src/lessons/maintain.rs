@@ -8,7 +8,7 @@
 //! - merge: same scope and ≥ 2 shared triggers → one lesson (the earlier one's id; union of
 //!   triggers; max weight; summed hits; texts joined without duplication).
 //!
-//! Invariants: candidates are locked before lessons (the order `learn` uses); a dry run reads
+//! Invariants: candidates are locked before lessons (the order `learning::from_validator` uses); a dry run reads
 //! only. It never runs inside the edit hook (its cost grows with the library): `car lessons
 //! maintain` runs it, and so does the end of a session, at most once a day (a marker file).
 

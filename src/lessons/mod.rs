@@ -1,14 +1,13 @@
-//! Lessons: weighted triggers matched against what each edit added, learned from validator
-//! errors (seen once → candidate, twice → lesson), decayed, merged and distilled (seed 003).
+//! The lesson library: weighted triggers matched against what each edit added, their weights,
+//! decay, merge and distill. What becomes a candidate or a lesson is decided in `learning`.
 //!
 //! Files: `model` (stored and validated forms), `trigger` / `scope` / `keyword` (what a lesson
 //! matches), `store` (load/save of the files, the user-wide layer), `hits` (the hit log: a hit is
 //! one appended line), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
-//! index the hook reads), `warn` (one edit's hits), `learn` + `precision` (candidates and
-//! promotion), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`.
+//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`.
 //!
-//! The entry point for edits is [`on_edit`]: match, record hits, learn. Its cost does not grow
+//! The entry point for edits is [`match_edit`]: match and record hits. Its cost does not grow
 //! with the library: whole-library work (folding the hit log, decay, candidate expiry, merge) runs
 //! at [`close_session`] and `car lessons maintain`. Neither fails: every problem (a corrupt file,
 //! a busy lock, a regex that gave up) becomes a note.
@@ -17,22 +16,15 @@ pub mod cache;
 pub(crate) mod distill;
 pub(crate) mod examples;
 pub(crate) mod fold;
-pub(crate) mod fragment;
-pub(crate) mod from_correction;
-pub(crate) mod from_review;
 pub(crate) mod hits;
 pub(crate) mod import;
 pub mod keyword;
-pub(crate) mod learn;
 pub(crate) mod library;
 pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
-pub(crate) mod precision;
 pub(crate) mod problems;
 pub(crate) mod provenance;
-pub(crate) mod reformat;
-pub(crate) mod sighting;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;
@@ -44,7 +36,6 @@ use crate::clock::Clock;
 use crate::edit::Edit;
 use crate::project::Project;
 use crate::settings::Settings;
-use crate::validate::Diagnostic;
 
 pub(crate) use starter::install_starter_lessons;
 
@@ -139,30 +130,16 @@ pub(crate) struct LessonScope<'a> {
     pub(crate) user_layer: bool,
 }
 
-/// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty
-/// list after earlier errors in the same file means the agent fixed them).
-pub(crate) fn on_edit(
-    scope: LessonScope<'_>,
-    edit: &Edit,
-    diagnostics: &[Diagnostic],
-) -> EditLessons {
+/// Matches the edit's added text against the layered lessons and records the hits. Returns the
+/// layers as read, for the learning step that follows (`learning::on_edit`).
+pub(crate) fn match_edit(scope: LessonScope<'_>, edit: &Edit) -> (EditLessons, warn::Layers) {
     let mut out = EditLessons::default();
     if !scope.settings.lessons_enabled {
-        return out;
+        return (out, warn::Layers::default());
     }
     let layers = warn::Layers::load(&scope, edit, &mut out.notes);
     warn::match_edit(&scope, edit, &layers, &mut out);
-    // A corrupt lessons file is never touched: no learning until it is fixed.
-    if scope.record && layers.project.is_some() && scope.settings.learning_enabled {
-        let pending = layers.has_pending_fix(&edit.relative_path);
-        let known: Vec<&model::Lesson> = layers
-            .active()
-            .into_iter()
-            .map(|(lesson, _)| lesson)
-            .collect();
-        learn::learn_from_edit(&scope, edit, diagnostics, pending, &known, &mut out);
-    }
-    out
+    (out, layers)
 }
 
 /// The end of a session: fold the hits it recorded into `lessons.json`, and once a day run the

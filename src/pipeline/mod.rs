@@ -15,9 +15,9 @@ pub(crate) mod config;
 
 use crate::clock::Clock;
 use crate::edit::{Delta, Edit};
-use crate::lessons::{self, LessonScope, Warning};
+use crate::lessons::{LessonScope, Warning};
 use crate::project::Project;
-use crate::review::current::Revalidate;
+use crate::session::change_set::Revalidate;
 use crate::settings::Settings;
 use crate::validate::{Diagnostic, Source, Validators};
 
@@ -100,7 +100,7 @@ impl<'a> Checker<'a> {
             record: self.lessons.record,
             user_layer: self.lessons.user_layer,
         };
-        let outcome = lessons::on_edit(scope, edit, &report.diagnostics);
+        let outcome = crate::learning::on_edit(scope, edit, &report.diagnostics);
         report.warnings = outcome.warnings;
         report.notes.extend(outcome.notes);
         report

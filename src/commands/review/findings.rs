@@ -9,12 +9,12 @@
 use super::Context;
 use crate::commands::Outcome;
 use crate::error::Error;
+use crate::gate::ReviewError;
 use crate::output;
-use crate::review::ReviewError;
-use crate::review::event::Event;
-use crate::review::findings::Severity;
-use crate::review::lookup::{LookupError, open_finding};
-use crate::review::snapshot::{Outstanding, Snapshot};
+use crate::session::event::Event;
+use crate::session::finding_ref::{LookupError, open_finding};
+use crate::session::findings::Severity;
+use crate::session::snapshot::{Outstanding, Snapshot};
 
 /// What the agent says about one finding: which one, why, and in which session.
 pub(super) struct Said<'a> {

@@ -8,11 +8,11 @@ use std::path::Path;
 use super::Context;
 use crate::commands::Outcome;
 use crate::error::Error;
+use crate::gate::ReviewError;
 use crate::output;
-use crate::review::ReviewError;
-use crate::review::event::Event;
-use crate::review::findings::{self, RawFindings, Review, Severity};
-use crate::review::snapshot::Snapshot;
+use crate::session::event::Event;
+use crate::session::findings::{self, RawFindings, Review, Severity};
+use crate::session::snapshot::Snapshot;
 
 pub(super) fn run(
     context: &Context<'_>,
@@ -38,7 +38,7 @@ pub(super) fn run(
     context.append(&snapshot.session, event.clone())?;
     let now = context.clock.now();
     snapshot.apply_event(now, event);
-    for escalation in crate::review::guards::escalations(&snapshot, context.settings) {
+    for escalation in crate::gate::guards::escalations(&snapshot, context.settings) {
         snapshot.apply_event(now, escalation);
     }
     print_summary(context, &review, &request.id, &snapshot);

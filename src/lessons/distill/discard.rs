@@ -2,8 +2,8 @@
 //! trigger, the lesson or candidate, the example or the project file involved. `car lessons
 //! distill` shows the reason after the proposal (`--json`: the `reason` string).
 
+use crate::learning::precision::Refusal;
 use crate::lessons::distill::MIN_REQUIRED_TEXT;
-use crate::lessons::precision::Refusal;
 use crate::lessons::trigger::TriggerError;
 use crate::reviewer::BackendError;
 

@@ -1,0 +1,163 @@
+//! `car deep-review init FEATURE`: a new context file from the shipped template, registered in
+//! `CLAUDE.md` under "Active review contexts" (seed 002, steps 3 and 4).
+//!
+//! Invariants: an existing context file is never overwritten; the `CLAUDE.md` line is added once
+//! (a line naming the file already in the section counts), the section is created when missing,
+//! and the rest of `CLAUDE.md` is kept byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use crate::deep_review::context::{CONTEXT_DIR, ContextError, valid_name};
+
+/// The shipped template; `{{feature}}` is replaced by the feature's name.
+pub(crate) const TEMPLATE: &str = include_str!("context_template.md");
+/// The `CLAUDE.md` section listing the active review contexts.
+const SECTION: &str = "Active review contexts";
+
+/// What `init` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Initialized {
+    pub(crate) name: String,
+    pub(crate) file: PathBuf,
+    /// False when the context file already existed (it was left as it was).
+    pub(crate) created: bool,
+    pub(crate) claude_md: PathBuf,
+    /// False when `CLAUDE.md` already listed the file.
+    pub(crate) registered: bool,
+}
+
+/// Writes `.claude/review-contexts/FEATURE.md` (unless it exists) and registers it.
+pub(crate) fn init(
+    checkout: &Path,
+    feature: &str,
+    description: Option<&str>,
+) -> Result<Initialized, ContextError> {
+    let name = valid_name(feature)?;
+    let file = checkout.join(CONTEXT_DIR).join(format!("{name}.md"));
+    let created = !file.exists();
+    if created {
+        let text = TEMPLATE.replace("{{feature}}", &name);
+        crate::files::write_atomic(&file, text.as_bytes())?;
+    }
+    let claude_md = checkout.join("CLAUDE.md");
+    let current = crate::files::read_optional(&claude_md)?.unwrap_or_default();
+    let description = description
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(String::from)
+        .unwrap_or_else(|| format!("domain context for `car deep-review run {name}`"));
+    let line = format!("- `{name}.md` — {description}");
+    let registered = match register(&current, &format!("`{name}.md`"), &line) {
+        Some(text) => {
+            crate::files::write_atomic(&claude_md, text.as_bytes())?;
+            true
+        }
+        None => false,
+    };
+    Ok(Initialized {
+        name,
+        file,
+        created,
+        claude_md,
+        registered,
+    })
+}
+
+/// `text` with `line` added under the "Active review contexts" heading (created at the end when
+/// missing); `None` when a line of that section already contains `marker`.
+pub(crate) fn register(text: &str, marker: &str, line: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(heading) = lines.iter().position(|line| is_section_heading(line)) else {
+        let mut out = text.to_string();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!("## {SECTION}\n\n{line}\n"));
+        return Some(out);
+    };
+    let end = lines[heading + 1..]
+        .iter()
+        .position(|line| line.trim_start().starts_with('#'))
+        .map_or(lines.len(), |offset| heading + 1 + offset);
+    let section = &lines[heading + 1..end];
+    if section.iter().any(|existing| existing.contains(marker)) {
+        return None;
+    }
+    let last_content = section
+        .iter()
+        .rposition(|line| !line.trim().is_empty())
+        .map_or(heading, |offset| heading + 1 + offset);
+    let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+    out.insert(last_content + 1, line.to_string());
+    if last_content == heading {
+        out.insert(heading + 1, String::new());
+    }
+    let mut joined = out.join("\n");
+    joined.push('\n');
+    Some(joined)
+}
+
+fn is_section_heading(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.starts_with('#')
+        && trimmed
+            .trim_start_matches('#')
+            .trim()
+            .eq_ignore_ascii_case(SECTION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = "- `fx.md` — currency conversion";
+
+    #[test]
+    fn adds_the_section_when_missing() {
+        assert_eq!(
+            register("", "`fx.md`", LINE).unwrap(),
+            format!("## Active review contexts\n\n{LINE}\n")
+        );
+        assert_eq!(
+            register("# Project\nRules.", "`fx.md`", LINE).unwrap(),
+            format!("# Project\nRules.\n\n## Active review contexts\n\n{LINE}\n")
+        );
+    }
+
+    #[test]
+    fn appends_inside_the_section_once() {
+        let text = "# P\n\n## Active review contexts\n- `units.md` — units\n\n## Style\nx\n";
+        let added = register(text, "`fx.md`", LINE).unwrap();
+        assert_eq!(
+            added,
+            format!(
+                "# P\n\n## Active review contexts\n- `units.md` — units\n{LINE}\n\n## Style\nx\n"
+            )
+        );
+        assert_eq!(register(&added, "`fx.md`", LINE), None);
+        let empty_section = "## active review contexts\n## Style\n";
+        assert_eq!(
+            register(empty_section, "`fx.md`", LINE).unwrap(),
+            format!("## active review contexts\n\n{LINE}\n## Style\n")
+        );
+    }
+
+    #[test]
+    fn init_writes_the_template_and_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = init(dir.path(), "fx.md", Some("currency conversion")).unwrap();
+        assert!(first.created && first.registered);
+        let text = std::fs::read_to_string(&first.file).unwrap();
+        assert!(text.starts_with("# Review context: fx\n"), "{text}");
+        assert!(text.contains("## What a wrong output looks like"));
+        std::fs::write(&first.file, "my notes").unwrap();
+        let second = init(dir.path(), "fx", None).unwrap();
+        assert!(!second.created && !second.registered);
+        assert_eq!(std::fs::read_to_string(&first.file).unwrap(), "my notes");
+        let claude = std::fs::read_to_string(dir.path().join("CLAUDE.md")).unwrap();
+        assert_eq!(claude.matches("`fx.md`").count(), 1, "{claude}");
+    }
+}

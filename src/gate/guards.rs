@@ -1,0 +1,232 @@
+//! The guards that keep the review loop bounded (seeds 001 and 002).
+//!
+//! After each review round, before the verdict, the convergence guards hand findings to a human:
+//! a blocking finding that survived `maxFixAttempts` rounds in which the agent changed its file
+//! (stuck), one the agent challenged as a false positive that the reviewer reported again, and a
+//! challenged P1 the reviewer then left out (a P1 is escalated, never dropped). Before the review,
+//! the breaker is the last resort: `maxStopPasses` blocked stops in a row, or a stop where nothing
+//! moved since the last fix request.
+//!
+//! Invariants: the guards are pure functions of the snapshot and the settings, so the gate and
+//! `car review status` reach the same answer; each finding key is escalated at most once.
+
+use std::collections::BTreeSet;
+
+use crate::session::event::{AllowKind, BlockKind, EscalationKind, Event};
+use crate::session::findings::Severity;
+use crate::session::rounds::FixAttempt;
+use crate::session::snapshot::Snapshot;
+use crate::settings::Settings;
+
+/// The `finding_escalated` events the rounds so far call for.
+pub(crate) fn escalations(snapshot: &Snapshot, settings: &Settings) -> Vec<Event> {
+    let max = settings.max_fix_attempts as usize;
+    let mut keys = BTreeSet::new();
+    let mut events = Vec::new();
+    for item in snapshot.outstanding(settings.minimum_blocking_severity) {
+        let key = item.finding.key();
+        let challenge = snapshot
+            .rounds
+            .challenge_of(&key)
+            .filter(|challenge| challenge.upheld == Some(true));
+        let fixes = snapshot.rounds.failed_fixes(&key);
+        let kind = match challenge {
+            Some(_) => EscalationKind::ChallengeUpheld,
+            None if fixes.len() >= max => EscalationKind::Stuck,
+            None => continue,
+        };
+        if !keys.insert(key) {
+            continue;
+        }
+        events.push(Event::FindingEscalated {
+            review: item.review,
+            finding: item.finding,
+            kind,
+            attempts: u32::try_from(fixes.len()).unwrap_or(u32::MAX),
+            tried: fixes.iter().map(describe).collect(),
+            challenge: challenge.map(|c| c.reason.clone()).unwrap_or_default(),
+        });
+    }
+    events.extend(withdrawn_p1s(snapshot, &mut keys));
+    events
+}
+
+/// Challenged P1 findings the reviewer then left out: a P1 is never dropped without a person.
+fn withdrawn_p1s(snapshot: &Snapshot, keys: &mut BTreeSet<String>) -> Vec<Event> {
+    let mut events = Vec::new();
+    for challenge in &snapshot.rounds.challenges {
+        let key = challenge.finding.key();
+        let withdrawn_p1 =
+            challenge.upheld == Some(false) && challenge.finding.severity == Severity::P1;
+        if !withdrawn_p1 || snapshot.rounds.is_escalated(&key) || !keys.insert(key) {
+            continue;
+        }
+        events.push(Event::FindingEscalated {
+            review: challenge.review.clone(),
+            finding: challenge.finding.clone(),
+            kind: EscalationKind::ChallengedP1,
+            attempts: 0,
+            tried: Vec::new(),
+            challenge: challenge.reason.clone(),
+        });
+    }
+    events
+}
+
+/// One fix attempt for a person: the round that still reported it and what the agent said.
+fn describe(attempt: &FixAttempt) -> String {
+    if attempt.said.is_empty() {
+        format!("{}: (the agent said nothing)", attempt.review)
+    } else {
+        format!("{}: \"{}\"", attempt.review, attempt.said)
+    }
+}
+
+/// The breaker: `maxStopPasses` blocks in a row, or (when `no_progress_applies`) nothing moved
+/// since a fix request. The allow kind and the message for the person, naming what is still open.
+pub(crate) fn breaker(
+    snapshot: &Snapshot,
+    settings: &Settings,
+    no_progress_applies: bool,
+) -> Option<(AllowKind, String)> {
+    let max = settings.max_stop_passes;
+    let threshold = settings.minimum_blocking_severity;
+    let (kind, mut message) = if snapshot.blocks_since_allow >= max {
+        (
+            AllowKind::Breaker,
+            format!(
+                "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open.",
+                snapshot.blocks_since_allow
+            ),
+        )
+    } else {
+        let last = snapshot.last_block.as_ref()?;
+        if !no_progress_applies
+            || last.kind != BlockKind::Findings
+            || last.fingerprint != snapshot.fingerprint(threshold)
+        {
+            return None;
+        }
+        (
+            AllowKind::NoProgress,
+            "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop.".to_string(),
+        )
+    };
+    let open: Vec<String> = snapshot
+        .outstanding(threshold)
+        .iter()
+        .map(|item| item.finding.summary())
+        .chain(
+            snapshot
+                .unresolved_errors()
+                .iter()
+                .map(|error| error.render()),
+        )
+        .collect();
+    if open.is_empty() {
+        message.push_str(" `car review status` shows what is pending.");
+    } else {
+        message.push_str(" Still open (`car review status`):");
+        for line in open {
+            message.push_str(&format!("\n- {line}"));
+        }
+    }
+    Some((kind, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::EventRecord;
+    use crate::session::findings::Review;
+
+    fn record(event: Event) -> EventRecord {
+        EventRecord {
+            ts: 1,
+            session: "s".into(),
+            event,
+        }
+    }
+
+    fn round(snapshot: &mut Snapshot, review: &str, hash: &str, json: &str) {
+        snapshot.apply(record(Event::EditTracked {
+            file: "a.py".into(),
+            tool: "Edit".into(),
+            hash: hash.into(),
+            reviewed: false,
+        }));
+        snapshot.apply(record(Event::ReviewCompleted {
+            review: review.into(),
+            files: [("a.py".to_string(), Some(hash.to_string()))].into(),
+            findings: Review::parse_text(json).unwrap().findings,
+            known_limits: vec![],
+            notes: vec![],
+        }));
+    }
+
+    const P1: &str = r#"{"findings":[{"id":"F1","severity":"P1","file":"a.py","line":3,"title":"Crash on empty input","wrong_output":"f([]) raises IndexError"}]}"#;
+
+    #[test]
+    fn stuck_after_max_fix_attempts_and_once_only() {
+        let settings = Settings::default();
+        let mut snapshot = Snapshot::default();
+        for (review, hash) in [("R1", "h1"), ("R2", "h2"), ("R3", "h3")] {
+            round(&mut snapshot, review, hash, P1);
+            assert!(escalations(&snapshot, &settings).is_empty(), "{review}");
+        }
+        round(&mut snapshot, "R4", "h4", P1);
+        let events = escalations(&snapshot, &settings);
+        assert_eq!(events.len(), 1);
+        let Event::FindingEscalated { kind, attempts, .. } = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!((*kind, *attempts), (EscalationKind::Stuck, 3));
+        snapshot.apply(record(events[0].clone()));
+        assert!(
+            snapshot
+                .outstanding(settings.minimum_blocking_severity)
+                .is_empty()
+        );
+        round(&mut snapshot, "R5", "h5", P1);
+        assert!(escalations(&snapshot, &settings).is_empty(), "not again");
+        assert!(
+            snapshot
+                .outstanding(settings.minimum_blocking_severity)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_challenged_p1_is_escalated_whether_upheld_or_withdrawn() {
+        let settings = Settings::default();
+        for answer in [P1, r#"{"findings":[]}"#] {
+            let mut snapshot = Snapshot::default();
+            round(&mut snapshot, "R1", "h1", P1);
+            snapshot.apply(record(Event::FindingChallenged {
+                review: "R1".into(),
+                finding: "F1".into(),
+                file: "a.py".into(),
+                title: "Crash on empty input".into(),
+                severity: Severity::P1,
+                reason: "callers never pass []".into(),
+            }));
+            snapshot.apply(record(Event::ReviewRequested {
+                review: "R2".into(),
+                backend: "command".into(),
+                files: Default::default(),
+                prompt_file: String::new(),
+            }));
+            round(&mut snapshot, "R2", "h1", answer);
+            let events = escalations(&snapshot, &settings);
+            assert_eq!(events.len(), 1, "{answer}");
+            let Event::FindingEscalated {
+                kind, challenge, ..
+            } = &events[0]
+            else {
+                panic!()
+            };
+            assert_ne!(*kind, EscalationKind::Stuck);
+            assert_eq!(challenge, "callers never pass []");
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! The review prompt: the rules file, the session-scoped diff of the unreviewed files, the
+//! session's lesson warnings and validator errors as known pitfalls to verify, the findings of
+//! earlier rounds on these files (to report again with the same file and title if they still
+//! apply), the findings the agent challenged with its reasons, the known limits and the findings
+//! handed to a person (so they are not re-reported), and the findings contract.
+//!
+//! The deep review (`deep_review`) builds its own prompt from the same pieces: the rules, the
+//! pitfall lines ([`lesson_pitfalls`], [`pitfalls_section`]), the bounded diff ([`DiffWriter`])
+//! and the findings contract ([`CONTRACT`], [`findings_schema`]).
+//!
+//! Invariants: the diff is against each file's session baseline (never the whole working tree);
+//! the prompt is bounded in size (oversized diffs are cut with a note naming the file to read);
+//! a file that resolves outside the project, is not a regular file or is over 2 MiB is named,
+//! never read into the prompt.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use similar::TextDiff;
+
+use crate::gate::ReviewError;
+use crate::lessons::Warning;
+use crate::project::Project;
+use crate::session::baseline::Baselines;
+use crate::session::event::Versions;
+use crate::session::snapshot::Snapshot;
+use crate::settings::Settings;
+
+/// car's default review rules, installed as `.claude/claude-auto-review/rules.md`.
+pub(crate) const DEFAULT_RULES: &str = include_str!("default_rules.md");
+
+/// The installed rules file's name inside the state folder (the `rulesFile` default).
+pub(crate) const RULES_FILE_NAME: &str = "rules.md";
+
+/// Largest diff shown per file, and for the whole prompt.
+const MAX_FILE_DIFF: usize = 60 * 1024;
+const MAX_TOTAL_DIFF: usize = 240 * 1024;
+
+/// Writes the default rules file into the project unless one exists; its path when written.
+pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, ReviewError> {
+    let path = project.state_dir().join(RULES_FILE_NAME);
+    if path.exists() {
+        return Ok(None);
+    }
+    crate::files::write_atomic(&path, DEFAULT_RULES.as_bytes())?;
+    Ok(Some(path))
+}
+
+/// The rules text and where it came from: `rulesFile`, else the installed file, else car's own.
+/// A rules file that resolves outside the project is not read (it would go to the reviewer).
+pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
+    let configured = settings
+        .rules_file
+        .as_ref()
+        .map(|file| project.root().join(file))
+        .filter(|path| crate::project::resolves_inside(project.root(), path));
+    let installed = project.state_dir().join(RULES_FILE_NAME);
+    for path in configured.into_iter().chain([installed]) {
+        if let Ok(Some(text)) = crate::files::read_optional(&path) {
+            return (text, path.display().to_string());
+        }
+    }
+    (DEFAULT_RULES.to_string(), "car's default rules".to_string())
+}
+
+/// Everything the prompt is made from.
+pub(crate) struct PromptInput<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) settings: &'a Settings,
+    pub(crate) snapshot: &'a Snapshot,
+    pub(crate) files: &'a Versions,
+}
+
+/// Builds the review prompt.
+pub(crate) fn build(input: &PromptInput<'_>) -> String {
+    let (rules, _) = rules_text(input.project, input.settings);
+    let mut prompt = String::from(
+        "You are a code reviewer. Review ONLY the changes shown below (the session-scoped diff \
+         of the files an AI coding agent changed). Do not modify any file.\n\n",
+    );
+    prompt.push_str("<rules>\n");
+    prompt.push_str(rules.trim());
+    prompt.push_str("\n</rules>\n\n");
+    prompt.push_str(&pitfalls(input));
+    prompt.push_str(&earlier_rounds(input));
+    prompt.push_str(&challenges(input.snapshot));
+    prompt.push_str(&known_limits(input.snapshot));
+    prompt.push_str(&handed_to_person(input.snapshot));
+    prompt.push_str(&diffs(input));
+    prompt.push_str(CONTRACT);
+    prompt
+}
+
+/// The findings contract every backend is held to (the gate's and the deep review's).
+pub(crate) const CONTRACT: &str = r#"
+## Answer format
+Answer with ONE JSON object and nothing else:
+{"findings": [{"id": "F1", "severity": "P1", "file": "path/relative/to/project", "line": 42,
+  "title": "what is wrong, in one line",
+  "wrong_output": "these inputs -> this wrong result (required for P1/P2)",
+  "suggestion": "how to fix it"}],
+ "known_limits": []}
+- P1 blocker (bug, security, data loss); P2 important (performance, maintainability);
+  P3 minor (style, naming). P1 and P2 block the agent until fixed; P3 is only offered to the user.
+- A P1/P2 without a specific wrong_output is downgraded to P3.
+- No problems: {"findings": [], "known_limits": []}. Any verdict field you add is ignored.
+"#;
+
+fn pitfalls(input: &PromptInput<'_>) -> String {
+    let mut lines = lesson_pitfalls(&input.snapshot.warnings, input.settings, |warning| {
+        input.files.contains_key(&warning.file)
+    });
+    for error in input.snapshot.unresolved_errors() {
+        lines.push(format!(
+            "- validator error still present: {}",
+            error.render()
+        ));
+    }
+    pitfalls_section(lines)
+}
+
+/// Lesson warnings at or above `offerWeightThreshold` (lighter ones go to the P3 offer list) of
+/// the files `is_reviewed` accepts, one pitfall line each.
+pub(crate) fn lesson_pitfalls(
+    warnings: &[Warning],
+    settings: &Settings,
+    is_reviewed: impl Fn(&Warning) -> bool,
+) -> Vec<String> {
+    warnings
+        .iter()
+        .filter(|warning| warning.weight >= settings.offer_weight_threshold && is_reviewed(warning))
+        .map(|warning| {
+            format!(
+                "- lesson (weight {}): {} at {}:{} (trigger `{}`)",
+                warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
+            )
+        })
+        .collect()
+}
+
+/// The "Known pitfalls to verify" section (empty without lines).
+pub(crate) fn pitfalls_section(mut lines: Vec<String>) -> String {
+    lines.dedup();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "## Known pitfalls to verify\ncar flagged these while the agent worked; check whether \
+         each is a real problem in the final code:\n{}\n\n",
+        lines.join("\n")
+    )
+}
+
+/// Blocking findings the latest round reported on the files under review (not the challenged
+/// ones: they have their own section). The same file and title let car tell a fix that held from one that did not.
+fn earlier_rounds(input: &PromptInput<'_>) -> String {
+    let snapshot = input.snapshot;
+    let threshold = input.settings.minimum_blocking_severity;
+    let lines: Vec<String> = snapshot
+        .latest_round(threshold)
+        .iter()
+        .map(|item| &item.finding)
+        .filter(|finding| input.files.contains_key(&finding.file))
+        .filter(|finding| snapshot.rounds.challenge_of(&finding.key()).is_none())
+        .map(|finding| {
+            format!(
+                "- [{}] {}: {}",
+                finding.severity,
+                finding.location(),
+                finding.title
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "## Findings of earlier rounds\n\
+The agent has changed the code since these were reported. Report each one that still applies \
+again, with the same file and title; leave out what is fixed:\n{}\n\n",
+        lines.join("\n")
+    )
+}
+
+/// Challenges no prompt carried yet: the agent's reasons, and what reporting again means.
+fn challenges(snapshot: &Snapshot) -> String {
+    let lines: Vec<String> = snapshot
+        .rounds
+        .unsent_challenges()
+        .map(|challenge| {
+            let finding = &challenge.finding;
+            format!(
+                "- [{}] {}: {}\n  the agent's reason: {}",
+                finding.severity,
+                finding.location(),
+                finding.title,
+                challenge.reason
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "## Challenged by the agent\n\
+The agent holds these findings of an earlier round to be false positives. Judge each again \
+with its reason: if it still holds, report it again with the same file and title (a person then \
+decides); if the reason convinces you, leave it out.\n{}\n\n",
+        lines.join("\n")
+    )
+}
+
+/// Findings handed to a person: not to be reported again in this session.
+fn handed_to_person(snapshot: &Snapshot) -> String {
+    let escalations = snapshot.escalations();
+    if escalations.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("## Handed to a person (do not report them again)\n");
+    for escalation in escalations {
+        let finding = &escalation.finding;
+        text.push_str(&format!("- {}: {}\n", finding.location(), finding.title));
+    }
+    text.push('\n');
+    text
+}
+
+fn known_limits(snapshot: &Snapshot) -> String {
+    let limits = snapshot.known_limits();
+    if limits.is_empty() {
+        return String::new();
+    }
+    let mut text =
+        String::from("## Known limits (deferred on purpose; do not report them again)\n");
+    for (what, reason) in limits {
+        text.push_str(&format!("- {what}: {reason}\n"));
+    }
+    text.push('\n');
+    text
+}
+
+fn diffs(input: &PromptInput<'_>) -> String {
+    let baselines = Baselines::for_session(input.project, &input.snapshot.session);
+    let mut writer = DiffWriter::new("Changes to review (session-scoped diff)");
+    for (file, version) in input.files {
+        let before = baselines
+            .load(file)
+            .unwrap_or_else(|| input.project.head_version(file))
+            .unwrap_or_default();
+        let after = match version {
+            Some(_) => {
+                let path = input.project.checkout().join(file);
+                match crate::edit::read_project_file(input.project, &path) {
+                    Ok((_, text)) => text,
+                    Err(not_checked) => {
+                        writer.not_shown(file, &not_checked.to_string());
+                        continue;
+                    }
+                }
+            }
+            None => String::new(),
+        };
+        let state = if version.is_none() { " (deleted)" } else { "" };
+        writer.file(file, state, &before, &after);
+    }
+    writer.finish()
+}
+
+/// The diff section of a prompt: one unified diff per file, bounded per file and in total
+/// (a cut diff is replaced by a note naming the file to read).
+pub(crate) struct DiffWriter {
+    text: String,
+    total: usize,
+}
+
+impl DiffWriter {
+    pub(crate) fn new(heading: &str) -> DiffWriter {
+        DiffWriter {
+            text: format!("## {heading}\n"),
+            total: 0,
+        }
+    }
+
+    /// A file whose content is not shown (it resolves outside the project, or is not text), and
+    /// why.
+    pub(crate) fn not_shown(&mut self, file: &str, note: &str) {
+        self.text
+            .push_str(&format!("\n### {file}\n({note}; not shown)\n"));
+    }
+
+    /// Adds one file's diff; `state` follows the name (" (deleted)", " (new)").
+    pub(crate) fn file(&mut self, file: &str, state: &str, before: &str, after: &str) {
+        let diff = TextDiff::from_lines(before, after)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{file}"), &format!("b/{file}"))
+            .to_string();
+        self.text.push_str(&format!("\n### {file}{state}\n"));
+        if diff.len() > MAX_FILE_DIFF || self.total + diff.len() > MAX_TOTAL_DIFF {
+            self.text.push_str(&format!(
+                "(diff of {} bytes not shown: read {file} yourself)\n",
+                diff.len()
+            ));
+            return;
+        }
+        self.total += diff.len();
+        self.text.push_str("```diff\n");
+        self.text.push_str(&diff);
+        self.text.push_str("```\n");
+    }
+
+    /// Adds a line about a file whose diff cannot be shown (binary, too large to read).
+    pub(crate) fn note(&mut self, file: &str, note: &str) {
+        self.text.push_str(&format!("\n### {file}\n({note})\n"));
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.text
+    }
+}
+
+/// The JSON schema of the findings answer (strict: codex `--output-schema` requires every
+/// property to be listed as required and no others allowed).
+pub(crate) fn findings_schema() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["findings", "known_limits"],
+        "properties": {
+            "findings": {"type": "array", "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["id", "severity", "file", "line", "title", "wrong_output", "suggestion"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "severity": {"type": "string", "enum": ["P1", "P2", "P3"]},
+                    "file": {"type": "string"},
+                    "line": {"type": ["integer", "null"]},
+                    "title": {"type": "string"},
+                    "wrong_output": {"type": "string"},
+                    "suggestion": {"type": "string"}
+                }
+            }},
+            "known_limits": {"type": "array", "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["finding", "reason"],
+                "properties": {"finding": {"type": "string"}, "reason": {"type": "string"}}
+            }}
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::{Event, EventRecord};
+
+    #[test]
+    fn prompt_has_rules_diff_pitfalls_and_contract() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        std::fs::write(dir.path().join("a.py"), "x = 2\n").unwrap();
+        let baselines = Baselines::for_session(&project, "s");
+        baselines
+            .capture(&project, "a.py", Some("x = 1\n"))
+            .unwrap();
+        let records = vec![EventRecord {
+            ts: 1,
+            session: "s".into(),
+            event: Event::EditTracked {
+                file: "a.py".into(),
+                tool: "Edit".into(),
+                hash: "h".into(),
+                reviewed: false,
+            },
+        }];
+        let snapshot = Snapshot::from_records("s", records, 0);
+        let settings = Settings::default();
+        let files = snapshot.unreviewed();
+        let prompt = build(&PromptInput {
+            project: &project,
+            settings: &settings,
+            snapshot: &snapshot,
+            files: &files,
+        });
+        assert!(prompt.contains("# Review rules"));
+        assert!(prompt.contains("-x = 1\n+x = 2\n"), "{prompt}");
+        assert!(prompt.contains("\"wrong_output\""));
+        assert!(install_default_rules(&project).unwrap().is_some());
+        assert!(install_default_rules(&project).unwrap().is_none());
+    }
+}

@@ -1,0 +1,127 @@
+//! Learning from the person's corrections: a line the agent's edit tools wrote that someone else
+//! changed within 30 minutes (`A` → `B`). The agent wrote `ctx.check_hostname = False`; minutes
+//! later the person made it `True` before the agent touched the file again. Seen twice, it is a
+//! lesson about this team's standards (`source: "reversal"`) whose text names the person's
+//! version.
+//!
+//! The review layer finds the corrections ([`crate::session::authored`]: what the agent wrote,
+//! compared with the file when the agent next touches it or at stop; the agent's own shell
+//! commands are not corrections); this module picks the trigger — the specific fragment of `A`
+//! that changed ([`fragment`]), refused when the project's files of that kind already hold it
+//! ([`precision::check_project`]) — and records it through [`sighting`]. A line that is still in
+//! the file, only reformatted (a formatter's quotes, spacing or line breaks), is no correction
+//! ([`crate::learning::reformat`]).
+
+use crate::learning::fragment::LineChange;
+use crate::learning::reformat::only_reformatted;
+use crate::learning::sighting::{Sighting, Taught, choose_trigger};
+use crate::lessons::LessonScope;
+use crate::lessons::provenance::{Evidence, Source};
+use crate::text::shorten;
+
+/// How long after the agent wrote a line someone else's change of it counts as a correction.
+pub(crate) const CORRECTION_WINDOW_SECONDS: i64 = 30 * 60;
+
+/// A line the agent wrote that someone else changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Correction {
+    pub(crate) session: String,
+    /// Project-relative path.
+    pub(crate) file: String,
+    /// `line` is the line's number as the agent left it, `old` what the agent wrote (`A`), `new`
+    /// the person's version (`B`).
+    pub(crate) change: LineChange,
+    /// The file as the person left it.
+    pub(crate) content: String,
+    /// When the correction was seen.
+    pub(crate) at: i64,
+}
+
+impl Correction {
+    fn label(&self) -> String {
+        format!("a correction in {}:{}", self.file, self.change.line)
+    }
+
+    fn lesson_text(&self) -> String {
+        format!(
+            "The person changed `{}` to `{}` ({}) after the agent wrote it; write `{}`.",
+            shorten(self.change.old.trim(), 120),
+            shorten(self.change.new.trim(), 120),
+            self.file,
+            shorten(self.change.new.trim(), 120)
+        )
+    }
+}
+
+/// Turns corrections into candidates and lessons. A correction that removed the line names no
+/// version of the person's and teaches nothing.
+pub(crate) fn learn(scope: &LessonScope<'_>, corrections: &[Correction]) -> Taught {
+    let mut taught = Taught::default();
+    for correction in corrections {
+        if correction.change.new.trim().is_empty() {
+            continue;
+        }
+        if only_reformatted(&correction.change.old, &correction.content) {
+            taught.refusals.push(format!(
+                "not learned from {} (rather miss than false-alarm): the line is still there, only reformatted (quotes, spacing, line breaks: a formatter's work, not a correction)",
+                correction.label()
+            ));
+            continue;
+        }
+        let changes = std::slice::from_ref(&correction.change);
+        let found = choose_trigger(scope, &correction.file, changes, &correction.content);
+        let (lesson_scope, trigger) = match found {
+            Ok((lesson_scope, chosen)) => (lesson_scope, chosen.trigger),
+            Err(reason) => {
+                taught.refusals.push(format!(
+                    "not learned from {} (rather miss than false-alarm): {reason}",
+                    correction.label()
+                ));
+                continue;
+            }
+        };
+        let sighting = Sighting {
+            source: Source::Reversal,
+            scope: lesson_scope,
+            trigger,
+            lesson: correction.lesson_text(),
+            evidence: Evidence {
+                session: correction.session.clone(),
+                file: correction.file.clone(),
+                line: correction.change.line,
+                review: None,
+                finding: None,
+                bad: correction.change.old.trim().to_string(),
+                fixed: correction.change.new.trim().to_string(),
+                at: correction.at,
+            },
+        };
+        taught.record(scope, &sighting, &correction.label());
+    }
+    taught
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_names_the_persons_version() {
+        let correction = Correction {
+            session: "s1".into(),
+            file: "src/tls.py".into(),
+            change: LineChange {
+                line: 4,
+                old: "    ctx.check_hostname = False".into(),
+                new: "    ctx.check_hostname = True".into(),
+            },
+            content: String::new(),
+            at: 0,
+        };
+        assert_eq!(
+            correction.lesson_text(),
+            "The person changed `ctx.check_hostname = False` to `ctx.check_hostname = True` \
+(src/tls.py) after the agent wrote it; write `ctx.check_hostname = True`."
+        );
+    }
+}

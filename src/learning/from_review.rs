@@ -1,0 +1,141 @@
+//! Learning from fixed review findings: a blocking finding (P1/P2) that disappeared in a later
+//! review of the same session after the agent's edits changed the lines it points at. The fix is
+//! exactly a lesson: `subprocess.run(cmd, shell=True)` became `subprocess.run(args)` and the next
+//! review was clean, so next time car warns when `shell=True` is written, before any review runs.
+//!
+//! The trigger is the smallest specific fragment the fix removed ([`fragment`]), refused when it
+//! already occurs in the project's files of that kind ([`precision::check_project`]); the scope
+//! is the file's kind (`*.py`); the text is the finding's title and suggestion plus the fix. The
+//! review layer finds the fixes ([`crate::learning::fixed_findings`]); this module only turns them into
+//! candidates and lessons (`source: "review"`) through [`sighting`].
+//!
+//! Invariants: P3 findings, deferred known limits and disputed findings never reach this module
+//! (the review layer filters them); one finding of one review is recorded once.
+
+use crate::learning::fragment::LineChange;
+use crate::learning::sighting::{Sighting, Taught, choose_trigger};
+use crate::lessons::LessonScope;
+use crate::lessons::provenance::{Evidence, Source};
+use crate::text::shorten;
+
+/// A blocking finding the agent's edits fixed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ReviewFix {
+    pub(crate) session: String,
+    /// The review round that reported it (`R1`).
+    pub(crate) review: String,
+    /// The finding's id (`F1`) and severity (`P1`).
+    pub(crate) finding: String,
+    pub(crate) severity: String,
+    pub(crate) title: String,
+    pub(crate) suggestion: String,
+    /// Project-relative path.
+    pub(crate) file: String,
+    /// The finding's line in the reviewed version.
+    pub(crate) line: usize,
+    /// The lines the fix changed around the finding's line, nearest first.
+    pub(crate) changes: Vec<LineChange>,
+    /// The file after the fix.
+    pub(crate) fixed_content: String,
+    pub(crate) at: i64,
+}
+
+impl ReviewFix {
+    /// `R1 F1 (src/app.py:4)`, for notes.
+    fn label(&self) -> String {
+        format!(
+            "review {} {} ({}:{})",
+            self.review, self.finding, self.file, self.line
+        )
+    }
+
+    fn lesson_text(&self, old: &str, new: &str) -> String {
+        let title = self.title.trim().trim_end_matches('.');
+        let suggestion = self.suggestion.trim().trim_end_matches('.');
+        let mut text = format!("{title} ({} review finding)", self.severity);
+        if !suggestion.is_empty() {
+            text.push_str(&format!("; {suggestion}"));
+        }
+        let fix = if new.trim().is_empty() {
+            format!("`{}` was removed", shorten(old.trim(), 120))
+        } else {
+            format!(
+                "`{}` became `{}`",
+                shorten(old.trim(), 120),
+                shorten(new.trim(), 120)
+            )
+        };
+        format!("{text}. Fix that worked: {fix}.")
+    }
+}
+
+/// Turns fixed findings into candidates and lessons; what was learned and what was refused.
+pub(crate) fn learn(scope: &LessonScope<'_>, fixes: &[ReviewFix]) -> Taught {
+    let mut taught = Taught::default();
+    for fix in fixes {
+        let (lesson_scope, chosen) =
+            match choose_trigger(scope, &fix.file, &fix.changes, &fix.fixed_content) {
+                Ok(found) => found,
+                Err(reason) => {
+                    taught.refusals.push(format!(
+                        "not learned from {} (rather miss than false-alarm): {reason}",
+                        fix.label()
+                    ));
+                    continue;
+                }
+            };
+        let change = chosen.change;
+        let sighting = Sighting {
+            source: Source::Review,
+            scope: lesson_scope,
+            lesson: fix.lesson_text(&change.old, &change.new),
+            evidence: Evidence {
+                session: fix.session.clone(),
+                file: fix.file.clone(),
+                line: change.line,
+                review: Some(fix.review.clone()),
+                finding: Some(fix.finding.clone()),
+                bad: change.old.trim().to_string(),
+                fixed: change.new.trim().to_string(),
+                at: fix.at,
+            },
+            trigger: chosen.trigger,
+        };
+        taught.record(scope, &sighting, &fix.label());
+    }
+    taught
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_names_the_finding_and_the_fix() {
+        let fix = ReviewFix {
+            session: "s1".into(),
+            review: "R1".into(),
+            finding: "F1".into(),
+            severity: "P1".into(),
+            title: "Shell injection through cmd.".into(),
+            suggestion: "pass an argv list".into(),
+            file: "src/run.py".into(),
+            line: 3,
+            changes: Vec::new(),
+            fixed_content: String::new(),
+            at: 0,
+        };
+        assert_eq!(
+            fix.lesson_text(
+                "    subprocess.run(cmd, shell=True)",
+                "    subprocess.run(args)"
+            ),
+            "Shell injection through cmd (P1 review finding); pass an argv list. Fix that worked: \
+`subprocess.run(cmd, shell=True)` became `subprocess.run(args)`."
+        );
+        assert!(
+            fix.lesson_text("x = 1", "")
+                .ends_with("`x = 1` was removed.")
+        );
+    }
+}

@@ -1,0 +1,140 @@
+//! What a session teaches the lesson library beyond validator errors: the person's corrections of
+//! what the agent wrote and the blocking review findings the agent fixed. The hooks call one
+//! function per moment: after an edit of the agent's edit tools ([`after_edit`]), after its
+//! shell command ([`after_shell`]), and after the stop gate answered ([`at_stop`]).
+//!
+//! Invariants: nothing happens when lessons or learning are switched off; nothing here fails a
+//! hook — every problem becomes a note, even a panic ([`contained`]), so the gate's decision and
+//! the edit's answer are never changed by learning.
+
+use crate::edit::Edit;
+use crate::learning::sighting::Taught;
+use crate::learning::{from_correction, from_review};
+use crate::lessons::LessonScope;
+use crate::session::Session;
+use crate::session::authored::Authored;
+use crate::session::log::EventLog;
+
+fn lesson_scope<'a>(session: &Session<'a>) -> Option<LessonScope<'a>> {
+    let settings = session.settings;
+    (settings.lessons_enabled && settings.learning_enabled).then_some(LessonScope {
+        project: session.project,
+        settings,
+        clock: session.clock,
+        record: true,
+        user_layer: false,
+    })
+}
+
+/// Runs one learning step; a panic inside it becomes a note instead of taking the hook's answer
+/// with it.
+fn contained(step: impl FnOnce() -> Taught) -> Taught {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(step)).unwrap_or_else(|_| {
+        noted("learning failed with an internal error; nothing was learned".into())
+    })
+}
+
+/// Records what the agent's edit wrote; learns from the corrections it revealed.
+pub(crate) fn after_edit(session: Session<'_>, edit: &Edit) -> Taught {
+    contained(|| edit_step(session, edit))
+}
+
+fn edit_step(session: Session<'_>, edit: &Edit) -> Taught {
+    let Some(scope) = lesson_scope(&session) else {
+        return Taught::default();
+    };
+    let authored = Authored::for_session(session.project, session.id);
+    match authored.record_edit(edit, session.clock.now()) {
+        Ok(corrections) => from_correction::learn(&scope, &corrections),
+        Err(error) => noted(format!("could not record what the agent wrote: {error}")),
+    }
+}
+
+/// The agent's shell command changed files: its own work, never a correction.
+pub(crate) fn after_shell(session: Session<'_>) -> Taught {
+    contained(|| shell_step(session))
+}
+
+fn shell_step(session: Session<'_>) -> Taught {
+    if lesson_scope(&session).is_none() {
+        return Taught::default();
+    }
+    let authored = Authored::for_session(session.project, session.id);
+    match authored.shell_ran(session.project, session.clock.now()) {
+        Ok(()) => Taught::default(),
+        Err(error) => noted(format!(
+            "could not record the agent's shell changes: {error}"
+        )),
+    }
+}
+
+/// After the stop gate: corrections in the files on disk, then the review findings the agent
+/// fixed.
+pub(crate) fn at_stop(session: Session<'_>) -> Taught {
+    contained(|| stop_step(session))
+}
+
+fn stop_step(session: Session<'_>) -> Taught {
+    let Some(scope) = lesson_scope(&session) else {
+        return Taught::default();
+    };
+    let authored = Authored::for_session(session.project, session.id);
+    let mut taught = match authored.observe(session.project, session.clock.now()) {
+        Ok(corrections) => from_correction::learn(&scope, &corrections),
+        Err(error) => noted(format!("could not look for corrections: {error}")),
+    };
+    let log = EventLog::for_session(session.project, session.id);
+    if !log.exists() || !has_two_reviews(&log) {
+        return taught;
+    }
+    let snapshot = match crate::session::checkpoint::load(&log) {
+        Ok(snapshot) if snapshot.reviews.len() >= 2 => snapshot,
+        Ok(_) => return taught,
+        Err(error) => {
+            taught
+                .notes
+                .push(format!("could not read the session's reviews: {error}"));
+            return taught;
+        }
+    };
+    let fixes = crate::learning::fixed_findings::find(&session, &snapshot, &authored);
+    taught.extend(from_review::learn(&scope, &fixes.fixes));
+    if let Err(error) = fixes.mark_decided(&session) {
+        taught.notes.push(format!(
+            "could not remember which findings were learned from: {error}"
+        ));
+    }
+    taught
+}
+
+/// Whether the session asked for two reviews or more (the gate writes one prompt per request):
+/// with fewer nothing can have disappeared in a later review, and the snapshot is not read again.
+fn has_two_reviews(log: &EventLog) -> bool {
+    let Ok(entries) = std::fs::read_dir(log.dir().join("reviews")) else {
+        return false;
+    };
+    entries
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".prompt.md"))
+        .nth(1)
+        .is_some()
+}
+
+fn noted(note: String) -> Taught {
+    Taught {
+        notes: vec![note],
+        refusals: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_while_learning_is_a_note() {
+        let taught = contained(|| panic!("index out of bounds"));
+        assert_eq!(taught.notes.len(), 1);
+        assert!(taught.notes[0].contains("internal error"), "{taught:?}");
+    }
+}

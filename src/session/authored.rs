@@ -1,0 +1,386 @@
+//! What the agent wrote in a session, kept to tell the person's corrections from the agent's own
+//! changes and to read back the versions a review saw.
+//!
+//! Per file the agent edited (`clients/<session>/authored/files/*.json`): the content as car last
+//! saw it, the lines the agent's edit tools added (with when), and the versions (content hashes)
+//! the agent produced; the contents of those versions under `authored/versions/<hash>`.
+//!
+//! - **An agent edit** ([`Authored::record_edit`]): when the payload carries the file as it was
+//!   just before the edit and that differs from what car last saw, someone else changed the file
+//!   in between: every line the agent added within the last 30 minutes that this changed is a
+//!   correction `A → B`. Then the edit's content and added lines are recorded.
+//! - **The agent's shell command** ([`Authored::shell_ran`], the PostToolUse hook on Bash): files
+//!   it changed are the agent's own work, recorded as such — never a correction.
+//! - **Stop** ([`Authored::observe`]): the files on disk against what car last saw, as above.
+//!
+//! Invariants: bounded (files over 256 KiB, lines over 300 characters, more than 400 added lines
+//! per file or 200 files per session are not kept; at most 12 versions per file); one lock per
+//! session store; a correction is reported once (what car last saw moves to the observed
+//! content); nothing here fails a hook (errors are returned for a note).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::edit::Edit;
+use crate::files::{self, FileError, FileLock, HOOK_LOCK_WAIT};
+use crate::learning::from_correction::{CORRECTION_WINDOW_SECONDS, Correction};
+use crate::project::{Project, sanitize_component};
+use crate::session::changed_lines::changed_lines;
+use crate::session::event::content_hash;
+
+const MAX_CONTENT_BYTES: u64 = 256 * 1024;
+const MAX_LINE_CHARS: usize = 300;
+const MAX_ADDED_LINES: usize = 400;
+const MAX_FILES: usize = 200;
+const MAX_VERSIONS: usize = 12;
+
+/// One line the agent's edit tools added.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct AddedByAgent {
+    text: String,
+    at: i64,
+}
+
+/// What car knows about one file the agent edited.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct FileRecord {
+    file: String,
+    /// The content as car last saw it (after the agent's edit or shell command, or as observed).
+    content: String,
+    #[serde(default)]
+    added: Vec<AddedByAgent>,
+    /// Every stored version, oldest first.
+    #[serde(default)]
+    versions: Vec<String>,
+    /// The versions the agent produced (edit tools or its shell commands).
+    #[serde(default)]
+    agent_versions: Vec<String>,
+}
+
+impl FileRecord {
+    /// The agent's added lines that `observed` changed within the correction window.
+    fn corrections(&self, observed: &str, now: i64) -> Vec<crate::learning::fragment::LineChange> {
+        let recent = |text: &str| {
+            self.added
+                .iter()
+                .any(|added| added.text == text && now - added.at <= CORRECTION_WINDOW_SECONDS)
+        };
+        changed_lines(&self.content, observed)
+            .into_iter()
+            .filter(|change| recent(change.old.trim()))
+            .collect()
+    }
+
+    /// Moves to `content`, forgetting added lines it no longer holds or that are too old.
+    fn advance(&mut self, content: &str, now: i64) {
+        self.content = content.to_string();
+        let present: std::collections::HashSet<&str> = content.lines().map(str::trim).collect();
+        self.added.retain(|added| {
+            present.contains(added.text.as_str()) && now - added.at <= CORRECTION_WINDOW_SECONDS
+        });
+    }
+
+    fn add_lines(&mut self, edit: &Edit, now: i64) {
+        for line in &edit.added {
+            let text = line.text.trim();
+            if text.is_empty() || text.chars().count() > MAX_LINE_CHARS {
+                continue;
+            }
+            if self.added.len() >= MAX_ADDED_LINES {
+                self.added.remove(0);
+            }
+            self.added.push(AddedByAgent {
+                text: text.to_string(),
+                at: now,
+            });
+        }
+    }
+}
+
+/// A session's record of what the agent wrote.
+#[derive(Debug, Clone)]
+pub(crate) struct Authored {
+    dir: PathBuf,
+    session: String,
+}
+
+impl Authored {
+    pub(crate) fn for_session(project: &Project, session: &str) -> Authored {
+        Authored {
+            dir: project.client_dir(session).join("authored"),
+            session: session.to_string(),
+        }
+    }
+
+    fn record_path(&self, file: &str) -> PathBuf {
+        let readable = sanitize_component(&file.replace('/', "__"));
+        let digest: String = content_hash(file.as_bytes()).chars().take(10).collect();
+        self.dir
+            .join("files")
+            .join(format!("{readable}.{digest}.json"))
+    }
+
+    fn version_path(&self, hash: &str) -> PathBuf {
+        self.dir.join("versions").join(sanitize_component(hash))
+    }
+
+    fn lock(&self) -> Result<FileLock, FileError> {
+        FileLock::acquire(&self.dir.join("store"), HOOK_LOCK_WAIT)
+    }
+
+    fn load(&self, file: &str) -> Option<FileRecord> {
+        let text = files::read_optional(&self.record_path(file)).ok()??;
+        serde_json::from_str(&text).ok()
+    }
+
+    fn save(&self, record: &FileRecord) -> Result<(), FileError> {
+        let text = serde_json::to_string(record).unwrap_or_default();
+        files::write_atomic_unsynced(&self.record_path(&record.file), text.as_bytes())
+    }
+
+    fn records(&self) -> Vec<FileRecord> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("files")) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|entry| files::read_optional(&entry.path()).ok().flatten())
+            .filter_map(|text| serde_json::from_str(&text).ok())
+            .collect()
+    }
+
+    /// Stores `content` as a version of `record` (the agent's when `by_agent`).
+    fn store_version(&self, record: &mut FileRecord, content: &str, by_agent: bool) {
+        let hash = content_hash(content.as_bytes());
+        if by_agent && !record.agent_versions.contains(&hash) {
+            record.agent_versions.push(hash.clone());
+        }
+        if record.versions.contains(&hash) {
+            return;
+        }
+        if files::write_atomic_unsynced(&self.version_path(&hash), content.as_bytes()).is_err() {
+            return;
+        }
+        record.versions.push(hash);
+        while record.versions.len() > MAX_VERSIONS {
+            let oldest = record.versions.remove(0);
+            record.agent_versions.retain(|hash| *hash != oldest);
+            let _ = std::fs::remove_file(self.version_path(&oldest));
+        }
+    }
+
+    fn correction(
+        &self,
+        file: &str,
+        change: crate::learning::fragment::LineChange,
+        content: &str,
+        now: i64,
+    ) -> Correction {
+        Correction {
+            session: self.session.clone(),
+            file: file.to_string(),
+            change,
+            content: content.to_string(),
+            at: now,
+        }
+    }
+
+    /// Records an edit of the agent's edit tools; the corrections it revealed (see the module
+    /// docs).
+    pub(crate) fn record_edit(&self, edit: &Edit, now: i64) -> Result<Vec<Correction>, FileError> {
+        // A notebook cell's source is not the file's content.
+        if edit.language.is_some() || edit.content.len() as u64 > MAX_CONTENT_BYTES {
+            return Ok(Vec::new());
+        }
+        let _lock = self.lock()?;
+        let file = &edit.relative_path;
+        let existing = self.load(file);
+        if existing.is_none() && self.records().len() >= MAX_FILES {
+            return Ok(Vec::new());
+        }
+        let mut record = existing.unwrap_or_else(|| FileRecord {
+            file: file.clone(),
+            ..FileRecord::default()
+        });
+        let mut corrections = Vec::new();
+        if let Some(before) = &edit.before
+            && !record.content.is_empty()
+            && *before != record.content
+        {
+            for change in record.corrections(before, now) {
+                corrections.push(self.correction(file, change, before, now));
+            }
+            record.advance(before, now);
+            self.store_version(&mut record, before, false);
+        }
+        record.advance(&edit.content, now);
+        record.add_lines(edit, now);
+        self.store_version(&mut record, &edit.content, true);
+        self.save(&record)?;
+        Ok(corrections)
+    }
+
+    /// The agent ran a shell command: what it changed in the files it edited is its own work.
+    pub(crate) fn shell_ran(&self, project: &Project, now: i64) -> Result<(), FileError> {
+        if !self.dir.exists() {
+            return Ok(());
+        }
+        let _lock = self.lock()?;
+        for mut record in self.records() {
+            match read_current(project, &record.file) {
+                Some(content) if content != record.content => {
+                    record.advance(&content, now);
+                    self.store_version(&mut record, &content, true);
+                    self.save(&record)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// At stop: the corrections in the files on disk since car last saw them.
+    pub(crate) fn observe(
+        &self,
+        project: &Project,
+        now: i64,
+    ) -> Result<Vec<Correction>, FileError> {
+        if !self.dir.exists() {
+            return Ok(Vec::new());
+        }
+        let _lock = self.lock()?;
+        let mut corrections = Vec::new();
+        for mut record in self.records() {
+            let Some(content) = read_current(project, &record.file) else {
+                continue;
+            };
+            if content == record.content {
+                continue;
+            }
+            for change in record.corrections(&content, now) {
+                corrections.push(self.correction(&record.file, change, &content, now));
+            }
+            record.advance(&content, now);
+            self.store_version(&mut record, &content, false);
+            self.save(&record)?;
+        }
+        Ok(corrections)
+    }
+
+    /// A stored version's content.
+    pub(crate) fn version(&self, hash: &str) -> Option<String> {
+        files::read_optional(&self.version_path(hash))
+            .ok()
+            .flatten()
+    }
+
+    /// Whether the agent (its edit tools or its shell commands) produced this version of `file`.
+    pub(crate) fn is_agent_version(&self, file: &str, hash: &str) -> bool {
+        self.load(file)
+            .is_some_and(|record| record.agent_versions.iter().any(|known| known == hash))
+    }
+}
+
+/// The file's content now, when it is small enough to keep.
+fn read_current(project: &Project, file: &str) -> Option<String> {
+    files::read_text_or_none(&project.checkout().join(file), MAX_CONTENT_BYTES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn edit(root: &Path, before: Option<&str>, content: &str, added: &[(usize, &str)]) -> Edit {
+        std::fs::write(root.join("tls.py"), content).unwrap();
+        crate::edit::test_edit(root, "tls.py", "Edit", content, before, added)
+    }
+
+    #[test]
+    fn a_persons_change_is_a_correction_the_agents_shell_change_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let store = Authored::for_session(&project, "s1");
+        let agent = "import ssl\nctx.check_hostname = False\n";
+        let first = edit(
+            dir.path(),
+            Some("import ssl\n"),
+            agent,
+            &[(2, "ctx.check_hostname = False")],
+        );
+        assert!(store.record_edit(&first, 100).unwrap().is_empty());
+
+        std::fs::write(
+            dir.path().join("tls.py"),
+            "import ssl\nctx.check_hostname = None\n",
+        )
+        .unwrap();
+        store.shell_ran(&project, 200).unwrap();
+        assert!(
+            store.observe(&project, 300).unwrap().is_empty(),
+            "the agent's own sed"
+        );
+
+        let person = "import ssl\nctx.check_hostname = True\n";
+        std::fs::write(dir.path().join("tls.py"), person).unwrap();
+        let found = store.observe(&project, 400).unwrap();
+        assert!(
+            found.is_empty(),
+            "the agent's line was already gone: {found:?}"
+        );
+
+        let mine = "import ssl\nctx.check_hostname = False\nctx.verify_mode = 0\n";
+        let second = edit(
+            dir.path(),
+            Some(person),
+            mine,
+            &[
+                (2, "ctx.check_hostname = False"),
+                (3, "ctx.verify_mode = 0"),
+            ],
+        );
+        assert!(
+            store.record_edit(&second, 500).unwrap().is_empty(),
+            "its own change"
+        );
+        std::fs::write(dir.path().join("tls.py"), person).unwrap();
+        let next = edit(
+            dir.path(),
+            Some(person),
+            "import ssl\nctx.check_hostname = True\nx = 1\n",
+            &[(3, "x = 1")],
+        );
+        let found = store.record_edit(&next, 600).unwrap();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].change.old, "ctx.check_hostname = False");
+        assert_eq!(found[0].change.new, "ctx.check_hostname = True");
+        assert_eq!(
+            (found[1].change.old.as_str(), found[1].change.new.as_str()),
+            ("ctx.verify_mode = 0", ""),
+            "a removed line is reported with no new version"
+        );
+        assert!(
+            store.observe(&project, 700).unwrap().is_empty(),
+            "reported once"
+        );
+    }
+
+    #[test]
+    fn only_recent_lines_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let store = Authored::for_session(&project, "s1");
+        let agent = "ctx.check_hostname = False\n";
+        store
+            .record_edit(&edit(dir.path(), Some(""), agent, &[(1, agent.trim())]), 0)
+            .unwrap();
+        std::fs::write(dir.path().join("tls.py"), "ctx.check_hostname = True\n").unwrap();
+        assert!(
+            store
+                .observe(&project, CORRECTION_WINDOW_SECONDS + 1)
+                .unwrap()
+                .is_empty()
+        );
+    }
+}

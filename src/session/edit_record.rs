@@ -1,0 +1,92 @@
+//! What the PostToolUse hook records for the stop gate: the file's baseline (before the session's
+//! first edit of it), the edit (with its content hash), the validator errors of the file now, and
+//! the lesson warnings the edit drew. The session's first record also notes which files were
+//! already dirty in git, so changes made later outside the edit tools can be reconciled.
+//!
+//! Invariant: one hook call appends its events in one write, so parallel hooks of one session
+//! interleave whole groups and never lose an event.
+
+use crate::edit::Edit;
+use crate::files::FileError;
+use crate::lessons::Warning;
+use crate::session::Session;
+use crate::session::baseline::Baselines;
+use crate::session::event::{Event, content_hash};
+use crate::session::log::EventLog;
+use crate::session::reconcile::dirty_versions;
+use crate::validate::Diagnostic;
+
+/// Records one checked edit.
+pub(crate) fn edit_checked(
+    context: Session<'_>,
+    edit: &Edit,
+    diagnostics: &[Diagnostic],
+    warnings: &[Warning],
+) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    let mut events = session_start(context, &log);
+    let baselines = Baselines::for_session(context.project, context.id);
+    events.extend(baselines.capture(
+        context.project,
+        &edit.relative_path,
+        edit.before.as_deref(),
+    )?);
+    let hash = content_hash(edit.content.as_bytes());
+    events.push(Event::EditTracked {
+        file: edit.relative_path.clone(),
+        tool: edit.tool.clone(),
+        reviewed: is_reviewed(&log, &edit.relative_path, &hash),
+        hash,
+    });
+    events.push(Event::Validated {
+        file: edit.relative_path.clone(),
+        errors: diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect(),
+    });
+    if !warnings.is_empty() {
+        events.push(Event::LessonWarned {
+            file: edit.relative_path.clone(),
+            warnings: warnings.to_vec(),
+        });
+    }
+    log.append_all(context.clock.now(), events)
+}
+
+/// Records a file a tool deleted.
+pub(crate) fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    let mut events = session_start(context, &log);
+    let baselines = Baselines::for_session(context.project, context.id);
+    events.extend(baselines.capture(context.project, relative_path, None)?);
+    events.push(Event::FileDeleted {
+        file: relative_path.to_string(),
+    });
+    log.append_all(context.clock.now(), events)
+}
+
+/// Whether a completed review covered exactly this version. Reviews only complete after a stop,
+/// and every stop leaves the snapshot cache, so without a cache the answer is no — and with one,
+/// only the events since the last stop are read.
+fn is_reviewed(log: &EventLog, file: &str, hash: &str) -> bool {
+    let Some(snapshot) = crate::session::checkpoint::peek(log) else {
+        return false;
+    };
+    snapshot
+        .reviews
+        .iter()
+        .any(|review| review.files.get(file).and_then(Option::as_deref) == Some(hash))
+}
+
+/// The worktree baseline, when this is the session's first record.
+fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
+    if log.exists() {
+        return Vec::new();
+    }
+    dirty_versions(context.project, context.settings)
+        .map(|dirty| Event::WorktreeBaseline { dirty })
+        .into_iter()
+        .collect()
+}

@@ -1,0 +1,576 @@
+//! The one append path for session events: `clients/<session>/events.jsonl`, plus the project
+//! lifecycle log `state.jsonl` for the events that matter beyond one session (reviews, stop
+//! decisions, session end). Each append is complete lines in one `write` under the file's lock; a
+//! reader skips a torn or unreadable line instead of failing, so a hook killed mid-write never
+//! breaks the log.
+//!
+//! Invariant: every event goes through [`EventLog::append`] / [`EventLog::append_all`], which
+//! copy lifecycle events into `state.jsonl` so the two logs never disagree about what happened.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use crate::files::{self, FileError, HOOK_LOCK_WAIT};
+use crate::project::Project;
+use crate::session::event::{Event, EventRecord};
+use crate::session::snapshot::{Frequent, Snapshot, WarningRef};
+
+/// File name of a session's event log inside its client folder.
+pub(crate) const EVENTS_FILE: &str = "events.jsonl";
+
+/// A session's event log.
+#[derive(Debug, Clone)]
+pub(crate) struct EventLog {
+    path: PathBuf,
+    lifecycle: PathBuf,
+    session: String,
+}
+
+impl EventLog {
+    pub(crate) fn for_session(project: &Project, session_id: &str) -> EventLog {
+        EventLog::in_folder(project, &project.client_dir(session_id), session_id)
+    }
+
+    /// The log in a session folder found by listing `clients/` (whose name may not be the id).
+    pub(crate) fn in_folder(project: &Project, folder: &Path, session_id: &str) -> EventLog {
+        EventLog {
+            path: folder.join(EVENTS_FILE),
+            lifecycle: project.state_log(),
+            session: session_id.to_string(),
+        }
+    }
+
+    pub(crate) fn path(&self) -> &PathBuf {
+        &self.path
+    }
+
+    pub(crate) fn session(&self) -> &str {
+        &self.session
+    }
+
+    /// The session's folder (`clients/<session>/`).
+    pub(crate) fn dir(&self) -> PathBuf {
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
+    /// Whether the session recorded anything yet.
+    pub(crate) fn exists(&self) -> bool {
+        self.path.exists()
+    }
+
+    /// Appends one event at `now`.
+    pub(crate) fn append(&self, now: i64, event: Event) -> Result<(), FileError> {
+        self.append_all(now, vec![event])
+    }
+
+    /// Appends events at `now` in one write (all or, if killed, a torn last line).
+    pub(crate) fn append_all(&self, now: i64, events: Vec<Event>) -> Result<(), FileError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut session_lines = Vec::with_capacity(events.len());
+        let mut lifecycle_lines = Vec::new();
+        for event in events {
+            let is_lifecycle = event.is_lifecycle();
+            let record = EventRecord {
+                ts: now,
+                session: self.session.clone(),
+                event,
+            };
+            let line = serde_json::to_string(&record).unwrap_or_default();
+            if is_lifecycle {
+                lifecycle_lines.push(line.clone());
+            }
+            session_lines.push(line);
+        }
+        append_after_torn(&self.path, &session_lines.join("\n"))?;
+        if !lifecycle_lines.is_empty() {
+            append_after_torn(&self.lifecycle, &lifecycle_lines.join("\n"))?;
+        }
+        Ok(())
+    }
+
+    /// Records an event in the lifecycle log only (about a session whose folder is gone).
+    pub(crate) fn append_lifecycle_only(&self, now: i64, event: Event) -> Result<(), FileError> {
+        let record = EventRecord {
+            ts: now,
+            session: self.session.clone(),
+            event,
+        };
+        let line = serde_json::to_string(&record).unwrap_or_default();
+        append_after_torn(&self.lifecycle, &line)
+    }
+
+    /// Every readable event, oldest first; `(events, skipped_lines)`.
+    pub(crate) fn read(&self) -> Result<(Vec<EventRecord>, usize), FileError> {
+        let bytes = match files::read_bounded(&self.path, files::MAX_STATE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(error) if error.is_not_found() => return Ok((Vec::new(), 0)),
+            Err(error) => return Err(error),
+        };
+        Ok(parse_lines(&decode_lines(bytes)))
+    }
+}
+
+/// Appends `lines` in one write under the file's lock; a torn last line left by a killed writer
+/// never swallows them ([`files::append_line`]).
+fn append_after_torn(path: &Path, lines: &str) -> Result<(), FileError> {
+    files::append_line(path, lines, HOOK_LOCK_WAIT)
+}
+
+/// The log's bytes as text of the same length: a line that is not valid UTF-8 (half a character
+/// left by a write cut short) becomes `?`s, which no parser reads as an event, so it is skipped
+/// like any torn line — and byte offsets into the file stay offsets into the text.
+pub(crate) fn decode_lines(bytes: Vec<u8>) -> String {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return text,
+        Err(error) => error.into_bytes(),
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    for (index, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
+        if index > 0 {
+            out.push(b'\n');
+        }
+        if std::str::from_utf8(line).is_ok() {
+            out.extend_from_slice(line);
+        } else {
+            out.extend(std::iter::repeat_n(b'?', line.len()));
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Logs at least this large are parsed in two halves on two threads (a first stop on a long
+/// session log, before the snapshot cache exists).
+const PARALLEL_FROM: usize = 512 * 1024;
+
+/// One line as read: car's frequent events borrowed from the text, anything else owned.
+enum Line<'a> {
+    Frequent(i64, &'a str, Frequent<'a>),
+    Record(EventRecord),
+    Unreadable,
+}
+
+impl Line<'_> {
+    fn into_record(self) -> Option<EventRecord> {
+        match self {
+            Line::Frequent(ts, session, event) => Some(EventRecord {
+                ts,
+                session: session.to_string(),
+                event: event.into_event(),
+            }),
+            Line::Record(record) => Some(record),
+            Line::Unreadable => None,
+        }
+    }
+
+    fn apply_to(self, snapshot: &mut Snapshot) -> bool {
+        match self {
+            Line::Frequent(ts, _, event) => snapshot.apply_frequent(ts, event),
+            Line::Record(record) => snapshot.apply(record),
+            Line::Unreadable => return false,
+        }
+        true
+    }
+}
+
+/// Parses JSONL, skipping blank, torn and unknown lines; events keep their order.
+pub(crate) fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
+    let lines = read_lines(text);
+    let total = lines.len();
+    let records: Vec<EventRecord> = lines.into_iter().filter_map(Line::into_record).collect();
+    let skipped = total - records.len();
+    (records, skipped)
+}
+
+/// Folds JSONL into `snapshot` (what [`parse_lines`] then [`Snapshot::apply`] would give) without
+/// owning the frequent events; returns how many lines were skipped.
+pub(crate) fn fold_lines(text: &str, snapshot: &mut Snapshot) -> usize {
+    if text.len() < PARALLEL_FROM {
+        return fold(lines_of(text).map(read_line), snapshot);
+    }
+    // The later half is read on another thread while this one folds the earlier half.
+    let (first, second) = split_at_line(text);
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| lines_of(second).map(read_line).collect::<Vec<_>>());
+        let skipped = fold(lines_of(first).map(read_line), snapshot);
+        let later = later
+            .join()
+            .unwrap_or_else(|_| lines_of(second).map(read_line).collect());
+        skipped + fold(later.into_iter(), snapshot)
+    })
+}
+
+/// Applies lines in order; how many were unreadable.
+fn fold<'a>(lines: impl Iterator<Item = Line<'a>>, snapshot: &mut Snapshot) -> usize {
+    let mut skipped = 0;
+    for line in lines {
+        if !line.apply_to(snapshot) {
+            skipped += 1;
+        }
+    }
+    skipped
+}
+
+/// Every non-blank line read, in two halves on two threads for a large text.
+fn read_lines(text: &str) -> Vec<Line<'_>> {
+    if text.len() < PARALLEL_FROM {
+        return lines_of(text).map(read_line).collect();
+    }
+    let (first, second) = split_at_line(text);
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| lines_of(second).map(read_line).collect::<Vec<_>>());
+        let mut lines: Vec<Line<'_>> = lines_of(first).map(read_line).collect();
+        let rest = later
+            .join()
+            .unwrap_or_else(|_| lines_of(second).map(read_line).collect());
+        lines.extend(rest);
+        lines
+    })
+}
+
+fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|line| !line.trim().is_empty())
+}
+
+/// The text cut in two at the line boundary nearest its middle.
+fn split_at_line(text: &str) -> (&str, &str) {
+    let half = text.len() / 2;
+    let middle = text[half..]
+        .find('\n')
+        .map_or(text.len(), |index| half + index + 1);
+    text.split_at(middle)
+}
+
+/// One line. car writes `{"ts":N,"session":"…","event":"…",` first, so the fast path reads those
+/// by hand and deserializes only the event's own fields, borrowed (serde's `flatten` would buffer
+/// every line twice, and owning every string is most of the rest of a cold stop's time);
+/// anything else takes the general path.
+fn read_line(line: &str) -> Line<'_> {
+    if let Some((ts, session, tag, after)) = fast_prefix(line)
+        && let Some(event) = read_frequent(tag, after, line)
+    {
+        return Line::Frequent(ts, session, event);
+    }
+    match serde_json::from_str::<EventRecord>(line) {
+        Ok(record) => Line::Record(record),
+        Err(_) => Line::Unreadable,
+    }
+}
+
+/// `ts`, `session`, the event tag of a line car wrote, and the rest of the line after the tag.
+fn fast_prefix(line: &str) -> Option<(i64, &str, &str, &str)> {
+    let rest = line.strip_prefix("{\"ts\":")?;
+    let digits = rest.find(',')?;
+    let ts = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix(",\"session\":\"")?;
+    let end = rest.find('"')?;
+    let session = &rest[..end];
+    let rest = rest[end..].strip_prefix("\",\"event\":\"")?;
+    let end = rest.find('"')?;
+    let (tag, after) = (&rest[..end], &rest[end + 1..]);
+    (!session.contains('\\')).then_some((ts, session, tag, after))
+}
+
+/// The frequent events straight into their fields, borrowed; `None` for any other event (an
+/// internally tagged enum buffers each line before it can pick the variant).
+fn read_frequent<'a>(tag: &str, after: &'a str, line: &'a str) -> Option<Frequent<'a>> {
+    if let Some(event) = read_plain(tag, after) {
+        return Some(event);
+    }
+    #[derive(serde::Deserialize)]
+    struct Edit<'a> {
+        #[serde(borrow)]
+        file: Cow<'a, str>,
+        #[serde(borrow)]
+        tool: Cow<'a, str>,
+        #[serde(borrow)]
+        hash: Cow<'a, str>,
+        #[serde(default)]
+        reviewed: bool,
+    }
+    #[derive(serde::Deserialize)]
+    struct Validated<'a> {
+        #[serde(borrow)]
+        file: Cow<'a, str>,
+        errors: Vec<crate::validate::Diagnostic>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Warned<'a> {
+        #[serde(borrow)]
+        file: Cow<'a, str>,
+        #[serde(borrow)]
+        warnings: Vec<WarningRef<'a>>,
+    }
+    let event = match tag {
+        "edit_tracked" => {
+            let Edit {
+                file,
+                tool,
+                hash,
+                reviewed,
+            } = serde_json::from_str(line).ok()?;
+            Frequent::Edit {
+                file,
+                tool,
+                hash,
+                reviewed,
+            }
+        }
+        "validated" => {
+            let Validated { file, errors } = serde_json::from_str(line).ok()?;
+            Frequent::Validated { file, errors }
+        }
+        "lesson_warned" => {
+            let Warned { file, warnings } = serde_json::from_str(line).ok()?;
+            Frequent::Warned { file, warnings }
+        }
+        _ => return None,
+    };
+    Some(event)
+}
+
+/// The two most frequent events exactly as car writes them (fields in order, no escapes, no
+/// validator errors), read without a JSON parser: two thirds of a long log, and most of a cold
+/// stop's time when each went through serde. Anything else is `None` (serde reads it).
+fn read_plain<'a>(tag: &str, after: &'a str) -> Option<Frequent<'a>> {
+    if after.contains('\\') {
+        return None;
+    }
+    let (file, rest) = after.strip_prefix(",\"file\":\"")?.split_once('"')?;
+    match tag {
+        "edit_tracked" => {
+            let (tool, rest) = rest.strip_prefix(",\"tool\":\"")?.split_once('"')?;
+            let (hash, rest) = rest.strip_prefix(",\"hash\":\"")?.split_once('"')?;
+            let reviewed = match rest {
+                "}" | ",\"reviewed\":false}" => false,
+                ",\"reviewed\":true}" => true,
+                _ => return None,
+            };
+            Some(Frequent::Edit {
+                file: file.into(),
+                tool: tool.into(),
+                hash: hash.into(),
+                reviewed,
+            })
+        }
+        "validated" if rest == ",\"errors\":[]}" => Some(Frequent::Validated {
+            file: file.into(),
+            errors: Vec::new(),
+        }),
+        _ => None,
+    }
+}
+
+/// Reads the last 8 KiB of a log and returns the newest `ts` found there.
+pub(crate) fn last_ts_of(path: &Path) -> Option<i64> {
+    let tail = files::read_tail(path, 8 * 1024).ok()?;
+    let text = String::from_utf8_lossy(&tail);
+    text.lines().rev().find_map(|line| {
+        serde_json::from_str::<serde_json::Value>(line)
+            .ok()?
+            .get("ts")?
+            .as_i64()
+    })
+}
+
+/// Every session of the project that recorded events, as snapshots, oldest activity first.
+pub(crate) fn sessions(project: &Project) -> Vec<crate::session::snapshot::Snapshot> {
+    let mut snapshots: Vec<crate::session::snapshot::Snapshot> = project
+        .session_folders()
+        .into_iter()
+        .filter(|(_, folder)| folder.join(EVENTS_FILE).exists())
+        .filter_map(|(name, folder)| {
+            let (records, skipped) = EventLog::in_folder(project, &folder, &name).read().ok()?;
+            let session = records
+                .first()
+                .map_or(name.clone(), |record| record.session.clone());
+            Some(crate::session::snapshot::Snapshot::from_records(
+                &session, records, skipped,
+            ))
+        })
+        .collect();
+    snapshots.sort_by_key(|snapshot| snapshot.last_ts);
+    snapshots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torn_last_line_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let log = EventLog::for_session(&project, "s1");
+        log.append(1, Event::FileDeleted { file: "a".into() })
+            .unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(log.path())
+            .and_then(|mut file| std::io::Write::write_all(&mut file, b"{\"ts\":2,\"sess"))
+            .unwrap();
+        let (events, skipped) = log.read().unwrap();
+        assert_eq!(events.len(), 1);
+        assert_eq!(skipped, 1);
+        assert_eq!(last_ts_of(log.path()), Some(1));
+        log.append(3, Event::FileDeleted { file: "b".into() })
+            .unwrap();
+        let (events, skipped) = log.read().unwrap();
+        assert_eq!(events.len(), 2, "the event after a torn line is kept");
+        assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn an_undecodable_line_is_skipped_and_offsets_hold() {
+        let mut bytes =
+            b"{\"ts\":1,\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"a\"}\n".to_vec();
+        bytes.extend_from_slice(b"{\"ts\":2,\"sess\xc3\n");
+        bytes.extend_from_slice(
+            b"{\"ts\":3,\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"b\"}\n\xe2\x82",
+        );
+        let length = bytes.len();
+        let text = decode_lines(bytes);
+        assert_eq!(text.len(), length);
+        let (events, skipped) = parse_lines(&text);
+        assert_eq!(events.len(), 2);
+        assert_eq!(skipped, 2);
+    }
+
+    #[test]
+    fn large_logs_parse_in_order() {
+        let line = |ts: i64| {
+            serde_json::to_string(&EventRecord {
+                ts,
+                session: "s".into(),
+                event: Event::FileDeleted {
+                    file: "f".repeat(200),
+                },
+            })
+            .unwrap()
+        };
+        let text: String = (0..5_000).map(|ts| line(ts) + "\n").collect();
+        assert!(text.len() > PARALLEL_FROM);
+        let (events, skipped) = parse_lines(&text);
+        assert_eq!(skipped, 0);
+        assert!(
+            events
+                .iter()
+                .enumerate()
+                .all(|(index, e)| e.ts == index as i64)
+        );
+    }
+
+    /// A log of every frequent event (with escapes, repeats and changes), rare events, a blank,
+    /// an unreadable and a torn line.
+    fn mixed_log(rounds: usize) -> String {
+        let mut lines = Vec::new();
+        for round in 0..rounds {
+            let file = format!("src/m{}.py", round % 7);
+            let warned = |text: &str| {
+                serde_json::json!({"ts": round, "session": "s", "event": "lesson_warned",
+                    "file": file, "warnings": [{"lesson_id": "L1", "weight": 3 + round % 2,
+                    "lesson": text, "trigger": "open(", "file": file, "line": round % 3}]})
+            };
+            lines.push(
+                serde_json::json!({"ts": round, "session": "s", "event": "edit_tracked",
+                    "file": file, "tool": "Edit", "hash": format!("h{}", round % 4)})
+                .to_string(),
+            );
+            lines.push(
+                serde_json::json!({"ts": round, "session": "s", "event": "validated",
+                    "file": file, "errors": []})
+                .to_string(),
+            );
+            lines.push(warned("use \"with\" \u{e9}").to_string());
+            lines.push(warned("plain").to_string());
+            lines.push(format!(
+                "{{\"ts\":{round},\"session\":\"s\",\"event\":\"file_deleted\",\"file\":\"gone{round}\"}}"
+            ));
+        }
+        lines.insert(3, String::new());
+        lines.insert(5, "not json".into());
+        lines.push("{\"ts\":9,\"sess".into());
+        lines.join("\n") + "\n"
+    }
+
+    #[test]
+    fn folding_borrowed_gives_the_snapshot_of_owned_records() {
+        for rounds in [40, 6_000] {
+            let text = mixed_log(rounds);
+            assert_eq!(text.len() >= PARALLEL_FROM, rounds > 40);
+            let (records, skipped) = parse_lines(&text);
+            let owned = Snapshot::from_records("s", records, skipped);
+            let mut folded = Snapshot::from_records("s", Vec::new(), 0);
+            folded.skipped_lines = fold_lines(&text, &mut folded);
+            assert_eq!(skipped, 2, "the unreadable and the torn line");
+            assert_eq!(
+                serde_json::to_value(&folded).unwrap(),
+                serde_json::to_value(&owned).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn plain_reading_agrees_with_serde_and_declines_what_it_cannot_read() {
+        let edit = |reviewed: bool| Event::EditTracked {
+            file: "src/a b.py".into(),
+            tool: "Edit".into(),
+            hash: "h1".into(),
+            reviewed,
+        };
+        let clean = Event::Validated {
+            file: "src/a.py".into(),
+            errors: Vec::new(),
+        };
+        for event in [edit(false), edit(true), clean] {
+            let line = serde_json::to_string(&EventRecord {
+                ts: 5,
+                session: "s".into(),
+                event: event.clone(),
+            })
+            .unwrap();
+            let (_, _, tag, after) = fast_prefix(&line).unwrap();
+            let plain = read_plain(tag, after).expect("car's own line is read plainly");
+            assert_eq!(plain.into_event(), event, "{line}");
+        }
+        let escaped = r#"{"ts":1,"session":"s","event":"edit_tracked","file":"a\"b","tool":"Edit","hash":"h"}"#;
+        let after = |line: &'static str| fast_prefix(line).unwrap().3;
+        assert!(read_plain("edit_tracked", after(escaped)).is_none());
+        let reordered =
+            r#"{"ts":1,"session":"s","event":"edit_tracked","tool":"Edit","file":"a","hash":"h"}"#;
+        assert!(read_plain("edit_tracked", after(reordered)).is_none());
+        let extra = r#"{"ts":1,"session":"s","event":"validated","file":"a","errors":[],"x":1}"#;
+        assert!(read_plain("validated", after(extra)).is_none());
+        for line in [escaped, reordered, extra] {
+            let (records, skipped) = parse_lines(line);
+            assert_eq!((records.len(), skipped), (1, 0), "serde reads {line}");
+        }
+    }
+
+    #[test]
+    fn lifecycle_events_are_copied_to_state_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let log = EventLog::for_session(&project, "s1");
+        log.append_all(
+            7,
+            vec![
+                Event::FileDeleted { file: "a".into() },
+                Event::StopAllowed {
+                    kind: crate::session::event::AllowKind::Clean,
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(log.read().unwrap().0.len(), 2);
+        let lifecycle = std::fs::read_to_string(project.state_log()).unwrap();
+        assert_eq!(
+            lifecycle.trim(),
+            r#"{"ts":7,"session":"s1","event":"stop_allowed","kind":"clean"}"#
+        );
+    }
+}

@@ -1,0 +1,35 @@
+//! What a session did: the event log every hook appends to and the snapshot folded from it (with
+//! its checkpoint cache), the baselines of the files it changed, the versions the agent wrote,
+//! reconciliation with the disk at stop time, the current change set, the files git ignores, the
+//! review findings and how they fare across rounds. The stop gate, the deep review and learning
+//! read a session through this module; they never re-parse hook payloads.
+
+pub(crate) mod authored;
+pub(crate) mod baseline;
+pub(crate) mod change_set;
+pub(crate) mod changed_lines;
+pub(crate) mod checkpoint;
+pub(crate) mod edit_record;
+pub(crate) mod end;
+pub mod event;
+pub(crate) mod finding_ref;
+pub(crate) mod findings;
+pub(crate) mod ignored;
+pub(crate) mod log;
+pub(crate) mod reconcile;
+pub(crate) mod rounds;
+pub(crate) mod snapshot;
+
+use crate::clock::Clock;
+use crate::project::Project;
+use crate::settings::Settings;
+
+/// The session an operation is about: which project, its settings as read for this call, the
+/// session's id and the one clock.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Session<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) settings: &'a Settings,
+    pub(crate) clock: Clock,
+    pub(crate) id: &'a str,
+}
