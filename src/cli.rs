@@ -211,9 +211,16 @@ pub(crate) struct LessonAddArgs {
     /// Glob: `*.ext` matches the file name anywhere; a pattern with `/` the project-relative path
     #[arg(long)]
     pub(crate) scope: String,
-    /// A substring, or `regex:` + a pattern (repeatable)
+    /// Text the added code must contain, or `regex:` + a pattern (repeatable). Text matches
+    /// whole identifiers in code: not inside longer names, comments or string literals
     #[arg(long = "trigger", required = true)]
     pub(crate) triggers: Vec<String>,
+    /// Match text triggers inside longer identifiers too (`shell=True` in `use_shell=True`)
+    #[arg(long)]
+    pub(crate) substring: bool,
+    /// Match in comments and string literals too
+    #[arg(long = "in-comments")]
+    pub(crate) in_comments: bool,
     /// What the agent should remember
     #[arg(long)]
     pub(crate) lesson: String,

@@ -271,6 +271,8 @@ fn lesson_warnings_of_the_changed_lines_are_known_pitfalls() {
         "*.py",
         "--trigger",
         "amount * rate",
+        // Any `rate…` name: a substring, not a whole identifier.
+        "--substring",
         "--lesson",
         "rates are quoted per USD: divide, never multiply",
         "--weight",

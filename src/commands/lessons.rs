@@ -241,6 +241,8 @@ fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error>
         hits: Some(0),
         created: Some(clock.today()),
         examples,
+        whole_identifiers: !args.substring,
+        code_only: !args.in_comments,
         ..RawLesson::default()
     };
     let lesson = Lesson::from_raw(raw).map_err(|problem| Error::Usage(problem.to_string()))?;
@@ -272,7 +274,8 @@ fn generic_trigger_warnings(lesson: &Lesson) -> Vec<String> {
             if trigger.pattern().is_none() {
                 return crate::learning::precision::check(trigger.as_str())
                     .err()
-                    .map(|refusal| format!("warning: trigger `{}`: {refusal}; it will fire on ordinary code", trigger.as_str()));
+                    .map(|refusal| format!("warning: trigger `{}`: {refusal}; it will fire on ordinary code", trigger.as_str()))
+                    .or_else(|| inside_longer_names(lesson, trigger.as_str()));
             }
             let matched: Vec<&str> = ORDINARY_LINES
                 .iter()
@@ -289,6 +292,25 @@ fn generic_trigger_warnings(lesson: &Lesson) -> Vec<String> {
             })
         })
         .collect()
+}
+
+/// Why a text trigger matched as a plain substring will fire inside longer identifiers, if it
+/// will: `--substring` with a trigger that starts or ends with an identifier character.
+fn inside_longer_names(lesson: &Lesson, trigger: &str) -> Option<String> {
+    if lesson.matching.whole_identifiers {
+        return None;
+    }
+    let is_identifier = |character: char| character.is_alphanumeric() || character == '_';
+    let example = if trigger.starts_with(is_identifier) {
+        format!("my_{trigger}")
+    } else if trigger.ends_with(is_identifier) {
+        format!("{trigger}_2")
+    } else {
+        return None;
+    };
+    Some(format!(
+        "warning: trigger `{trigger}` (--substring) also fires inside longer identifiers such as `{example}`; without --substring it matches whole identifiers only"
+    ))
 }
 
 fn add(project: &Project, clock: Clock, args: &LessonAddArgs) -> Result<Outcome, Error> {

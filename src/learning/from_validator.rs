@@ -24,7 +24,7 @@ use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::precision::{self, Refusal};
 use crate::lessons::library;
 use crate::lessons::model::{
-    Candidate, Lesson, PENDING_FIX, PROMOTED_WEIGHT, RawLesson, lesson_id,
+    Candidate, Lesson, Matching, PENDING_FIX, PROMOTED_WEIGHT, RawLesson, lesson_id,
 };
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
@@ -340,6 +340,8 @@ fn promote(candidate: &Candidate, signal: &Signal, scope: &LessonScope<'_>) -> O
         weight: Some(u64::from(PROMOTED_WEIGHT)),
         hits: Some(0),
         created: Some(scope.clock.today()),
+        whole_identifiers: Matching::CODE.whole_identifiers,
+        code_only: Matching::CODE.code_only,
         extra,
         ..RawLesson::default()
     };

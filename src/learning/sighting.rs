@@ -15,7 +15,7 @@ use crate::learning::fragment::{self, Chosen, LineChange, NoTrigger};
 use crate::learning::from_validator::scope_for;
 use crate::learning::precision;
 use crate::lessons::model::{
-    Candidate, Entry, Examples, Lesson, PROMOTED_WEIGHT, RawLesson, lesson_id,
+    Candidate, Entry, Examples, Lesson, Matching, PROMOTED_WEIGHT, RawLesson, lesson_id,
 };
 use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, SOURCE_FIELD, Source};
 use crate::lessons::store::{self, LessonFile};
@@ -110,6 +110,8 @@ impl Sighting {
             hits: Some(0),
             created: Some(scope.clock.today()),
             examples: Some(examples),
+            whole_identifiers: Matching::CODE.whole_identifiers,
+            code_only: Matching::CODE.code_only,
             extra,
             ..RawLesson::default()
         };

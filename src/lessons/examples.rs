@@ -13,6 +13,7 @@ use std::time::Duration;
 use crate::edit::AddedLine;
 use crate::lessons::matcher::LessonIndex;
 use crate::lessons::model::Lesson;
+use crate::lessons::placement::Placement;
 use crate::text::shorten;
 
 /// Regex time one example may take. An example checks what a lesson matches, not how fast: the
@@ -116,10 +117,12 @@ pub(crate) fn fires(lesson: &Lesson, text: &str) -> Result<bool, ExampleProblem>
     if let Some(problem) = outcome.problems.first() {
         return Err(ExampleProblem::Matcher(problem.clone()));
     }
-    // The example is the whole file: `unless` sees the lines above the hit, as in the hook.
+    // The example is the whole file: placement and `unless` see it as in the hook.
+    let placement = Placement::new(std::path::Path::new(&path), text, None, &added);
     Ok(outcome
         .hits
         .iter()
+        .filter_map(|hit| placement.confirm(lesson, *hit))
         .any(|hit| !lesson.is_silenced(text, hit.line)))
 }
 

@@ -23,6 +23,7 @@ pub(crate) mod library;
 pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
+pub(crate) mod placement;
 pub(crate) mod problems;
 pub(crate) mod provenance;
 pub(crate) mod starter;

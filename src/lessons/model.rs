@@ -73,8 +73,45 @@ pub(crate) struct RawLesson {
     /// the `cd dir || exit 1` lesson moot).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) unless: Vec<String>,
+    /// Literal triggers match whole identifiers only (see [`Matching`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(crate) whole_identifiers: bool,
+    /// Triggers match code only, never comments or the text of string literals.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(crate) code_only: bool,
     #[serde(flatten)]
     pub(crate) extra: Map<String, Value>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
+/// Where a lesson's triggers may match. The seed's semantics (both false, what a file without
+/// the fields means) is a plain substring anywhere in the added text; learned lessons and
+/// `car lessons add` (unless asked otherwise) match as a person reads code: `shell=True` is no
+/// repeat inside `use_shell=True` or in a docstring.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Matching {
+    /// A literal trigger that starts (ends) with an identifier character does not match where
+    /// the text goes on with one before (after) it. Regex triggers say their own boundaries.
+    pub(crate) whole_identifiers: bool,
+    /// A match wholly inside a comment or a string literal's text does not count
+    /// (`validate::prose`).
+    pub(crate) code_only: bool,
+}
+
+impl Matching {
+    /// What every learned lesson gets.
+    pub(crate) const CODE: Matching = Matching {
+        whole_identifiers: true,
+        code_only: true,
+    };
+
+    /// The seed's plain substring semantics.
+    pub(crate) fn is_substring(self) -> bool {
+        self == Matching::default()
+    }
 }
 
 /// Texts a lesson must and must not fire on (`car lessons test`, distill validation).
@@ -137,6 +174,7 @@ pub struct Lesson {
     pub(crate) examples: Option<Examples>,
     /// A hit is dropped when one of these matches the file's lines above it.
     pub(crate) unless: Vec<Trigger>,
+    pub(crate) matching: Matching,
     /// Whether `hits` was stored (a seed file may omit it; keep it omitted until it changes).
     pub(crate) has_stored_hits: bool,
     pub(crate) extra: Map<String, Value>,
@@ -208,6 +246,10 @@ impl Lesson {
             created: raw.created,
             examples: raw.examples,
             unless,
+            matching: Matching {
+                whole_identifiers: raw.whole_identifiers,
+                code_only: raw.code_only,
+            },
             extra: raw.extra,
         })
     }
@@ -233,6 +275,8 @@ impl Lesson {
             created: self.created.clone(),
             examples: self.examples.clone(),
             unless: self.unless.iter().map(|t| t.as_str().to_string()).collect(),
+            whole_identifiers: self.matching.whole_identifiers,
+            code_only: self.matching.code_only,
             extra: self.extra.clone(),
         }
     }

@@ -13,6 +13,7 @@
 //! thrashing the lazy DFA on a megabyte-long line. Literal triggers see every line whole. The
 //! matcher adds a time limit on top.
 
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 /// The prefix that makes a trigger a regular expression.
@@ -186,6 +187,41 @@ impl Trigger {
             },
         };
         Ok(found.map(|offset| haystack.original_offset(offset)))
+    }
+
+    /// The byte ranges of the first `limit` matches in `text` (offsets in the original text),
+    /// in order. A give-up stops the search with what was found so far; a regex that does not
+    /// compile finds nothing.
+    pub(crate) fn find_all(&self, haystack: &Haystack, limit: usize) -> Vec<Range<usize>> {
+        let text = haystack.text();
+        let found: Vec<Range<usize>> = match self {
+            Trigger::Literal(literal) => text
+                .match_indices(literal.as_str())
+                .take(limit)
+                .map(|(start, found)| start..start + found.len())
+                .collect(),
+            Trigger::Pattern { .. } => match self.engine() {
+                Ok(Some(Engine::Linear(regex))) => regex
+                    .find_iter(text)
+                    .take(limit)
+                    .map(|m| m.range())
+                    .collect(),
+                Ok(Some(Engine::Backtracking(regex))) => regex
+                    .find_iter(text)
+                    .take(limit)
+                    .map_while(Result::ok)
+                    .map(|m| m.range())
+                    .collect(),
+                Ok(None) | Err(_) => Vec::new(),
+            },
+        };
+        found
+            .into_iter()
+            .map(|range| {
+                let start = haystack.original_offset(range.start);
+                start..start + range.len()
+            })
+            .collect()
     }
 
     /// Whether the trigger fires anywhere in `text` (a give-up counts as no).

@@ -17,6 +17,7 @@ use crate::lessons::hits::{self, Hit, HitLog};
 use crate::lessons::library;
 use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
 use crate::lessons::model::Lesson;
+use crate::lessons::placement::Placement;
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
 
@@ -111,6 +112,7 @@ pub(crate) fn match_edit(
     let index = LessonIndex::new(&lessons);
     let mut outcome = index.find(&edit.relative_path, &edit.added, EDIT_BUDGET);
     out.notes.extend(outcome.problems);
+    confirm_placement(edit, &lessons, &mut outcome.hits);
     outcome
         .hits
         .retain(|hit| !lessons[hit.lesson].is_silenced(&edit.content, hit.line));
@@ -140,6 +142,31 @@ pub(crate) fn match_edit(
             origin: crate::lessons::provenance::describe(&lesson.extra),
         });
     }
+}
+
+/// Keeps the hits of lessons that match code as a person reads it only where they do
+/// ([`Placement`]); the seed's substring lessons pass as they are.
+fn confirm_placement(
+    edit: &Edit,
+    lessons: &[&Lesson],
+    hits: &mut Vec<crate::lessons::matcher::Hit>,
+) {
+    if hits
+        .iter()
+        .all(|hit| lessons[hit.lesson].matching.is_substring())
+    {
+        return;
+    }
+    let placement = Placement::new(
+        &edit.path,
+        &edit.content,
+        edit.language.as_deref(),
+        &edit.added,
+    );
+    *hits = hits
+        .iter()
+        .filter_map(|hit| placement.confirm(lessons[hit.lesson], *hit))
+        .collect();
 }
 
 /// Drops hits on lines the edit moved or re-indented rather than wrote ([`CarriedOver`]).

@@ -13,6 +13,7 @@ pub(crate) mod grammar;
 pub(crate) mod interpreter;
 pub mod json;
 pub(crate) mod language;
+pub(crate) mod prose;
 pub(crate) mod python;
 pub(crate) mod python_built;
 pub(crate) mod python_deps;

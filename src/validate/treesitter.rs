@@ -108,7 +108,10 @@ pub(crate) fn parse_rewritten_errors(
 }
 
 /// Parses within [`PARSE_BUDGET`]; `Err` says why there is no tree.
-fn parse(grammar: &tree_sitter::Language, content: &str) -> Result<tree_sitter::Tree, String> {
+pub(crate) fn parse(
+    grammar: &tree_sitter::Language,
+    content: &str,
+) -> Result<tree_sitter::Tree, String> {
     let mut parser = Parser::new();
     parser
         .set_language(grammar)
