@@ -88,12 +88,12 @@ if command -v python3 >/dev/null; then
   show "$(write_payload src/fetch.py $'import fastjsonx\n\nprint(fastjsonx.loads("{}"))\n' | car hook post-tool-use)"
   car lessons candidates | sed 's/^/  /'
 
-  step "5. The same mistake again, in another file: car learns a lesson from it"
+  step "5. The agent fixes it (json is the real module): the fix is kept with the candidate"
+  show "$(write_payload src/fetch.py $'import json\n\nprint(json.loads("{}"))\n' | car hook post-tool-use)"
+
+  step "6. The same mistake again, in another file: car learns a lesson that says what to write"
   show "$(write_payload src/report.py $'import fastjsonx\n' | car hook post-tool-use)"
   car lessons list | grep -A1 fastjsonx | sed 's/^/  /'
-
-  step "6. The agent fixes both files (json is the real module)"
-  show "$(write_payload src/fetch.py $'import json\n\nprint(json.loads("{}"))\n' | car hook post-tool-use)"
   show "$(write_payload src/report.py $'import json\n' | car hook post-tool-use)"
 else
   step "3–6. (skipped: python3 is needed for the lesson and learning steps)"

@@ -219,8 +219,8 @@ fn a_fixed_p1_teaches_a_candidate_then_a_review_lesson_that_warns() {
         "{text}"
     );
     assert!(
-        text.contains("`return subprocess.run(cmd, shell=True)` became `return subprocess.run(shlex.split(cmd))`"),
-        "{text}"
+        text.ends_with("Write `shlex.split(cmd)`, not `shell=True`."),
+        "what the fixes wrote instead: {text}"
     );
     assert_eq!(
         lesson["examples"],
@@ -359,7 +359,7 @@ fn a_value_the_person_changed_twice_becomes_a_reversal_lesson() {
     assert_eq!(learned[0]["triggers"], json!(["check_hostname = False"]));
     let text = learned[0]["lesson"].as_str().unwrap();
     assert!(
-        text.contains("write `ctx.check_hostname = True`"),
+        text.contains("Write `check_hostname = True`, not `check_hostname = False`"),
         "names B: {text}"
     );
     let listed = project.run(&["lessons", "list"]);

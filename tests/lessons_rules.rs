@@ -256,7 +256,8 @@ fn distill_dry_run_proposes_validates_and_writes_nothing() {
 }
 
 /// Seed 003's own story: a custom rule says `DankeTheme.secondaryText` does not exist; the agent
-/// makes that mistake in two files, and the third time the lesson warns before the rule blocks.
+/// makes that mistake in two files (fixing the first), and the third time the lesson says what to
+/// write while the rule blocks.
 #[test]
 fn custom_rule_errors_teach_the_seed_lesson() {
     let mut project = TestProject::new();
@@ -278,6 +279,12 @@ fn custom_rule_errors_teach_the_seed_lesson() {
         project.read_json(CANDIDATES)["candidates"][0]["trigger"],
         "DankeTheme.secondaryText"
     );
+    let fixed_view = "let color = DankeTheme.textSecondary\n";
+    let fix = project.hook(
+        "post-tool-use",
+        &project.write_payload("ios/A.swift", fixed_view, Some(view)),
+    );
+    assert!(!fix.is_block(), "{fix:?}");
     project.at(T0 + 3 * DAY);
     let second = project.hook(
         "post-tool-use",
@@ -303,7 +310,7 @@ fn custom_rule_errors_teach_the_seed_lesson() {
 }
 
 /// The seed's import check: a module that does not exist, imported in two files, becomes a
-/// lesson whose text ends with the fix the agent made.
+/// lesson once the agent fixed it, and its text says what the fix wrote instead.
 #[test]
 fn missing_python_module_twice_becomes_a_lesson_with_the_fix() {
     let mut project = TestProject::new();
@@ -337,7 +344,7 @@ fn missing_python_module_twice_becomes_a_lesson_with_the_fix() {
         "{text}"
     );
     assert!(
-        text.contains("Fix that worked: `import yamlish_helpers_car` became `import json`."),
+        text.ends_with("Write `json`, not `yamlish_helpers_car`."),
         "{text}"
     );
 }

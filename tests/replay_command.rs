@@ -248,6 +248,8 @@ fn a_project_suite_can_replay_learning_from_its_own_validators() {
   "steps": [
     {{"write": {{"file": "A.swift", "content": "let a = Theme.primaryText\n"}},
      "expect": {{"block": true, "candidate_count": 1}}}},
+    {{"write": {{"file": "A.swift", "content": "let a = Theme.textPrimary\n"}},
+     "expect": {{"block": false, "candidate_count": 1}}}},
     {{"now": "+1d", "write": {{"file": "B.swift", "content": "let b = Theme.primaryText\n"}},
      "expect": {{"lessons": [{{"trigger": "Theme.primaryText", "weight": 2}}]}}}}]}}"#
         )

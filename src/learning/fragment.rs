@@ -12,7 +12,8 @@
 //! Invariants (*rather miss than false-alarm*): a fragment is never generic. It starts with a
 //! name or a literal; it holds 2 to 4 *atoms* (non-keyword names, numbers, strings, and the
 //! values `True`/`False`/`None`/`null`), at least one of them a name of 4 or more characters that
-//! is not a keyword; it has no `,` or `;`, no `import`/`from`/`require` (a module name alone is
+//! is not a keyword; its last atom is one the fix removed (not kept anywhere in the new line:
+//! the safe `Loader=yaml.SafeLoader` holds `Loader=yaml` too); it has no `,` or `;`, no `import`/`from`/`require` (a module name alone is
 //! not a lesson) and no closing bracket without its opening one; it is
 //! at most 60 characters and passes [`precision::check`]; it does not occur in the new line. A
 //! change that only added text, only touched punctuation or renamed a short name teaches nothing.
@@ -170,11 +171,16 @@ pub(crate) fn removed_fragments(old: &str, new: &str) -> Result<Vec<String>, Fra
     }
     let mut windows = inner_windows(start, end);
     windows.extend(outer_windows(tokens.len(), start, end));
+    let kept: Vec<&str> = tokenize(new).iter().map(|t| t.text).collect();
     let mut out: Vec<String> = Vec::new();
     for (from, to) in windows {
         let window = &tokens[from..to];
         let text: String = window.iter().map(|t| t.text).collect();
-        if is_specific(window, &text) && !new.contains(&text) && !out.contains(&text) {
+        if is_specific(window, &text)
+            && ends_with_removed(window, &kept)
+            && !new.contains(&text)
+            && !out.contains(&text)
+        {
             out.push(text);
             if out.len() == MAX_CANDIDATES {
                 break;
@@ -185,6 +191,131 @@ pub(crate) fn removed_fragments(old: &str, new: &str) -> Result<Vec<String>, Fra
         return Err(FragmentRefusal::NotSpecific(old.to_string()));
     }
     Ok(out)
+}
+
+/// What the fixes wrote in place of the trigger, as far as every one of them agrees: the
+/// longest run of tokens all their replacements share. A replacement keeps the context the
+/// trigger holds (`rejectUnauthorized: false` → `rejectUnauthorized: true`), or else the name
+/// it belongs to (`yaml.safe_load` from `data = yaml.safe_load(fh)` and
+/// `cfg = yaml.safe_load(stream)`), cut before a bracket it would leave open. `None` when a fix
+/// removed the line, or the fixes share nothing specific: then no one file's names are put
+/// forward as *the* fix.
+pub(crate) fn common_replacement<'a>(
+    trigger: &str,
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<String> {
+    let mut common: Option<Vec<String>> = None;
+    for (old, new) in pairs {
+        let replaced = replacement(trigger, old.trim(), new.trim())?;
+        common = Some(match common {
+            None => replaced,
+            Some(known) => longest_shared_run(&known, &replaced),
+        });
+    }
+    let common = common?;
+    let tokens = tokenize_owned(&common);
+    let tokens = &tokens[..balanced_prefix(&tokens)];
+    let start = tokens.iter().position(|t| t.kind != Kind::Space)?;
+    let end = tokens.iter().rposition(|t| t.kind != Kind::Space)? + 1;
+    let kept = &tokens[start..end];
+    kept.iter()
+        .any(|t| t.is_significant() || t.is_value())
+        .then(|| kept.iter().map(|t| t.text).collect())
+}
+
+/// The new line's tokens that replaced the changed part, with the context `trigger` holds
+/// around it in the old line, else widened to the left over the name they belong to (`yaml.`
+/// before `safe_load`); `None` when the line was removed.
+fn replacement(trigger: &str, old: &str, new: &str) -> Option<Vec<String>> {
+    if new.is_empty() {
+        return None;
+    }
+    let old_tokens = tokenize(old);
+    let new_tokens = tokenize(new);
+    let (start, old_end) = changed_range(&old_tokens, &new_tokens);
+    let (_, new_end) = changed_range(&new_tokens, &old_tokens);
+    if start >= new_end {
+        return None;
+    }
+    let (left, right) = match token_span(&old_tokens, old, trigger) {
+        Some((from, to)) => (start.saturating_sub(from), to.saturating_sub(old_end)),
+        None => (0, 0),
+    };
+    let is_qualifier = |t: &Token<'_>| t.kind == Kind::Word || matches!(t.text, "." | ":");
+    let left = if left > 0 {
+        left
+    } else {
+        new_tokens[..start]
+            .iter()
+            .rev()
+            .take_while(|t| is_qualifier(t))
+            .count()
+    };
+    let end = (new_end + right).min(new_tokens.len());
+    Some(
+        new_tokens[start - left.min(start)..end]
+            .iter()
+            .map(|t| t.text.to_string())
+            .collect(),
+    )
+}
+
+/// The tokens of `line` that `trigger`'s first occurrence covers.
+fn token_span(tokens: &[Token<'_>], line: &str, trigger: &str) -> Option<(usize, usize)> {
+    let start = line.find(trigger)?;
+    let end = start + trigger.len();
+    let mut offset = 0;
+    let (mut from, mut to) = (None, None);
+    for (index, token) in tokens.iter().enumerate() {
+        let token_end = offset + token.text.len();
+        if from.is_none() && token_end > start {
+            from = Some(index);
+        }
+        if token_end >= end {
+            to = Some(index + 1);
+            break;
+        }
+        offset = token_end;
+    }
+    Some((from?, to?))
+}
+
+/// The longest run of tokens `a` and `b` share (the first such run of `a`).
+fn longest_shared_run(a: &[String], b: &[String]) -> Vec<String> {
+    let mut best = (0, 0);
+    for i in 0..a.len() {
+        for j in 0..b.len() {
+            let length = a[i..]
+                .iter()
+                .zip(&b[j..])
+                .take_while(|(x, y)| x == y)
+                .count();
+            if length > best.1 {
+                best = (i, length);
+            }
+        }
+    }
+    a[best.0..best.0 + best.1].to_vec()
+}
+
+/// How many leading tokens hold no bracket left open and none closed that was not opened:
+/// `yaml.safe_load(` → `yaml.safe_load`.
+fn balanced_prefix(tokens: &[Token<'_>]) -> usize {
+    let mut open: Vec<usize> = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        match token.text {
+            "(" | "[" | "{" if token.kind == Kind::Punct => open.push(index),
+            ")" | "]" | "}" if token.kind == Kind::Punct && open.pop().is_none() => {
+                return index;
+            }
+            _ => {}
+        }
+    }
+    open.first().copied().unwrap_or(tokens.len())
+}
+
+fn tokenize_owned(tokens: &[String]) -> Vec<Token<'_>> {
+    tokens.iter().flat_map(|text| tokenize(text)).collect()
 }
 
 /// One line a change replaced: its 1-based number in the old text, the old line, and the new
@@ -310,6 +441,18 @@ fn outer_windows(count: usize, start: usize, end: usize) -> Vec<(usize, usize)> 
     windows
 }
 
+/// Whether the window's last atom is one the fix removed (the new line has no such token):
+/// what tells the wrong form from the right one is what was taken away. `Loader=yaml` of
+/// `yaml.load(fh, Loader=yaml.FullLoader)` → `yaml.safe_load(fh)` ends with `yaml`, which the
+/// fix kept and which the safe `Loader=yaml.SafeLoader` holds too; `yaml.FullLoader` does not.
+fn ends_with_removed(window: &[Token<'_>], kept: &[&str]) -> bool {
+    window
+        .iter()
+        .rev()
+        .find(|t| t.is_atom())
+        .is_some_and(|last| !kept.contains(&last.text))
+}
+
 /// The rules of the module docs, for one window.
 fn is_specific(window: &[Token<'_>], text: &str) -> bool {
     let (Some(first), Some(last)) = (window.first(), window.last()) else {
@@ -379,6 +522,11 @@ mod tests {
             ),
             ("os.system(cmd)", "subprocess.run(args)", "os.system"),
             ("    timeout=5,", "    timeout=30,", "timeout=5"),
+            (
+                "data = yaml.load(fh, Loader=yaml.FullLoader)",
+                "data = yaml.safe_load(fh)",
+                "yaml.FullLoader",
+            ),
         ];
         for (old, new, fragment) in cases {
             assert_eq!(first(old, new).as_deref(), Ok(fragment), "{old} → {new}");
@@ -430,6 +578,86 @@ mod tests {
         );
         assert!(first("True", "False").is_err());
         assert!(first("}, {", "").is_err());
+    }
+
+    #[test]
+    fn the_fix_is_what_every_sighting_wrote() {
+        assert_eq!(
+            common_replacement(
+                "yaml.FullLoader",
+                [
+                    (
+                        "data = yaml.load(fh, Loader=yaml.FullLoader)",
+                        "data = yaml.safe_load(fh)"
+                    ),
+                    (
+                        "cfg = yaml.load(stream, Loader=yaml.FullLoader)",
+                        "cfg = yaml.safe_load(stream)"
+                    ),
+                ]
+            )
+            .as_deref(),
+            Some("yaml.safe_load")
+        );
+        // `args` is an ordinary name: no fix to put forward.
+        assert_eq!(
+            common_replacement(
+                "shell=True",
+                [("subprocess.run(cmd, shell=True)", "subprocess.run(args)")]
+            ),
+            None,
+        );
+        assert_eq!(
+            common_replacement("os.system", [("os.system(cmd)", "subprocess.run(argv)")])
+                .as_deref(),
+            Some("subprocess.run")
+        );
+        assert_eq!(
+            common_replacement(
+                "check_hostname = False",
+                [("ctx.check_hostname = False", "ctx.check_hostname = True")]
+            )
+            .as_deref(),
+            Some("check_hostname = True")
+        );
+        assert_eq!(
+            common_replacement("fastyaml", [("import fastyaml", "import yaml")]).as_deref(),
+            Some("yaml")
+        );
+        // Two fixes that share nothing specific name no fix; a removed line names none.
+        assert_eq!(
+            common_replacement(
+                "fetch(a",
+                [
+                    ("x = fetch(a)", "x = load(a)"),
+                    ("y = fetch(b)", "y = read(b)")
+                ]
+            ),
+            None
+        );
+        assert_eq!(
+            common_replacement("shell=True", [("shell=True,", "")]),
+            None
+        );
+        assert_eq!(
+            common_replacement(
+                "rejectUnauthorized: false",
+                [("rejectUnauthorized: false,", "rejectUnauthorized: true,")]
+            )
+            .as_deref(),
+            Some("rejectUnauthorized: true")
+        );
+        assert_eq!(
+            common_replacement(
+                "DankeTheme.secondaryText",
+                [(
+                    "let color = DankeTheme.secondaryText",
+                    "let color = DankeTheme.textSecondary"
+                )]
+            )
+            .as_deref(),
+            Some("DankeTheme.textSecondary")
+        );
     }
 
     #[test]

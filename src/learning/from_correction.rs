@@ -22,6 +22,9 @@ use crate::text::shorten;
 /// How long after the agent wrote a line someone else's change of it counts as a correction.
 pub(crate) const CORRECTION_WINDOW_SECONDS: i64 = 30 * 60;
 
+/// Why a corrected line is a lesson, in words no one place owns.
+const CORRECTION_WHY: &str = "The person corrected this where the agent wrote it.";
+
 /// A line the agent wrote that someone else changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Correction {
@@ -85,6 +88,7 @@ pub(crate) fn learn(scope: &LessonScope<'_>, corrections: &[Correction]) -> Taug
             scope: lesson_scope,
             trigger,
             lesson: correction.lesson_text(),
+            why: CORRECTION_WHY.to_string(),
             evidence: Evidence {
                 session: correction.session.clone(),
                 file: correction.file.clone(),

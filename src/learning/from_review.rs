@@ -49,13 +49,21 @@ impl ReviewFix {
         )
     }
 
-    fn lesson_text(&self, old: &str, new: &str) -> String {
+    /// The finding's title and suggestion: why it is a mistake.
+    fn why(&self) -> String {
         let title = self.title.trim().trim_end_matches('.');
         let suggestion = self.suggestion.trim().trim_end_matches('.');
         let mut text = format!("{title} ({} review finding)", self.severity);
         if !suggestion.is_empty() {
             text.push_str(&format!("; {suggestion}"));
         }
+        text.push('.');
+        text
+    }
+
+    fn lesson_text(&self, old: &str, new: &str) -> String {
+        let text = self.why();
+        let text = text.trim_end_matches('.');
         let fix = if new.trim().is_empty() {
             format!("`{}` was removed", shorten(old.trim(), 120))
         } else {
@@ -89,6 +97,7 @@ pub(crate) fn learn(scope: &LessonScope<'_>, fixes: &[ReviewFix]) -> Taught {
             source: Source::Review,
             scope: lesson_scope,
             lesson: fix.lesson_text(&change.old, &change.new),
+            why: fix.why(),
             evidence: Evidence {
                 session: fix.session.clone(),
                 file: fix.file.clone(),

@@ -16,16 +16,17 @@
 //! was not fixed by the agent.
 
 use std::collections::HashSet;
+use std::path::Path;
 
 use serde_json::{Value, json};
 
 use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::precision::{self, Refusal};
+use crate::learning::sighting::{Learned, learned_lesson, promoted_text};
 use crate::lessons::library;
-use crate::lessons::model::{
-    Candidate, Lesson, Matching, PENDING_FIX, PROMOTED_WEIGHT, RawLesson, lesson_id,
-};
+use crate::lessons::model::{Candidate, Lesson, PENDING_FIX};
+use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, SOURCE_FIELD, Source};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
 use crate::pipeline::config::VALIDATOR as SELF_TEST;
@@ -82,21 +83,20 @@ pub(crate) fn signals(edit: &Edit, diagnostics: &[Diagnostic]) -> Vec<Signal> {
 }
 
 /// Whether a signal's trigger is specific to this mistake in this project: it must not occur in
-/// the project's valid files of the scope (the edited file, and the file where the candidate was
-/// first seen, excepted: they hold the error itself).
+/// the project's valid files of its kind (the edited file, and the files where the candidate
+/// waits for its fix, excepted: they hold the error itself).
 fn is_new_to_project(scope: &LessonScope<'_>, signal: &Signal, pool: &CandidateFile) -> bool {
-    let first_seen = pool
+    let waiting: Vec<Place> = pool
         .candidates
         .iter()
         .find(|c| c.scope == signal.scope && c.trigger == signal.trigger)
-        .and_then(|c| c.extra.get(PENDING_FIX))
-        .and_then(|pending| pending.get("file"))
-        .and_then(Value::as_str);
+        .map(|c| Place::all_of(&c.extra))
+        .unwrap_or_default();
     let mut except = vec![signal.file.as_str()];
-    except.extend(first_seen);
+    except.extend(waiting.iter().map(|place| place.file.as_str()));
     precision::check_project(
         scope.project.checkout(),
-        &signal.scope,
+        &scope_for(&signal.file),
         &except,
         &signal.trigger,
     )
@@ -106,7 +106,7 @@ fn is_new_to_project(scope: &LessonScope<'_>, signal: &Signal, pool: &CandidateF
 fn signal(scope: &str, trigger: String, diagnostic: &Diagnostic, edit: &Edit) -> Signal {
     Signal {
         lesson: format!(
-            "Writing `{trigger}` caused an error: {} [{}].",
+            "{} [{}].",
             diagnostic.message.trim_end_matches('.'),
             diagnostic.validator
         ),
@@ -129,7 +129,7 @@ fn line_of(content: &str, line: usize) -> String {
 }
 
 /// Every trigger the file's current errors point at (resolved or not by this edit), to decide
-/// which pending fixes this edit completed.
+/// which waiting errors this edit resolved.
 fn current_error_triggers(diagnostics: &[Diagnostic]) -> HashSet<String> {
     diagnostics
         .iter()
@@ -150,49 +150,45 @@ fn fix_is_done(
     errors: &HashSet<String>,
     trigger: &str,
 ) -> bool {
-    extra
-        .get(PENDING_FIX)
-        .and_then(|pending| pending.get("file"))
-        .and_then(Value::as_str)
-        == Some(edit.relative_path.as_str())
+    Place::all_of(extra)
+        .iter()
+        .any(|place| place.file == edit.relative_path)
         && !errors.contains(trigger)
         && !edit.content.contains(trigger)
 }
 
-/// What the agent wrote instead: the added line nearest to the error's line.
-fn describe_fix(extra: &serde_json::Map<String, Value>, edit: &Edit) -> String {
-    let pending = extra.get(PENDING_FIX);
-    let error_line = pending
-        .and_then(|p| p.get("line"))
-        .and_then(Value::as_u64)
-        .unwrap_or(0) as usize;
-    let before = pending
-        .and_then(|p| p.get("text"))
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let nearest = edit
-        .added
+/// What the agent wrote instead of `before` at `error_line`: the added line nearest to it, or
+/// nothing when the edit only removed lines.
+fn fixed_line(edit: &Edit, error_line: usize) -> String {
+    edit.added
         .iter()
         .filter(|line| !line.text.trim().is_empty())
-        .min_by_key(|line| line.line.abs_diff(error_line));
-    match nearest {
-        Some(after) => format!(
-            " Fix that worked: `{}` became `{}`.",
-            crate::text::shorten(before, 120),
-            crate::text::shorten(after.text.trim(), 120)
-        ),
-        None => format!(
+        .min_by_key(|line| line.line.abs_diff(error_line))
+        .map(|line| line.text.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// `Fix that worked: …` for a lesson of an older file still waiting for its fix.
+fn describe_fix(extra: &serde_json::Map<String, Value>, edit: &Edit) -> String {
+    let Some(place) = Place::all_of(extra).into_iter().next() else {
+        return String::new();
+    };
+    let after = fixed_line(edit, place.line);
+    if after.is_empty() {
+        return format!(
             " Fix that worked: the line `{}` was removed.",
-            crate::text::shorten(before, 120)
-        ),
+            crate::text::shorten(&place.text, 120)
+        );
     }
+    format!(
+        " Fix that worked: `{}` became `{}`.",
+        crate::text::shorten(&place.text, 120),
+        crate::text::shorten(&after, 120)
+    )
 }
 
-fn pending_fix(signal: &Signal) -> Value {
-    json!({"file": signal.file, "line": signal.line, "text": signal.line_text})
-}
-
-/// Learns from one edit: new candidates, promotions, and fixes of earlier errors.
+/// Learns from one edit: errors it wrote wait for their fix, fixes it made become evidence, and
+/// a candidate seen twice with a fix known becomes a lesson.
 pub(crate) fn learn_from_edit(
     scope: &LessonScope<'_>,
     edit: &Edit,
@@ -202,11 +198,11 @@ pub(crate) fn learn_from_edit(
     out: &mut EditLessons,
 ) {
     let mut new_signals = signals(edit, diagnostics);
-    // An error a lesson already warns about is not news: the hit was recorded.
+    // An error a lesson already warns about is not news: the lesson fired.
     new_signals.retain(|signal| {
         !known.iter().any(|lesson| {
-            lesson.scope.as_str() == signal.scope
-                && lesson.triggers.iter().any(|t| t.as_str() == signal.trigger)
+            lesson.triggers.iter().any(|t| t.as_str() == signal.trigger)
+                && (lesson.scope.as_str() == signal.scope || lesson.scope.matches(&signal.file))
         })
     });
     let candidates_path = scope.project.candidates_file();
@@ -219,15 +215,15 @@ pub(crate) fn learn_from_edit(
         }
     };
     new_signals.retain(|signal| is_new_to_project(scope, signal, &pool));
-    let errors = current_error_triggers(diagnostics);
-    let pending_here = pool
-        .candidates
-        .iter()
-        .any(|c| fix_is_done(&c.extra, edit, &errors, &c.trigger))
-        || lesson_fix_pending;
-    if new_signals.is_empty() && !pending_here {
+    let waiting_here = pool.candidates.iter().any(|c| {
+        Place::all_of(&c.extra)
+            .iter()
+            .any(|place| place.file == edit.relative_path)
+    });
+    if new_signals.is_empty() && !waiting_here && !lesson_fix_pending {
         return;
     }
+    let errors = current_error_triggers(diagnostics);
     let result = store::with_candidates(&candidates_path, HOOK_LOCK_WAIT, |pool| {
         apply(scope, edit, &new_signals, &errors, pool)
     });
@@ -239,7 +235,7 @@ pub(crate) fn learn_from_edit(
     }
 }
 
-/// Under the candidates lock: fixes, new candidates, and promotions (which take the lessons lock).
+/// Under the candidates lock: fixes, new sightings, and promotions (which take the lessons lock).
 fn apply(
     scope: &LessonScope<'_>,
     edit: &Edit,
@@ -247,30 +243,19 @@ fn apply(
     errors: &HashSet<String>,
     pool: &mut CandidateFile,
 ) -> Result<(Vec<String>, bool), LessonsError> {
-    let mut changed = record_candidate_fixes(edit, errors, pool);
     let mut notes = Vec::new();
-    let mut promoted: Vec<Lesson> = Vec::new();
+    let mut changed = resolve_waiting(scope, edit, errors, pool, &mut notes);
     for signal in signals {
-        let seen_before = pool
-            .candidates
-            .iter()
-            .find(|c| c.scope == signal.scope && c.trigger == signal.trigger);
-        match seen_before {
-            // The same file again before its first error was fixed: not an independent second
-            // occurrence (re-writing or re-checking unchanged content proves nothing).
-            Some(candidate) if is_pending_in(candidate, &signal.file) => {}
-            Some(candidate) => promoted.extend(promote(candidate, signal, scope)),
-            None => {
-                pool.candidates.push(new_candidate(signal, scope));
-                notes.push(format!(
-                    "new lesson candidate: `{}` in {} (seen once; once more and it becomes a lesson)",
-                    signal.trigger, signal.scope
-                ));
-                changed = true;
-            }
-        }
+        changed |= record_error(scope, signal, pool, &mut notes);
     }
-    // Lessons first: if that write fails, the candidates stay and the next occurrence retries.
+    let ready: Vec<usize> = (0..pool.candidates.len())
+        .filter(|index| is_ready(&pool.candidates[*index]))
+        .collect();
+    let promoted: Vec<Lesson> = ready
+        .iter()
+        .filter_map(|index| promote(&pool.candidates[*index], edit, scope))
+        .collect();
+    // Lessons first: if that write fails, the candidates stay and the next edit retries.
     notes.extend(update_lessons(scope, edit, errors, &promoted)?);
     if !promoted.is_empty() {
         pool.candidates.retain(|c| {
@@ -283,35 +268,94 @@ fn apply(
     Ok((notes, changed))
 }
 
-/// Whether the candidate still waits for the fix of its error in `file`.
-fn is_pending_in(candidate: &Candidate, file: &str) -> bool {
-    candidate
-        .extra
-        .get(PENDING_FIX)
-        .and_then(|pending| pending.get("file"))
-        .and_then(Value::as_str)
-        == Some(file)
-}
-
-/// Candidates whose error this edit fixed learn what the fix was.
-fn record_candidate_fixes(edit: &Edit, errors: &HashSet<String>, pool: &mut CandidateFile) -> bool {
+/// Places of this edit's file where an error waits for its fix: the error still there waits on;
+/// gone with its trigger, it was fixed (evidence: the line as written and as fixed); gone while
+/// the trigger stayed, the environment changed (a package got installed) and it teaches nothing.
+/// A candidate left with neither a waiting place nor a fix is dropped.
+fn resolve_waiting(
+    scope: &LessonScope<'_>,
+    edit: &Edit,
+    errors: &HashSet<String>,
+    pool: &mut CandidateFile,
+    notes: &mut Vec<String>,
+) -> bool {
     let mut changed = false;
     for candidate in &mut pool.candidates {
-        if fix_is_done(&candidate.extra, edit, errors, &candidate.trigger) {
-            let fix = describe_fix(&candidate.extra, edit);
-            candidate.lesson.push_str(&fix);
-            candidate.extra.remove(PENDING_FIX);
-            changed = true;
+        let places = Place::all_of(&candidate.extra);
+        let (here, elsewhere): (Vec<Place>, Vec<Place>) = places
+            .into_iter()
+            .partition(|place| place.file == edit.relative_path);
+        if here.is_empty() || errors.contains(&candidate.trigger) {
+            continue;
         }
+        changed = true;
+        let mut evidence = Evidence::all_of(&candidate.extra);
+        if edit.content.contains(&candidate.trigger) {
+            notes.push(format!(
+                "`{}` no longer errs in {} although it is still written there: nothing was learned from it",
+                candidate.trigger, edit.relative_path
+            ));
+        } else {
+            for place in here {
+                evidence.push(place.fixed_by(edit, scope.clock.now()));
+            }
+            candidate
+                .extra
+                .insert(EVIDENCE_FIELD.into(), json!(evidence));
+            let why = why_of(candidate);
+            candidate.lesson = promoted_text(&why, &candidate.trigger, &evidence);
+        }
+        Place::store(&mut candidate.extra, &elsewhere);
     }
+    pool.candidates.retain(|candidate| {
+        !Place::all_of(&candidate.extra).is_empty()
+            || !Evidence::all_of(&candidate.extra).is_empty()
+    });
     changed
+}
+
+/// One error the edit wrote: a new candidate, or one more independent sighting of a known one.
+/// The same file again while its first error still waits proves nothing.
+fn record_error(
+    scope: &LessonScope<'_>,
+    signal: &Signal,
+    pool: &mut CandidateFile,
+    notes: &mut Vec<String>,
+) -> bool {
+    let found = pool
+        .candidates
+        .iter_mut()
+        .find(|c| c.scope == signal.scope && c.trigger == signal.trigger);
+    let Some(candidate) = found else {
+        pool.candidates.push(new_candidate(signal, scope));
+        notes.push(format!(
+            "new lesson candidate: `{}` in {} (seen once; seen again, with the fix known, it becomes a lesson)",
+            signal.trigger, signal.scope
+        ));
+        return true;
+    };
+    let mut places = Place::all_of(&candidate.extra);
+    if places.iter().any(|place| place.file == signal.file) {
+        return false;
+    }
+    places.push(Place::of(signal));
+    Place::store(&mut candidate.extra, &places);
+    candidate.hits = Some(candidate.hits() + 1);
+    candidate.last_hit = Some(scope.clock.now());
+    true
+}
+
+/// Seen twice, and how it was fixed is known.
+fn is_ready(candidate: &Candidate) -> bool {
+    candidate.hits() >= 2 && !Evidence::all_of(&candidate.extra).is_empty()
 }
 
 fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {
     let mut extra = serde_json::Map::new();
-    extra.insert("source".into(), json!("validator"));
+    extra.insert(SOURCE_FIELD.into(), json!(Source::Validator.as_str()));
     extra.insert("validator".into(), json!(signal.validator));
-    extra.insert(PENDING_FIX.into(), pending_fix(signal));
+    extra.insert(WHY_FIELD.into(), json!(signal.lesson));
+    Place::store(&mut extra, &[Place::of(signal)]);
     Candidate {
         scope: signal.scope.clone(),
         trigger: signal.trigger.clone(),
@@ -323,29 +367,157 @@ fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {
     }
 }
 
-/// The lesson a candidate seen again becomes (weight 2); its fix stays pending if not known yet.
-fn promote(candidate: &Candidate, signal: &Signal, scope: &LessonScope<'_>) -> Option<Lesson> {
-    let triggers = vec![candidate.trigger.clone()];
+/// The error's words, kept apart from the fix (older pools: the lesson text).
+fn why_of(candidate: &Candidate) -> String {
+    candidate
+        .extra
+        .get(WHY_FIELD)
+        .and_then(Value::as_str)
+        .unwrap_or(&candidate.lesson)
+        .to_string()
+}
+
+/// The lesson a ready candidate becomes (weight 2): what held in every fix, scoped to the
+/// sub-project where the error was seen, firing only where the checker reports the same subject
+/// again (`error_subject`: a module installed there, a name defined there, is no mistake).
+fn promote(candidate: &Candidate, edit: &Edit, scope: &LessonScope<'_>) -> Option<Lesson> {
+    let evidence = Evidence::all_of(&candidate.extra);
     let mut extra = serde_json::Map::new();
-    extra.insert("source".into(), json!("validator"));
-    // The fix is awaited where the mistake was just made again, unless it is known already.
-    if !candidate.lesson.contains("Fix that worked") {
-        extra.insert(PENDING_FIX.into(), pending_fix(signal));
+    if let Some(validator) = candidate.extra.get("validator") {
+        extra.insert("validator".into(), validator.clone());
     }
-    let raw = RawLesson {
-        id: Some(lesson_id(&candidate.scope, &triggers)),
-        scope: candidate.scope.clone(),
-        triggers,
-        lesson: candidate.lesson.clone(),
-        weight: Some(u64::from(PROMOTED_WEIGHT)),
-        hits: Some(0),
-        created: Some(scope.clock.today()),
-        whole_identifiers: Matching::CODE.whole_identifiers,
-        code_only: Matching::CODE.code_only,
+    let lesson_scope =
+        subproject_scope(scope.project.checkout(), &candidate.scope, &evidence, edit);
+    learned_lesson(
+        Learned {
+            source: Source::Validator,
+            scope: &lesson_scope,
+            trigger: &candidate.trigger,
+            why: &why_of(candidate),
+            evidence: &evidence,
+            error_subject: Some(&candidate.trigger),
+        },
         extra,
-        ..RawLesson::default()
+        &scope.clock.today(),
+    )
+}
+
+/// Field of a validator candidate: the error's words, kept apart from its fixes.
+const WHY_FIELD: &str = "why";
+
+/// Folders whose files make a folder a project of its own (a sub-project of a monorepo): a
+/// missing module or an undefined name there says nothing about the folder beside it.
+const PROJECT_FILES: &[&str] = &[
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "Pipfile",
+    "requirements.txt",
+    ".venv",
+    "package.json",
+    "Cargo.toml",
+    "go.mod",
+    "Gemfile",
+    "pom.xml",
+    "build.gradle",
+];
+
+/// Where an error waits for its fix: the file, the line, and the line as the agent wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Place {
+    file: String,
+    line: usize,
+    text: String,
+}
+
+impl Place {
+    fn of(signal: &Signal) -> Place {
+        Place {
+            file: signal.file.clone(),
+            line: signal.line,
+            text: signal.line_text.clone(),
+        }
+    }
+
+    /// The places stored under [`PENDING_FIX`]: a list, or (older files) one object.
+    fn all_of(extra: &serde_json::Map<String, Value>) -> Vec<Place> {
+        let read = |value: &Value| {
+            Some(Place {
+                file: value.get("file")?.as_str()?.to_string(),
+                line: value.get("line").and_then(Value::as_u64).unwrap_or(0) as usize,
+                text: value
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            })
+        };
+        match extra.get(PENDING_FIX) {
+            Some(Value::Array(list)) => list.iter().filter_map(read).collect(),
+            Some(object) => read(object).into_iter().collect(),
+            None => Vec::new(),
+        }
+    }
+
+    fn store(extra: &mut serde_json::Map<String, Value>, places: &[Place]) {
+        if places.is_empty() {
+            extra.remove(PENDING_FIX);
+            return;
+        }
+        let list: Vec<Value> = places
+            .iter()
+            .map(|place| json!({"file": place.file, "line": place.line, "text": place.text}))
+            .collect();
+        extra.insert(PENDING_FIX.into(), Value::Array(list));
+    }
+
+    /// The evidence this place gives once `edit` fixed it.
+    fn fixed_by(&self, edit: &Edit, now: i64) -> Evidence {
+        Evidence {
+            session: String::new(),
+            file: self.file.clone(),
+            line: self.line,
+            review: None,
+            finding: None,
+            bad: self.text.clone(),
+            fixed: fixed_line(edit, self.line),
+            at: now,
+        }
+    }
+}
+
+/// The lesson's scope: `kind` (`*.py`) inside the one sub-project every sighting was in
+/// (`backend/**/*.py`), or `kind` when they were at the checkout's top or in several.
+fn subproject_scope(checkout: &Path, kind: &str, evidence: &[Evidence], edit: &Edit) -> String {
+    let mut folders = evidence
+        .iter()
+        .map(|item| item.file.as_str())
+        .chain(std::iter::once(edit.relative_path.as_str()))
+        .map(|file| subproject_of(checkout, file));
+    let Some(first) = folders.next().flatten() else {
+        return kind.to_string();
     };
-    Lesson::from_raw(raw).ok()
+    if folders.all(|folder| folder.as_deref() == Some(first.as_str())) {
+        format!("{first}/**/{kind}")
+    } else {
+        kind.to_string()
+    }
+}
+
+/// The nearest folder above `file` (below the checkout's top) with project files of its own.
+fn subproject_of(checkout: &Path, file: &str) -> Option<String> {
+    let mut folder = Path::new(file).parent();
+    while let Some(current) = folder.filter(|f| !f.as_os_str().is_empty()) {
+        let absolute = checkout.join(current);
+        if PROJECT_FILES
+            .iter()
+            .any(|name| absolute.join(name).symlink_metadata().is_ok())
+        {
+            return Some(current.to_string_lossy().replace('\\', "/"));
+        }
+        folder = current.parent();
+    }
+    None
 }
 
 /// Under the lessons lock: add promoted lessons (no duplicates) and record fixes of lessons.

@@ -29,7 +29,7 @@ pub(crate) fn on_edit(
     edit: &Edit,
     diagnostics: &[Diagnostic],
 ) -> EditLessons {
-    let (mut out, layers) = lessons::match_edit(scope, edit);
+    let (mut out, layers) = lessons::match_edit(scope, edit, diagnostics);
     // A corrupt lessons file is never touched: no learning until it is fixed.
     if scope.settings.lessons_enabled
         && scope.record

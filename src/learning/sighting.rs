@@ -32,7 +32,10 @@ pub(crate) struct Sighting {
     pub(crate) source: Source,
     pub(crate) scope: String,
     pub(crate) trigger: String,
+    /// The candidate's text: why, and this sighting's fix.
     pub(crate) lesson: String,
+    /// Why it is a mistake, without this place's particulars (see [`promoted_text`]).
+    pub(crate) why: String,
     pub(crate) evidence: Evidence,
 }
 
@@ -91,31 +94,86 @@ impl Sighting {
     }
 
     /// The lesson a candidate becomes, with every place it was seen and their lines as examples.
-    fn lesson(&self, text: &str, evidence: &[Evidence], scope: &LessonScope<'_>) -> Option<Lesson> {
-        let triggers = vec![self.trigger.clone()];
-        let mut examples = Examples::default();
-        for item in evidence {
-            push_example(&mut examples.should_match, &item.bad);
-            push_example(&mut examples.should_not_match, &item.fixed);
-        }
-        let mut extra = serde_json::Map::new();
-        extra.insert(SOURCE_FIELD.into(), json!(self.source.as_str()));
-        extra.insert(EVIDENCE_FIELD.into(), json!(evidence));
-        let raw = RawLesson {
-            id: Some(lesson_id(&self.scope, &triggers)),
-            scope: self.scope.clone(),
-            triggers,
-            lesson: text.to_string(),
-            weight: Some(u64::from(PROMOTED_WEIGHT)),
-            hits: Some(0),
-            created: Some(scope.clock.today()),
-            examples: Some(examples),
-            whole_identifiers: Matching::CODE.whole_identifiers,
-            code_only: Matching::CODE.code_only,
-            extra,
-            ..RawLesson::default()
-        };
-        Lesson::from_raw(raw).ok()
+    fn lesson(&self, evidence: &[Evidence], scope: &LessonScope<'_>) -> Option<Lesson> {
+        learned_lesson(
+            Learned {
+                source: self.source,
+                scope: &self.scope,
+                trigger: &self.trigger,
+                why: &self.why,
+                evidence,
+                error_subject: None,
+            },
+            serde_json::Map::new(),
+            &scope.clock.today(),
+        )
+    }
+}
+
+/// What a learned lesson is made of.
+pub(crate) struct Learned<'a> {
+    pub(crate) source: Source,
+    pub(crate) scope: &'a str,
+    pub(crate) trigger: &'a str,
+    /// Why it is a mistake, in words that do not depend on one place (a finding's title, a
+    /// checker's message).
+    pub(crate) why: &'a str,
+    /// Every place it was seen, each with the line as written and as fixed.
+    pub(crate) evidence: &'a [Evidence],
+    /// For a checker's error: the subject it must report again for the lesson to fire.
+    pub(crate) error_subject: Option<&'a str>,
+}
+
+/// A learned lesson of weight 2: its text is `why` and what held in every sighting ("Write `B`,
+/// not `A`."), its lines as written and as fixed its examples, its places `learned_from`; it
+/// matches code as a person reads it ([`Matching::CODE`]). `extra` adds fields (what the lesson
+/// needs to fire). `None` when the lesson would not be valid.
+pub(crate) fn learned_lesson(
+    learned: Learned<'_>,
+    mut extra: serde_json::Map<String, serde_json::Value>,
+    today: &str,
+) -> Option<Lesson> {
+    let triggers = vec![learned.trigger.to_string()];
+    let mut examples = Examples::default();
+    for item in learned.evidence {
+        push_example(&mut examples.should_match, &item.bad);
+        push_example(&mut examples.should_not_match, &item.fixed);
+    }
+    extra.insert(SOURCE_FIELD.into(), json!(learned.source.as_str()));
+    extra.insert(EVIDENCE_FIELD.into(), json!(learned.evidence));
+    let raw = RawLesson {
+        id: Some(lesson_id(learned.scope, &triggers)),
+        scope: learned.scope.to_string(),
+        triggers,
+        lesson: promoted_text(learned.why, learned.trigger, learned.evidence),
+        weight: Some(u64::from(PROMOTED_WEIGHT)),
+        hits: Some(0),
+        created: Some(today.to_string()),
+        examples: Some(examples),
+        whole_identifiers: Matching::CODE.whole_identifiers,
+        code_only: Matching::CODE.code_only,
+        error_subject: learned.error_subject.map(str::to_string),
+        extra,
+        ..RawLesson::default()
+    };
+    Lesson::from_raw(raw).ok()
+}
+
+/// `why` and what every sighting's fix wrote instead of the trigger: "Write `B`, not `A`." when
+/// the fixes agree on `B` ([`fragment::common_replacement`]), else "Avoid `A`.".
+pub(crate) fn promoted_text(why: &str, trigger: &str, evidence: &[Evidence]) -> String {
+    let fixes = evidence
+        .iter()
+        .map(|item| (item.bad.as_str(), item.fixed.as_str()));
+    let why = why.trim();
+    let advice = match fragment::common_replacement(trigger, fixes) {
+        Some(fix) if !evidence.is_empty() => format!("Write `{fix}`, not `{trigger}`."),
+        _ => format!("Avoid `{trigger}`."),
+    };
+    if why.is_empty() {
+        advice
+    } else {
+        format!("{why} {advice}")
     }
 }
 
@@ -227,7 +285,7 @@ pub(crate) fn record(
                 .insert(EVIDENCE_FIELD.into(), json!(evidence));
             return Ok((Recorded::SamePlaceAgain, true));
         }
-        let Some(lesson) = sighting.lesson(&candidate.lesson, &evidence, scope) else {
+        let Some(lesson) = sighting.lesson(&evidence, scope) else {
             return Ok((Recorded::AlreadyKnown, false));
         };
         let id = lesson.id.clone();
@@ -265,6 +323,7 @@ mod tests {
             scope: "*.py".into(),
             trigger: "shell=True".into(),
             lesson: "shell injection. Fix that worked: `a` became `b`.".into(),
+            why: "Shell injection.".into(),
             evidence: Evidence {
                 session: session.into(),
                 file: file.into(),

@@ -37,6 +37,7 @@ use crate::clock::Clock;
 use crate::edit::Edit;
 use crate::project::Project;
 use crate::settings::Settings;
+use crate::validate::Diagnostic;
 
 pub(crate) use starter::install_starter_lessons;
 
@@ -133,13 +134,19 @@ pub(crate) struct LessonScope<'a> {
 
 /// Matches the edit's added text against the layered lessons and records the hits. Returns the
 /// layers as read, for the learning step that follows (`learning::on_edit`).
-pub(crate) fn match_edit(scope: LessonScope<'_>, edit: &Edit) -> (EditLessons, warn::Layers) {
+/// `diagnostics` are what the checkers said of the edit: a lesson learned from a checker's
+/// error fires only where the checker reports its subject again.
+pub(crate) fn match_edit(
+    scope: LessonScope<'_>,
+    edit: &Edit,
+    diagnostics: &[Diagnostic],
+) -> (EditLessons, warn::Layers) {
     let mut out = EditLessons::default();
     if !scope.settings.lessons_enabled {
         return (out, warn::Layers::default());
     }
     let layers = warn::Layers::load(&scope, edit, &mut out.notes);
-    warn::match_edit(&scope, edit, &layers, &mut out);
+    warn::match_edit(&scope, edit, diagnostics, &layers, &mut out);
     (out, layers)
 }
 

@@ -79,6 +79,10 @@ pub(crate) struct RawLesson {
     /// Triggers match code only, never comments or the text of string literals.
     #[serde(default, skip_serializing_if = "is_false")]
     pub(crate) code_only: bool,
+    /// A lesson learned from a checker's error fires only where the edit's checker reports this
+    /// subject again (a module installed there, a name defined there, is no mistake there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) error_subject: Option<String>,
     #[serde(flatten)]
     pub(crate) extra: Map<String, Value>,
 }
@@ -175,6 +179,8 @@ pub struct Lesson {
     /// A hit is dropped when one of these matches the file's lines above it.
     pub(crate) unless: Vec<Trigger>,
     pub(crate) matching: Matching,
+    /// See [`RawLesson::error_subject`].
+    pub(crate) error_subject: Option<String>,
     /// Whether `hits` was stored (a seed file may omit it; keep it omitted until it changes).
     pub(crate) has_stored_hits: bool,
     pub(crate) extra: Map<String, Value>,
@@ -250,6 +256,7 @@ impl Lesson {
                 whole_identifiers: raw.whole_identifiers,
                 code_only: raw.code_only,
             },
+            error_subject: raw.error_subject,
             extra: raw.extra,
         })
     }
@@ -277,6 +284,7 @@ impl Lesson {
             unless: self.unless.iter().map(|t| t.as_str().to_string()).collect(),
             whole_identifiers: self.matching.whole_identifiers,
             code_only: self.matching.code_only,
+            error_subject: self.error_subject.clone(),
             extra: self.extra.clone(),
         }
     }

@@ -125,15 +125,21 @@ fn short_session(session: &str) -> String {
 /// Where a lesson came from, in one line; `None` for a lesson written by hand.
 pub(crate) fn describe(extra: &Map<String, Value>) -> Option<String> {
     let source = Source::of(extra)?;
+    let evidence = Evidence::all_of(extra);
     if source == Source::Validator {
         let validator = extra
             .get("validator")
             .and_then(Value::as_str)
             .map(|name| format!(" [{name}]"))
             .unwrap_or_default();
-        return Some(format!("a repeated validator error{validator}"));
+        return Some(match evidence.first() {
+            Some(first) => format!(
+                "a repeated checker error{validator}, fixed in {}:{}",
+                first.file, first.line
+            ),
+            None => format!("a repeated validator error{validator}"),
+        });
     }
-    let evidence = Evidence::all_of(extra);
     let first = evidence.first()?;
     let more = match evidence.len() {
         1 => String::new(),

@@ -20,6 +20,7 @@ use crate::lessons::model::Lesson;
 use crate::lessons::placement::Placement;
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
+use crate::validate::Diagnostic;
 
 /// The project's and the user's lessons, as read for one hook call. Of the project's lessons
 /// only those that may fire on the edit are read, through the on-disk index (`cache`).
@@ -101,6 +102,7 @@ pub(crate) fn broken_file_note(error: &LessonsError) -> String {
 pub(crate) fn match_edit(
     scope: &LessonScope<'_>,
     edit: &Edit,
+    diagnostics: &[Diagnostic],
     layers: &Layers,
     out: &mut EditLessons,
 ) {
@@ -113,6 +115,9 @@ pub(crate) fn match_edit(
     let mut outcome = index.find(&edit.relative_path, &edit.added, EDIT_BUDGET);
     out.notes.extend(outcome.problems);
     confirm_placement(edit, &lessons, &mut outcome.hits);
+    outcome
+        .hits
+        .retain(|hit| is_reported_again(lessons[hit.lesson], diagnostics));
     outcome
         .hits
         .retain(|hit| !lessons[hit.lesson].is_silenced(&edit.content, hit.line));
@@ -167,6 +172,17 @@ fn confirm_placement(
         .iter()
         .filter_map(|hit| placement.confirm(lessons[hit.lesson], *hit))
         .collect();
+}
+
+/// Whether a lesson learned from a checker's error has its error again in this edit (always
+/// true for the other lessons): the module is missing here too, the name undefined here too.
+fn is_reported_again(lesson: &Lesson, diagnostics: &[Diagnostic]) -> bool {
+    let Some(subject) = &lesson.error_subject else {
+        return true;
+    };
+    diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.subject.as_deref().map(str::trim) == Some(subject.as_str()))
 }
 
 /// Drops hits on lines the edit moved or re-indented rather than wrote ([`CarriedOver`]).

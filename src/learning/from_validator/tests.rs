@@ -65,7 +65,7 @@ fn scopes_by_kind_of_file() {
 }
 
 #[test]
-fn seen_once_candidate_twice_lesson_then_fix_recorded() {
+fn seen_twice_with_the_fix_known_becomes_a_lesson() {
     let dir = tempfile::tempdir().unwrap();
     let project = Project::at(dir.path());
     let settings = Settings::default();
@@ -81,25 +81,20 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         subject: Some("requestz".into()),
         ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
     };
+    let pool = || CandidateFile::load(&project.candidates_file()).unwrap();
+    let mut out = EditLessons::default();
+    let mut learn = |clock, edit: &Edit, errors: &[Diagnostic]| {
+        learn_from_edit(&scope(clock), edit, errors, false, &[], &mut out);
+    };
     let first = edit(
         dir.path(),
         "a.py",
         "import requestz",
         &[(1, "import requestz")],
     );
-    let mut out = EditLessons::default();
-    learn_from_edit(
-        &scope(clock),
-        &first,
-        std::slice::from_ref(&error),
-        false,
-        &[],
-        &mut out,
-    );
-    let pool = CandidateFile::load(&project.candidates_file()).unwrap();
-    assert_eq!(pool.candidates.len(), 1);
-    assert_eq!(pool.candidates[0].trigger, "requestz");
-    assert!(!project.lessons_file().exists());
+    learn(clock, &first, std::slice::from_ref(&error));
+    assert_eq!(pool().candidates.len(), 1);
+    assert_eq!(pool().candidates[0].trigger, "requestz");
 
     // The same file edited again with the old error still there: not a second occurrence.
     let unrelated = edit(
@@ -108,16 +103,10 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         "import requestz\nx = 1",
         &[(2, "x = 1")],
     );
-    learn_from_edit(
-        &scope(clock),
-        &unrelated,
-        std::slice::from_ref(&error),
-        false,
-        &[],
-        &mut out,
-    );
-    assert!(!project.lessons_file().exists());
+    learn(clock, &unrelated, std::slice::from_ref(&error));
+    assert_eq!(pool().candidates[0].hits(), 1);
 
+    // Seen again elsewhere, before any fix: the candidate counts it and waits for a fix.
     clock = Clock::fixed(clock.now() + DAY);
     let second = edit(
         dir.path(),
@@ -129,37 +118,81 @@ fn seen_once_candidate_twice_lesson_then_fix_recorded() {
         file: "b.py".into(),
         ..error.clone()
     };
-    learn_from_edit(&scope(clock), &second, &[error_b], false, &[], &mut out);
-    let lessons = LessonFile::load(&project.lessons_file()).unwrap();
-    let lesson = lessons.lessons().next().unwrap();
-    assert_eq!(lesson.weight, 2);
-    assert_eq!(lesson.trigger_texts(), vec!["requestz".to_string()]);
-    assert!(
-        CandidateFile::load(&project.candidates_file())
-            .unwrap()
-            .candidates
-            .is_empty()
-    );
+    learn(clock, &second, &[error_b]);
+    assert_eq!(pool().candidates[0].hits(), 2);
+    assert!(!project.lessons_file().exists(), "no fix known yet");
 
+    // The fix: the text changed and the error is gone. Now it is a lesson, saying what to write.
     let fixed = edit(
         dir.path(),
         "b.py",
         "import requests",
         &[(1, "import requests")],
     );
-    learn_from_edit(&scope(clock), &fixed, &[], true, &[], &mut out);
+    learn(clock, &fixed, &[]);
     let lessons = LessonFile::load(&project.lessons_file()).unwrap();
-    let text = &lessons.lessons().next().unwrap().text;
+    let lesson = lessons.lessons().next().unwrap();
+    assert_eq!(lesson.weight, 2);
+    assert_eq!(lesson.trigger_texts(), vec!["requestz".to_string()]);
+    assert_eq!(lesson.error_subject.as_deref(), Some("requestz"));
     assert!(
-        text.contains("`import requestz` became `import requests`"),
-        "{text}"
+        lesson.text.ends_with("Write `requests`, not `requestz`."),
+        "{}",
+        lesson.text
     );
+    assert!(pool().candidates.is_empty());
+}
+
+#[test]
+fn an_error_that_vanished_while_the_text_stayed_teaches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    let settings = Settings::default();
+    let scope = LessonScope {
+        user_layer: false,
+        project: &project,
+        settings: &settings,
+        clock: Clock::fixed(1_780_000_000),
+        record: true,
+    };
+    let error = Diagnostic {
+        subject: Some("requestz".into()),
+        ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
+    };
+    let mut out = EditLessons::default();
+    let written = edit(
+        dir.path(),
+        "a.py",
+        "import requestz",
+        &[(1, "import requestz")],
+    );
+    learn_from_edit(&scope, &written, &[error], false, &[], &mut out);
+    // The package got installed: the same text, no error.
+    let again = edit(
+        dir.path(),
+        "a.py",
+        "import requestz\nx = 1",
+        &[(2, "x = 1")],
+    );
+    learn_from_edit(&scope, &again, &[], false, &[], &mut out);
+    let pool = CandidateFile::load(&project.candidates_file()).unwrap();
+    assert!(pool.candidates.is_empty(), "{:?}", pool.candidates);
     assert!(
-        !lessons
-            .lessons()
-            .next()
-            .unwrap()
-            .extra
-            .contains_key(PENDING_FIX)
+        out.notes
+            .iter()
+            .any(|note| note.contains("nothing was learned"))
     );
+}
+
+#[test]
+fn a_sub_project_scopes_the_lesson() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("backend/app")).unwrap();
+    std::fs::write(dir.path().join("backend/pyproject.toml"), "").unwrap();
+    assert_eq!(
+        subproject_of(dir.path(), "backend/app/x.py").as_deref(),
+        Some("backend")
+    );
+    assert_eq!(subproject_of(dir.path(), "tools/y.py"), None);
+    assert_eq!(subproject_of(dir.path(), "z.py"), None);
 }
