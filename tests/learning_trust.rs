@@ -625,3 +625,53 @@ fn the_python_check_never_runs_project_code() {
     assert_eq!(project.run(&["check", "."]).code, 1);
     assert!(!marker.exists(), "car check ran project code");
 }
+
+/// Scope follows the cause: a module missing in one sub-project of a monorepo, learned there,
+/// never warns in the sub-project where that module is installed, and the lesson's scope names
+/// the sub-project it was learned in.
+#[test]
+fn a_missing_module_lesson_stays_in_its_sub_project() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    std::fs::write(project.path().join(".gitignore"), ".venv/\n").unwrap();
+    project.write("backend/pyproject.toml", "[project]\nname = \"backend\"\n");
+    project.write("worker/pyproject.toml", "[project]\nname = \"worker\"\n");
+    make_venv_at(&project.path().join("worker/.venv"), "car_fastyaml_zz");
+    let wrong = "import car_fastyaml_zz\n";
+    project.hook(
+        "post-tool-use",
+        &project.write_payload("backend/app/a.py", wrong, None),
+    );
+    project.hook(
+        "post-tool-use",
+        &project.write_payload("backend/app/a.py", "import yaml\n", Some(wrong)),
+    );
+    project.at(T0 + DAY);
+    let learned = project.hook(
+        "post-tool-use",
+        &project.write_payload("backend/app/b.py", wrong, None),
+    );
+    assert!(
+        learned.system_message().contains("learned a lesson"),
+        "{learned:?}"
+    );
+    assert_eq!(lessons(&project)[0]["scope"], "backend/**/*.py");
+    // Where the module is installed: no error, and no lesson warning either.
+    let worker = project.hook(
+        "post-tool-use",
+        &project.write_payload("worker/jobs.py", wrong, None),
+    );
+    assert!(!worker.is_block(), "{worker:?}");
+    assert!(!worker.context().contains("lesson"), "{worker:?}");
+    // The same mistake again in backend/: the lesson says what to write.
+    let again = project.hook(
+        "post-tool-use",
+        &project.write_payload("backend/app/c.py", wrong, None),
+    );
+    assert!(
+        again
+            .reason()
+            .contains("Write `yaml`, not `car_fastyaml_zz`"),
+        "{again:?}"
+    );
+}
