@@ -26,11 +26,11 @@ cat <<JSON
 JSON
 "#;
 
-const T0: i64 = 1_800_000_000;
+pub(crate) const T0: i64 = 1_800_000_000;
 
 /// Applies `old` → `new` to the file (created empty when missing) and pipes the Edit payload
 /// Claude Code sends (the recorded fixture, pointed at this file, with the original content).
-fn agent_edit(
+pub(crate) fn agent_edit(
     project: &TestProject,
     session: &str,
     file: &str,
@@ -74,13 +74,13 @@ fn agent_bash(
 
 /// Someone else (the person, in their editor) changes the file: no hook runs. (The agent's Bash
 /// command changes it the same way, and then its hook runs.)
-fn person_edit(project: &TestProject, file: &str, old: &str, new: &str) {
+pub(crate) fn person_edit(project: &TestProject, file: &str, old: &str, new: &str) {
     let text = project.read(file);
     assert!(text.contains(old), "{file} must hold {old:?}");
     project.write(file, &text.replacen(old, new, 1));
 }
 
-fn stop(project: &TestProject, session: &str) -> HookAnswer {
+pub(crate) fn stop(project: &TestProject, session: &str) -> HookAnswer {
     project.hook(
         "stop",
         &stop_payload(project, session, Some("I changed the runner. All done.")),
@@ -99,11 +99,11 @@ fn entries(project: &TestProject, name: &str, key: &str) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-fn candidates(project: &TestProject) -> Vec<Value> {
+pub(crate) fn candidates(project: &TestProject) -> Vec<Value> {
     entries(project, "lesson_candidates.json", "candidates")
 }
 
-fn lessons(project: &TestProject) -> Vec<Value> {
+pub(crate) fn lessons(project: &TestProject) -> Vec<Value> {
     entries(project, "lessons.json", "lessons")
 }
 
@@ -281,13 +281,18 @@ fn the_same_fix_twice_in_one_file_of_one_session_stays_a_candidate() {
 
 /// The agent's edit that turns host name checks off: `{var}.check_hostname = False` after the
 /// line that creates `var`.
-fn agent_disables_hostname_check(project: &TestProject, session: &str, file: &str, var: &str) {
+pub(crate) fn agent_disables_hostname_check(
+    project: &TestProject,
+    session: &str,
+    file: &str,
+    var: &str,
+) {
     let created = format!("{var} = ssl.create_default_context()\n");
     let disabled = format!("{created}{var}.check_hostname = False\n");
     agent_edit(project, session, file, &created, &disabled);
 }
 
-fn tls_project() -> TestProject {
+pub(crate) fn tls_project() -> TestProject {
     let mut project = TestProject::new();
     project.at(T0);
     project.write(

@@ -16,6 +16,7 @@ mod file_identity;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;
+mod learn_corrections;
 mod learn_signals;
 mod learn_signals_agents;
 mod learning_trust;

@@ -12,6 +12,7 @@
 //! `apply_patch`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -20,6 +21,7 @@ use crate::edit::{
 };
 use crate::hook::payload::Payload;
 use crate::project::{Inside, Project};
+use crate::session::authored::ShellRun;
 
 /// Everything one payload did to files.
 #[derive(Debug, Default)]
@@ -42,14 +44,33 @@ struct Touched {
     is_before_unknown: bool,
 }
 
-/// Whether the payload reports a shell command the agent ran (Claude Code `Bash`, Gemini CLI
-/// `run_shell_command`, Codex `shell` / `exec_command`, Cursor `afterShellExecution`): the
-/// files it changed are the agent's own work, never a person's correction.
-pub(crate) fn ran_shell(payload: &Payload) -> bool {
-    matches!(
+/// The shell command the payload reports the agent ran (Claude Code `Bash`, Gemini CLI
+/// `run_shell_command`, Codex `shell` / `exec_command`, Cursor `afterShellExecution`), if it
+/// reports one: the files it plausibly touched are the agent's own work, never a person's
+/// correction.
+pub(crate) fn shell_run(payload: &Payload) -> Option<ShellRun> {
+    let is_shell = matches!(
         payload.tool_name(),
         "Bash" | "run_shell_command" | "shell" | "exec_command" | "local_shell"
-    ) || payload.event_name == "afterShellExecution"
+    ) || payload.event_name == "afterShellExecution";
+    if !is_shell {
+        return None;
+    }
+    let input = &payload.raw.tool_input;
+    let command = match input.get("command") {
+        Some(Value::String(line)) => line.clone(),
+        // Codex's `shell` tool: an argv list.
+        Some(Value::Array(argv)) => argv
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => payload.raw.command.clone().unwrap_or_default(),
+    };
+    Some(ShellRun {
+        command,
+        duration: payload.raw.duration_ms.map(Duration::from_millis),
+    })
 }
 
 /// The edits a PostToolUse payload made, read from disk.

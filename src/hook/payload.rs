@@ -70,6 +70,10 @@ pub(crate) struct RawPayload {
     pub(crate) turn_id: Option<String>,
     pub(crate) cursor_version: Option<String>,
     pub(crate) timestamp: Option<String>,
+    /// Claude Code: how long the tool ran (a shell command's run, to tell which files it touched).
+    pub(crate) duration_ms: Option<u64>,
+    /// Cursor's afterShellExecution: the command line.
+    pub(crate) command: Option<String>,
 }
 
 /// A validated payload: the fields every hook relies on are present.

@@ -26,8 +26,8 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .iter()
         .map(ToString::to_string)
         .collect();
-    if changes::ran_shell(&context.payload) {
-        notes.extend(crate::learning::signals::after_shell(context.session()).notes);
+    if let Some(run) = changes::shell_run(&context.payload) {
+        notes.extend(crate::learning::signals::after_shell(context.session(), &run).notes);
     }
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut warnings: Vec<Warning> = Vec::new();

@@ -13,10 +13,12 @@
 //! ([`crate::learning::reformat`]).
 
 use crate::learning::fragment::LineChange;
+use crate::learning::generated::{generated_marker, is_lockfile};
 use crate::learning::reformat::only_reformatted;
 use crate::learning::sighting::{Sighting, Taught, choose_trigger};
 use crate::lessons::LessonScope;
 use crate::lessons::provenance::{Evidence, Source};
+use crate::session::authored::Authored;
 use crate::text::shorten;
 
 /// How long after the agent wrote a line someone else's change of it counts as a correction.
@@ -56,17 +58,68 @@ impl Correction {
     }
 }
 
+/// Why a change of a line the agent wrote is no person's correction (*rather miss than
+/// false-alarm*): each names who or what made it instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum NotACorrection {
+    /// The line is still there, only reformatted: a formatter's or format-on-save's work.
+    #[error(
+        "the line is still there, only reformatted (quotes, spacing, line breaks: a formatter's work, not a correction)"
+    )]
+    Reformatted,
+    /// A lockfile: a package manager rewrites it.
+    #[error("{0} is a lockfile: a package manager writes it, not a person")]
+    Lockfile(String),
+    /// A file that says it is generated: a generator rewrites it.
+    #[error("{0} is generated ({1}): its generator wrote the change, not a person")]
+    Generated(String, &'static str),
+    /// Another agent session recorded writing exactly this content.
+    #[error("agent session {0} wrote this version of the file, not a person")]
+    AnotherSession(String),
+    /// The file is back to its committed version: a checkout, reset, stash or pull brought it.
+    #[error("the file now equals its committed version: a git operation brought the change")]
+    Committed,
+}
+
+/// The first reason the change is not the person's, if there is one.
+fn why_not(scope: &LessonScope<'_>, correction: &Correction) -> Option<NotACorrection> {
+    let file = &correction.file;
+    if only_reformatted(&correction.change.old, &correction.content) {
+        return Some(NotACorrection::Reformatted);
+    }
+    if is_lockfile(file) {
+        return Some(NotACorrection::Lockfile(file.clone()));
+    }
+    if let Some(marker) = generated_marker(scope.project, file, &correction.content) {
+        return Some(NotACorrection::Generated(file.clone(), marker));
+    }
+    let this_session = Authored::for_session(scope.project, &correction.session);
+    if let Some(other) = Authored::written_by_another_session(
+        scope.project,
+        &this_session,
+        file,
+        &correction.content,
+    ) {
+        return Some(NotACorrection::AnotherSession(other));
+    }
+    if scope.project.head_version(file).as_deref() == Some(correction.content.as_str()) {
+        return Some(NotACorrection::Committed);
+    }
+    None
+}
+
 /// Turns corrections into candidates and lessons. A correction that removed the line names no
-/// version of the person's and teaches nothing.
+/// version of the person's and teaches nothing; nor does a change someone or something else
+/// made ([`NotACorrection`]).
 pub(crate) fn learn(scope: &LessonScope<'_>, corrections: &[Correction]) -> Taught {
     let mut taught = Taught::default();
     for correction in corrections {
         if correction.change.new.trim().is_empty() {
             continue;
         }
-        if only_reformatted(&correction.change.old, &correction.content) {
+        if let Some(reason) = why_not(scope, correction) {
             taught.refusals.push(format!(
-                "not learned from {} (rather miss than false-alarm): the line is still there, only reformatted (quotes, spacing, line breaks: a formatter's work, not a correction)",
+                "not learned from {} (rather miss than false-alarm): {reason}",
                 correction.label()
             ));
             continue;

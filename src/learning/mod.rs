@@ -13,6 +13,7 @@ pub(crate) mod fragment;
 pub(crate) mod from_correction;
 pub(crate) mod from_review;
 pub(crate) mod from_validator;
+pub(crate) mod generated;
 pub(crate) mod precision;
 pub(crate) mod reformat;
 pub(crate) mod sighting;

@@ -12,7 +12,7 @@ use crate::learning::sighting::Taught;
 use crate::learning::{from_correction, from_review};
 use crate::lessons::LessonScope;
 use crate::session::Session;
-use crate::session::authored::Authored;
+use crate::session::authored::{Authored, ShellRun};
 use crate::session::log::EventLog;
 
 fn lesson_scope<'a>(session: &Session<'a>) -> Option<LessonScope<'a>> {
@@ -50,17 +50,18 @@ fn edit_step(session: Session<'_>, edit: &Edit) -> Taught {
     }
 }
 
-/// The agent's shell command changed files: its own work, never a correction.
-pub(crate) fn after_shell(session: Session<'_>) -> Taught {
-    contained(|| shell_step(session))
+/// The agent's shell command changed files: what it plausibly touched is its own work, never a
+/// correction.
+pub(crate) fn after_shell(session: Session<'_>, run: &ShellRun) -> Taught {
+    contained(|| shell_step(session, run))
 }
 
-fn shell_step(session: Session<'_>) -> Taught {
+fn shell_step(session: Session<'_>, run: &ShellRun) -> Taught {
     if lesson_scope(&session).is_none() {
         return Taught::default();
     }
     let authored = Authored::for_session(session.project, session.id);
-    match authored.shell_ran(session.project, session.clock.now()) {
+    match authored.shell_ran(session.project, session.clock.now(), run) {
         Ok(()) => Taught::default(),
         Err(error) => noted(format!(
             "could not record the agent's shell changes: {error}"

@@ -9,8 +9,13 @@
 //!   just before the edit and that differs from what car last saw, someone else changed the file
 //!   in between: every line the agent added within the last 30 minutes that this changed is a
 //!   correction `A → B`. Then the edit's content and added lines are recorded.
-//! - **The agent's shell command** ([`Authored::shell_ran`], the PostToolUse hook on Bash): files
-//!   it changed are the agent's own work, recorded as such — never a correction.
+//! - **The agent's shell command** ([`Authored::shell_ran`], the PostToolUse hook on Bash): the
+//!   files it plausibly touched are the agent's own work, recorded as such — never a correction.
+//!   Plausibly: named on its command line, or modified while it ran (the payload's `duration_ms`
+//!   where the agent sends it, else since car's previous hook of the session). A file changed
+//!   before that (the person's edit, then the agent runs `pytest`) stays the person's change.
+//!   Modification times are the file system's clock, so the hook's start is kept in real time
+//!   (`authored/last-hook`), not car's clock (`CAR_NOW`).
 //! - **Stop** ([`Authored::observe`]): the files on disk against what car last saw, as above.
 //!
 //! Invariants: bounded (files over 256 KiB, lines over 300 characters, more than 400 added lines
@@ -18,7 +23,8 @@
 //! session store; a correction is reported once (what car last saw moves to the observed
 //! content); nothing here fails a hook (errors are returned for a note).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +40,53 @@ const MAX_LINE_CHARS: usize = 300;
 const MAX_ADDED_LINES: usize = 400;
 const MAX_FILES: usize = 200;
 const MAX_VERSIONS: usize = 12;
+
+/// How much earlier than its reported start a file may have been modified and still count as
+/// the command's: modification times and the payload's duration are both coarse.
+const RUN_SLACK: Duration = Duration::from_secs(1);
+
+/// A shell command the agent ran, as its payload reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ShellRun {
+    /// The command line (empty when the payload does not carry it).
+    pub(crate) command: String,
+    /// How long it ran, when the agent says (Claude Code's `duration_ms`).
+    pub(crate) duration: Option<Duration>,
+}
+
+impl ShellRun {
+    /// Whether the command plausibly changed `file`: named on its command line, or modified at or
+    /// after `ran_from` (`None`: when it started is unknown, so every changed file is its own).
+    fn touched(
+        &self,
+        file: &str,
+        modified: Option<SystemTime>,
+        ran_from: Option<SystemTime>,
+    ) -> bool {
+        if names(&self.command, file) {
+            return true;
+        }
+        match (modified, ran_from) {
+            (Some(modified), Some(from)) => modified + RUN_SLACK >= from,
+            _ => true,
+        }
+    }
+}
+
+/// Whether `command` names `file` (its project-relative path, or its file name as a word of its
+/// own: `sed -i … app.py` after `cd src`).
+fn names(command: &str, file: &str) -> bool {
+    if command.contains(file) {
+        return true;
+    }
+    let name = file.rsplit('/').next().unwrap_or(file);
+    command.match_indices(name).any(|(at, _)| {
+        let before = command[..at].chars().next_back();
+        let after = command[at + name.len()..].chars().next();
+        let is_part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+        !before.is_some_and(is_part) && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
 
 /// One line the agent's edit tools added.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,18 +271,34 @@ impl Authored {
         record.add_lines(edit, now);
         self.store_version(&mut record, &edit.content, true);
         self.save(&record)?;
+        self.hook_ran(SystemTime::now());
         Ok(corrections)
     }
 
-    /// The agent ran a shell command: what it changed in the files it edited is its own work.
-    pub(crate) fn shell_ran(&self, project: &Project, now: i64) -> Result<(), FileError> {
+    /// The agent ran a shell command: what it changed in the files it plausibly touched is its
+    /// own work (see the module docs); other changes stay for the stop to judge.
+    pub(crate) fn shell_ran(
+        &self,
+        project: &Project,
+        now: i64,
+        run: &ShellRun,
+    ) -> Result<(), FileError> {
         if !self.dir.exists() {
             return Ok(());
         }
         let _lock = self.lock()?;
+        let started = SystemTime::now();
+        let ran_from = match run.duration {
+            Some(duration) => started.checked_sub(duration),
+            None => self.last_hook(),
+        };
         for mut record in self.records() {
+            let path = project.checkout().join(&record.file);
             match read_current(project, &record.file) {
-                Some(content) if content != record.content => {
+                Some(content)
+                    if content != record.content
+                        && run.touched(&record.file, modified(&path), ran_from) =>
+                {
                     record.advance(&content, now);
                     self.store_version(&mut record, &content, true);
                     self.save(&record)?;
@@ -237,7 +306,59 @@ impl Authored {
                 _ => {}
             }
         }
+        self.hook_ran(started);
         Ok(())
+    }
+
+    /// When car's previous hook of this session started, in real time.
+    fn last_hook(&self) -> Option<SystemTime> {
+        let text = files::read_optional(&self.dir.join(LAST_HOOK)).ok()??;
+        let millis: u64 = text.trim().parse().ok()?;
+        SystemTime::UNIX_EPOCH.checked_add(Duration::from_millis(millis))
+    }
+
+    /// Remembers when this hook started (best effort: without it a shell command owns every
+    /// change, which never learns wrongly).
+    fn hook_ran(&self, started: SystemTime) {
+        let millis = started
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis());
+        let _ =
+            files::write_atomic_unsynced(&self.dir.join(LAST_HOOK), millis.to_string().as_bytes());
+    }
+
+    /// The other session of this project whose agent wrote `content` as `file` (its edit tools
+    /// or shell commands produced that version), if one did: its change is no person's.
+    pub(crate) fn written_by_another_session(
+        project: &Project,
+        this_session: &Authored,
+        file: &str,
+        content: &str,
+    ) -> Option<String> {
+        let hash = content_hash(content.as_bytes());
+        project
+            .session_folders()
+            .into_iter()
+            .map(|(_, folder)| folder.join("authored"))
+            .filter(|dir| *dir != this_session.dir)
+            .find_map(|dir| {
+                let other = Authored {
+                    dir,
+                    session: String::new(),
+                };
+                let record = other.load(file)?;
+                (record.content == content || record.agent_versions.contains(&hash))
+                    .then(|| other.session_name())
+            })
+    }
+
+    /// The session's folder name (its id, as car stores it).
+    fn session_name(&self) -> String {
+        self.dir
+            .parent()
+            .and_then(Path::file_name)
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 
     /// At stop: the corrections in the files on disk since car last saw them.
@@ -282,6 +403,13 @@ impl Authored {
     }
 }
 
+/// The file holding when the session's previous hook started (milliseconds since 1970).
+const LAST_HOOK: &str = "last-hook";
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::symlink_metadata(path).ok()?.modified().ok()
+}
+
 /// The file's content now, when it is small enough to keep.
 fn read_current(project: &Project, file: &str) -> Option<String> {
     files::read_text_or_none(&project.checkout().join(file), MAX_CONTENT_BYTES)
@@ -316,7 +444,16 @@ mod tests {
             "import ssl\nctx.check_hostname = None\n",
         )
         .unwrap();
-        store.shell_ran(&project, 200).unwrap();
+        store
+            .shell_ran(
+                &project,
+                200,
+                &ShellRun {
+                    command: "sed -i s/False/None/ tls.py".into(),
+                    duration: None,
+                },
+            )
+            .unwrap();
         assert!(
             store.observe(&project, 300).unwrap().is_empty(),
             "the agent's own sed"
