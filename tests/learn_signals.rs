@@ -109,7 +109,7 @@ pub(crate) fn lessons(project: &TestProject) -> Vec<Value> {
 
 /// A project with a few ordinary Python files (so the project-wide precision rule samples them)
 /// and the scripted reviewer.
-fn review_project() -> (TestProject, FakeClis) {
+pub(crate) fn review_project() -> (TestProject, FakeClis) {
     let mut project = TestProject::new();
     project.at(T0);
     project.write(

@@ -19,6 +19,7 @@ mod install;
 mod learn_corrections;
 mod learn_signals;
 mod learn_signals_agents;
+mod learning_heldout;
 mod learning_trust;
 mod lessons_code_match;
 mod lessons_commands;

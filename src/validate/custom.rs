@@ -13,6 +13,8 @@ use std::sync::Mutex;
 use regex::Regex;
 
 use crate::process::{ProcessError, run_command};
+use crate::validate::language::Language;
+use crate::validate::prose::Prose;
 use crate::validate::rules::{CommandRule, ReferenceRule, Rule, RuleKind};
 use crate::validate::{Diagnostic, Report, Source, snippet_at};
 
@@ -98,7 +100,9 @@ impl CustomRunner {
     }
 }
 
-/// Every match of the rule's pattern whose name is not defined.
+/// Every match of the rule's pattern whose name is not defined. A match in a comment or a
+/// string's text is no reference (`// DankeTheme.secondaryText was renamed`): the file is parsed
+/// for that only when such a match is found.
 pub(crate) fn missing_references(
     rule: &Rule,
     reference: &ReferenceRule,
@@ -107,11 +111,20 @@ pub(crate) fn missing_references(
 ) -> Vec<Diagnostic> {
     let mut seen = HashSet::new();
     let mut found = Vec::new();
+    let prose = std::cell::OnceCell::new();
+    let is_prose = |range: std::ops::Range<usize>| {
+        prose
+            .get_or_init(|| {
+                let language = Language::detect(source.path, source.content, source.language);
+                Prose::of(language, source.content)
+            })
+            .contains(range)
+    };
     for captures in reference.pattern.captures_iter(source.content) {
         let (Some(whole), Some(name)) = (captures.get(0), captures.get(1)) else {
             continue;
         };
-        if defined.contains(name.as_str()) {
+        if defined.contains(name.as_str()) || is_prose(whole.range()) {
             continue;
         }
         let (line, column) = crate::files::line_col(source.content, whole.start());
@@ -420,6 +433,19 @@ mod tests {
                 .diagnostics
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_reference_in_a_comment_or_string_is_no_reference() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("DankeTheme.swift"),
+            "enum DankeTheme {\n  static let textSecondary = 1\n}\n",
+        )
+        .unwrap();
+        let content = "// DankeTheme.secondaryText was renamed\nlet help = \"see DankeTheme.secondaryText\"\nlet c = DankeTheme.textSecondary\n";
+        let report = run(&rules(THEME_RULE), root.path(), "App/Home.swift", content);
+        assert!(report.diagnostics.is_empty(), "{report:?}");
     }
 
     #[test]
