@@ -223,13 +223,14 @@ fn a_hallucinated_module_in_two_files_warns_the_third_time() {
     project.at(T0);
     let wrong = "import car_hallucinated_zz\n";
     project.hook("post-tool-use", &project.write_payload("a.py", wrong, None));
-    project.at(T0 + DAY);
+    project.at(T0 + 60);
     let second = project.hook("post-tool-use", &project.write_payload("b.py", wrong, None));
     assert!(
         !second.system_message().contains("learned a lesson"),
         "no fix known yet: {second:?}"
     );
     assert_eq!(candidates(&project)[0]["hits"], 2);
+    project.at(T0 + 120);
     let fixed = project.hook(
         "post-tool-use",
         &project.write_payload("a.py", "import json\n", Some(wrong)),

@@ -1,19 +1,21 @@
-//! Learning from errors: a validator error an edit *wrote* teaches when it has a specific subject
-//! (the missing module, the undefined reference, an external checker's coded finding): the
-//! subject is the trigger, in the scope of the file's kind (`*.py`), if it passes the precision
-//! rules ([`precision`]). A syntax slip has no subject and teaches nothing: the validator catches
-//! it every time. Seen once the error becomes a candidate; seen again *independently* (in another
-//! file, or in the same file after the first was fixed) the candidate is promoted to a lesson of
-//! weight 2. When a later edit of the file no longer has the error and no longer contains the
-//! trigger, the fix (the line the agent wrote instead) is added to the text.
+//! Learning from checker errors, from the fix: a validator error an edit *wrote* teaches when it
+//! has a specific subject (the missing module, the undefined reference, an external checker's
+//! coded finding) that passes the precision rules ([`precision`]); the subject is the trigger. A
+//! syntax slip has no subject and teaches nothing: the validator catches it every time.
 //!
-//! Invariants: nothing is written when the edit has no signal and no pending fix for its file.
+//! Seen once, the error becomes a candidate waiting for its fix in that file. The agent's fix —
+//! a later edit of the file within the fix window where the error and its trigger are gone — is
+//! evidence: the line as written and as fixed. Seen again *independently* (another file, or the
+//! same file after the first was fixed) and with a fix known, the candidate becomes a lesson of
+//! weight 2 whose text says what every fix wrote instead ("Write `B`, not `A`."), scoped to the
+//! sub-project where it was seen, firing only where the checker reports the subject again.
+//!
+//! Invariants: nothing is written when the edit has no signal and no waiting error in its file.
 //! Candidates are locked before lessons (the one lock order, shared with `maintain`). A signal
 //! counts only when its trigger occurs in the edit's added text, so re-editing a file that still
-//! has an old error does not count as making the mistake again; the same file with its first
-//! error still unfixed never promotes. A fix is recorded only when the trigger is gone from the
-//! file: an error that vanished while its trigger stayed (no interpreter, a module installed)
-//! was not fixed by the agent.
+//! has an old error does not count as making the mistake again. No fix without a change of the
+//! text: an error that vanished while its trigger stayed (no interpreter, a module installed)
+//! teaches nothing, and neither does a change after the fix window (a refactor weeks later).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -289,15 +291,16 @@ fn resolve_waiting(
             continue;
         }
         changed = true;
+        let now = scope.clock.now();
         let mut evidence = Evidence::all_of(&candidate.extra);
         if edit.content.contains(&candidate.trigger) {
             notes.push(format!(
                 "`{}` no longer errs in {} although it is still written there: nothing was learned from it",
                 candidate.trigger, edit.relative_path
             ));
-        } else {
-            for place in here {
-                evidence.push(place.fixed_by(edit, scope.clock.now()));
+        } else if here.iter().any(|place| place.is_fresh(now)) {
+            for place in here.iter().filter(|place| place.is_fresh(now)) {
+                evidence.push(place.fixed_by(edit, now));
             }
             candidate
                 .extra
@@ -335,10 +338,15 @@ fn record_error(
         return true;
     };
     let mut places = Place::all_of(&candidate.extra);
-    if places.iter().any(|place| place.file == signal.file) {
-        return false;
+    let now = scope.clock.now();
+    if let Some(place) = places.iter_mut().find(|place| place.file == signal.file) {
+        // Written again where it still waits: not a second sighting, but the fix window starts
+        // from this latest writing.
+        *place = Place::of(signal, now);
+        Place::store(&mut candidate.extra, &places);
+        return true;
     }
-    places.push(Place::of(signal));
+    places.push(Place::of(signal, now));
     Place::store(&mut candidate.extra, &places);
     candidate.hits = Some(candidate.hits() + 1);
     candidate.last_hit = Some(scope.clock.now());
@@ -355,7 +363,7 @@ fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {
     extra.insert(SOURCE_FIELD.into(), json!(Source::Validator.as_str()));
     extra.insert("validator".into(), json!(signal.validator));
     extra.insert(WHY_FIELD.into(), json!(signal.lesson));
-    Place::store(&mut extra, &[Place::of(signal)]);
+    Place::store(&mut extra, &[Place::of(signal, scope.clock.now())]);
     Candidate {
         scope: signal.scope.clone(),
         trigger: signal.trigger.clone(),
@@ -422,21 +430,34 @@ const PROJECT_FILES: &[&str] = &[
     "build.gradle",
 ];
 
-/// Where an error waits for its fix: the file, the line, and the line as the agent wrote it.
+/// How long after the error the agent's change still counts as fixing its slip: the correction
+/// window. An error left in place longer was not a slip the agent saw and fixed (a later
+/// refactor that drops an import teaches nothing).
+const FIX_WINDOW_SECONDS: i64 = crate::learning::from_correction::CORRECTION_WINDOW_SECONDS;
+
+/// Where an error waits for its fix: the file, the line, the line as the agent wrote it, and
+/// when (0 in older pools: no fix of it counts).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Place {
     file: String,
     line: usize,
     text: String,
+    at: i64,
 }
 
 impl Place {
-    fn of(signal: &Signal) -> Place {
+    fn of(signal: &Signal, now: i64) -> Place {
         Place {
             file: signal.file.clone(),
             line: signal.line,
             text: signal.line_text.clone(),
+            at: now,
         }
+    }
+
+    /// Whether a change at `now` can still be the fix of this error.
+    fn is_fresh(&self, now: i64) -> bool {
+        self.at > 0 && now - self.at <= FIX_WINDOW_SECONDS
     }
 
     /// The places stored under [`PENDING_FIX`]: a list, or (older files) one object.
@@ -450,6 +471,7 @@ impl Place {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string(),
+                at: value.get("at").and_then(Value::as_i64).unwrap_or(0),
             })
         };
         match extra.get(PENDING_FIX) {
@@ -466,7 +488,9 @@ impl Place {
         }
         let list: Vec<Value> = places
             .iter()
-            .map(|place| json!({"file": place.file, "line": place.line, "text": place.text}))
+            .map(|place| {
+                json!({"file": place.file, "line": place.line, "text": place.text, "at": place.at})
+            })
             .collect();
         extra.insert(PENDING_FIX.into(), Value::Array(list));
     }

@@ -196,3 +196,46 @@ fn a_sub_project_scopes_the_lesson() {
     assert_eq!(subproject_of(dir.path(), "tools/y.py"), None);
     assert_eq!(subproject_of(dir.path(), "z.py"), None);
 }
+
+#[test]
+fn a_change_after_the_fix_window_is_no_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    let settings = Settings::default();
+    let scope = |now| LessonScope {
+        user_layer: false,
+        project: &project,
+        settings: &settings,
+        clock: Clock::fixed(now),
+        record: true,
+    };
+    let error = Diagnostic {
+        subject: Some("requestz".into()),
+        ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
+    };
+    let mut out = EditLessons::default();
+    let written = edit(
+        dir.path(),
+        "a.py",
+        "import requestz",
+        &[(1, "import requestz")],
+    );
+    learn_from_edit(
+        &scope(1_780_000_000),
+        &written,
+        &[error],
+        false,
+        &[],
+        &mut out,
+    );
+    let refactored = edit(
+        dir.path(),
+        "a.py",
+        "import requests",
+        &[(1, "import requests")],
+    );
+    let later = 1_780_000_000 + 31 * 60;
+    learn_from_edit(&scope(later), &refactored, &[], false, &[], &mut out);
+    let pool = CandidateFile::load(&project.candidates_file()).unwrap();
+    assert!(pool.candidates.is_empty(), "{:?}", pool.candidates);
+}
