@@ -163,7 +163,12 @@ pub(crate) enum LessonsCommand {
         /// The lesson's id, or a prefix of it that names one lesson
         id: String,
     },
-    /// Show one lesson
+    /// Bring back a retired lesson (one whose warnings were only ever ignored)
+    Restore {
+        /// The retired lesson's id, or a prefix of it that names one lesson
+        id: String,
+    },
+    /// Show one lesson (retired lessons too)
     Show {
         /// The lesson's id, or a prefix of it that names one lesson
         id: String,

@@ -49,7 +49,7 @@ fn the_demo_shows_each_step_of_the_product() {
         ("1", "config/settings.json:4:1: trailing comma [json]"),
         ("2", "OK: {} (nothing to say; the agent goes on)"),
         ("3", "WARNING for the agent (it goes on)"),
-        ("3", "lesson (weight 3): A bare `except:`"),
+        ("3", "lesson (weight 2): A bare `except:`"),
         ("4", "No module named 'fastjsonx' [python]"),
         ("4", "new lesson candidate: `fastjsonx` in *.py"),
         ("6", "learned a lesson (weight 2) from a repeated error"),
@@ -57,7 +57,8 @@ fn the_demo_shows_each_step_of_the_product() {
         ("6", "remove it: car lessons rm"),
         ("7", "review R1 required before stopping"),
         ("8", "0 P1, 0 P2, 1 P3; 0 blocking"),
-        ("9", "P3 offers (1; not fixed, you decide):"),
+        ("9", "P3 offers (2; not fixed, you decide):"),
+        ("9", "lesson (weight 2): A bare `except:`"),
         ("9", "retries could be documented"),
         ("10", "enabled: yes (Claude Code)"),
     ];

@@ -96,6 +96,9 @@ fn maintenance_sees_the_pending_hits_and_folds_them() {
     let payload = project.write_payload("a.py", "old_name = 1\n", None);
     let answer = project.hook("post-tool-use", &payload);
     insta::assert_json_snapshot!("pending_hit_warning", answer.redacted(&project));
+    // The agent heeds the warning: that is the hit.
+    let payload = project.write_payload("a.py", "new_name = 1\n", Some("old_name = 1\n"));
+    assert_eq!(project.hook("post-tool-use", &payload).code, 0);
     let out = maintain(&mut project, T0 + 91 * DAY);
     assert_eq!(out.trim(), "nothing to change");
     let file = project.read_json(LESSONS);

@@ -24,6 +24,7 @@ mod learning_trust;
 mod lessons_code_match;
 mod lessons_commands;
 mod lessons_hook;
+mod lessons_outcomes;
 mod lessons_rules;
 mod migrate;
 mod replay_command;

@@ -109,7 +109,7 @@ fn a_broken_scenario_fails_with_exit_1_naming_file_and_step() {
     assert_eq!(
         failures,
         vec![
-            "FAIL replay-tests/wrong_weight.json step 1 (hit): lesson with id \"logger\": expected weight 9, got 4"
+            "FAIL replay-tests/wrong_weight.json step 1 (hit): lesson with id \"logger\": expected weight 9, got 3"
         ]
     );
     assert_eq!(summary(&run.stdout), (builtin_cases(), 1));
@@ -198,7 +198,9 @@ fn scenarios_never_touch_the_project() {
         "replay-tests/from_project.json",
         r#"{"project_lessons": true, "steps": [
   {"write": {"file": "src/a.ts", "content": "console.log(1);\n"},
-   "expect": {"warned": ["Use the logger"], "lessons": [{"id": "logger", "hits": 1}]}}
+   "expect": {"warned": ["Use the logger"], "lessons": [{"id": "logger", "hits": 0}]}},
+  {"write": {"file": "src/a.ts", "content": "logger.info(1);\n"},
+   "expect": {"lessons": [{"id": "logger", "hits": 1, "heeded": 1}]}}
 ]}"#,
     );
     let run = project.run(&["lessons", "test"]);

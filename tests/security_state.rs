@@ -57,6 +57,12 @@ fn links_to_outside_files_in_the_state_folder_are_refused_not_followed() {
         answer.context().contains("use subprocess"),
         "the lesson still fires: {answer:?}"
     );
+    // Heeding it records an outcome under the lock: refused, and said.
+    project.write("a.py", "import subprocess\nsubprocess.run(['ls'])\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "os.system('ls')", "subprocess.run(['ls'])"),
+    );
     assert!(
         answer
             .system_message()

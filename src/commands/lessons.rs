@@ -16,7 +16,7 @@ use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
-use crate::lessons::{LessonsError, maintain, provenance};
+use crate::lessons::{LessonsError, maintain, provenance, retired};
 use crate::output;
 use crate::project::Project;
 use crate::scope::Scope;
@@ -29,6 +29,7 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
         LessonsCommand::Show { id, json } => show(project, &id, json),
         LessonsCommand::Add(args) => add(project, clock, &args),
         LessonsCommand::Rm { id } => remove(project, &id),
+        LessonsCommand::Restore { id } => restore(project, &id),
         LessonsCommand::Import { path } => import(project, &path),
         LessonsCommand::Export => export(project),
         LessonsCommand::Candidates { json } => candidates(project, json),
@@ -65,6 +66,8 @@ fn summary(lesson: &Lesson, origin: &str) -> Value {
         "lesson": lesson.text,
         "weight": lesson.weight,
         "hits": lesson.hits,
+        "heeded": lesson.heeded,
+        "ignored": lesson.ignored,
         "last_hit": lesson.last_hit,
         "last_decay_at": lesson.last_decay_at,
         "created": lesson.created,
@@ -111,17 +114,85 @@ fn list(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     for (lesson, origin) in rows {
         let marker = if origin == "user" { " (user)" } else { "" };
         text.push_str(&format!(
-            "{}  weight {:>2}  hits {:>3}  {}{marker}  [{}]\n    {}\n",
+            "{}  weight {:>2}  hits {:>3}  heeded {:>3}  ignored {:>3}  {}{marker}  [{}]\n    {}\n",
             lesson.id,
             lesson.weight,
             lesson.hits,
+            lesson.heeded,
+            lesson.ignored,
             lesson.scope.as_str(),
             lesson.trigger_texts().join(" | "),
             lesson.text
         ));
         text.push_str(&provenance_line(&lesson.id, &lesson.extra));
     }
+    text.push_str(&retired_section(project));
     output::print_data(&text);
+    Ok(Outcome::Success)
+}
+
+/// The retired lessons, after the live ones: what each was and why it went.
+fn retired_section(project: &Project) -> String {
+    let retired = match retired::load(&project.lessons_file()) {
+        Ok(retired) => retired,
+        Err(error) => return format!("\nretired lessons: not read ({error})\n"),
+    };
+    let lessons: Vec<&Lesson> = retired.lessons().collect();
+    if lessons.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "\nretired ({}; they no longer match):\n",
+        plural(lessons.len(), "lesson")
+    );
+    for lesson in lessons {
+        text.push_str(&format!(
+            "{}  {}  [{}]\n    {}\n    {} — bring it back: car lessons restore {}\n",
+            lesson.id,
+            lesson.scope.as_str(),
+            lesson.trigger_texts().join(" | "),
+            lesson.text,
+            retired::because(lesson).unwrap_or("retired"),
+            lesson.id
+        ));
+    }
+    text
+}
+
+/// `car lessons restore ID`: a retired lesson back into the library, its outcome counts cleared.
+fn restore(project: &Project, id: &str) -> Result<Outcome, Error> {
+    let lessons_file = project.lessons_file();
+    let retired_file = retired::load(&lessons_file)?;
+    let id = match crate::text::resolve_id(id, retired_file.lessons().map(|l| l.id.as_str())) {
+        Ok(full) => full.to_string(),
+        Err(crate::text::IdMatch::None) => {
+            return Err(Error::Usage(format!(
+                "no retired lesson with id {id:?} in {} (`car lessons list` shows the retired ones)",
+                retired::path_of(&lessons_file).display()
+            )));
+        }
+        Err(crate::text::IdMatch::Ambiguous(ids)) => {
+            return Err(Error::Usage(format!(
+                "{id:?} names several retired lessons ({}); give more of the id",
+                ids.join(", ")
+            )));
+        }
+    };
+    let Some(lesson) = retired::restored(&lessons_file, &id)? else {
+        return Err(not_found(project, &id));
+    };
+    library::with_lessons(&lessons_file, HOOK_LOCK_WAIT, |file| {
+        if file.find(&id).is_some() {
+            return Ok(((), false));
+        }
+        file.entries.push(Entry::Valid(lesson));
+        Ok(((), true))
+    })?;
+    retired::forget(&lessons_file, &id)?;
+    output::print_message(&format!(
+        "restored lesson {id} to {} (heeded and ignored counts start again)",
+        lessons_file.display()
+    ));
     Ok(Outcome::Success)
 }
 
@@ -143,13 +214,16 @@ fn resolve(project: &Project, id: &str, files: &[&LessonFile]) -> Result<String,
 
 fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
     let (file, user) = layered(project)?;
+    let retired = retired::load(&project.lessons_file())?;
     let mut files = vec![&file];
     files.extend(user.as_ref());
+    files.push(&retired);
     let id = &resolve(project, id, &files)?;
     let found = file
         .find(id)
         .map(|l| (l, "project"))
-        .or_else(|| user.as_ref().and_then(|u| u.find(id)).map(|l| (l, "user")));
+        .or_else(|| user.as_ref().and_then(|u| u.find(id)).map(|l| (l, "user")))
+        .or_else(|| retired.find(id).map(|l| (l, "retired")));
     let Some((lesson, origin)) = found else {
         return Err(not_found(project, id));
     };
@@ -165,6 +239,11 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if origin == "project" {
             value["remove"] = json!(format!("car lessons rm {}", lesson.id));
         }
+        if origin == "retired" {
+            value["retired_because"] = json!(retired::because(lesson));
+            value["retired_at"] = json!(retired::retired_at(lesson));
+            value["restore"] = json!(format!("car lessons restore {}", lesson.id));
+        }
         output::print_json(&value);
     } else {
         let mut text = describe(lesson, origin);
@@ -173,6 +252,13 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         }
         if origin == "project" {
             text.push_str(&format!("\n  remove    car lessons rm {}", lesson.id));
+        }
+        if origin == "retired" {
+            let why = retired::because(lesson).unwrap_or("retired");
+            text.push_str(&format!(
+                "\n  retired   {why}\n  restore   car lessons restore {}",
+                lesson.id
+            ));
         }
         output::print_data(&text);
     }
@@ -183,7 +269,7 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
 fn describe(lesson: &Lesson, origin: &str) -> String {
     let date = |time: Option<i64>| time.map_or_else(|| "never".to_string(), crate::clock::date_of);
     let mut text = format!(
-        "lesson {} ({origin})\n  scope     {}\n  triggers  {}\n  lesson    {}\n  weight    {}\n  hits      {} (last {})\n  created   {}",
+        "lesson {} ({origin})\n  scope     {}\n  triggers  {}\n  lesson    {}\n  weight    {}\n  hits      {} (last {})\n  warnings  {} heeded, {} ignored\n  created   {}",
         lesson.id,
         lesson.scope.as_str(),
         lesson.trigger_texts().join(" | "),
@@ -191,6 +277,8 @@ fn describe(lesson: &Lesson, origin: &str) -> String {
         lesson.weight,
         lesson.hits,
         date(lesson.last_hit),
+        lesson.heeded,
+        lesson.ignored,
         lesson.created.as_deref().unwrap_or("?")
     );
     if let Some(examples) = &lesson.examples {

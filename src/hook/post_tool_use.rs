@@ -53,7 +53,10 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
-            notes.extend(crate::learning::signals::after_edit(context.session(), edit).notes);
+            notes.extend(
+                crate::learning::signals::after_edit(context.session(), edit, &report.warnings)
+                    .notes,
+            );
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(report.warnings);
         }

@@ -14,6 +14,7 @@ pub(crate) mod from_correction;
 pub(crate) mod from_review;
 pub(crate) mod from_validator;
 pub(crate) mod generated;
+pub(crate) mod heed;
 pub(crate) mod precision;
 pub(crate) mod reformat;
 pub(crate) mod sighting;

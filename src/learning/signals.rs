@@ -1,7 +1,9 @@
 //! What a session teaches the lesson library beyond validator errors: the person's corrections of
 //! what the agent wrote and the blocking review findings the agent fixed. The hooks call one
 //! function per moment: after an edit of the agent's edit tools ([`after_edit`]), after its
-//! shell command ([`after_shell`]), and after the stop gate answered ([`at_stop`]).
+//! shell command ([`after_shell`]), after the stop gate answered ([`at_stop`]) and at the session's
+//! end ([`at_session_end`]). What became of each lesson warning (heeded, ignored) is settled at
+//! the same moments ([`heed`]).
 //!
 //! Invariants: nothing happens when lessons or learning are switched off; nothing here fails a
 //! hook — every problem becomes a note, even a panic ([`contained`]), so the gate's decision and
@@ -9,8 +11,8 @@
 
 use crate::edit::Edit;
 use crate::learning::sighting::Taught;
-use crate::learning::{from_correction, from_review};
-use crate::lessons::LessonScope;
+use crate::learning::{from_correction, from_review, heed};
+use crate::lessons::{LessonScope, Warning};
 use crate::session::Session;
 use crate::session::authored::{Authored, ShellRun};
 use crate::session::log::EventLog;
@@ -34,20 +36,25 @@ fn contained(step: impl FnOnce() -> Taught) -> Taught {
     })
 }
 
-/// Records what the agent's edit wrote; learns from the corrections it revealed.
-pub(crate) fn after_edit(session: Session<'_>, edit: &Edit) -> Taught {
-    contained(|| edit_step(session, edit))
+/// Records what the agent's edit wrote and the lesson warnings it drew; learns from the
+/// corrections it revealed; settles the earlier warnings of the file it heeded.
+pub(crate) fn after_edit(session: Session<'_>, edit: &Edit, warnings: &[Warning]) -> Taught {
+    contained(|| edit_step(session, edit, warnings))
 }
 
-fn edit_step(session: Session<'_>, edit: &Edit) -> Taught {
+fn edit_step(session: Session<'_>, edit: &Edit, warnings: &[Warning]) -> Taught {
     let Some(scope) = lesson_scope(&session) else {
         return Taught::default();
     };
     let authored = Authored::for_session(session.project, session.id);
-    match authored.record_edit(edit, session.clock.now()) {
+    let mut taught = match authored.record_edit(edit, session.clock.now()) {
         Ok(corrections) => from_correction::learn(&scope, &corrections),
         Err(error) => noted(format!("could not record what the agent wrote: {error}")),
-    }
+    };
+    taught
+        .notes
+        .extend(heed::after_edit(&scope, &session, edit, warnings));
+    taught
 }
 
 /// The agent's shell command changed files: what it plausibly touched is its own work, never a
@@ -85,6 +92,10 @@ fn stop_step(session: Session<'_>) -> Taught {
         Err(error) => noted(format!("could not look for corrections: {error}")),
     };
     let log = EventLog::for_session(session.project, session.id);
+    let snapshot = || crate::session::checkpoint::load(&log).ok();
+    taught
+        .notes
+        .extend(heed::at_stop(&scope, &session, snapshot));
     if !log.exists() || !has_two_reviews(&log) {
         return taught;
     }
@@ -106,6 +117,11 @@ fn stop_step(session: Session<'_>) -> Taught {
         ));
     }
     taught
+}
+
+/// The session ended: its warnings still open are dropped uncounted.
+pub(crate) fn at_session_end(session: Session<'_>) {
+    heed::forget(&session);
 }
 
 /// Whether the session asked for two reviews or more (the gate writes one prompt per request):

@@ -98,8 +98,6 @@ pub struct Shortlist {
     pub lessons: Vec<Lesson>,
     /// Project-relative files with a learned lesson waiting for its fix.
     pub(crate) pending_fix_files: Vec<String>,
-    /// The version of the lessons file the shortlist was read from.
-    pub(crate) stamp: Option<Stamp>,
 }
 
 /// Where the index of `lessons_file` lives.
@@ -126,7 +124,7 @@ pub(crate) fn shortlist_with(
         return Ok(Shortlist::default());
     };
     let lowered = text.to_ascii_lowercase();
-    let found = match read_shortlist(index, stamp, lowered.as_bytes()) {
+    let shortlist = match read_shortlist(index, stamp, lowered.as_bytes()) {
         Some(found) => found,
         None => {
             let file = LessonFile::load(lessons_file)?;
@@ -139,10 +137,7 @@ pub(crate) fn shortlist_with(
             })
         }
     };
-    Ok(Shortlist {
-        stamp: Some(stamp),
-        ..found
-    })
+    Ok(shortlist)
 }
 
 /// Writes the index through a temporary file and a rename, without `fsync`: it is a cache, a

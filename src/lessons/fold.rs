@@ -59,6 +59,10 @@ pub(crate) fn fold_text(text: &str, pending: &[Hit]) -> Option<(String, Vec<Less
         let value: Value = serde_json::from_str(raw).ok()?;
         let mut lesson = Lesson::from_value(&value).ok()?;
         hits::apply(std::iter::once(&mut lesson), pending);
+        if lesson.is_retired() {
+            // A retired lesson leaves the file: the general rewrite moves it.
+            return None;
+        }
         let start = raw.as_ptr() as usize - text.as_ptr() as usize;
         let end = start + raw.len();
         // With the indentation of its line, so what the edit inserts lines up with the rest.
@@ -87,7 +91,7 @@ mod tests {
     use std::path::Path;
 
     fn hit(id: &str, at: i64) -> Hit {
-        Hit { id: id.into(), at }
+        Hit::new(id, at, crate::lessons::outcome::Outcome::Heeded)
     }
 
     /// What the general rewrite writes for the same hits.

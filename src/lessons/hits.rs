@@ -1,5 +1,6 @@
-//! The hit log: `lessons.json.hits` beside the lessons file, one short line per recorded hit
-//! (`{"id":"4f2a9c01de","at":1780000000}`).
+//! The hit log: `lessons.json.hits` beside the lessons file, one short line per warning outcome
+//! (`{"id":"4f2a9c01de","at":1780000000,"outcome":"heeded"}`; see [`crate::lessons::outcome`]).
+//! A line without an outcome (written by car before outcomes existed) is a plain hit.
 //!
 //! Why: the seed format keeps a lesson's counters (`weight`, `hits`, `last_hit`,
 //! `last_decay_at`) inside `lessons.json`, so recording a hit by rewriting the file costs time in
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::{self, FileError, FileLock};
 use crate::lessons::model::Lesson;
+use crate::lessons::outcome::Outcome;
 
 /// Past this size the log is folded by the next hook that records a hit (about 1,700 hits): a
 /// session that never ends (an agent without a SessionEnd hook) still keeps the log, and every
@@ -34,11 +36,24 @@ pub(crate) const FOLD_FROM: u64 = 64 * 1024;
 /// A log larger than this is not read: its hits wait for the fold, which reads it whole.
 const READ_LIMIT: u64 = 64 * 1024 * 1024;
 
-/// One recorded hit: which lesson, and when.
+/// One recorded warning outcome: which lesson, when, and what became of the warning.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Hit {
     pub(crate) id: String,
     pub(crate) at: i64,
+    /// `None` in lines from before outcomes: counted as a plain hit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) outcome: Option<Outcome>,
+}
+
+impl Hit {
+    pub(crate) fn new(id: &str, at: i64, outcome: Outcome) -> Hit {
+        Hit {
+            id: id.to_string(),
+            at,
+            outcome: Some(outcome),
+        }
+    }
 }
 
 /// The pending hits of one lessons file.
@@ -77,14 +92,11 @@ impl HitLog {
         Ok(parse(&bytes))
     }
 
-    /// Appends one hit per id at `at`, in one write. `lock` is the lessons file's lock.
-    pub(crate) fn append(&self, ids: &[String], at: i64, lock: &FileLock) -> Result<(), FileError> {
-        let lines: Vec<String> = ids
+    /// Appends `hits` in one write. `lock` is the lessons file's lock.
+    pub(crate) fn append(&self, hits: &[Hit], lock: &FileLock) -> Result<(), FileError> {
+        let lines: Vec<String> = hits
             .iter()
-            .map(|id| {
-                let hit = Hit { id: id.clone(), at };
-                serde_json::to_string(&hit).unwrap_or_default()
-            })
+            .map(|hit| serde_json::to_string(hit).unwrap_or_default())
             .collect();
         files::append_line_locked(&self.path, &lines.join("\n"), lock)
     }
@@ -113,23 +125,29 @@ fn parse(bytes: &[u8]) -> Vec<Hit> {
         .collect()
 }
 
-/// Applies `hits` in order to the lessons they name (each: weight +1 up to 10, hits +1,
-/// `last_hit` = its time, `last_decay_at` cleared); returns how many applied.
+/// Applies `hits` in order to the lessons they name ([`Lesson::record_outcome`]; a line without
+/// an outcome is a plain hit: weight +1 up to 10, hits +1, `last_hit` = its time, `last_decay_at`
+/// cleared); returns how many applied.
 pub(crate) fn apply<'a>(lessons: impl Iterator<Item = &'a mut Lesson>, hits: &[Hit]) -> usize {
     if hits.is_empty() {
         return 0;
     }
-    let mut by_id: HashMap<&str, Vec<i64>> = HashMap::new();
+    let mut by_id: HashMap<&str, Vec<&Hit>> = HashMap::new();
     for hit in hits {
-        by_id.entry(hit.id.as_str()).or_default().push(hit.at);
+        by_id.entry(hit.id.as_str()).or_default().push(hit);
     }
     let mut applied = 0;
     for lesson in lessons {
-        if let Some(times) = by_id.get(lesson.id.as_str()) {
-            for at in times {
-                lesson.record_hit(*at);
+        if let Some(found) = by_id.get(lesson.id.as_str()) {
+            for hit in found {
+                match hit.outcome {
+                    Some(outcome) => {
+                        lesson.record_outcome(outcome, hit.at);
+                    }
+                    None => lesson.record_hit(hit.at),
+                }
             }
-            applied += times.len();
+            applied += found.len();
         }
     }
     applied
@@ -155,25 +173,46 @@ mod tests {
         let log = HitLog::of(&lessons_file);
         assert!(log.read().unwrap().is_empty(), "no log is no hit");
         let lock = FileLock::acquire(&lessons_file, HOOK_LOCK_WAIT).unwrap();
-        log.append(&["a".into(), "b".into()], 100, &lock).unwrap();
-        log.append(&["a".into()], 200, &lock).unwrap();
+        let heeded = |id: &str, at| Hit::new(id, at, Outcome::Heeded);
+        log.append(&[heeded("a", 100), heeded("b", 100)], &lock)
+            .unwrap();
+        log.append(
+            &[heeded("a", 200), Hit::new("c", 300, Outcome::Ignored)],
+            &lock,
+        )
+        .unwrap();
         let hits = log.read().unwrap();
-        assert_eq!(hits.len(), 3);
+        assert_eq!(hits.len(), 4);
         let mut lessons = [lesson("a", 9), lesson("b", 1), lesson("c", 1)];
-        assert_eq!(apply(lessons.iter_mut(), &hits), 3);
+        assert_eq!(apply(lessons.iter_mut(), &hits), 4);
         let mut by_hand = lesson("a", 9);
-        by_hand.record_hit(100);
-        by_hand.record_hit(200);
+        by_hand.record_outcome(Outcome::Heeded, 100);
+        by_hand.record_outcome(Outcome::Heeded, 200);
         assert_eq!(
             (lessons[0].weight, lessons[0].hits, lessons[0].last_hit),
             (by_hand.weight, by_hand.hits, by_hand.last_hit)
         );
         assert_eq!((lessons[0].weight, lessons[0].last_decay_at), (10, None));
+        assert_eq!((lessons[0].heeded, lessons[0].ignored), (2, 0));
         assert_eq!((lessons[1].weight, lessons[1].last_hit), (2, Some(100)));
-        assert_eq!((lessons[2].weight, lessons[2].hits), (1, 0));
+        assert_eq!(
+            (lessons[2].weight, lessons[2].hits, lessons[2].ignored),
+            (1, 0, 1)
+        );
         log.clear(&lock).unwrap();
         assert!(log.read().unwrap().is_empty());
         assert!(!log.path().exists());
+    }
+
+    #[test]
+    fn a_line_without_an_outcome_is_a_plain_hit() {
+        let hits = parse(b"{\"id\":\"a\",\"at\":7}\n");
+        let mut lessons = [lesson("a", 2)];
+        apply(lessons.iter_mut(), &hits);
+        assert_eq!(
+            (lessons[0].weight, lessons[0].hits, lessons[0].heeded),
+            (3, 1, 0)
+        );
     }
 
     #[test]
@@ -190,11 +229,13 @@ mod tests {
             log.read().unwrap(),
             [Hit {
                 id: "a".into(),
-                at: 1
+                at: 1,
+                outcome: None,
             }]
         );
         let lock = FileLock::acquire(&lessons_file, HOOK_LOCK_WAIT).unwrap();
-        log.append(&["c".into()], 3, &lock).unwrap();
+        log.append(&[Hit::new("c", 3, Outcome::Heeded)], &lock)
+            .unwrap();
         let ids: Vec<String> = log.read().unwrap().into_iter().map(|hit| hit.id).collect();
         assert_eq!(ids, ["a", "c"]);
     }

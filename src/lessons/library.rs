@@ -9,6 +9,8 @@
 //!   `change` sees (and a merge sums) the live counters. When it writes, the pending hits are in
 //!   the new file, so the log is emptied after the rename, still under the lock; and the index is
 //!   rebuilt from the very content written, so the next edit does not pay for a rebuild.
+//! - A rewrite moves the lessons its live counters retire into the retired file
+//!   ([`retired::move_out`]), so every path that writes (fold, maintain, add, rm) retires them.
 //! - A crash between the rename and emptying the log would count those hits twice: the window is
 //!   one `unlink`, and a fold is never interrupted by car itself.
 
@@ -21,6 +23,7 @@ use crate::lessons::cache;
 use crate::lessons::fold;
 use crate::lessons::hits::{self, Hit, HitLog};
 use crate::lessons::model::Lesson;
+use crate::lessons::retired;
 use crate::lessons::store::LessonFile;
 
 /// The lessons file with the hits still pending in its log applied: the values every reader
@@ -31,11 +34,11 @@ pub(crate) fn load_live(path: &Path) -> Result<LessonFile, LessonsError> {
     Ok(file)
 }
 
-fn apply_pending(file: &mut LessonFile) -> Result<(), LessonsError> {
+fn apply_pending(file: &mut LessonFile) -> Result<Vec<Hit>, LessonsError> {
     let pending = HitLog::of(&file.path).read()?;
     hits::apply(file.lessons_mut(), &pending);
     file.pending_hits = pending.len();
-    Ok(())
+    Ok(pending)
 }
 
 /// Load (live), change and save the lessons file under its lock. `change` returns its result and
@@ -56,8 +59,11 @@ fn change_locked<T>(
     change: impl FnOnce(&mut LessonFile) -> Result<(T, bool), LessonsError>,
 ) -> Result<T, LessonsError> {
     let mut file = LessonFile::load(path)?;
-    apply_pending(&mut file)?;
-    let (result, changed) = change(&mut file)?;
+    let pending = apply_pending(&mut file)?;
+    let (result, mut changed) = change(&mut file)?;
+    if changed || file.pending_hits > 0 {
+        changed |= !retired::move_out(&mut file, &pending)?.is_empty();
+    }
     if changed {
         save_folded(&file, lock)?;
     }
@@ -135,7 +141,12 @@ mod tests {
             .id
             .clone();
         let lock = FileLock::acquire(path, HOOK_LOCK_WAIT).unwrap();
-        HitLog::of(path).append(&[id], at, &lock).unwrap();
+        HitLog::of(path)
+            .append(
+                &[Hit::new(&id, at, crate::lessons::outcome::Outcome::Heeded)],
+                &lock,
+            )
+            .unwrap();
     }
 
     #[test]
@@ -189,7 +200,8 @@ mod tests {
         let expected = before
             .replace("\"weight\": 4", "\"weight\": 5")
             .replace("\"hits\": 3", "\"hits\": 4")
-            .replace("\"last_hit\": 200", "\"last_hit\": 300");
+            .replace("\"last_hit\": 200", "\"last_hit\": 300")
+            .replace("\"heeded\": 2", "\"heeded\": 3");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
         assert!(index_is_fresh());
     }

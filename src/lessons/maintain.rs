@@ -272,6 +272,8 @@ fn absorb(kept: &mut Lesson, other: &Lesson) {
     }
     kept.weight = kept.weight.max(other.weight);
     kept.hits += other.hits;
+    kept.heeded += other.heeded;
+    kept.ignored += other.ignored;
     kept.has_stored_hits |= other.has_stored_hits;
     kept.last_hit = kept.last_hit.max(other.last_hit);
     kept.last_decay_at = match (kept.last_decay_at, other.last_decay_at) {

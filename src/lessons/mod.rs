@@ -2,8 +2,9 @@
 //! decay, merge and distill. What becomes a candidate or a lesson is decided in `learning`.
 //!
 //! Files: `model` (stored and validated forms), `trigger` / `scope` / `keyword` (what a lesson
-//! matches), `store` (load/save of the files, the user-wide layer), `hits` (the hit log: a hit is
-//! one appended line), `library` (the file, its hit log and its index kept consistent: live reads,
+//! matches), `store` (load/save of the files, the user-wide layer), `outcome` (what became of a
+//! warning: heeded, ignored; demotion and retirement), `hits` (the hit log: an outcome is one
+//! appended line), `retired` (the retired lessons' file), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
 //! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`.
 //!
@@ -23,9 +24,11 @@ pub(crate) mod library;
 pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
+pub(crate) mod outcome;
 pub(crate) mod placement;
 pub(crate) mod problems;
 pub(crate) mod provenance;
+pub(crate) mod retired;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;
@@ -76,7 +79,7 @@ pub enum LessonsError {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Warning {
     pub(crate) lesson_id: String,
-    /// The weight after this hit.
+    /// The lesson's live weight (a warning shown does not change it; a heeded one does).
     pub(crate) weight: u32,
     pub(crate) lesson: String,
     /// The trigger that matched, as written in the lesson file.

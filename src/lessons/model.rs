@@ -65,6 +65,20 @@ pub(crate) struct RawLesson {
         skip_serializing_if = "Option::is_none"
     )]
     pub(crate) last_decay_at: Option<i64>,
+    /// Warnings the agent acted on ([`crate::lessons::outcome`]).
+    #[serde(
+        default,
+        deserialize_with = "lenient_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) heeded: Option<u64>,
+    /// Warnings whose line survived a clean review.
+    #[serde(
+        default,
+        deserialize_with = "lenient_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) ignored: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) created: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -174,6 +188,9 @@ pub struct Lesson {
     pub(crate) hits: u64,
     pub(crate) last_hit: Option<i64>,
     pub(crate) last_decay_at: Option<i64>,
+    /// Warnings heeded and ignored ([`crate::lessons::outcome`]).
+    pub(crate) heeded: u64,
+    pub(crate) ignored: u64,
     pub(crate) created: Option<String>,
     pub(crate) examples: Option<Examples>,
     /// A hit is dropped when one of these matches the file's lines above it.
@@ -249,6 +266,8 @@ impl Lesson {
             hits: raw.hits.unwrap_or(0),
             last_hit: raw.last_hit,
             last_decay_at: raw.last_decay_at,
+            heeded: raw.heeded.unwrap_or(0),
+            ignored: raw.ignored.unwrap_or(0),
             created: raw.created,
             examples: raw.examples,
             unless,
@@ -279,6 +298,8 @@ impl Lesson {
             hits: (self.has_stored_hits || self.hits > 0).then_some(self.hits),
             last_hit: self.last_hit,
             last_decay_at: self.last_decay_at,
+            heeded: (self.heeded > 0).then_some(self.heeded),
+            ignored: (self.ignored > 0).then_some(self.ignored),
             created: self.created.clone(),
             examples: self.examples.clone(),
             unless: self.unless.iter().map(|t| t.as_str().to_string()).collect(),

@@ -1,20 +1,17 @@
-//! Matching one edit against the layered lessons and recording the hits.
+//! Matching one edit against the layered lessons.
 //!
-//! Invariants: the no-hit path only reads (no lock, no write). A hit is one line appended to the
-//! hit log under the lessons file's lock (`hits`), never a rewrite of the library, so its cost does
-//! not grow with the library and parallel hooks each add their own hit; when the lock is busy for
-//! too long the hits are not recorded and a note says so. The weight a warning shows is the live
-//! one (file + pending hits + this hit). User-wide lessons are never written by the hook. A
-//! corrupt project file disables only its own lessons, with a note naming the file and line, and
-//! is never rewritten.
+//! Invariants: matching only reads (no lock, no write): a warning shown counts for its lesson
+//! only once the agent heeds it, which `learning::heed` records. The weight a warning shows is the
+//! live one (the file's, with the outcomes pending in the hit log applied); a lesson retired by
+//! pending outcomes no longer warns. User-wide lessons are never written by the hook. A corrupt
+//! project file disables only its own lessons, with a note naming the file and line, and is never
+//! rewritten.
 
 use std::collections::HashMap;
 
 use crate::edit::{CarriedOver, Edit};
-use crate::files::{FileError, FileLock, HOOK_LOCK_WAIT};
 use crate::lessons::cache::{self, Shortlist};
-use crate::lessons::hits::{self, Hit, HitLog};
-use crate::lessons::library;
+use crate::lessons::hits::{self, HitLog};
 use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
 use crate::lessons::model::Lesson;
 use crate::lessons::placement::Placement;
@@ -74,7 +71,13 @@ impl Layers {
     pub(crate) fn active(&self) -> Vec<(&Lesson, bool)> {
         let mut active: Vec<(&Lesson, bool)> = Vec::new();
         if let Some(project) = &self.project {
-            active.extend(project.lessons.iter().map(|lesson| (lesson, true)));
+            active.extend(
+                project
+                    .lessons
+                    .iter()
+                    .filter(|lesson| !lesson.is_retired())
+                    .map(|lesson| (lesson, true)),
+            );
         }
         if let Some(user) = &self.user {
             let ids: std::collections::HashSet<&str> = active
@@ -98,7 +101,7 @@ pub(crate) fn broken_file_note(error: &LessonsError) -> String {
     format!("{error}; its lessons were not checked. Fix the file by hand")
 }
 
-/// Finds the lessons the edit's added lines trigger and records their hits.
+/// Finds the lessons the edit's added lines trigger.
 pub(crate) fn match_edit(
     scope: &LessonScope<'_>,
     edit: &Edit,
@@ -131,15 +134,20 @@ pub(crate) fn match_edit(
         .filter(|hit| active[hit.lesson].1)
         .map(|hit| lessons[hit.lesson])
         .collect();
-    let weights = match &layers.project {
-        Some(shortlist) if !fired.is_empty() => live_weights(scope, shortlist, &fired, out),
-        _ => HashMap::new(),
+    let live = if fired.is_empty() {
+        HashMap::new()
+    } else {
+        live_lessons(scope, &fired, out)
     };
     for hit in &outcome.hits {
         let lesson = lessons[hit.lesson];
+        let live = live.get(&lesson.id).unwrap_or(lesson);
+        if live.is_retired() {
+            continue;
+        }
         out.warnings.push(Warning {
             lesson_id: lesson.id.clone(),
-            weight: weights.get(&lesson.id).copied().unwrap_or(lesson.weight),
+            weight: live.weight,
             lesson: lesson.text.clone(),
             trigger: lesson.triggers[hit.trigger].as_str().to_string(),
             file: edit.relative_path.clone(),
@@ -201,93 +209,29 @@ fn drop_carried_over(edit: &Edit, hits: &mut Vec<crate::lessons::matcher::Hit>) 
     });
 }
 
-/// The live weight of each project lesson that fired: its weight in the file, plus the hits
-/// pending in the hit log, plus this hit when hits are recorded (`scope.record`). Recording is one
-/// appended line per lesson, under the lessons file's lock; a busy lock skips it with a note.
-fn live_weights(
+/// The live value of each project lesson that fired: the file's, with the outcomes pending in
+/// the hit log applied. Showing a warning writes nothing: it counts only once heeded
+/// ([`crate::lessons::outcome`]).
+fn live_lessons(
     scope: &LessonScope<'_>,
-    shortlist: &Shortlist,
     fired: &[&Lesson],
     out: &mut EditLessons,
-) -> HashMap<String, u32> {
-    let now = scope.clock.now();
+) -> HashMap<String, Lesson> {
     let path = scope.project.lessons_file();
-    let log = HitLog::of(&path);
-    let ids: Vec<String> = fired.iter().map(|lesson| lesson.id.clone()).collect();
-    let seen = if scope.record {
-        record(&path, &log, shortlist, &ids, now)
-    } else {
-        log.read()
-            .map(|pending| (pending, None))
-            .map_err(LessonsError::from)
-    };
-    let (pending, refreshed) = match seen {
-        Ok(seen) => seen,
+    let pending = match HitLog::of(&path).read() {
+        Ok(pending) => pending,
         Err(error) => {
-            out.notes.push(not_recorded_note(&error, ids.len()));
+            out.notes.push(not_read_note(&error.into()));
             return HashMap::new();
         }
     };
-    let mut live: Vec<Lesson> = match refreshed {
-        Some(file) => file
-            .lessons()
-            .filter(|l| ids.contains(&l.id))
-            .cloned()
-            .collect(),
-        None => fired.iter().map(|lesson| (*lesson).clone()).collect(),
-    };
+    let mut live: Vec<Lesson> = fired.iter().map(|lesson| (*lesson).clone()).collect();
     hits::apply(live.iter_mut(), &pending);
-    if scope.record {
-        for lesson in &mut live {
-            lesson.record_hit(now);
-        }
-        fold_when_large(&path, &log, &mut out.notes);
-    }
     live.into_iter()
-        .map(|lesson| (lesson.id, lesson.weight))
+        .map(|lesson| (lesson.id.clone(), lesson))
         .collect()
 }
 
-/// Appends the hits under the lock and returns the hits that were pending before them. When the
-/// lessons file changed since the shortlist was read (a fold or a rewrite in between), its
-/// current content comes back too, since the shortlist's counters are then out of date.
-fn record(
-    path: &std::path::Path,
-    log: &HitLog,
-    shortlist: &Shortlist,
-    ids: &[String],
-    now: i64,
-) -> Result<(Vec<Hit>, Option<LessonFile>), LessonsError> {
-    let lock = FileLock::acquire(path, HOOK_LOCK_WAIT)?;
-    let refreshed = if cache::Stamp::of(path) == shortlist.stamp {
-        None
-    } else {
-        Some(LessonFile::load(path)?)
-    };
-    let pending = log.read()?;
-    log.append(ids, now, &lock)?;
-    Ok((pending, refreshed))
-}
-
-/// Folds the hit log into the lessons file once it has grown past its bound (a session without a
-/// SessionEnd hook). Rare and amortised: one rewrite per [`hits::FOLD_FROM`] bytes of hits.
-fn fold_when_large(path: &std::path::Path, log: &HitLog, notes: &mut Vec<String>) {
-    if log.size() <= hits::FOLD_FROM {
-        return;
-    }
-    if let Err(error) = library::fold(path, HOOK_LOCK_WAIT) {
-        notes.push(format!(
-            "lesson hits were not folded into the file: {error}"
-        ));
-    }
-}
-
-fn not_recorded_note(error: &LessonsError, count: usize) -> String {
-    match error {
-        LessonsError::File(FileError::LockTimeout { path, waited_ms }) => format!(
-            "{}: busy for {waited_ms} ms; {count} lesson hit(s) were not recorded",
-            path.display()
-        ),
-        error => format!("lesson hits were not recorded: {error}"),
-    }
+fn not_read_note(error: &LessonsError) -> String {
+    format!("the lessons' pending counters were not read: {error}")
 }

@@ -21,6 +21,7 @@ pub(crate) const SCENARIOS: &[(&str, &str)] = scenarios![
     "fixture_seed_lessons.json",
     "hit_caps_weight_at_10.json",
     "hit_raises_weight.json",
+    "ignored_warnings_retire.json",
     "json_error_blocks_without_guessing.json",
     "learn_from_corrections.json",
     "learn_from_review.json",

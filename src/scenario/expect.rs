@@ -61,6 +61,11 @@ pub(crate) struct RawRecordExpect {
     pub(crate) weight: Option<i64>,
     #[serde(default)]
     pub(crate) hits: Option<i64>,
+    /// Warnings of the lesson the agent heeded / ignored (`crate::lessons::outcome`).
+    #[serde(default)]
+    pub(crate) heeded: Option<i64>,
+    #[serde(default)]
+    pub(crate) ignored: Option<i64>,
     #[serde(default)]
     pub(crate) last_hit: Option<Value>,
     #[serde(default)]
@@ -394,9 +399,21 @@ fn check_fields(
     failures: &mut Vec<String>,
 ) {
     let selector = &expect.selector;
-    for (field, wanted) in [("weight", selector.weight), ("hits", selector.hits)] {
+    let counts = [
+        ("weight", selector.weight),
+        ("hits", selector.hits),
+        ("heeded", selector.heeded),
+        ("ignored", selector.ignored),
+    ];
+    for (field, wanted) in counts {
+        // A lesson stores no outcome count until it has one.
+        let zero_when_absent = matches!(field, "heeded" | "ignored").then_some(0);
+        let got = record
+            .get(field)
+            .and_then(Value::as_i64)
+            .or(zero_when_absent);
         if let Some(wanted) = wanted
-            && record.get(field).and_then(Value::as_i64) != Some(wanted)
+            && got != Some(wanted)
         {
             let got = shown(record, field);
             failures.push(format!("{name}: expected {field} {wanted}, got {got}"));
