@@ -20,6 +20,7 @@
 //! The project-wide rule (the fragment must not occur in the project's files) is the caller's.
 
 use crate::learning::precision;
+pub(crate) use crate::session::changed_lines::LineChange;
 
 /// Longest fragment, in characters.
 const MAX_CHARS: usize = 60;
@@ -316,15 +317,6 @@ fn balanced_prefix(tokens: &[Token<'_>]) -> usize {
 
 fn tokenize_owned(tokens: &[String]) -> Vec<Token<'_>> {
     tokens.iter().flat_map(|text| tokenize(text)).collect()
-}
-
-/// One line a change replaced: its 1-based number in the old text, the old line, and the new
-/// line (empty when the line was removed).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LineChange {
-    pub(crate) line: usize,
-    pub(crate) old: String,
-    pub(crate) new: String,
 }
 
 /// A trigger chosen from a change, and the line it came from.

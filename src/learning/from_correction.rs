@@ -12,35 +12,16 @@
 //! the file, only reformatted (a formatter's quotes, spacing or line breaks), is no correction
 //! ([`crate::learning::reformat`]).
 
-use crate::learning::fragment::LineChange;
 use crate::learning::generated::{generated_marker, is_lockfile};
 use crate::learning::reformat::only_reformatted;
 use crate::learning::sighting::{Sighting, Taught, choose_trigger};
 use crate::lessons::LessonScope;
 use crate::lessons::provenance::{Evidence, Source};
-use crate::session::authored::Authored;
+use crate::session::authored::{Authored, Correction};
 use crate::text::shorten;
-
-/// How long after the agent wrote a line someone else's change of it counts as a correction.
-pub(crate) const CORRECTION_WINDOW_SECONDS: i64 = 30 * 60;
 
 /// Why a corrected line is a lesson, in words no one place owns.
 const CORRECTION_WHY: &str = "The person corrected this where the agent wrote it.";
-
-/// A line the agent wrote that someone else changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Correction {
-    pub(crate) session: String,
-    /// Project-relative path.
-    pub(crate) file: String,
-    /// `line` is the line's number as the agent left it, `old` what the agent wrote (`A`), `new`
-    /// the person's version (`B`).
-    pub(crate) change: LineChange,
-    /// The file as the person left it.
-    pub(crate) content: String,
-    /// When the correction was seen.
-    pub(crate) at: i64,
-}
 
 impl Correction {
     fn label(&self) -> String {
@@ -161,6 +142,7 @@ pub(crate) fn learn(scope: &LessonScope<'_>, corrections: &[Correction]) -> Taug
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::changed_lines::LineChange;
 
     #[test]
     fn the_text_names_the_persons_version() {

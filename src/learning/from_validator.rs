@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::precision::{self, Refusal};
-use crate::learning::sighting::{Learned, learned_lesson, promoted_text};
+use crate::learning::sighting::{Learned, learned_lesson, promoted_text, scope_for};
 use crate::lessons::library;
 use crate::lessons::model::{Candidate, Lesson, PENDING_FIX};
 use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, SOURCE_FIELD, Source};
@@ -44,17 +44,6 @@ pub(crate) struct Signal {
     pub(crate) file: String,
     pub(crate) line: usize,
     pub(crate) line_text: String,
-}
-
-/// The scope learned lessons get: `*.ext`, or the file name when it has no extension.
-pub(crate) fn scope_for(relative_path: &str) -> String {
-    let name = relative_path.rsplit('/').next().unwrap_or(relative_path);
-    match name.rsplit_once('.') {
-        Some((stem, extension)) if !stem.is_empty() && !extension.is_empty() => {
-            format!("*.{extension}")
-        }
-        _ => name.to_string(),
-    }
 }
 
 /// The trigger an error teaches: its subject, if it passes the static precision rules. `None`
@@ -433,7 +422,7 @@ const PROJECT_FILES: &[&str] = &[
 /// How long after the error the agent's change still counts as fixing its slip: the correction
 /// window. An error left in place longer was not a slip the agent saw and fixed (a later
 /// refactor that drops an import teaches nothing).
-const FIX_WINDOW_SECONDS: i64 = crate::learning::from_correction::CORRECTION_WINDOW_SECONDS;
+const FIX_WINDOW_SECONDS: i64 = crate::session::authored::CORRECTION_WINDOW_SECONDS;
 
 /// Where an error waits for its fix: the file, the line, the line as the agent wrote it, and
 /// when (0 in older pools: no fix of it counts).

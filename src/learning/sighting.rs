@@ -12,7 +12,6 @@ use serde_json::json;
 
 use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::fragment::{self, Chosen, LineChange, NoTrigger};
-use crate::learning::from_validator::scope_for;
 use crate::learning::precision;
 use crate::lessons::model::{
     Candidate, Entry, Examples, Lesson, Matching, PROMOTED_WEIGHT, RawLesson, lesson_id,
@@ -219,6 +218,17 @@ impl Taught {
     pub(crate) fn extend(&mut self, other: Taught) {
         self.notes.extend(other.notes);
         self.refusals.extend(other.refusals);
+    }
+}
+
+/// The scope learned lessons get: `*.ext`, or the file name when it has no extension.
+pub(crate) fn scope_for(relative_path: &str) -> String {
+    let name = relative_path.rsplit('/').next().unwrap_or(relative_path);
+    match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() && !extension.is_empty() => {
+            format!("*.{extension}")
+        }
+        _ => name.to_string(),
     }
 }
 

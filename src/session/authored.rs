@@ -30,10 +30,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::edit::Edit;
 use crate::files::{self, FileError, FileLock, HOOK_LOCK_WAIT};
-use crate::learning::from_correction::{CORRECTION_WINDOW_SECONDS, Correction};
 use crate::project::{Project, sanitize_component};
-use crate::session::changed_lines::changed_lines;
+use crate::session::changed_lines::{LineChange, changed_lines};
 use crate::session::event::content_hash;
+
+/// How long after the agent wrote a line someone else's change of it counts as a correction.
+pub(crate) const CORRECTION_WINDOW_SECONDS: i64 = 30 * 60;
+
+/// A line the agent wrote that someone else changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Correction {
+    pub(crate) session: String,
+    /// Project-relative path.
+    pub(crate) file: String,
+    /// `line` is the line's number as the agent left it, `old` what the agent wrote (`A`), `new`
+    /// the person's version (`B`).
+    pub(crate) change: LineChange,
+    /// The file as the person left it.
+    pub(crate) content: String,
+    /// When the correction was seen.
+    pub(crate) at: i64,
+}
 
 const MAX_CONTENT_BYTES: u64 = 256 * 1024;
 const MAX_LINE_CHARS: usize = 300;
@@ -113,7 +130,7 @@ struct FileRecord {
 
 impl FileRecord {
     /// The agent's added lines that `observed` changed within the correction window.
-    fn corrections(&self, observed: &str, now: i64) -> Vec<crate::learning::fragment::LineChange> {
+    fn corrections(&self, observed: &str, now: i64) -> Vec<LineChange> {
         let recent = |text: &str| {
             self.added
                 .iter()
@@ -223,13 +240,7 @@ impl Authored {
         }
     }
 
-    fn correction(
-        &self,
-        file: &str,
-        change: crate::learning::fragment::LineChange,
-        content: &str,
-        now: i64,
-    ) -> Correction {
+    fn correction(&self, file: &str, change: LineChange, content: &str, now: i64) -> Correction {
         Correction {
             session: self.session.clone(),
             file: file.to_string(),

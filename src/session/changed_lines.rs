@@ -9,7 +9,14 @@
 
 use similar::{DiffOp, TextDiff};
 
-use crate::learning::fragment::LineChange;
+/// One line a change replaced: its 1-based number in the old text, the old line, and the new
+/// line (empty when the line was removed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LineChange {
+    pub(crate) line: usize,
+    pub(crate) old: String,
+    pub(crate) new: String,
+}
 
 /// Lines of `before` that `after` changed or removed, in order, numbered in `before` (1-based).
 pub(crate) fn changed_lines(before: &str, after: &str) -> Vec<LineChange> {
