@@ -36,13 +36,19 @@ pub(crate) fn run(args: &HookArgs) {
         return;
     }
     // A hook command with a bad `--agent` is a wiring mistake, not a reason to wedge the agent
-    // (a usage error's exit 2 would block a Stop forever): say so on every call and check
-    // nothing, answering in the shape the payload looks like.
+    // (a usage error's exit 2 would block a Stop forever): say so on every call (and in the
+    // project's hook error log, which `car status` shows) and check nothing, answering in the
+    // shape the payload looks like.
     let named = match args.agent.as_deref().map(Agent::from_name).transpose() {
         Ok(named) => named,
         Err(unknown) => {
             output::print_message(&format!("car: {unknown}"));
-            let agent = stdin::read_payload(None).map_or(Agent::Claude, |payload| payload.agent);
+            let payload = stdin::read_payload(None).ok();
+            if let Some(payload) = &payload {
+                let project = crate::project::Project::discover(payload.cwd());
+                log_hook_error(&project.state_dir(), &unknown.to_string());
+            }
+            let agent = payload.map_or(Agent::Claude, |payload| payload.agent);
             let answer = Answer::fail_open(format!("{unknown}; nothing was checked"));
             output::print_hook_response(&agent.answer(&answer, event).to_string());
             return;
