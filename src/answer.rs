@@ -1,5 +1,6 @@
-//! What car says to the agent after a hook, before it is shaped for one agent's protocol (that
-//! is `hook::render`'s job): block with a reason, context for the model, a line for the human.
+//! What car says to the agent after a hook, before it is shaped for one agent's protocol (the
+//! job of that agent's file under `agents/`): block with a reason, context for the model, a line
+//! for the human.
 
 /// What a hook wants to say, before it is shaped for an agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -14,7 +14,7 @@ Examples:
   car lessons test                    run the replay suite and every lesson's examples
   car review status                   what the stop gate is waiting for
   car deep-review run fx 'price year'  domain-aware second-model review of the current diff
-  echo \"$PAYLOAD\" | car hook post-tool-use   what Claude Code runs after each edit";
+  echo \"$PAYLOAD\" | car hook post-tool-use --agent claude   what Claude Code runs after each edit";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -35,8 +35,7 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Agent hooks: read the agent's JSON payload on stdin, answer with JSON on stdout
-    #[command(subcommand)]
-    Hook(HookCommand),
+    Hook(HookArgs),
     /// Run the validators and lessons on files (for people, CI and pre-commit); exit 1 on errors
     Check(CheckArgs),
     /// The lesson library: list, add, remove, import, export, maintain, distill, test
@@ -112,6 +111,23 @@ pub(crate) enum CheckFormat {
     /// SARIF 2.1.0, for code scanning (GitHub and others)
     Sarif,
 }
+
+#[derive(Debug, Args)]
+#[command(after_help = HOOK_EXAMPLES)]
+pub(crate) struct HookArgs {
+    #[command(subcommand)]
+    pub(crate) event: HookCommand,
+    /// The agent that calls: claude, codex, gemini or cursor. `car install` writes it into every
+    /// hook; without it (a hook wired by hand) car recognises the agent from the payload. An
+    /// unknown name checks nothing and says so (the hook still exits 0)
+    #[arg(long, global = true, value_name = "AGENT")]
+    pub(crate) agent: Option<String>,
+}
+
+const HOOK_EXAMPLES: &str = "\
+Examples:
+  car hook post-tool-use --agent claude   what `car install` wires for Claude Code's PostToolUse
+  car hook stop --agent codex             Codex's Stop hook: the review gate, answered in Codex's shape";
 
 #[derive(Debug, Clone, Copy, Subcommand)]
 pub(crate) enum HookCommand {

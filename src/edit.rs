@@ -105,7 +105,7 @@ pub(crate) enum Delta {
 }
 
 /// One `structuredPatch` hunk: where it starts in the new file and its ` `/`+`/`-` lines.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Hunk {
     pub(crate) new_start: usize,
     pub(crate) lines: Vec<String>,

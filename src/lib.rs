@@ -2,11 +2,13 @@
 //! were reviewed.
 //!
 //! Layers; data flows down this list and never back up (README "Design"):
-//! - top: [`commands`] (one file per subcommand), [`hook`] (the only place that knows the agents'
-//!   protocols), [`replay`] (scenarios run through the pipeline), [`pipeline`] (check one edit:
+//! - top: [`commands`] (one file per subcommand), [`hook`] (one entry per hook event; the calling
+//!   agent's file reads its payload and shapes its answer), [`replay`] (scenarios run through the pipeline), [`pipeline`] (check one edit:
 //!   validators → lessons → report, for the hook, `car check` and replay alike);
-//! - middle: [`validate`], [`lessons`], [`review`], [`scenario`]: plain values in, typed results
-//!   out; they never see the command line, a hook payload or an agent's answer format;
+//! - middle: [`agents`] (one file per agent: hook entries, payload names, answer shape, transcript
+//!   format; the one place that knows them), [`validate`], [`lessons`], [`review`], [`scenario`]:
+//!   plain values in, typed results out; apart from `agents` they never see the command line, a
+//!   hook payload or an agent's answer format;
 //! - bottom: plain types and services: [`edit`], [`project`], [`settings`], [`process`],
 //!   [`reviewer`], [`scope`], [`files`], [`clock`], [`paths`], [`text`], [`answer`], [`state_dir`],
 //!   [`output`] (the one module that prints).

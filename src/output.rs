@@ -1,6 +1,6 @@
-//! Everything car prints: the hook's one JSON line (shaped by `hook::render`) and terminal text
-//! for people (data on stdout, messages on stderr, `hint:` lines, colour only when stderr is a
-//! terminal and `NO_COLOR` is unset).
+//! Everything car prints: the hook's one JSON line (shaped by the calling agent's file under
+//! `agents/`) and terminal text for people (data on stdout, messages on stderr, `hint:` lines,
+//! colour only when stderr is a terminal and `NO_COLOR` is unset).
 
 use std::io::{IsTerminal, Write};
 

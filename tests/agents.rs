@@ -58,7 +58,7 @@ fn every_agents_file_is_written_read_back_and_removed() {
     );
     assert_eq!(
         codex["hooks"]["Stop"][0]["hooks"][0],
-        json!({"type": "command", "command": "car hook stop", "timeout": 360})
+        json!({"type": "command", "command": "car hook stop --agent codex", "timeout": 360})
     );
 
     let gemini_text = project.read(".gemini/settings.json");
@@ -89,7 +89,7 @@ fn every_agents_file_is_written_read_back_and_removed() {
     );
     assert_eq!(
         cursor["hooks"]["afterFileEdit"],
-        json!([{"command": "car hook post-tool-use", "timeout": 30}])
+        json!([{"command": "car hook post-tool-use --agent cursor", "timeout": 30}])
     );
     assert_eq!(
         cursor["hooks"]["stop"][0]["loop_limit"], 10,

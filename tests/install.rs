@@ -25,15 +25,18 @@ fn install_merges_hooks_and_uninstall_restores() {
     let post = settings["hooks"]["PostToolUse"].as_array().unwrap();
     assert_eq!(post[0], user["hooks"]["PostToolUse"][0]);
     assert_eq!(post[1]["matcher"], "Write|Edit|MultiEdit|NotebookEdit|Bash");
-    assert_eq!(post[1]["hooks"][0]["command"], "car hook post-tool-use");
+    assert_eq!(
+        post[1]["hooks"][0]["command"],
+        "car hook post-tool-use --agent claude"
+    );
     assert!(post[1]["hooks"][0]["timeout"].as_u64().unwrap() > 0);
     assert_eq!(
         settings["hooks"]["Stop"][0]["hooks"][0]["command"],
-        "car hook stop"
+        "car hook stop --agent claude"
     );
     assert_eq!(
         settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
-        "car hook session-end"
+        "car hook session-end --agent claude"
     );
     assert!(project.exists(".claude/claude-auto-review/.gitignore"));
     assert!(

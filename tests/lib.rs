@@ -13,6 +13,7 @@ mod demo;
 mod distill_evidence;
 mod fault_injection;
 mod file_identity;
+mod hook_agent_flag;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;

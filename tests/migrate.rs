@@ -61,7 +61,11 @@ fn install_over_the_python_tool_leaves_one_stop_gate() {
         run.stderr
     );
     let settings = project.read_json(".claude/settings.json");
-    assert_eq!(stop_commands(&settings), ["car hook stop"], "one Stop gate");
+    assert_eq!(
+        stop_commands(&settings),
+        ["car hook stop --agent claude"],
+        "one Stop gate"
+    );
     let text = project.read(".claude/settings.json");
     assert!(!text.contains("claude_auto_review.hooks"), "{text}");
     assert!(text.contains("my-audit"), "the user's hook stays: {text}");

@@ -1,38 +1,157 @@
-//! Claude Code: `.claude/settings.json` (shared with every other setting), groups of handlers per
-//! event, timeouts in seconds. The same wiring ships as the plugin's `hooks/hooks.json`.
+//! Claude Code: everything car knows about it.
+//! - Install: `.claude/settings.json` (shared with every other setting), groups of handlers per
+//!   event, timeouts in seconds. The same wiring ships as the plugin's `hooks/hooks.json`.
+//! - Payload: `Write` / `Edit` / `MultiEdit` / `NotebookEdit` with `tool_input` and a
+//!   `tool_response` that carries `structuredPatch` and `originalFile`; `Bash` with
+//!   `duration_ms`; `SubagentStop` for a subagent's stop.
+//! - Answer: `decision: block` + `reason`, `hookSpecificOutput.additionalContext`,
+//!   `systemMessage`.
+//! - Transcript: JSONL lines `{"type": "assistant", "message": {"content": [{"type": "text", …}]}}`.
 
 use serde_json::{Map, Value, json};
 
-use super::{POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group};
+use super::answer::{DecisionWords, HookEvent, decision_shaped};
+use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse, text};
+use super::{Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group, hook_command};
+use crate::answer::Answer;
+use crate::edit::Hunk;
 
 /// The tools whose edits car checks, and Bash: what the agent changes with its own shell commands is
 /// its work, not a person's correction (lessons from corrections, docs/lessons.md).
 pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
-    let handler = |command: &str, timeout: u64| json!({"type": "command", "command": command, "timeout": timeout});
+    let handler = |event: &str, timeout: u64| json!({"type": "command", "command": hook_command(event, Agent::Claude), "timeout": timeout});
     let mut entries = Map::new();
     entries.insert(
         "PostToolUse".into(),
         json!([group(
             Some(EDIT_MATCHER),
-            handler("car hook post-tool-use", POST_TOOL_USE_TIMEOUT)
+            handler("post-tool-use", POST_TOOL_USE_TIMEOUT)
         )]),
     );
     for event in ["Stop", "SubagentStop"] {
         entries.insert(
             event.into(),
-            json!([group(None, handler("car hook stop", stop_timeout))]),
+            json!([group(None, handler("stop", stop_timeout))]),
         );
     }
     entries.insert(
         "SessionEnd".into(),
-        json!([group(
-            None,
-            handler("car hook session-end", SESSION_END_TIMEOUT)
-        )]),
+        json!([group(None, handler("session-end", SESSION_END_TIMEOUT))]),
     );
     entries
+}
+
+pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
+    let name = raw.tool_name.clone().unwrap_or_default();
+    let call = match name.as_str() {
+        "Write" => write_call(raw),
+        "Edit" | "MultiEdit" => replace_call(raw),
+        "NotebookEdit" => notebook_call(raw),
+        "Bash" => super::payload::shell_call(raw),
+        _ => ToolCall::Other,
+    };
+    ToolUse { name, call }
+}
+
+/// A whole-file write: `originalFile` says what it replaced (`null` or `type: create`: nothing).
+pub(super) fn write_call(raw: &RawPayload) -> ToolCall {
+    let (input, response) = (&raw.tool_input, &raw.tool_response);
+    let Some(path) = text(input, "file_path").or_else(|| text(response, "filePath")) else {
+        return ToolCall::Other;
+    };
+    let before = match response.get("originalFile") {
+        Some(Value::String(original)) => Previous::Known(Some(original.clone())),
+        Some(Value::Null) => Previous::Known(None),
+        _ if text(response, "type").as_deref() == Some("create") => Previous::Known(None),
+        _ => Previous::Unknown,
+    };
+    ToolCall::Write { path, before }
+}
+
+/// An edit of strings in one file, with Claude Code's own diff of it when the response has one.
+pub(super) fn replace_call(raw: &RawPayload) -> ToolCall {
+    let (input, response) = (&raw.tool_input, &raw.tool_response);
+    let Some(path) = text(input, "file_path").or_else(|| text(response, "filePath")) else {
+        return ToolCall::Other;
+    };
+    ToolCall::Replace {
+        path,
+        original: text(response, "originalFile").or_else(|| text(response, "originalFileContents")),
+        hunks: structured_patch(response),
+        replacements: super::payload::replacements(input),
+    }
+}
+
+fn notebook_call(raw: &RawPayload) -> ToolCall {
+    let (input, response) = (&raw.tool_input, &raw.tool_response);
+    let Some(path) = text(input, "notebook_path") else {
+        return ToolCall::Other;
+    };
+    let cell_type = text(input, "cell_type").or_else(|| text(response, "cell_type"));
+    let language = match cell_type.as_deref() {
+        Some("markdown") => "markdown".to_string(),
+        _ => text(response, "language").unwrap_or_else(|| "python".to_string()),
+    };
+    ToolCall::NotebookCell {
+        path,
+        source: text(input, "new_source").unwrap_or_default(),
+        language,
+        is_delete: text(input, "edit_mode").as_deref() == Some("delete"),
+    }
+}
+
+/// `tool_response.structuredPatch`: the hunks of the edit as Claude Code applied it.
+fn structured_patch(response: &Value) -> Vec<Hunk> {
+    let Some(hunks) = response.get("structuredPatch").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    hunks
+        .iter()
+        .filter_map(|hunk| {
+            Some(Hunk {
+                new_start: hunk.get("newStart")?.as_u64()? as usize,
+                lines: hunk
+                    .get("lines")?
+                    .as_array()?
+                    .iter()
+                    .filter_map(|line| line.as_str().map(String::from))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
+    StopFacts {
+        is_subagent: raw.hook_event_name.as_deref() == Some("SubagentStop"),
+        ..StopFacts::of(raw, raw.last_assistant_message.clone())
+    }
+}
+
+pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
+    decision_shaped(answer, event, &WORDS)
+}
+
+/// Claude Code's words (Codex reads the same).
+pub(super) const WORDS: DecisionWords = DecisionWords {
+    block: "block",
+    context_event: "PostToolUse",
+};
+
+/// The assistant text of one transcript line: `{"type": "assistant", "message": {"content": …}}`
+/// (or a bare `{"role": "assistant", "content": …}` message).
+pub(super) fn assistant_text(line: &Value) -> Option<String> {
+    let message = line.get("message").unwrap_or(line);
+    let role = line
+        .get("type")
+        .or_else(|| message.get("role"))
+        .and_then(Value::as_str)?;
+    if role != "assistant" {
+        return None;
+    }
+    super::transcript::content_text(message.get("content")?, "text")
 }
 
 #[cfg(test)]
@@ -62,11 +181,58 @@ mod tests {
                 .as_str()
                 .unwrap()
                 .trim_start_matches("car hook ");
+            assert!(subcommand.ends_with(" --agent claude"), "{subcommand}");
             assert_eq!(
                 theirs["hooks"][0]["command"],
                 format!("\"${{CLAUDE_PLUGIN_ROOT}}/hooks/car-hook\" {subcommand}"),
                 "{event}"
             );
         }
+    }
+
+    #[test]
+    fn answer_shapes() {
+        assert_eq!(
+            answer(&Answer::allow(), HookEvent::PostToolUse).to_string(),
+            "{}"
+        );
+        assert_eq!(
+            answer(&Answer::block("a.py:1:1: bad"), HookEvent::PostToolUse),
+            json!({"decision":"block","reason":"a.py:1:1: bad"})
+        );
+        let warn = Answer {
+            additional_context: Some("⚠️ lesson".into()),
+            ..Answer::default()
+        };
+        assert_eq!(
+            answer(&warn, HookEvent::PostToolUse),
+            json!({"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"⚠️ lesson"}})
+        );
+    }
+
+    #[test]
+    fn transcript_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(
+            &path,
+            concat!(
+                r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+                "\n",
+                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Want me to continue?"}]}}"#,
+                "\n",
+                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","name":"Read"}]}}"#,
+                "\n{\"torn"
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            Agent::Claude.transcript_last_text(&path).as_deref(),
+            Some("Want me to continue?")
+        );
+        assert_eq!(
+            Agent::Claude.transcript_last_text(&dir.path().join("missing")),
+            None
+        );
     }
 }

@@ -1,47 +1,92 @@
-//! Gemini CLI: `.gemini/settings.json` (shared with every other setting), the Claude shape with
-//! Gemini's events (`AfterTool`, `AfterAgent`, `SessionEnd`), a `name` per hook (for
-//! `/hooks enable|disable`), timeouts in **milliseconds**. The matcher is a regular expression
-//! over tool names, anchored so that MCP tools whose names contain `replace` do not match.
+//! Gemini CLI: everything car knows about it.
+//! - Install: `.gemini/settings.json` (shared with every other setting), the Claude shape with
+//!   Gemini's events (`AfterTool`, `AfterAgent`, `SessionEnd`), a `name` per hook (for
+//!   `/hooks enable|disable`), timeouts in **milliseconds**. The matcher is a regular expression
+//!   over tool names, anchored so that MCP tools whose names contain `replace` do not match.
+//! - Payload: `write_file` and `replace` (`file_path`, `old_string`/`new_string`; no
+//!   `expected_replacements`), `run_shell_command`; AfterAgent's final answer is
+//!   `prompt_response`.
+//! - Answer: the Claude shape with `decision: deny` and `hookEventName: AfterTool`.
+//! - Transcript: read in Claude Code's shape, as before (Gemini always sends `prompt_response`).
 
 use serde_json::{Map, Value, json};
 
-use super::{POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group};
+use super::answer::{DecisionWords, HookEvent, decision_shaped};
+use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse};
+use super::{Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group, hook_command};
+use crate::answer::Answer;
 
 /// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
 /// work, never a person's correction.
 const EDIT_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
 
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
-    let handler = |name: &str, command: &str, seconds: u64| json!({"name": name, "type": "command", "command": command, "timeout": seconds.saturating_mul(1000)});
+    let handler = |name: &str, event: &str, seconds: u64| json!({"name": name, "type": "command", "command": hook_command(event, Agent::Gemini), "timeout": seconds.saturating_mul(1000)});
     let mut entries = Map::new();
     entries.insert(
         "AfterTool".into(),
         json!([group(
             Some(EDIT_MATCHER),
-            handler(
-                "car-post-tool-use",
-                "car hook post-tool-use",
-                POST_TOOL_USE_TIMEOUT
-            )
+            handler("car-post-tool-use", "post-tool-use", POST_TOOL_USE_TIMEOUT)
         )]),
     );
     entries.insert(
         "AfterAgent".into(),
-        json!([group(
-            None,
-            handler("car-stop", "car hook stop", stop_timeout)
-        )]),
+        json!([group(None, handler("car-stop", "stop", stop_timeout))]),
     );
     entries.insert(
         "SessionEnd".into(),
         json!([group(
             None,
-            handler(
-                "car-session-end",
-                "car hook session-end",
-                SESSION_END_TIMEOUT
-            )
+            handler("car-session-end", "session-end", SESSION_END_TIMEOUT)
         )]),
     );
     entries
+}
+
+pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
+    let name = raw.tool_name.clone().unwrap_or_default();
+    // Its edit tools carry Claude Code's field names.
+    let call = match name.as_str() {
+        "write_file" => super::claude::write_call(raw),
+        "replace" => super::claude::replace_call(raw),
+        "run_shell_command" => super::payload::shell_call(raw),
+        _ => ToolCall::Other,
+    };
+    ToolUse { name, call }
+}
+
+pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
+    let last_message = raw.last_assistant_message.clone();
+    StopFacts::of(raw, last_message.or_else(|| raw.prompt_response.clone()))
+}
+
+const WORDS: DecisionWords = DecisionWords {
+    block: "deny",
+    context_event: "AfterTool",
+};
+
+pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
+    decision_shaped(answer, event, &WORDS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answer_shapes() {
+        assert_eq!(
+            answer(&Answer::block("review first"), HookEvent::PostToolUse),
+            json!({"decision":"deny","reason":"review first"})
+        );
+        let warn = Answer {
+            additional_context: Some("⚠️ lesson".into()),
+            ..Answer::default()
+        };
+        assert_eq!(
+            answer(&warn, HookEvent::PostToolUse)["hookSpecificOutput"]["hookEventName"],
+            "AfterTool"
+        );
+    }
 }

@@ -1,23 +1,33 @@
-//! The coding agents car wires itself into, and each one's project hook file: which file, car's
-//! entries in the agent's own format, and how car recognises (and removes) its entries again.
+//! The coding agents car answers and wires itself into. One file per agent (`claude.rs`,
+//! `codex.rs`, `gemini.rs`, `cursor.rs`) holds everything car knows about it: its hook entries,
+//! how its payloads name tools and fields ([`payload`] holds the shared, typed result), the shape
+//! of its answers ([`answer`]) and its transcript format ([`transcript`]). This file dispatches on
+//! [`Agent`] and edits the agents' hook files.
 //!
 //! Invariants: car's entries are the handlers whose command starts with `car hook ` (also as a
-//! path ending in `/car hook …`); everything else in a file belongs to the user and is kept;
-//! adding is preceded by removing, so wiring twice changes nothing and a changed timeout is
-//! refreshed in place.
+//! path ending in `/car hook …`), and each names its agent (`car hook stop --agent codex`);
+//! everything else in a file belongs to the user and is kept; adding is preceded by removing, so
+//! wiring twice changes nothing, and a changed timeout, or an entry an older car wrote without
+//! `--agent`, is refreshed in place.
 
+pub(crate) mod answer;
 mod claude;
 mod codex;
 mod cursor;
 mod gemini;
 pub(crate) mod migrate;
+pub(crate) mod payload;
+mod transcript;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
+use crate::answer::Answer;
 use crate::project::Project;
 use crate::settings::Settings;
+use answer::HookEvent;
+use payload::{RawPayload, StopFacts, ToolUse};
 
 /// A coding agent whose hooks car answers and wires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +61,16 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Cursor => "cursor",
         }
+    }
+
+    /// The agent `--agent NAME` names.
+    pub(crate) fn from_name(name: &str) -> Result<Agent, UnknownAgent> {
+        Agent::ALL
+            .into_iter()
+            .find(|agent| agent.name() == name)
+            .ok_or_else(|| UnknownAgent {
+                name: name.to_string(),
+            })
     }
 
     /// The product's own name, for people.
@@ -92,6 +112,47 @@ impl Agent {
         }
     }
 
+    /// The tool call of a payload, in the agent's own tool and field names.
+    pub(crate) fn tool_use(self, raw: &RawPayload) -> ToolUse {
+        match self {
+            Agent::Claude => claude::tool_use(raw),
+            Agent::Codex => codex::tool_use(raw),
+            Agent::Gemini => gemini::tool_use(raw),
+            Agent::Cursor => cursor::tool_use(raw),
+        }
+    }
+
+    /// What a stop payload says, in the agent's own field names.
+    pub(crate) fn stop_facts(self, raw: &RawPayload) -> StopFacts {
+        match self {
+            Agent::Claude => claude::stop_facts(raw),
+            Agent::Codex => codex::stop_facts(raw),
+            Agent::Gemini => gemini::stop_facts(raw),
+            Agent::Cursor => cursor::stop_facts(raw),
+        }
+    }
+
+    /// The answer as the JSON object the agent reads on stdout.
+    pub(crate) fn answer(self, answer: &Answer, event: HookEvent) -> Value {
+        match self {
+            Agent::Claude => claude::answer(answer, event),
+            Agent::Codex => codex::answer(answer, event),
+            Agent::Gemini => gemini::answer(answer, event),
+            Agent::Cursor => cursor::answer(answer, event),
+        }
+    }
+
+    /// The last assistant text of the agent's transcript (a bounded read from its end).
+    pub(crate) fn transcript_last_text(self, path: &Path) -> Option<String> {
+        let assistant_text = match self {
+            Agent::Codex => codex::assistant_text,
+            // Gemini CLI and Cursor always send the last message; their transcripts are read in
+            // Claude Code's shape, as before car knew the agent.
+            Agent::Claude | Agent::Gemini | Agent::Cursor => claude::assistant_text,
+        };
+        transcript::last_text(path, assistant_text)
+    }
+
     /// Top-level keys the agent's file needs besides `hooks` (Cursor's `"version": 1`).
     fn required_keys(self) -> Map<String, Value> {
         let mut keys = Map::new();
@@ -125,6 +186,29 @@ pub(crate) fn stop_timeout(settings: &Settings) -> u64 {
     settings
         .reviewer_timeout_seconds
         .saturating_add(STOP_TIMEOUT_MARGIN)
+}
+
+/// An `--agent` value that names no agent car knows.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "unknown agent `{name}` for --agent (expected claude, codex, gemini or cursor); fix the hook command"
+)]
+pub(crate) struct UnknownAgent {
+    name: String,
+}
+
+/// The command car's hook entry runs for `event` (`post-tool-use`, `stop`, `session-end`): it
+/// names its agent, so car never has to guess who called.
+fn hook_command(event: &str, agent: Agent) -> String {
+    format!("{CAR_COMMAND_PREFIX}{event} --agent {}", agent.name())
+}
+
+/// Whether a hook command names its agent (entries an older car wrote do not; `car install`
+/// rewrites them).
+pub(crate) fn names_its_agent(command: &str) -> bool {
+    command
+        .split_whitespace()
+        .any(|word| word == "--agent" || word.starts_with("--agent="))
 }
 
 /// Whether a hook command is car's.
@@ -362,5 +446,54 @@ mod tests {
             "python -m claude_auto_review.hooks.stop_hook"
         ));
         assert!(!is_car_command("scar hook x"));
+    }
+
+    #[test]
+    fn every_entry_names_its_agent() {
+        for agent in Agent::ALL {
+            let mut document = Map::new();
+            document.insert(
+                "hooks".into(),
+                Value::Object(agent.entries(&Settings::default())),
+            );
+            for handler in handlers(&document) {
+                assert!(is_car_command(&handler.command), "{handler:?}");
+                assert!(
+                    handler
+                        .command
+                        .ends_with(&format!(" --agent {}", agent.name())),
+                    "{handler:?}"
+                );
+                assert!(names_its_agent(&handler.command));
+            }
+        }
+        assert!(!names_its_agent("car hook stop"));
+        assert_eq!(Agent::from_name("gemini").unwrap(), Agent::Gemini);
+        let unknown = Agent::from_name("vscode").unwrap_err().to_string();
+        assert!(unknown.contains("`vscode`"), "{unknown}");
+        assert!(
+            unknown.contains("claude, codex, gemini or cursor"),
+            "{unknown}"
+        );
+    }
+
+    /// No agent reads context at a stop or a session end: it goes to the person instead.
+    #[test]
+    fn context_at_a_stop_goes_to_the_person() {
+        let answer = Answer {
+            additional_context: Some("⚠️ lesson".into()),
+            system_message: Some("P3 offers".into()),
+            ..Answer::default()
+        };
+        for agent in [Agent::Claude, Agent::Codex, Agent::Gemini] {
+            for event in [HookEvent::Stop, HookEvent::SessionEnd] {
+                assert_eq!(
+                    agent.answer(&answer, event),
+                    json!({"systemMessage": "P3 offers\n⚠️ lesson"}),
+                    "{agent:?} {event:?}"
+                );
+            }
+        }
+        assert_eq!(Agent::Cursor.answer(&answer, HookEvent::Stop), json!({}));
     }
 }

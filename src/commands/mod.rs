@@ -72,9 +72,9 @@ pub fn main() -> ExitCode {
 
 pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
     let working_dir = working_dir(cli.project.as_ref())?;
-    if let Command::Hook(kind) = cli.command {
+    if let Command::Hook(args) = &cli.command {
         // A hook finds its project from the payload's cwd and always answers (exit 0).
-        crate::hook::run(kind);
+        crate::hook::run(args);
         return Ok(Outcome::Success);
     }
     let project = Project::discover(&working_dir);

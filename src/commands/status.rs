@@ -199,6 +199,15 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
                 agent.name()
             ));
         }
+        if found
+            .iter()
+            .any(|h| agents::is_car_command(&h.command) && !agents::names_its_agent(&h.command))
+        {
+            lines.push(format!(
+                "  hint: some of car's hooks here do not name their agent (an older car wired them); `car install --agent {}` updates them in place",
+                agent.name()
+            ));
+        }
         if let Some(stale) = stale_stop_timeout(agent, &found, settings) {
             lines.push(stale);
         }

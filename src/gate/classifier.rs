@@ -4,20 +4,15 @@
 //! pending. Finished work followed by an offer ("Want me to also add a test?") is done: reviewed.
 //!
 //! The built-in classifier is offline and instant; `classifierBackend: "model"` asks the reviewer
-//! CLI with a short timeout and falls back to the built-in one on any failure. The text is
-//! `last_assistant_message`, else the last assistant text of the transcript (a bounded read from
-//! its end).
+//! CLI with a short timeout and falls back to the built-in one on any failure. The text comes
+//! already read: the payload's last message, else the last assistant text of the agent's
+//! transcript (each agent's transcript format lives in its file under `agents/`).
 
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use crate::settings::ClassifierBackend;
 use crate::settings::Settings;
-
-/// How much of a transcript's end is read to find the last assistant text.
-const TRANSCRIPT_TAIL_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Verdict {
@@ -243,37 +238,6 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
     }
 }
 
-/// The last assistant text in a Claude Code transcript (JSONL), reading at most its last 256 KiB
-/// of a regular file (a FIFO or a device is not read).
-pub(crate) fn transcript_last_text(path: &Path) -> Option<String> {
-    let bytes = crate::files::read_tail(path, TRANSCRIPT_TAIL_BYTES).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    text.lines().rev().find_map(assistant_text)
-}
-
-fn assistant_text(line: &str) -> Option<String> {
-    let value: Value = serde_json::from_str(line).ok()?;
-    let message = value.get("message").unwrap_or(&value);
-    let role = value
-        .get("type")
-        .or_else(|| message.get("role"))
-        .and_then(Value::as_str)?;
-    if role != "assistant" {
-        return None;
-    }
-    let text = match message.get("content")? {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter(|part| part.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|part| part.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => return None,
-    };
-    (!text.trim().is_empty()).then_some(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,28 +285,5 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(builtin(text).verdict, expected, "{text}");
         }
-    }
-
-    #[test]
-    fn transcript_tail() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        std::fs::write(
-            &path,
-            concat!(
-                r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
-                "\n",
-                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Want me to continue?"}]}}"#,
-                "\n",
-                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","name":"Read"}]}}"#,
-                "\n{\"torn"
-            ),
-        )
-        .unwrap();
-        assert_eq!(
-            transcript_last_text(&path).as_deref(),
-            Some("Want me to continue?")
-        );
-        assert_eq!(transcript_last_text(&dir.path().join("missing")), None);
     }
 }

@@ -12,7 +12,6 @@
 //! in the session. SubagentStop is not gated: a subagent's edits are recorded in the parent
 //! session's log and reviewed when the main agent stops. Any internal error fails open.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
@@ -38,8 +37,9 @@ pub(crate) struct StopInput<'a> {
     pub(crate) is_subagent: bool,
     /// The agent's last message, when the payload carries it.
     pub(crate) last_message: Option<String>,
-    /// The transcript, to read the last message from when the payload does not carry it.
-    pub(crate) transcript_path: Option<PathBuf>,
+    /// The last message as the agent's transcript holds it, read only when the payload does not
+    /// carry it (the agent's own format, read by the hook).
+    pub(crate) transcript_text: &'a dyn Fn() -> Option<String>,
     /// Validates a file as it is on disk now (the pipeline's validators).
     pub(crate) validate: &'a dyn Revalidate,
 }
@@ -121,12 +121,6 @@ impl<'a> Gate<'a> {
             let snapshot = crate::session::checkpoint::load(&log);
             (snapshot, git.join().ok().flatten())
         });
-        let transcript_text = || {
-            input
-                .transcript_path
-                .as_deref()
-                .and_then(classifier::transcript_last_text)
-        };
         Ok(Gate {
             context,
             input,
@@ -135,7 +129,10 @@ impl<'a> Gate<'a> {
             dirty,
             pending: Vec::new(),
             threshold: context.settings.minimum_blocking_severity,
-            message: input.last_message.clone().or_else(transcript_text),
+            message: input
+                .last_message
+                .clone()
+                .or_else(|| (input.transcript_text)()),
             refused: Vec::new(),
             deferred: Vec::new(),
             handed: Vec::new(),

@@ -1,7 +1,8 @@
-//! From a tool payload to the edits it made: the protocol side of [`crate::edit`]. Each agent's
-//! tool payload (Claude Write / Edit / MultiEdit / NotebookEdit, Gemini `write_file` / `replace`,
-//! Cursor `afterFileEdit`, Codex `apply_patch`) names files and what it did to them; this turns
-//! that into [`Delta`]s, reads each file once, and derives the added lines.
+//! From a tool call to the edits it made: the protocol side of [`crate::edit`]. Each agent's file
+//! (`agents/`) has already turned its tool payload (Claude Write / Edit / MultiEdit /
+//! NotebookEdit, Gemini `write_file` / `replace`, Cursor `afterFileEdit`, Codex `apply_patch`)
+//! into a typed [`ToolCall`] naming files and what it did to them; this turns that into
+//! [`Delta`]s, reads each file once, and derives the added lines.
 //!
 //! A file is read only where it resolves inside the project ([`crate::project`]): a link leading
 //! out of it is named in a note and never read.
@@ -12,14 +13,9 @@
 //! `apply_patch`.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use serde_json::Value;
-
-use crate::edit::{
-    AddedLine, Delta, Edit, Hunk, NotChecked, PatchChunk, outside, read_project_file,
-};
-use crate::hook::payload::Payload;
+use crate::agents::payload::{Payload, Previous, ToolCall};
+use crate::edit::{AddedLine, Delta, Edit, NotChecked, PatchChunk, outside, read_project_file};
 use crate::project::{Inside, Project};
 use crate::session::authored::ShellRun;
 
@@ -44,33 +40,17 @@ struct Touched {
     is_before_unknown: bool,
 }
 
-/// The shell command the payload reports the agent ran (Claude Code `Bash`, Gemini CLI
-/// `run_shell_command`, Codex `shell` / `exec_command`, Cursor `afterShellExecution`), if it
-/// reports one: the files it plausibly touched are the agent's own work, never a person's
-/// correction.
+/// The shell command the agent ran (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex
+/// `Bash` / `shell` / `exec_command`, Cursor `afterShellExecution`), if it was one: the files it
+/// plausibly touched are the agent's own work, never a person's correction.
 pub(crate) fn shell_run(payload: &Payload) -> Option<ShellRun> {
-    let is_shell = matches!(
-        payload.tool_name(),
-        "Bash" | "run_shell_command" | "shell" | "exec_command" | "local_shell"
-    ) || payload.event_name == "afterShellExecution";
-    if !is_shell {
-        return None;
+    match &payload.tool.call {
+        ToolCall::Shell { command, duration } => Some(ShellRun {
+            command: command.clone(),
+            duration: *duration,
+        }),
+        _ => None,
     }
-    let input = &payload.raw.tool_input;
-    let command = match input.get("command") {
-        Some(Value::String(line)) => line.clone(),
-        // Codex's `shell` tool: an argv list.
-        Some(Value::Array(argv)) => argv
-            .iter()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .join(" "),
-        _ => payload.raw.command.clone().unwrap_or_default(),
-    };
-    Some(ShellRun {
-        command,
-        duration: payload.raw.duration_ms.map(Duration::from_millis),
-    })
 }
 
 /// The edits a PostToolUse payload made, read from disk.
@@ -121,7 +101,7 @@ pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
         changes.edits.push(Edit {
             path,
             relative_path,
-            tool: payload.tool_name().to_string(),
+            tool: payload.tool.name.clone(),
             content,
             before,
             added,
@@ -142,7 +122,7 @@ fn cell_edit(
     Edit {
         path,
         relative_path,
-        tool: payload.tool_name().to_string(),
+        tool: payload.tool.name.clone(),
         content: source,
         before: None,
         added,
@@ -151,121 +131,54 @@ fn cell_edit(
 }
 
 fn touched_files(payload: &Payload) -> Vec<Touched> {
-    let input = &payload.raw.tool_input;
-    let response = &payload.raw.tool_response;
-    let text = |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(String::from);
-    match payload.tool_name() {
-        "Write" | "write_file" => {
-            let Some(path) = text(input, "file_path").or_else(|| text(response, "filePath")) else {
-                return Vec::new();
-            };
-            let (before, is_before_unknown) = match response.get("originalFile") {
-                Some(Value::String(original)) => (Some(original.clone()), false),
-                Some(Value::Null) => (None, false),
-                _ if text(response, "type").as_deref() == Some("create") => (None, false),
-                _ => (None, true),
-            };
-            vec![Touched {
-                path,
-                delta: Some(Delta::Whole { before }),
-                before: None,
-                is_before_unknown,
-            }]
-        }
-        "Edit" | "MultiEdit" | "replace" | "afterFileEdit" => {
-            let source = if payload.raw.file_path.is_some() && input.is_null() {
-                None
-            } else {
-                Some(input)
-            };
-            let path = source
-                .and_then(|input| text(input, "file_path"))
-                .or_else(|| payload.raw.file_path.clone())
-                .or_else(|| text(response, "filePath"));
-            let Some(path) = path else {
-                return Vec::new();
-            };
-            let before =
-                text(response, "originalFile").or_else(|| text(response, "originalFileContents"));
-            let delta = match structured_patch(response) {
-                Some(hunks) if !hunks.is_empty() => Delta::Patch(hunks),
-                _ => Delta::Replacements(replacements(input, &payload.raw.edits)),
-            };
-            vec![Touched {
-                path,
-                delta: Some(delta),
-                before,
-                is_before_unknown: false,
-            }]
-        }
-        "NotebookEdit" => {
-            let Some(path) = text(input, "notebook_path") else {
-                return Vec::new();
-            };
-            let source = text(input, "new_source").unwrap_or_default();
-            let cell_type = text(input, "cell_type").or_else(|| text(response, "cell_type"));
-            let language = match cell_type.as_deref() {
-                Some("markdown") => Some("markdown".to_string()),
-                _ => Some(text(response, "language").unwrap_or_else(|| "python".to_string())),
-            };
-            let delete = text(input, "edit_mode").as_deref() == Some("delete");
-            vec![Touched {
-                path,
-                delta: (!delete).then_some(Delta::Cell { source, language }),
-                before: None,
-                is_before_unknown: false,
-            }]
-        }
-        "apply_patch" => codex_patch(
-            &text(input, "command")
-                .or_else(|| text(input, "patch"))
-                .unwrap_or_default(),
-        ),
-        _ => Vec::new(),
-    }
-}
-
-fn structured_patch(response: &Value) -> Option<Vec<Hunk>> {
-    let hunks = response.get("structuredPatch")?.as_array()?;
-    Some(
-        hunks
-            .iter()
-            .filter_map(|hunk| {
-                Some(Hunk {
-                    new_start: hunk.get("newStart")?.as_u64()? as usize,
-                    lines: hunk
-                        .get("lines")?
-                        .as_array()?
-                        .iter()
-                        .filter_map(|line| line.as_str().map(String::from))
-                        .collect(),
-                })
-            })
-            .collect(),
-    )
-}
-
-/// Old/new pairs from `tool_input` (`old_string`/`new_string` or `edits[]`) or Cursor's `edits`.
-fn replacements(input: &Value, cursor_edits: &Value) -> Vec<(String, String)> {
-    let pair = |value: &Value| {
-        let new = value.get("new_string")?.as_str()?.to_string();
-        let old = value
-            .get("old_string")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        Some((old, new))
+    let touched = |path: &String, delta: Option<Delta>, before: Option<String>| Touched {
+        path: path.clone(),
+        delta,
+        before,
+        is_before_unknown: false,
     };
-    if let Some(edits) = input.get("edits").and_then(Value::as_array) {
-        return edits.iter().filter_map(pair).collect();
+    match &payload.tool.call {
+        ToolCall::Write { path, before } => vec![Touched {
+            is_before_unknown: *before == Previous::Unknown,
+            ..touched(
+                path,
+                Some(Delta::Whole {
+                    before: match before {
+                        Previous::Known(before) => before.clone(),
+                        Previous::Unknown => None,
+                    },
+                }),
+                None,
+            )
+        }],
+        ToolCall::Replace {
+            path,
+            original,
+            hunks,
+            replacements,
+        } => {
+            let delta = if hunks.is_empty() {
+                Delta::Replacements(replacements.clone())
+            } else {
+                Delta::Patch(hunks.clone())
+            };
+            vec![touched(path, Some(delta), original.clone())]
+        }
+        ToolCall::NotebookCell {
+            path,
+            source,
+            language,
+            is_delete,
+        } => {
+            let cell = Delta::Cell {
+                source: source.clone(),
+                language: Some(language.clone()),
+            };
+            vec![touched(path, (!is_delete).then_some(cell), None)]
+        }
+        ToolCall::Patch { text } => codex_patch(text),
+        ToolCall::Shell { .. } | ToolCall::Other => Vec::new(),
     }
-    if let Some(single) = pair(input) {
-        return vec![single];
-    }
-    cursor_edits
-        .as_array()
-        .map(|edits| edits.iter().filter_map(pair).collect())
-        .unwrap_or_default()
 }
 
 /// Parses the Codex patch envelope (`*** Add File:`, `*** Update File:`, `*** Delete File:`).

@@ -1,8 +1,8 @@
 //! What every hook works with: the validated payload, the project, live-read settings and the
 //! one clock for this call.
 
+use crate::agents::payload::Payload;
 use crate::clock::Clock;
-use crate::hook::payload::Payload;
 use crate::project::Project;
 use crate::settings::Settings;
 

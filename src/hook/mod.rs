@@ -1,30 +1,31 @@
-//! Agent hooks. Each hook reads one payload from stdin, does its work under a time budget, and
-//! prints exactly one JSON answer. Hooks never wedge the agent: a bad payload, an internal error,
-//! a panic or a blown budget all become a fail-open answer with a `systemMessage`, and exit 0.
+//! Agent hooks. Each hook reads one payload from stdin, has the calling agent's file
+//! ([`crate::agents`]) convert it, does its work under a time budget, and prints exactly one JSON
+//! answer in that agent's shape. Hooks never wedge the agent: a bad payload, an unknown
+//! `--agent`, an internal error, a panic or a blown budget all become a fail-open answer with a
+//! `systemMessage`, and exit 0.
 
 pub(crate) mod changes;
 pub(crate) mod context;
-pub(crate) mod payload;
 pub(crate) mod post_tool_use;
-pub(crate) mod render;
 pub(crate) mod session_end;
+pub(crate) mod stdin;
 pub(crate) mod stop;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 pub(crate) use context::HookContext;
-pub(crate) use payload::Payload;
 
+use crate::agents::Agent;
+use crate::agents::answer::HookEvent;
 use crate::answer::Answer;
-use crate::cli::HookCommand;
-use crate::hook::render::{Agent, HookEvent};
+use crate::cli::{HookArgs, HookCommand};
 use crate::output;
 use crate::state_dir::log_hook_error;
 
 /// Runs one hook end to end and prints its answer.
-pub(crate) fn run(kind: HookCommand) {
-    let event = match kind {
+pub(crate) fn run(args: &HookArgs) {
+    let event = match args.event {
         HookCommand::PostToolUse => HookEvent::PostToolUse,
         HookCommand::Stop => HookEvent::Stop,
         HookCommand::SessionEnd => HookEvent::SessionEnd,
@@ -34,18 +35,38 @@ pub(crate) fn run(kind: HookCommand) {
         output::print_hook_response("{}");
         return;
     }
-    let payload = match Payload::read_stdin() {
+    // A hook command with a bad `--agent` is a wiring mistake, not a reason to wedge the agent
+    // (a usage error's exit 2 would block a Stop forever): say so on every call (and in the
+    // project's hook error log, which `car status` shows) and check nothing, answering in the
+    // shape the payload looks like.
+    let named = match args.agent.as_deref().map(Agent::from_name).transpose() {
+        Ok(named) => named,
+        Err(unknown) => {
+            output::print_message(&format!("car: {unknown}"));
+            let payload = stdin::read_payload(None).ok();
+            if let Some(payload) = &payload {
+                let project = crate::project::Project::discover(payload.cwd());
+                log_hook_error(&project.state_dir(), &unknown.to_string());
+            }
+            let agent = payload.map_or(Agent::Claude, |payload| payload.agent);
+            let answer = Answer::fail_open(format!("{unknown}; nothing was checked"));
+            output::print_hook_response(&agent.answer(&answer, event).to_string());
+            return;
+        }
+    };
+    let payload = match stdin::read_payload(named) {
         Ok(payload) => payload,
         Err(error) => {
             output::print_message(&format!("car: {error}"));
             let answer = Answer::fail_open(format!("{error}; nothing was checked"));
-            output::print_hook_response(&render::render(&answer, Agent::Claude, event));
+            let agent = named.unwrap_or(Agent::Claude);
+            output::print_hook_response(&agent.answer(&answer, event).to_string());
             return;
         }
     };
     let agent = payload.agent;
     let answer = run_with_budget(payload, event);
-    output::print_hook_response(&render::render(&answer, agent, event));
+    output::print_hook_response(&agent.answer(&answer, event).to_string());
 }
 
 /// How long each hook may take before it answers anyway.
@@ -61,7 +82,7 @@ fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
 }
 
 /// Builds the context and runs the hook under its budget.
-fn run_with_budget(payload: Payload, event: HookEvent) -> Answer {
+fn run_with_budget(payload: crate::agents::payload::Payload, event: HookEvent) -> Answer {
     let context = match HookContext::new(payload) {
         Ok(context) => context,
         Err(error) => return Answer::fail_open(format!("{error}; nothing was checked")),
@@ -139,10 +160,11 @@ mod tests {
     use crate::settings::Settings;
 
     fn context(root: &std::path::Path) -> HookContext {
-        let payload = Payload::parse(
+        let payload = crate::agents::payload::Payload::parse(
             serde_json::json!({"cwd": root, "session_id": "s", "hook_event_name": "Stop"})
                 .to_string()
                 .as_bytes(),
+            Some(Agent::Claude),
         )
         .unwrap();
         HookContext {

@@ -7,7 +7,7 @@ use crate::answer::Answer;
 use crate::hook::HookContext;
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
-    let reason = context.payload.raw.reason.as_deref().unwrap_or_default();
+    let reason = context.payload.end_reason.as_str();
     let mut answer = crate::session::end::handle(context.session(), reason);
     crate::learning::signals::at_session_end(context.session());
     for note in crate::lessons::close_session(&context.project, &context.settings, context.clock) {

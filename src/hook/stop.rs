@@ -5,26 +5,27 @@
 use crate::answer::Answer;
 use crate::gate::stages::{self, StopInput};
 use crate::hook::HookContext;
-use crate::hook::render::Agent;
 use crate::pipeline::OnDisk;
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
-    let raw = &context.payload.raw;
+    let stop = &context.payload.stop;
     // Cursor also calls its stop hook when the user aborted or the agent failed: no follow-up
     // then, the person is in charge.
-    if context.payload.agent == Agent::Cursor
-        && raw
-            .status
-            .as_deref()
-            .is_some_and(|status| status != "completed")
-    {
+    if stop.is_interrupted {
         return Answer::allow();
     }
     let validate = OnDisk::new(&context.project, &context.settings);
+    // The transcript is read only when the gate needs the message (not on the no-edit fast path).
+    let agent = context.payload.agent;
+    let transcript_text = || {
+        stop.transcript_path
+            .as_deref()
+            .and_then(|path| agent.transcript_last_text(path))
+    };
     let input = StopInput {
-        is_subagent: context.payload.is_subagent_stop(),
-        last_message: raw.last_assistant_message.clone(),
-        transcript_path: raw.transcript_path.as_ref().map(Into::into),
+        is_subagent: stop.is_subagent,
+        last_message: stop.last_message.clone(),
+        transcript_text: &transcript_text,
         validate: &validate,
     };
     let mut answer = stages::handle_stop(context.session(), &input);

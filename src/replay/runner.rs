@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::agents::payload::Payload;
 use crate::clock::Clock;
 use crate::files::FileError;
-use crate::hook::{HookContext, Payload};
+use crate::hook::HookContext;
 use crate::project::Project;
 use crate::replay::session_steps;
 use crate::replay::step_error::StepError;
@@ -210,8 +211,9 @@ impl Sandbox {
     fn context(&self, payload: Value, clock: Clock) -> Result<HookContext, StepError> {
         let raw = serde_json::from_value(payload)
             .map_err(|error| StepError::Payload(error.to_string()))?;
+        // Scenario payloads are recorded ones, of any agent: recognised as a hand-wired hook's.
         let payload =
-            Payload::from_raw(raw).map_err(|error| StepError::Payload(error.to_string()))?;
+            Payload::from_raw(raw, None).map_err(|error| StepError::Payload(error.to_string()))?;
         let (settings, settings_problem) = self.settings();
         Ok(HookContext {
             payload,

@@ -66,14 +66,15 @@ mod tests {
     fn every_fixture_is_an_after_edit_payload_in_the_fixture_project() {
         for name in super::names() {
             let text = super::get(name).unwrap();
-            let payload = crate::hook::Payload::parse(text.as_bytes())
+            let payload = crate::agents::payload::Payload::parse(text.as_bytes(), None)
                 .unwrap_or_else(|error| panic!("{name}: {error}"));
             assert_eq!(
                 payload.cwd(),
                 std::path::Path::new(super::FIXTURE_ROOT),
                 "{name}"
             );
-            let event = payload.event_name.as_str();
+            let raw: serde_json::Value = serde_json::from_str(text).unwrap();
+            let event = raw["hook_event_name"].as_str().unwrap_or_default();
             assert!(
                 ["PostToolUse", "AfterTool", "afterFileEdit"].contains(&event),
                 "{name}: {event}"

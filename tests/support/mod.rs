@@ -272,11 +272,16 @@ impl TestProject {
         for (key, value) in env {
             command.env(key, value);
         }
-        let output = command
-            .args(["hook", event])
-            .write_stdin(payload.to_string())
-            .output()
-            .unwrap();
+        self.answer_of(command.args(["hook", event]), payload)
+    }
+
+    /// Pipes `payload` into `car hook EVENT --agent AGENT`, as `car install` wires it.
+    pub fn hook_as(&self, agent: &str, event: &str, payload: &str) -> HookAnswer {
+        self.answer_of(self.car().args(["hook", event, "--agent", agent]), payload)
+    }
+
+    fn answer_of(&self, command: &mut Command, payload: &str) -> HookAnswer {
+        let output = command.write_stdin(payload.to_string()).output().unwrap();
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let json = serde_json::from_str(stdout.trim())
             .unwrap_or_else(|error| panic!("hook answer is not JSON ({error}): {stdout:?}"));

@@ -1,0 +1,60 @@
+//! The answer shapes the agents share: an [`Answer`] becomes the JSON object one agent's hook
+//! protocol reads on stdout. Each agent's file picks its shape and its words; `output` prints it.
+//!
+//! Invariant: `hookSpecificOutput` is only ever sent after an edit. Codex validates a Stop answer
+//! against a closed schema and fails the hook on any other field, and no agent reads extra
+//! context at a stop or session end; there, context becomes part of the human message.
+
+use serde_json::{Map, Value, json};
+
+use crate::answer::Answer;
+
+/// Which hook event an answer answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HookEvent {
+    PostToolUse,
+    Stop,
+    SessionEnd,
+}
+
+/// The words of the Claude-style shape (`decision`/`reason`, `hookSpecificOutput`,
+/// `systemMessage`) that Claude Code, Codex and Gemini CLI share.
+pub(super) struct DecisionWords {
+    /// The `decision` that makes the agent look (`block`, Gemini's `deny`).
+    pub(super) block: &'static str,
+    /// The `hookEventName` of context after an edit.
+    pub(super) context_event: &'static str,
+}
+
+/// The Claude-style answer in the agent's own words.
+pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &DecisionWords) -> Value {
+    let mut object = Map::new();
+    if let Some(reason) = &answer.block_reason {
+        object.insert("decision".into(), json!(words.block));
+        object.insert("reason".into(), json!(reason));
+    } else if let Some(context) = &answer.additional_context
+        && event == HookEvent::PostToolUse
+    {
+        object.insert(
+            "hookSpecificOutput".into(),
+            json!({"hookEventName": words.context_event, "additionalContext": context}),
+        );
+    }
+    if let Some(message) = message_for_people(answer, event) {
+        object.insert("systemMessage".into(), json!(message));
+    }
+    Value::Object(object)
+}
+
+/// The line for the person: the answer's own, plus context no agent reads at this event.
+fn message_for_people(answer: &Answer, event: HookEvent) -> Option<String> {
+    let context_for_people = answer
+        .additional_context
+        .as_ref()
+        .filter(|_| event != HookEvent::PostToolUse && answer.block_reason.is_none());
+    match (&answer.system_message, context_for_people) {
+        (Some(message), Some(context)) => Some(format!("{message}\n{context}")),
+        (Some(message), None) => Some(message.clone()),
+        (None, context) => context.cloned(),
+    }
+}

@@ -1,0 +1,368 @@
+//! A hook payload as an agent sends it ([`RawPayload`]: the union of every agent's fields, all
+//! optional, unknown fields ignored), converted once into [`Payload`]: which agent, which session,
+//! which project, and what happened in terms every agent shares ([`ToolCall`], the stop's facts).
+//! Each agent's own file names its tools and fields; this file only holds the shared shapes.
+//!
+//! Invariants: the agent is the one the hook command names (`--agent`), and only a hook wired by
+//! hand without it has its agent recognised from the payload ([`guess`]); nothing after the
+//! conversion reads a raw field.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Agent;
+use crate::edit::Hunk;
+
+/// Why a payload could not be read as one.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PayloadError {
+    #[error("the hook payload on stdin is empty")]
+    Empty,
+    #[error(
+        "the hook payload on stdin is not valid JSON (line {line}, column {column}): {message}"
+    )]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("the hook payload on stdin is not a JSON object (it starts with `{0}`)")]
+    NotAnObject(char),
+    #[error("the hook payload names no working directory (cwd or workspace_roots)")]
+    NoWorkingDirectory,
+}
+
+/// The union of the fields Claude Code, Codex, Gemini CLI and Cursor send.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct RawPayload {
+    pub(crate) session_id: Option<String>,
+    /// Cursor's session.
+    pub(crate) conversation_id: Option<String>,
+    pub(crate) transcript_path: Option<String>,
+    pub(crate) cwd: Option<String>,
+    /// Cursor's project folders (it sends no `cwd`).
+    pub(crate) workspace_roots: Vec<String>,
+    pub(crate) hook_event_name: Option<String>,
+    pub(crate) tool_name: Option<String>,
+    pub(crate) tool_input: Value,
+    pub(crate) tool_response: Value,
+    pub(crate) last_assistant_message: Option<String>,
+    /// Gemini CLI's AfterAgent: the agent's final answer.
+    pub(crate) prompt_response: Option<String>,
+    /// SessionEnd: why the session ended.
+    pub(crate) reason: Option<String>,
+    /// Cursor's stop: `completed`, `aborted` or `error`.
+    pub(crate) status: Option<String>,
+    /// Cursor's afterFileEdit.
+    pub(crate) file_path: Option<String>,
+    /// Cursor's afterFileEdit.
+    pub(crate) edits: Value,
+    /// Codex: the turn (only Codex sends it).
+    pub(crate) turn_id: Option<String>,
+    pub(crate) cursor_version: Option<String>,
+    /// Claude Code: how long the tool ran (a shell command's run, to tell which files it touched).
+    pub(crate) duration_ms: Option<u64>,
+    /// Cursor's afterShellExecution: the command line.
+    pub(crate) command: Option<String>,
+}
+
+/// A validated payload: the fields every hook relies on are present, the tool call is typed.
+#[derive(Debug)]
+pub(crate) struct Payload {
+    pub(crate) agent: Agent,
+    pub(crate) session_id: String,
+    pub(crate) cwd: PathBuf,
+    pub(crate) tool: ToolUse,
+    pub(crate) stop: StopFacts,
+    /// SessionEnd: why the session ended (empty when the agent does not say).
+    pub(crate) end_reason: String,
+}
+
+/// The tool that ran: its name as the agent spells it, and what it did.
+#[derive(Debug, Default)]
+pub(crate) struct ToolUse {
+    /// "Edit", "apply_patch", "replace", "afterFileEdit", … (empty: no tool).
+    pub(crate) name: String,
+    pub(crate) call: ToolCall,
+}
+
+/// What one tool call did, in terms every agent shares.
+#[derive(Debug, Default)]
+pub(crate) enum ToolCall {
+    /// A whole file written (Claude Code `Write`, Gemini CLI `write_file`).
+    Write { path: String, before: Previous },
+    /// Strings replaced in one file (Claude Code `Edit` / `MultiEdit`, Gemini CLI `replace`,
+    /// Cursor `afterFileEdit`).
+    Replace {
+        path: String,
+        /// The file before the edit, when the payload carries it.
+        original: Option<String>,
+        /// The agent's own diff of the edit (Claude Code's `structuredPatch`), best first.
+        hunks: Vec<Hunk>,
+        /// Old/new string pairs, to locate the new text when there is no diff.
+        replacements: Vec<(String, String)>,
+    },
+    /// One notebook cell written or deleted (Claude Code `NotebookEdit`).
+    NotebookCell {
+        path: String,
+        source: String,
+        language: String,
+        is_delete: bool,
+    },
+    /// A patch envelope naming files to add, update and delete (Codex `apply_patch`).
+    Patch { text: String },
+    /// A shell command the agent ran: what it changed is the agent's own work.
+    Shell {
+        /// The command line (empty when the payload does not carry it).
+        command: String,
+        /// How long it ran, when the agent says.
+        duration: Option<Duration>,
+    },
+    /// No tool, or one whose changes car does not read.
+    #[default]
+    Other,
+}
+
+/// What a whole-file write replaced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Previous {
+    /// The payload says: the old content, or `None` for a new file.
+    Known(Option<String>),
+    /// The payload does not say (the git HEAD version stands in for it).
+    Unknown,
+}
+
+/// What a stop says beyond the session.
+#[derive(Debug, Default)]
+pub(crate) struct StopFacts {
+    /// A subagent stopped (Claude Code's SubagentStop).
+    pub(crate) is_subagent: bool,
+    /// The person aborted the turn or it failed (Cursor calls its stop hook then too).
+    pub(crate) is_interrupted: bool,
+    /// The agent's last message, when the payload carries it.
+    pub(crate) last_message: Option<String>,
+    /// The agent's transcript, to read the last message from when the payload does not carry it.
+    pub(crate) transcript_path: Option<PathBuf>,
+}
+
+impl StopFacts {
+    /// A main agent's stop: the last message as the agent names it, the transcript.
+    pub(super) fn of(raw: &RawPayload, last_message: Option<String>) -> StopFacts {
+        StopFacts {
+            is_subagent: false,
+            is_interrupted: false,
+            last_message,
+            transcript_path: raw.transcript_path.as_ref().map(Into::into),
+        }
+    }
+}
+
+impl Payload {
+    /// Parses a payload for the agent the hook command names, else the one [`guess`]ed.
+    pub(crate) fn parse(bytes: &[u8], named: Option<Agent>) -> Result<Payload, PayloadError> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(PayloadError::Empty);
+        }
+        let raw: RawPayload = serde_json::from_slice(bytes).map_err(|error| {
+            // `[1, 2]` or `"text"`: say what is wrong, not which type serde wanted first.
+            let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace());
+            let is_json = error.classify() == serde_json::error::Category::Data;
+            if let Some(&first) =
+                first.filter(|first| is_json && **first != b'{' && first.is_ascii())
+            {
+                return PayloadError::NotAnObject(char::from(first));
+            }
+            let located = crate::text::JsonError::of(&error);
+            PayloadError::Json {
+                line: located.line,
+                column: located.column,
+                message: located.message,
+            }
+        })?;
+        Payload::from_raw(raw, named)
+    }
+
+    /// The one conversion from the raw fields: the session's identity here, the rest by the
+    /// agent's own file.
+    pub(crate) fn from_raw(raw: RawPayload, named: Option<Agent>) -> Result<Payload, PayloadError> {
+        let agent = named.unwrap_or_else(|| guess(&raw));
+        // Cursor names its session and folder differently; no other agent sends these fields,
+        // so they are read for every agent (a hand-written payload may mix them).
+        let cwd = raw
+            .cwd
+            .clone()
+            .filter(|cwd| !cwd.is_empty())
+            .or_else(|| raw.workspace_roots.first().cloned())
+            .ok_or(PayloadError::NoWorkingDirectory)?;
+        let session_id = raw
+            .session_id
+            .clone()
+            .or_else(|| raw.conversation_id.clone())
+            .filter(|id| !id.trim().is_empty())
+            .unwrap_or_else(|| "unknown-session".to_string());
+        Ok(Payload {
+            agent,
+            session_id,
+            cwd: PathBuf::from(cwd),
+            tool: agent.tool_use(&raw),
+            stop: agent.stop_facts(&raw),
+            end_reason: raw.reason.clone().unwrap_or_default(),
+        })
+    }
+
+    pub(crate) fn cwd(&self) -> &std::path::Path {
+        &self.cwd
+    }
+}
+
+/// The agent of a hook wired by hand without `--agent`, recognised by what only it sends.
+pub(crate) fn guess(raw: &RawPayload) -> Agent {
+    let event = raw.hook_event_name.as_deref().unwrap_or_default();
+    if raw.cursor_version.is_some()
+        || (!raw.workspace_roots.is_empty() && raw.cwd.is_none())
+        || event == "afterFileEdit"
+        || event == "afterShellExecution"
+        || event == "stop"
+    {
+        Agent::Cursor
+    } else if event == "AfterTool" || event == "AfterAgent" || event == "BeforeTool" {
+        Agent::Gemini
+    } else if raw.turn_id.is_some() || raw.tool_name.as_deref() == Some("apply_patch") {
+        Agent::Codex
+    } else {
+        Agent::Claude
+    }
+}
+
+/// A string field of a JSON object.
+pub(super) fn text(value: &Value, key: &str) -> Option<String> {
+    value.get(key).and_then(Value::as_str).map(String::from)
+}
+
+/// Old/new pairs of an edit: `edits[]` (MultiEdit), a list of them (Cursor's afterFileEdit) or
+/// one `old_string`/`new_string` pair.
+pub(super) fn replacements(value: &Value) -> Vec<(String, String)> {
+    let pair = |value: &Value| {
+        let new = value.get("new_string")?.as_str()?.to_string();
+        let old = value
+            .get("old_string")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        Some((old, new))
+    };
+    let list = value
+        .get("edits")
+        .and_then(Value::as_array)
+        .or_else(|| value.as_array());
+    if let Some(edits) = list {
+        return edits.iter().filter_map(pair).collect();
+    }
+    pair(value).into_iter().collect()
+}
+
+/// A shell command line: a string, or an argv list (Codex's `shell` tool) joined by spaces.
+pub(super) fn command_line(value: Option<&Value>) -> Option<String> {
+    match value? {
+        Value::String(line) => Some(line.clone()),
+        Value::Array(argv) => Some(
+            argv.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
+/// A shell call: the command line from `tool_input.command`, else the payload's own `command`.
+pub(super) fn shell_call(raw: &RawPayload) -> ToolCall {
+    ToolCall::Shell {
+        command: command_line(raw.tool_input.get("command"))
+            .or_else(|| raw.command.clone())
+            .unwrap_or_default(),
+        duration: raw.duration_ms.map(Duration::from_millis),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_named() {
+        let parse = |bytes: &[u8]| Payload::parse(bytes, None);
+        assert!(matches!(parse(b"  \n"), Err(PayloadError::Empty)));
+        assert!(matches!(
+            parse(b"{\"cwd\":"),
+            Err(PayloadError::Json { .. })
+        ));
+        assert!(matches!(
+            parse(b"{}"),
+            Err(PayloadError::NoWorkingDirectory)
+        ));
+        // Regression: `[1,2]` was "invalid type: integer `1`, expected a string".
+        let array = parse(b" [1,2]").unwrap_err().to_string();
+        assert_eq!(
+            array,
+            "the hook payload on stdin is not a JSON object (it starts with `[`)"
+        );
+    }
+
+    #[test]
+    fn guesses_agents_without_the_flag() {
+        let parse = |bytes: &[u8]| Payload::parse(bytes, None).unwrap();
+        let cursor = parse(br#"{"hook_event_name":"stop","workspace_roots":["/p"]}"#);
+        assert_eq!(cursor.agent, Agent::Cursor);
+        let gemini = parse(br#"{"hook_event_name":"AfterTool","cwd":"/p"}"#);
+        assert_eq!(gemini.agent, Agent::Gemini);
+        let after_agent =
+            parse(br#"{"hook_event_name":"AfterAgent","cwd":"/p","prompt_response":"Which one?"}"#);
+        assert_eq!(after_agent.agent, Agent::Gemini);
+        assert_eq!(after_agent.stop.last_message.as_deref(), Some("Which one?"));
+        let claude = parse(br#"{"hook_event_name":"Stop","cwd":"/p","session_id":"s"}"#);
+        assert_eq!(claude.agent, Agent::Claude);
+        assert_eq!(claude.session_id, "s");
+    }
+
+    /// The flag decides: a payload that looks like Claude Code's is read as the named agent's.
+    #[test]
+    fn the_named_agent_wins_over_the_guess() {
+        let bytes =
+            br#"{"cwd":"/p","tool_name":"write_file","tool_input":{"file_path":"/p/a.py"}}"#;
+        let guessed = Payload::parse(bytes, None).unwrap();
+        assert_eq!(guessed.agent, Agent::Claude);
+        assert!(matches!(guessed.tool.call, ToolCall::Other));
+        let named = Payload::parse(bytes, Some(Agent::Gemini)).unwrap();
+        assert_eq!(named.agent, Agent::Gemini);
+        assert!(matches!(named.tool.call, ToolCall::Write { .. }));
+    }
+
+    #[test]
+    fn shell_commands_keep_their_line_and_duration() {
+        let payload = Payload::parse(
+            br#"{"cwd":"/p","turn_id":"t","tool_name":"shell","tool_input":{"command":["bash","-lc","rm a.py"]}}"#,
+            None,
+        )
+        .unwrap();
+        let ToolCall::Shell { command, duration } = payload.tool.call else {
+            panic!("a shell call: {payload:?}");
+        };
+        assert_eq!(command, "bash -lc rm a.py");
+        assert_eq!(duration, None);
+        let claude = Payload::parse(
+            br#"{"cwd":"/p","tool_name":"Bash","tool_input":{"command":"pytest"},"duration_ms":1500}"#,
+            Some(Agent::Claude),
+        )
+        .unwrap();
+        let ToolCall::Shell { command, duration } = claude.tool.call else {
+            panic!("a shell call");
+        };
+        assert_eq!(command, "pytest");
+        assert_eq!(duration, Some(Duration::from_millis(1500)));
+    }
+}
