@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::validate::{Diagnostic, Severity, snippet_at};
+use crate::validate::{Diagnostic, Origin, Severity, snippet_at};
 
 pub use crate::text::JsonError;
 
@@ -30,6 +30,7 @@ pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> 
         column: error.column,
         severity: Severity::Error,
         validator: if jsonc { "jsonc" } else { "json" }.to_string(),
+        origin: Origin::JsonParser,
         message: error.message,
         snippet: snippet_at(content, error.line, error.column),
         subject: None,
@@ -53,6 +54,7 @@ pub(crate) fn check_lines(display_path: &str, content: &str) -> Vec<Diagnostic> 
                 column: error.column,
                 severity: Severity::Error,
                 validator: "jsonl".to_string(),
+                origin: Origin::JsonParser,
                 message: error.message,
                 snippet: snippet_at(content, line, error.column),
                 subject: None,

@@ -35,7 +35,7 @@ use crate::validate::language::Language;
 use crate::validate::python_built::built_by_project;
 use crate::validate::python_deps::{Declared, pytest_conftest};
 use crate::validate::python_version::{Version, required_python};
-use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
+use crate::validate::{Diagnostic, Origin, Report, Severity, Source, snippet_at, treesitter};
 
 /// The check run with `-c`: compile, then (only when the edit added imports) the import half.
 const SCRIPT: &str = include_str!("python_check.py");
@@ -329,6 +329,7 @@ impl PythonProject {
             column,
             severity,
             validator: VALIDATOR.to_string(),
+            origin: Origin::Interpreter,
             message,
             snippet: snippet_at(source.content, line, column),
             subject,

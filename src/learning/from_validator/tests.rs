@@ -13,6 +13,7 @@ fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnost
         column,
         severity: Severity::Error,
         validator: "python".into(),
+        origin: crate::validate::Origin::Interpreter,
         message: message.into(),
         snippet: None,
         subject: None,
