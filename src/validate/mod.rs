@@ -10,17 +10,11 @@
 
 pub(crate) mod custom;
 pub(crate) mod grammar;
-pub(crate) mod interpreter;
 pub mod json;
 pub(crate) mod language;
 pub(crate) mod origin;
 pub(crate) mod prose;
 pub(crate) mod python;
-pub(crate) mod python_built;
-pub(crate) mod python_deps;
-pub(crate) mod python_env;
-pub(crate) mod python_requirements;
-pub(crate) mod python_version;
 pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;

@@ -8,8 +8,8 @@
 //! `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S` (no
 //! `site`: no `.pth` file, `sitecustomize` or `usercustomize` ever runs), `-B` (never write
 //! bytecode); no `-W` (it would import `warnings` on every start, a millisecond; a SyntaxWarning
-//! goes to stderr, which car reads only when the check fails). The scripts (`python_check.py`, and
-//! `python_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
+//! goes to stderr, which car reads only when the check fails). The scripts (`compile_check.py`, and
+//! `find_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
 //! source roots (the file's folder and its parents, the root, `src/`, `lib/`), the interpreter's
 //! own paths and site-packages, every project environment's site-packages, and what their `.pth`
 //! files and editable installs point to (read as text). Nothing from the project runs.
@@ -23,6 +23,14 @@
 //! - expected to be missing (`try`/`except ImportError`, `suppress(ImportError)`, a
 //!   `TYPE_CHECKING`, version or platform test) → nothing.
 
+mod built_extensions;
+mod declared_dependencies;
+mod environments;
+mod interpreter;
+mod notebook_cell;
+mod required_version;
+mod requirement_files;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,18 +38,19 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::process::run_command;
-use crate::validate::interpreter::{self, ProjectPython};
 use crate::validate::language::Language;
-use crate::validate::python_built::built_by_project;
-use crate::validate::python_deps::{Declared, pytest_conftest};
-use crate::validate::python_version::{Version, required_python};
+use crate::validate::python::built_extensions::built_by_project;
+use crate::validate::python::declared_dependencies::{Declared, pytest_conftest};
+use crate::validate::python::interpreter::ProjectPython;
+use crate::validate::python::notebook_cell::ipython_to_python;
+use crate::validate::python::required_version::{Version, required_python};
 use crate::validate::{Diagnostic, Origin, Report, Severity, Source, snippet_at, treesitter};
 
 /// The check run with `-c`: compile, then (only when the edit added imports) the import half.
-const SCRIPT: &str = include_str!("python_check.py");
+const SCRIPT: &str = include_str!("compile_check.py");
 /// The import half, passed as text and compiled only when needed (compiling it on every start
 /// would cost milliseconds on every edit).
-const IMPORTS_SCRIPT: &str = include_str!("python_imports.py");
+const IMPORTS_SCRIPT: &str = include_str!("find_imports.py");
 
 pub(crate) const VALIDATOR: &str = "python";
 
@@ -413,53 +422,6 @@ impl PythonProject {
     fn shown<'a>(&self, path: &'a Path) -> &'a Path {
         path.strip_prefix(&self.checkout).unwrap_or(path)
     }
-}
-
-/// A notebook cell as plain Python: line magics (`%timeit f()`), shell escapes (`!pip install x`,
-/// `files = !ls`) and help lines (`obj?`) become `pass` at the same indentation, so line numbers do
-/// not move. `None` for a cell magic (`%%bash`, `%%time`, …): the cell is another language or
-/// wraps its code, and car would rather miss than misread it.
-pub(crate) fn ipython_to_python(cell: &str) -> Option<String> {
-    let first = cell.lines().map(str::trim).find(|line| !line.is_empty());
-    if first.is_some_and(|line| line.starts_with("%%")) {
-        return None;
-    }
-    let lines: Vec<String> = cell
-        .split('\n')
-        .map(|line| {
-            let code = line.trim_start();
-            let indent = &line[..line.len() - code.len()];
-            if is_ipython_line(code) {
-                format!("{indent}pass")
-            } else {
-                line.to_string()
-            }
-        })
-        .collect();
-    Some(lines.join("\n"))
-}
-
-fn is_ipython_line(code: &str) -> bool {
-    if code.starts_with('%') || code.starts_with('!') {
-        return true;
-    }
-    let is_name = |text: &str| {
-        !text.is_empty()
-            && text
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ',' | ' '))
-    };
-    // `files = !ls`, `out = %sx ls`
-    if let Some((target, value)) = code.split_once('=') {
-        let value = value.trim_start();
-        if is_name(target.trim()) && (value.starts_with('!') || value.starts_with('%')) {
-            return true;
-        }
-    }
-    // `obj?`, `obj??`
-    code.strip_suffix('?')
-        .map(|rest| rest.strip_suffix('?').unwrap_or(rest))
-        .is_some_and(|name| is_name(name) && !name.contains(' '))
 }
 
 /// The lines whose imports are checked: `all` for `car check` (every line counts as added),

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{Item, TableLike};
 
-use crate::validate::python_requirements::requirement_files;
+use crate::validate::python::requirement_files::requirement_files;
 
 /// Files larger than this are not dependency lists.
 const MAX_FILE: u64 = 1 << 20;

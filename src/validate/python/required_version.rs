@@ -57,7 +57,7 @@ fn pyproject_requirement(text: &str) -> Option<Version> {
 }
 
 fn setup_cfg_requirement(text: &str) -> Option<Version> {
-    crate::validate::python_deps::ini_values(text)
+    crate::validate::python::declared_dependencies::ini_values(text)
         .into_iter()
         .find(|(section, key, _)| section == "options" && key == "python_requires")
         .and_then(|(_, _, lines)| lower_bound(&lines.join(",")))
