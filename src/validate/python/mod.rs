@@ -28,6 +28,7 @@ mod declared_dependencies;
 mod environments;
 mod interpreter;
 mod notebook_cell;
+mod project_files;
 mod required_version;
 mod requirement_files;
 
@@ -43,6 +44,7 @@ use crate::validate::python::built_extensions::built_by_project;
 use crate::validate::python::declared_dependencies::{Declared, pytest_conftest};
 use crate::validate::python::interpreter::ProjectPython;
 use crate::validate::python::notebook_cell::ipython_to_python;
+use crate::validate::python::project_files::ProjectFiles;
 use crate::validate::python::required_version::{Version, required_python};
 use crate::validate::{Diagnostic, Origin, Report, Severity, Source, snippet_at, treesitter};
 
@@ -122,8 +124,8 @@ fn python_root(checkout: &Path, file: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// One Python project's checking: the interpreter and the declared dependencies, each found on
-/// first use (most edits are not Python; most Python edits import nothing missing).
+/// One Python project's checking: the interpreter, the project files and what they declare, each
+/// found on first use (most edits are not Python; most Python edits import nothing missing).
 #[derive(Debug)]
 pub(crate) struct PythonProject {
     /// The checkout: `pythonInterpreter` is relative to it, and nothing inside it is ever run.
@@ -133,6 +135,10 @@ pub(crate) struct PythonProject {
     /// `pythonInterpreter` from the settings.
     explicit: Option<String>,
     python: OnceLock<ProjectPython>,
+    /// The project files at `root`, read once.
+    files: OnceLock<ProjectFiles>,
+    /// The project files at the checkout, when `root` is a folder below it, read once.
+    checkout_files: OnceLock<ProjectFiles>,
     declared: OnceLock<Declared>,
     /// The oldest Python the project supports, and the file saying so (read on first use).
     required: OnceLock<Option<(Version, PathBuf)>>,
@@ -168,6 +174,8 @@ impl PythonProject {
             root: root.to_path_buf(),
             explicit,
             python: OnceLock::new(),
+            files: OnceLock::new(),
+            checkout_files: OnceLock::new(),
             declared: OnceLock::new(),
             required: OnceLock::new(),
         }
@@ -263,11 +271,22 @@ impl PythonProject {
         }
     }
 
+    /// The project files of the Python project, then (in a monorepo) those of the checkout
+    /// around it: where a question about the project is asked, in that order.
+    fn project_files(&self) -> impl Iterator<Item = &ProjectFiles> {
+        let own = self.files.get_or_init(|| ProjectFiles::read(&self.root));
+        let around = (self.root != self.checkout).then(|| {
+            self.checkout_files
+                .get_or_init(|| ProjectFiles::read(&self.checkout))
+        });
+        std::iter::once(own).chain(around)
+    }
+
     /// What the Python project declares, then what the checkout around it declares.
     fn read_declared(&self) -> Declared {
-        let mut declared = Declared::read(&self.root);
-        if self.root != self.checkout {
-            declared.extend(Declared::read(&self.checkout));
+        let mut declared = Declared::default();
+        for files in self.project_files() {
+            declared.extend(Declared::read(files));
         }
         declared
     }
@@ -278,7 +297,7 @@ impl PythonProject {
     fn too_old(&self, version: Version) -> Option<String> {
         let (required, file) = self
             .required
-            .get_or_init(|| required_python(&self.root).or_else(|| required_python(&self.checkout)))
+            .get_or_init(|| self.project_files().find_map(required_python))
             .as_ref()?;
         (version < *required).then(|| {
             let file = self.shown(file);
@@ -407,11 +426,9 @@ impl PythonProject {
             ));
         }
         let roots = source_roots(path, &self.checkout, &self.root);
-        let built = built_by_project(module, &roots, &self.root).or_else(|| {
-            (self.root != self.checkout)
-                .then(|| built_by_project(module, &roots, &self.checkout))
-                .flatten()
-        })?;
+        let built = self
+            .project_files()
+            .find_map(|files| built_by_project(module, &roots, files))?;
         Some(format!(
             "but the project builds it ({}): an extension module not built here; build the project in place (e.g. `pip install -e .`)",
             self.shown(&built).display()
