@@ -22,6 +22,11 @@
 //!   expect ImportError) → a warning;
 //! - expected to be missing (`try`/`except ImportError`, `suppress(ImportError)`, a
 //!   `TYPE_CHECKING`, version or platform test) → nothing.
+//!
+//! Where to look: which Python runs ([`interpreter`], [`environments`]); what a project's files
+//! say, read once per project root ([`project_files`]) and asked by the rules that turn an error
+//! into a warning ([`declared_dependencies`] with [`requirement_files`], [`required_version`],
+//! [`built_extensions`]); a notebook cell as Python ([`notebook_cell`]).
 
 mod built_extensions;
 mod declared_dependencies;
