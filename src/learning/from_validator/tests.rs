@@ -59,6 +59,32 @@ fn syntax_slips_make_no_signal() {
 }
 
 #[test]
+fn only_a_checker_of_the_projects_code_makes_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = edit(
+        dir.path(),
+        "a.py",
+        "import requestz\n",
+        &[(1, "import requestz")],
+    );
+    let error = |origin| Diagnostic {
+        subject: Some("requestz".into()),
+        origin,
+        ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
+    };
+    let teaching = signals(&written, &[error(crate::validate::Origin::Interpreter)]);
+    assert_eq!(teaching.len(), 1, "{teaching:?}");
+    // The same error, made by car's own configuration check or read back from the session log,
+    // whatever its validator is called.
+    for origin in [
+        crate::validate::Origin::CarConfig,
+        crate::validate::Origin::Recorded,
+    ] {
+        assert_eq!(signals(&written, &[error(origin)]), Vec::<Signal>::new());
+    }
+}
+
+#[test]
 fn scopes_by_kind_of_file() {
     assert_eq!(scope_for("src/app.py"), "*.py");
     assert_eq!(scope_for("Makefile"), "Makefile");
