@@ -14,6 +14,7 @@
 
 use serde_json::{Map, Value};
 
+pub(crate) mod jsonc;
 mod parse;
 
 use parse::Parser;
@@ -73,15 +74,27 @@ struct Style {
 
 impl<'a> JsonText<'a> {
     pub(crate) fn parse(text: &'a str) -> Result<JsonText<'a>, SyntaxError> {
-        let mut parser = Parser { text, at: 0 };
-        parser.skip_space()?;
-        let root = parser.value(0)?;
-        parser.skip_space()?;
-        if parser.at < text.len() {
-            return Err(parser.error("trailing characters after the JSON value"));
+        // Comments are read by the one JSON-with-comments reader and blanked, byte for byte: the
+        // spans the parser records in the blanked text are spans of `text`, which keeps them.
+        let blanked = jsonc::without_comments(text);
+        let mut parser = Parser {
+            text: &blanked.text,
+            original: text,
+            at: 0,
+        };
+        let root = parser.document();
+        match blanked.unterminated_comment {
+            // The first thing wrong is reported: an error before the comment, else the comment.
+            Some(at) if root.is_ok() || parser.at >= at => {
+                parser.at = at;
+                Err(parser.error("unterminated comment"))
+            }
+            _ => {
+                let root = root?;
+                let style = Style::detect(text, &root);
+                Ok(JsonText { text, root, style })
+            }
         }
-        let style = Style::detect(text, &root);
-        Ok(JsonText { text, root, style })
     }
 
     /// The value the text holds.

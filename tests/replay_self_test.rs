@@ -215,3 +215,36 @@ fn ordinary_files_are_not_self_tested() {
         "{answer:?}"
     );
 }
+
+/// A configuration error is car's own check, not a mistake in the project's code: blocked every
+/// time, learned never, however often the agent makes it (a learned lesson would turn a lesson's
+/// trigger into a new lesson).
+#[test]
+fn configuration_errors_never_become_candidates() {
+    let project = TestProject::new();
+    let broken = GOOD_LESSONS.replace("\"console.log(\"]", "\"console.log(\", \"regex:print(\"]");
+    let rule_file = ".claude/claude-auto-review/validators/theme.json";
+    for round in 0..2 {
+        let lessons = broken.replace("Use the logger", &format!("Use the logger ({round})"));
+        assert_blocked(
+            &agent_writes(&project, LESSONS, &lessons),
+            &["car-self-test"],
+        );
+        let rule = format!("{{\n  \"id\": \"theme{round}\",\n  \"pattern\": \n");
+        assert_blocked(&agent_writes(&project, rule_file, &rule), &[rule_file]);
+    }
+    let candidates = ".claude/claude-auto-review/lesson_candidates.json";
+    assert!(
+        !project.exists(candidates)
+            || project.read_json(candidates)["candidates"] == serde_json::json!([]),
+        "{}",
+        project.read(candidates)
+    );
+    let run = project.run(&["lessons", "candidates", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stdout.contains("print("), "{run:?}");
+    assert!(
+        project.read(LESSONS).contains("regex:print("),
+        "the agent's file is left as written"
+    );
+}

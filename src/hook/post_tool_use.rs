@@ -92,7 +92,7 @@ fn lesson_problems(context: &HookContext) -> Vec<String> {
 /// Errors, and warnings from checkers that are sure of them (a configured linter rule). A
 /// tree-sitter warning is a finding the grammar itself may have misread, so it stays quiet.
 fn is_worth_showing(diagnostic: &Diagnostic) -> bool {
-    diagnostic.is_error() || !diagnostic.validator.starts_with("tree-sitter")
+    diagnostic.is_error() || diagnostic.origin.is_authoritative()
 }
 
 fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) -> Answer {

@@ -4,10 +4,13 @@ use serde_json::Value;
 
 use super::{Kind, Member, Node, SyntaxError};
 
-/// A small recursive-descent reader that records spans; `//` and `/* */` comments count as
-/// white space.
+/// A small recursive-descent reader that records spans. It reads the text with its comments
+/// blanked ([`super::jsonc`]), so comments are white space to it.
 pub(super) struct Parser<'a> {
+    /// The text with its comments blanked.
     pub(super) text: &'a str,
+    /// The text as written: error positions count its characters.
+    pub(super) original: &'a str,
     pub(super) at: usize,
 }
 
@@ -16,7 +19,7 @@ const MAX_DEPTH: usize = 256;
 
 impl Parser<'_> {
     pub(super) fn error(&self, message: &str) -> SyntaxError {
-        let (line, column) = crate::files::line_col(self.text, self.at);
+        let (line, column) = crate::files::line_col(self.original, self.at);
         SyntaxError {
             line,
             column,
@@ -28,24 +31,23 @@ impl Parser<'_> {
         self.text.as_bytes().get(self.at).copied()
     }
 
-    pub(super) fn skip_space(&mut self) -> Result<(), SyntaxError> {
-        let bytes = self.text.as_bytes();
+    /// The one value the text holds, with nothing but white space around it.
+    pub(super) fn document(&mut self) -> Result<Node, SyntaxError> {
+        self.skip_space();
+        let root = self.value(0)?;
+        self.skip_space();
+        if self.at < self.text.len() {
+            return Err(self.error("trailing characters after the JSON value"));
+        }
+        Ok(root)
+    }
+
+    fn skip_space(&mut self) {
         loop {
             match self.peek() {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
-                Some(b'/') if bytes.get(self.at + 1) == Some(&b'/') => {
-                    self.at = self.text[self.at..]
-                        .find('\n')
-                        .map_or(self.text.len(), |n| self.at + n);
-                }
-                Some(b'/') if bytes.get(self.at + 1) == Some(&b'*') => {
-                    match self.text[self.at + 2..].find("*/") {
-                        Some(n) => self.at += n + 4,
-                        None => return Err(self.error("unterminated comment")),
-                    }
-                }
                 _ if self.text[self.at..].starts_with('\u{feff}') => self.at += 3,
-                _ => return Ok(()),
+                _ => return,
             }
         }
     }
@@ -72,25 +74,25 @@ impl Parser<'_> {
     fn members(&mut self, depth: usize) -> Result<Vec<Member>, SyntaxError> {
         self.at += 1;
         let mut members = Vec::new();
-        self.skip_space()?;
+        self.skip_space();
         if self.peek() == Some(b'}') {
             self.at += 1;
             return Ok(members);
         }
         loop {
-            self.skip_space()?;
+            self.skip_space();
             if self.peek() != Some(b'"') {
                 return Err(self.error("expected a key in double quotes"));
             }
             let start = self.at;
             let key = self.string()?;
             let key_end = self.at;
-            self.skip_space()?;
+            self.skip_space();
             if self.peek() != Some(b':') {
                 return Err(self.error("expected `:` after the key"));
             }
             self.at += 1;
-            self.skip_space()?;
+            self.skip_space();
             let value = self.value(depth + 1)?;
             members.push(Member {
                 key,
@@ -98,7 +100,7 @@ impl Parser<'_> {
                 key_end,
                 value,
             });
-            self.skip_space()?;
+            self.skip_space();
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b'}') => {
@@ -113,15 +115,15 @@ impl Parser<'_> {
     fn elements(&mut self, depth: usize) -> Result<Vec<Node>, SyntaxError> {
         self.at += 1;
         let mut elements = Vec::new();
-        self.skip_space()?;
+        self.skip_space();
         if self.peek() == Some(b']') {
             self.at += 1;
             return Ok(elements);
         }
         loop {
-            self.skip_space()?;
+            self.skip_space();
             elements.push(self.value(depth + 1)?);
-            self.skip_space()?;
+            self.skip_space();
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b']') => {

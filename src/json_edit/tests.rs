@@ -105,6 +105,31 @@ fn comments_and_errors() {
 }
 
 #[test]
+fn comments_are_read_by_the_jsonc_reader() {
+    // A comment holding a multi-byte character before the error: columns count characters of
+    // the text as written.
+    let error = JsonText::parse("{/* é */ \"a\" 1}").unwrap_err();
+    assert_eq!(
+        (error.line, error.column, error.message.as_str()),
+        (1, 14, "expected `:` after the key")
+    );
+    // An unclosed comment is the first thing wrong, unless something before it is.
+    let error = JsonText::parse("{\"a\": 1} /* open").unwrap_err();
+    assert_eq!(
+        (error.column, error.message.as_str()),
+        (10, "unterminated comment")
+    );
+    let error = JsonText::parse("{\"a\" 1 /* open").unwrap_err();
+    assert_eq!(error.message, "expected `:` after the key");
+    // A string is text, whatever it holds; a trailing comma is still refused.
+    let value = JsonText::parse("{\"url\": \"http://x/*y*/\"}")
+        .unwrap()
+        .value();
+    assert_eq!(value, json!({"url": "http://x/*y*/"}));
+    assert!(JsonText::parse("{\"a\": 1,}").is_err());
+}
+
+#[test]
 fn strings_with_escapes_and_unicode() {
     let text = r#"{"k\"ey": "v\u00e9", "ä": "ö"}"#;
     let value = JsonText::parse(text).unwrap().value();

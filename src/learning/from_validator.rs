@@ -31,7 +31,6 @@ use crate::lessons::model::{Candidate, Lesson, PENDING_FIX};
 use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, SOURCE_FIELD, Source};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError};
-use crate::pipeline::config::VALIDATOR as SELF_TEST;
 use crate::validate::Diagnostic;
 
 /// One error signal.
@@ -59,9 +58,8 @@ pub(crate) fn signals(edit: &Edit, diagnostics: &[Diagnostic]) -> Vec<Signal> {
     let lesson_scope = scope_for(&edit.relative_path);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    // The config self-test's errors are about car's own configuration, not a mistake in the
-    // project's code: learning from them would turn a lesson's trigger into a new lesson.
-    let learnable = |d: &&Diagnostic| d.is_error() && d.validator != SELF_TEST;
+    // Only a checker of the project's code teaches: car's own configuration checks do not.
+    let learnable = |d: &&Diagnostic| d.is_error() && d.origin.may_teach();
     for diagnostic in diagnostics.iter().filter(learnable) {
         let Some(Ok(trigger)) = trigger_for(diagnostic) else {
             continue;

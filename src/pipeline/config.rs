@@ -247,6 +247,7 @@ fn error(file: &str, line: usize, message: String) -> Diagnostic {
         column: 1,
         severity: Severity::Error,
         validator: VALIDATOR.to_string(),
+        origin: crate::validate::Origin::CarConfig,
         message,
         snippet: None,
         subject: None,

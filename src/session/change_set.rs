@@ -150,6 +150,7 @@ mod tests {
             column: 1,
             severity: Severity::Error,
             validator: "json".into(),
+            origin: crate::validate::Origin::JsonParser,
             message: "bad".into(),
             snippet: None,
             subject: None,

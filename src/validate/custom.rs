@@ -16,7 +16,7 @@ use crate::process::{ProcessError, run_command};
 use crate::validate::language::Language;
 use crate::validate::prose::Prose;
 use crate::validate::rules::{CommandRule, ReferenceRule, Rule, RuleKind};
-use crate::validate::{Diagnostic, Report, Source, snippet_at};
+use crate::validate::{Diagnostic, Origin, Report, Source, snippet_at};
 
 /// Diagnostics one rule may report per file.
 const MAX_PER_RULE: usize = 20;
@@ -142,6 +142,7 @@ pub(crate) fn missing_references(
             column,
             severity: rule.severity,
             validator: rule.id.clone(),
+            origin: Origin::CustomRule,
             message,
             snippet: snippet_at(source.content, line, column),
             subject: Some(whole.as_str().to_string()),
@@ -279,6 +280,7 @@ fn parse_tool_output(rule: &Rule, source: &Source<'_>, text: &str) -> Vec<Diagno
             column,
             severity: rule.severity,
             validator: rule.id.clone(),
+            origin: Origin::CustomRule,
             message: message.to_string(),
             snippet: snippet_at(source.content, line, column),
             // Only a coded finding (`F821 undefined name 'x'`, `... [SC2164]`) names a subject
@@ -372,6 +374,7 @@ fn whole_output_diagnostic(
         column: 1,
         severity: rule.severity,
         validator: rule.id.clone(),
+        origin: Origin::CustomRule,
         message,
         snippet: None,
         subject: None,

@@ -1,6 +1,7 @@
 //! The JSON validator: serde_json decides, with line:col. JSON-with-comments files (tsconfig.json,
-//! .vscode/*.json, *.jsonc, …) are first blanked of comments and trailing commas, byte for byte, so
-//! every position serde_json reports is a position in the file as written.
+//! .vscode/*.json, *.jsonc, …) are first blanked of comments and trailing commas, byte for byte, by
+//! the one JSON-with-comments reader ([`jsonc`]), so every position serde_json reports is a
+//! position in the file as written.
 //!
 //! Invariants: the input is walked, never built into a tree ([`Skip`]), under serde_json's
 //! recursion limit (128), so 100,000 nested arrays are an error, not a stack overflow; a leading
@@ -10,14 +11,15 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::validate::{Diagnostic, Severity, snippet_at};
+use crate::json_edit::jsonc;
+use crate::validate::{Diagnostic, Origin, Severity, snippet_at};
 
 pub use crate::text::JsonError;
 
 /// Validates `content` as JSON (`jsonc`: comments and trailing commas allowed).
 pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> {
     let result = if jsonc {
-        parse(&strip_jsonc(content))
+        parse(&jsonc::to_strict(content))
     } else {
         parse(content)
     };
@@ -30,6 +32,7 @@ pub fn check(display_path: &str, content: &str, jsonc: bool) -> Vec<Diagnostic> 
         column: error.column,
         severity: Severity::Error,
         validator: if jsonc { "jsonc" } else { "json" }.to_string(),
+        origin: Origin::JsonParser,
         message: error.message,
         snippet: snippet_at(content, error.line, error.column),
         subject: None,
@@ -53,6 +56,7 @@ pub(crate) fn check_lines(display_path: &str, content: &str) -> Vec<Diagnostic> 
                 column: error.column,
                 severity: Severity::Error,
                 validator: "jsonl".to_string(),
+                origin: Origin::JsonParser,
                 message: error.message,
                 snippet: snippet_at(content, line, error.column),
                 subject: None,
@@ -148,7 +152,7 @@ fn depth_exceeded_at(bytes: &[u8], limit: usize) -> Option<usize> {
     while index < bytes.len() {
         match bytes[index] {
             b'"' => {
-                index = skip_string(bytes, index);
+                index = jsonc::string_end(bytes, index);
                 continue;
             }
             b'[' | b'{' => {
@@ -262,100 +266,6 @@ impl<'de> Visitor<'de> for SkipVisitor {
     }
 }
 
-/// Replaces `//` and `/* */` comments and trailing commas with spaces (newlines kept), respecting
-/// strings, so the result is strict JSON with every byte where it was.
-pub(crate) fn strip_jsonc(text: &str) -> String {
-    let mut out = text.as_bytes().to_vec();
-    let bytes = text.as_bytes();
-    // Index in `out` of the last comma not yet followed by a value.
-    let mut pending_comma: Option<usize> = None;
-    // The last significant byte: a comma only trails when it follows a value (`[,]` stays bad).
-    let mut previous = b'[';
-    let mut index = 0;
-    while index < bytes.len() {
-        match bytes[index] {
-            b'"' => {
-                pending_comma = None;
-                previous = b'"';
-                index = skip_string(bytes, index);
-                continue;
-            }
-            b'/' if comment_end(bytes, index).is_some() => {
-                let end = comment_end(bytes, index).unwrap_or(bytes.len());
-                blank(&mut out, index, end);
-                index = end;
-                continue;
-            }
-            b' ' | b'\t' | b'\n' | b'\r' => {}
-            b',' => {
-                pending_comma = (!matches!(previous, b'[' | b'{' | b',' | b':')).then_some(index);
-                previous = b',';
-            }
-            b']' | b'}' => {
-                if let Some(comma) = pending_comma.take() {
-                    out[comma] = b' ';
-                }
-                previous = bytes[index];
-            }
-            other => {
-                pending_comma = None;
-                previous = other;
-            }
-        }
-        index += 1;
-    }
-    // Only ASCII bytes inside comments were replaced by ASCII spaces, and whole multi-byte
-    // characters inside comments were blanked entirely, so the bytes are still UTF-8.
-    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
-}
-
-/// The index just past the `//` or `/* */` comment starting at `start`, if one starts there (an
-/// unterminated block comment runs to the end; serde_json then reports the missing value).
-fn comment_end(bytes: &[u8], start: usize) -> Option<usize> {
-    match bytes.get(start + 1)? {
-        b'/' => Some(
-            bytes[start..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(bytes.len(), |offset| start + offset),
-        ),
-        b'*' => Some(find(bytes, start + 2, b"*/").map_or(bytes.len(), |at| at + 2)),
-        _ => None,
-    }
-}
-
-/// The index just past the string starting at `start` (a `"`), or the end of the text.
-fn skip_string(bytes: &[u8], start: usize) -> usize {
-    let mut index = start + 1;
-    while index < bytes.len() {
-        match bytes[index] {
-            b'\\' => index += 2,
-            b'"' => return index + 1,
-            // An unterminated string: let serde_json report it where it ends.
-            b'\n' => return index,
-            _ => index += 1,
-        }
-    }
-    bytes.len()
-}
-
-fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|window| window == needle)
-        .map(|offset| from + offset)
-}
-
-/// Blanks `out[start..end]`, keeping line breaks so later lines keep their numbers.
-fn blank(out: &mut [u8], start: usize, end: usize) {
-    for byte in &mut out[start..end] {
-        if *byte != b'\n' && *byte != b'\r' {
-            *byte = b' ';
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,15 +314,6 @@ mod tests {
     }
 
     #[test]
-    fn strings_that_look_like_comments_are_kept() {
-        let stripped = strip_jsonc("{\"a\": \"/* x */\", \"b\": \"// y\\\"\" /* z */}");
-        assert_eq!(
-            stripped,
-            "{\"a\": \"/* x */\", \"b\": \"// y\\\"\"        }"
-        );
-    }
-
-    #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
@@ -448,59 +349,6 @@ mod tests {
         let error = parse(broken).unwrap_err();
         assert_eq!((error.line, error.column), (1, 11), "{error:?}");
         assert!(parse(r#"["\uD80"]"#).is_err());
-    }
-
-    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(serde_json::Value::Null),
-            any::<bool>().prop_map(serde_json::Value::from),
-            any::<i64>().prop_map(serde_json::Value::from),
-            "[a-z ]{0,8}".prop_map(serde_json::Value::from),
-        ];
-        leaf.prop_recursive(4, 32, 6, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
-                proptest::collection::btree_map("[a-z]{1,6}", inner, 0..6)
-                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
-            ]
-        })
-    }
-
-    proptest::proptest! {
-        /// Strict JSON has nothing to strip: the JSONC pass is the identity on it.
-        #[test]
-        fn stripping_strict_json_changes_nothing(value in json_value()) {
-            for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap()] {
-                proptest::prop_assert_eq!(strip_jsonc(&text), text.clone());
-            }
-        }
-
-        /// Comments after every comma and line, and a trailing comma before every closing
-        /// bracket, leave the same value (the strings here hold no `,`, `/` or newline).
-        #[test]
-        fn comments_and_trailing_commas_leave_the_same_value(value in json_value()) {
-            let pretty = serde_json::to_string_pretty(&value).unwrap();
-            let commented: Vec<String> = pretty
-                .lines()
-                .map(|line| {
-                    let code = line.trim_start();
-                    let indent = &line[..line.len() - code.len()];
-                    // Pretty printing puts a closing bracket on its own line only after a value.
-                    let code = if code.starts_with(']') || code.starts_with('}') {
-                        format!(",{code}")
-                    } else {
-                        code.to_string()
-                    };
-                    format!("{indent}{} // line note ] }}", code.replace(',', ", /* a, b */"))
-                })
-                .collect();
-            let commented = commented.join("\n");
-            let stripped = strip_jsonc(&commented);
-            let reparsed: serde_json::Value = serde_json::from_str(&stripped).unwrap();
-            proptest::prop_assert_eq!(reparsed, value);
-            proptest::prop_assert_eq!(stripped.len(), commented.len());
-        }
     }
 
     #[test]

@@ -10,16 +10,11 @@
 
 pub(crate) mod custom;
 pub(crate) mod grammar;
-pub(crate) mod interpreter;
 pub mod json;
 pub(crate) mod language;
+pub(crate) mod origin;
 pub(crate) mod prose;
 pub(crate) mod python;
-pub(crate) mod python_built;
-pub(crate) mod python_deps;
-pub(crate) mod python_env;
-pub(crate) mod python_requirements;
-pub(crate) mod python_version;
 pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;
@@ -38,6 +33,7 @@ use crate::edit::AddedLine;
 use crate::project::Project;
 use crate::settings::Settings;
 use crate::validate::language::Language;
+pub(crate) use crate::validate::origin::Origin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -56,8 +52,13 @@ pub struct Diagnostic {
     /// 1-based.
     pub(crate) column: usize,
     pub(crate) severity: Severity,
-    /// Which checker: "python", "bash", "json", "tree-sitter-rust", a custom rule's id, …
+    /// Which checker, as shown: "python", "bash", "json", "tree-sitter-rust", a custom rule's
+    /// id, … Display only: what the diagnostic may do is its [`Origin`].
     pub(crate) validator: String,
+    /// Which kind of checker found it, and so whether it may block and teach. Not serialized:
+    /// outputs show `validator`; read back from the session log it is [`Origin::Recorded`].
+    #[serde(skip)]
+    pub(crate) origin: Origin,
     pub(crate) message: String,
     /// The offending source line, trimmed, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -349,6 +350,7 @@ fn check_rule_file(source: &Source<'_>) -> Vec<Diagnostic> {
                 column: error.column.max(1),
                 severity: Severity::Error,
                 validator: "car-validators".to_string(),
+                origin: Origin::CarConfig,
                 message: match &error.rule {
                     Some(id) => format!("rule `{id}`: {}", error.message),
                     None => error.message.clone(),

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::process::{ProcessError, run_command};
 use crate::validate::language::Language;
-use crate::validate::{Diagnostic, Report, Severity, snippet_of_line, treesitter};
+use crate::validate::{Diagnostic, Origin, Report, Severity, snippet_of_line, treesitter};
 
 /// `bash -n` on a 2 MiB script takes well under this.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(5);
@@ -81,6 +81,7 @@ pub(crate) fn parse_messages(display_path: &str, content: &str, stderr: &str) ->
             column: 1,
             severity: Severity::Error,
             validator: VALIDATOR.to_string(),
+            origin: Origin::Shell,
             message: message.to_string(),
             snippet: snippet_of_line(content, line),
             subject: None,
@@ -94,6 +95,7 @@ pub(crate) fn parse_messages(display_path: &str, content: &str, stderr: &str) ->
             column: 1,
             severity: Severity::Error,
             validator: VALIDATOR.to_string(),
+            origin: Origin::Shell,
             message: message.trim_start_matches("/dev/stdin: ").to_string(),
             snippet: None,
             subject: None,

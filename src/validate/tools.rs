@@ -20,7 +20,7 @@ use regex::Regex;
 
 use crate::process::{find_on_path, run_command};
 use crate::validate::language::Language;
-use crate::validate::{Diagnostic, Severity, Source, snippet_at};
+use crate::validate::{Diagnostic, Origin, Severity, Source, snippet_at};
 
 /// A syntax check of a 2 MiB file takes well under this with every tool here.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
@@ -190,6 +190,7 @@ fn diagnostics(source: &Source<'_>, validator: &str, located: Vec<Located>) -> V
             column: column.max(1),
             severity: Severity::Error,
             validator: validator.to_string(),
+            origin: Origin::ExternalTool,
             message,
             snippet: snippet_at(source.content, line.max(1), column.max(1)),
             subject: None,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tree_sitter::{Node, Parser};
 
 use crate::validate::language::Language;
-use crate::validate::{Diagnostic, Severity, snippet_at};
+use crate::validate::{Diagnostic, Origin, Severity, snippet_at};
 
 /// Errors reported per file; the rest are usually consequences of the first.
 pub(crate) const MAX_REPORTED: usize = 5;
@@ -166,6 +166,7 @@ impl SyntaxError {
             column: self.column,
             severity,
             validator: validator_name(language),
+            origin: Origin::TreeSitter,
             message: self.message.clone(),
             snippet: snippet_at(content, self.line, self.column),
             subject: self.subject.clone(),

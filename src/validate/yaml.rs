@@ -16,7 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use libyaml_safer::{Error, EventData, Mark, Parser};
 
-use crate::validate::{Diagnostic, Report, Severity, snippet_at};
+use crate::validate::{Diagnostic, Origin, Report, Severity, snippet_at};
 
 /// Checks `content` as a YAML stream and adds what is wrong to `report`.
 pub(crate) fn check(display_path: &str, content: &str, report: &mut Report) {
@@ -38,6 +38,7 @@ pub(crate) fn check(display_path: &str, content: &str, report: &mut Report) {
             column,
             severity: Severity::Error,
             validator: "yaml".to_string(),
+            origin: Origin::YamlParser,
             message,
             snippet: snippet_at(content, line, column),
             subject: None,

@@ -13,6 +13,7 @@ fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnost
         column,
         severity: Severity::Error,
         validator: "python".into(),
+        origin: crate::validate::Origin::Interpreter,
         message: message.into(),
         snippet: None,
         subject: None,
@@ -55,6 +56,32 @@ fn syntax_slips_make_no_signal() {
         &[(1, "for item in items")],
     );
     assert_eq!(signals(&written, &[slip]), Vec::<Signal>::new());
+}
+
+#[test]
+fn only_a_checker_of_the_projects_code_makes_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = edit(
+        dir.path(),
+        "a.py",
+        "import requestz\n",
+        &[(1, "import requestz")],
+    );
+    let error = |origin| Diagnostic {
+        subject: Some("requestz".into()),
+        origin,
+        ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
+    };
+    let teaching = signals(&written, &[error(crate::validate::Origin::Interpreter)]);
+    assert_eq!(teaching.len(), 1, "{teaching:?}");
+    // The same error, made by car's own configuration check or read back from the session log,
+    // whatever its validator is called.
+    for origin in [
+        crate::validate::Origin::CarConfig,
+        crate::validate::Origin::Recorded,
+    ] {
+        assert_eq!(signals(&written, &[error(origin)]), Vec::<Signal>::new());
+    }
 }
 
 #[test]

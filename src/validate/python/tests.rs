@@ -1,6 +1,6 @@
 use super::*;
 use crate::edit::AddedLine;
-use crate::validate::interpreter;
+use crate::validate::python::interpreter;
 
 /// The errors and warnings of a report as `(line, severity, subject)`.
 fn findings(report: &Report) -> Vec<(usize, Severity, Option<String>)> {

@@ -1,6 +1,6 @@
 //! Which Python checks the project's Python files: the project's own, found in this order: the
 //! `pythonInterpreter` setting (a path relative to the project root, or a program on PATH), the
-//! Python of the project's environments ([`python_env`]: `$VIRTUAL_ENV`, `.venv`/`venv`/any root
+//! Python of the project's environments ([`environments`]: `$VIRTUAL_ENV`, `.venv`/`venv`/any root
 //! folder with a `pyvenv.cfg`, poetry, pipenv, `$CONDA_PREFIX`), then `python3` (or `python`) on
 //! PATH. Whichever runs, the site-packages of every environment found count for imports.
 //!
@@ -27,7 +27,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use crate::process::{find_on_path, run_command};
-use crate::validate::python_env::{self, Environment};
+use crate::validate::python::environments::{self, Environment};
 
 /// A shim may compile or download on first use; give it time once.
 const RESOLVE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -50,7 +50,7 @@ pub(crate) struct ProjectPython {
 }
 
 /// Finds the project's Python: the `pythonInterpreter` setting, then the environments
-/// ([`python_env::environments`]) of the Python project at `python_root` (a monorepo's
+/// ([`environments::environments`]) of the Python project at `python_root` (a monorepo's
 /// `backend/`) and then of the checkout at `project_root`, then `python3`/`python` on PATH. A
 /// program whose real path is inside the checkout is never run (a checkout could plant one): it
 /// is passed over with a note.
@@ -59,9 +59,9 @@ pub(crate) fn find(
     project_root: &Path,
     python_root: &Path,
 ) -> ProjectPython {
-    let mut environments = python_env::environments(python_root);
+    let mut environments = environments::environments(python_root);
     if python_root != project_root {
-        for environment in python_env::environments(project_root) {
+        for environment in environments::environments(project_root) {
             if !environments
                 .iter()
                 .any(|known| known.dir == environment.dir)

@@ -23,9 +23,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use toml_edit::{Item, TableLike};
+use toml_edit::{Item, Table, TableLike};
 
-use crate::validate::python_requirements::requirement_files;
+use crate::validate::python::project_files::{IniFile, ProjectFiles};
+use crate::validate::python::requirement_files::requirement_files;
 
 /// Files larger than this are not dependency lists.
 const MAX_FILE: u64 = 1 << 20;
@@ -86,41 +87,45 @@ pub(crate) struct Declared {
 }
 
 impl Declared {
-    /// Reads the project's dependency files; a missing or unreadable file declares nothing.
-    pub(crate) fn read(project_root: &Path) -> Declared {
+    /// What the project's dependency files declare; a missing or unreadable file declares
+    /// nothing.
+    pub(crate) fn read(files: &ProjectFiles) -> Declared {
         let mut declared = Declared::default();
-        let pyproject = project_root.join("pyproject.toml");
-        if let Some(text) = read(&pyproject) {
-            for name in pyproject_names(&text) {
-                declared.add(&name, &pyproject);
+        let toml_files = [
+            (
+                &files.pyproject,
+                pyproject_names as fn(&Table) -> Vec<String>,
+            ),
+            (&files.pipfile, pipfile_names),
+        ];
+        for (file, names) in toml_files {
+            let Some(file) = file else { continue };
+            for name in file.table().map(names).unwrap_or_default() {
+                declared.add(&name, &file.file.path);
             }
         }
-        let pipfile = project_root.join("Pipfile");
-        if let Some(text) = read(&pipfile) {
-            for name in pipfile_names(&text) {
-                declared.add(&name, &pipfile);
-            }
-        }
-        for file in requirement_files(project_root) {
+        for file in requirement_files(&files.root) {
             if let Some(text) = read(&file) {
                 for name in requirement_names(&text) {
                     declared.add(&name, &file);
                 }
             }
         }
-        for (name, parse) in [
-            ("setup.cfg", setup_cfg_names as fn(&str) -> Vec<String>),
-            ("tox.ini", tox_names),
-        ] {
-            let file = project_root.join(name);
-            if let Some(text) = read(&file) {
-                for name in parse(&text) {
-                    declared.add(&name, &file);
-                }
+        let ini_files = [
+            (
+                &files.setup_cfg,
+                setup_cfg_names as fn(&IniFile) -> Vec<String>,
+            ),
+            (&files.tox_ini, tox_names),
+        ];
+        for (file, names) in ini_files {
+            let Some(file) = file else { continue };
+            for name in names(file) {
+                declared.add(&name, &file.file.path);
             }
         }
-        if let Some(file) = pytest_configuration(project_root) {
-            declared.add("pytest", &file);
+        if let Some(file) = pytest_configuration(files) {
+            declared.add("pytest", file);
         }
         declared
     }
@@ -234,11 +239,7 @@ fn keys(item: Option<&Item>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn pyproject_names(text: &str) -> Vec<String> {
-    let Ok(document) = toml_edit::Document::parse(text) else {
-        return Vec::new();
-    };
-    let root = document.as_table();
+fn pyproject_names(root: &Table) -> Vec<String> {
     let mut names = Vec::new();
     if let Some(project) = table(root.get("project")) {
         names.extend(strings(project.get("dependencies")));
@@ -275,22 +276,25 @@ fn pyproject_names(text: &str) -> Vec<String> {
 }
 
 /// The file that configures pytest at the root, if one does.
-fn pytest_configuration(project_root: &Path) -> Option<PathBuf> {
-    let pytest_ini = project_root.join("pytest.ini");
-    if pytest_ini.is_file() {
+fn pytest_configuration(files: &ProjectFiles) -> Option<&Path> {
+    if let Some(pytest_ini) = &files.pytest_ini {
         return Some(pytest_ini);
     }
-    let configured = |name: &str, is_configured: fn(&str) -> bool| {
-        let file = project_root.join(name);
-        read(&file).filter(|text| is_configured(text)).map(|_| file)
-    };
-    configured("pyproject.toml", |text| {
-        toml_edit::Document::parse(text).is_ok_and(|document| {
-            table(document.as_table().get("tool")).is_some_and(|tool| tool.contains_key("pytest"))
-        })
-    })
-    .or_else(|| configured("setup.cfg", |text| has_section(text, "tool:pytest")))
-    .or_else(|| configured("tox.ini", |text| has_section(text, "pytest")))
+    let pyproject = files.pyproject.as_ref().filter(|pyproject| {
+        pyproject
+            .table()
+            .and_then(|root| table(root.get("tool")))
+            .is_some_and(|tool| tool.contains_key("pytest"))
+    });
+    fn ini<'a>(file: &'a Option<IniFile>, section: &str) -> Option<&'a Path> {
+        file.as_ref()
+            .filter(|ini| ini.has_section(section))
+            .map(|ini| ini.file.path.as_path())
+    }
+    pyproject
+        .map(|pyproject| pyproject.file.path.as_path())
+        .or_else(|| ini(&files.setup_cfg, "tool:pytest"))
+        .or_else(|| ini(&files.tox_ini, "pytest"))
 }
 
 /// A `conftest.py` in the folder of `file` or one above it, up to `project_root`: pytest loads it
@@ -302,49 +306,6 @@ pub(crate) fn pytest_conftest(project_root: &Path, file: &Path) -> Option<PathBu
         .take(64)
         .map(|folder| folder.join("conftest.py"))
         .find(|conftest| conftest.is_file())
-}
-
-/// INI sections as (lowercased section name, key, value lines): a key's value is the text after
-/// `=` (or `:`) and the indented lines below it. Comment lines are skipped.
-pub(crate) fn ini_values(text: &str) -> Vec<(String, String, Vec<String>)> {
-    let mut values: Vec<(String, String, Vec<String>)> = Vec::new();
-    let mut section = String::new();
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
-            continue;
-        }
-        if trimmed.starts_with('[') && trimmed.ends_with(']') {
-            section = trimmed[1..trimmed.len() - 1].trim().to_ascii_lowercase();
-            continue;
-        }
-        if line.starts_with([' ', '\t']) {
-            if let Some((_, _, lines)) = values.last_mut() {
-                lines.push(trimmed.to_string());
-            }
-            continue;
-        }
-        let Some(split) = trimmed.find(['=', ':']) else {
-            continue;
-        };
-        let (key, value) = (trimmed[..split].trim(), trimmed[split + 1..].trim());
-        let lines = if value.is_empty() {
-            Vec::new()
-        } else {
-            vec![value.to_string()]
-        };
-        values.push((section.clone(), key.to_ascii_lowercase(), lines));
-    }
-    values
-}
-
-fn has_section(text: &str, name: &str) -> bool {
-    text.lines().any(|line| {
-        let line = line.trim();
-        line.starts_with('[')
-            && line.ends_with(']')
-            && line[1..line.len() - 1].trim().eq_ignore_ascii_case(name)
-    })
 }
 
 /// Requirement names of value lines: one per line, or comma-separated on one line; environment
@@ -364,9 +325,10 @@ fn value_names(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn setup_cfg_names(text: &str) -> Vec<String> {
-    ini_values(text)
-        .into_iter()
+fn setup_cfg_names(setup_cfg: &IniFile) -> Vec<String> {
+    setup_cfg
+        .values
+        .iter()
         .filter(|(section, key, _)| {
             (section == "options"
                 && matches!(
@@ -375,23 +337,20 @@ fn setup_cfg_names(text: &str) -> Vec<String> {
                 ))
                 || section == "options.extras_require"
         })
-        .flat_map(|(_, _, lines)| value_names(&lines))
+        .flat_map(|(_, _, lines)| value_names(lines))
         .collect()
 }
 
-fn tox_names(text: &str) -> Vec<String> {
-    ini_values(text)
-        .into_iter()
+fn tox_names(tox_ini: &IniFile) -> Vec<String> {
+    tox_ini
+        .values
+        .iter()
         .filter(|(section, key, _)| section.starts_with("testenv") && key == "deps")
-        .flat_map(|(_, _, lines)| value_names(&lines))
+        .flat_map(|(_, _, lines)| value_names(lines))
         .collect()
 }
 
-fn pipfile_names(text: &str) -> Vec<String> {
-    let Ok(document) = toml_edit::Document::parse(text) else {
-        return Vec::new();
-    };
-    let root = document.as_table();
+fn pipfile_names(root: &Table) -> Vec<String> {
     let mut names = keys(root.get("packages"));
     names.extend(keys(root.get("dev-packages")));
     names
@@ -458,7 +417,7 @@ hypothesis = "*"
             "[packages]\nflask = \"*\"\n[dev-packages]\nruff = \"*\"\n",
         )
         .unwrap();
-        let declared = Declared::read(root.path());
+        let declared = Declared::read(&ProjectFiles::read(root.path()));
         for module in [
             "hatchling",
             "rich_click",
@@ -499,7 +458,7 @@ hypothesis = "*"
         )
         .unwrap();
         std::fs::write(root.path().join("test-requirements.txt"), "car-stestr-zz\n").unwrap();
-        let declared = Declared::read(root.path());
+        let declared = Declared::read(&ProjectFiles::read(root.path()));
         for module in [
             "car_attrs_zz",
             "car_six_zz",
@@ -536,14 +495,18 @@ hypothesis = "*"
         ] {
             let root = tempfile::tempdir().unwrap();
             std::fs::write(root.path().join(file), text).unwrap();
-            let declared = Declared::read(root.path());
+            let declared = Declared::read(&ProjectFiles::read(root.path()));
             let (name, declaring) = declared.provider("pytest").expect(file);
             assert_eq!(name, "pytest");
             assert!(declaring.ends_with(file));
         }
         let root = tempfile::tempdir().unwrap();
         std::fs::write(root.path().join("pyproject.toml"), "[tool.black]\n").unwrap();
-        assert!(Declared::read(root.path()).provider("pytest").is_none());
+        assert!(
+            Declared::read(&ProjectFiles::read(root.path()))
+                .provider("pytest")
+                .is_none()
+        );
     }
 
     #[test]
@@ -573,6 +536,9 @@ hypothesis = "*"
     fn a_broken_pyproject_declares_nothing() {
         let root = tempfile::tempdir().unwrap();
         std::fs::write(root.path().join("pyproject.toml"), "[project\n").unwrap();
-        assert_eq!(Declared::read(root.path()), Declared::default());
+        assert_eq!(
+            Declared::read(&ProjectFiles::read(root.path())),
+            Declared::default()
+        );
     }
 }

@@ -15,6 +15,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::validate::python::project_files::ProjectFiles;
+
 /// Build files larger than this are not read.
 const MAX_FILE: u64 = 1 << 20;
 
@@ -24,15 +26,13 @@ const SOURCES: &[&str] = &["pyx", "pxd", "c", "cc", "cpp", "cxx", "rs", "i"];
 /// Build files that name the extensions built from their folder.
 const FOLDER_BUILD_FILES: &[&str] = &["meson.build", "setup.py", "CMakeLists.txt"];
 
-/// Build files at the project root that name an extension by its dotted module name.
-const ROOT_BUILD_FILES: &[&str] = &["setup.py", "setup.cfg", "pyproject.toml"];
-
 /// The file showing that the project builds `module` (dotted), looked for under `roots` (the
-/// importing file's source roots) and at `project_root`; `None` when nothing does.
+/// importing file's source roots) and in the build files at the project's root (`setup.py`,
+/// `setup.cfg`, `pyproject.toml`, in that order); `None` when nothing does.
 pub(crate) fn built_by_project(
     module: &str,
     roots: &[PathBuf],
-    project_root: &Path,
+    project: &ProjectFiles,
 ) -> Option<PathBuf> {
     let parts: Vec<&str> = module.split('.').collect();
     let (leaf, parents) = parts.split_last()?;
@@ -57,16 +57,31 @@ pub(crate) fn built_by_project(
     if parents.is_empty() {
         return None;
     }
-    names_in_quotes(project_root, ROOT_BUILD_FILES, module)
+    let root_build_files = [
+        project.setup_py.as_ref(),
+        project.setup_cfg.as_ref().map(|ini| &ini.file),
+        project.pyproject.as_ref().map(|toml| &toml.file),
+    ];
+    root_build_files
+        .into_iter()
+        .flatten()
+        .find(|file| holds_in_quotes(&file.text, module))
+        .map(|file| file.path.clone())
 }
 
 /// The first of `files` in `folder` that holds `name` in single or double quotes.
 fn names_in_quotes(folder: &Path, files: &[&str], name: &str) -> Option<PathBuf> {
-    let quoted = [format!("'{name}'"), format!("\"{name}\"")];
     files.iter().map(|file| folder.join(file)).find(|path| {
         crate::files::read_text_or_none(path, MAX_FILE)
-            .is_some_and(|text| quoted.iter().any(|quoted| text.contains(quoted.as_str())))
+            .is_some_and(|text| holds_in_quotes(&text, name))
     })
+}
+
+/// Whether `text` holds `name` in single or double quotes.
+fn holds_in_quotes(text: &str, name: &str) -> bool {
+    [format!("'{name}'"), format!("\"{name}\"")]
+        .iter()
+        .any(|quoted| text.contains(quoted.as_str()))
 }
 
 #[cfg(test)]
@@ -83,7 +98,7 @@ mod tests {
 
         std::fs::write(root.join("storer.pyx"), "cdef class Storer: pass\n").unwrap();
         assert_eq!(
-            built_by_project("storer", &roots, root),
+            built_by_project("storer", &roots, &ProjectFiles::read(root)),
             Some(root.join("storer.pyx"))
         );
 
@@ -93,7 +108,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            built_by_project("pkg._core._multiarray_tests", &roots, root),
+            built_by_project(
+                "pkg._core._multiarray_tests",
+                &roots,
+                &ProjectFiles::read(root)
+            ),
             Some(core.join("meson.build"))
         );
 
@@ -103,12 +122,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            built_by_project("pkg._native", &roots, root),
+            built_by_project("pkg._native", &roots, &ProjectFiles::read(root)),
             Some(root.join("pyproject.toml"))
         );
 
         for unknown in ["requests", "pkg._core.missing", "pkg._other", "", "pkg..x"] {
-            assert_eq!(built_by_project(unknown, &roots, root), None, "{unknown}");
+            assert_eq!(
+                built_by_project(unknown, &roots, &ProjectFiles::read(root)),
+                None,
+                "{unknown}"
+            );
         }
     }
 }

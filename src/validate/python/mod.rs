@@ -8,8 +8,8 @@
 //! `-I` (isolated: no user environment variables, no current folder on `sys.path`), `-S` (no
 //! `site`: no `.pth` file, `sitecustomize` or `usercustomize` ever runs), `-B` (never write
 //! bytecode); no `-W` (it would import `warnings` on every start, a millisecond; a SyntaxWarning
-//! goes to stderr, which car reads only when the check fails). The scripts (`python_check.py`, and
-//! `python_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
+//! goes to stderr, which car reads only when the check fails). The scripts (`compile_check.py`, and
+//! `find_imports.py` when the edit added imports) never import a module to find it: it asks the import system's path finder, over the project's
 //! source roots (the file's folder and its parents, the root, `src/`, `lib/`), the interpreter's
 //! own paths and site-packages, every project environment's site-packages, and what their `.pth`
 //! files and editable installs point to (read as text). Nothing from the project runs.
@@ -22,6 +22,20 @@
 //!   expect ImportError) → a warning;
 //! - expected to be missing (`try`/`except ImportError`, `suppress(ImportError)`, a
 //!   `TYPE_CHECKING`, version or platform test) → nothing.
+//!
+//! Where to look: which Python runs ([`interpreter`], [`environments`]); what a project's files
+//! say, read once per project root ([`project_files`]) and asked by the rules that turn an error
+//! into a warning ([`declared_dependencies`] with [`requirement_files`], [`required_version`],
+//! [`built_extensions`]); a notebook cell as Python ([`notebook_cell`]).
+
+mod built_extensions;
+mod declared_dependencies;
+mod environments;
+mod interpreter;
+mod notebook_cell;
+mod project_files;
+mod required_version;
+mod requirement_files;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -30,18 +44,20 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::process::run_command;
-use crate::validate::interpreter::{self, ProjectPython};
 use crate::validate::language::Language;
-use crate::validate::python_built::built_by_project;
-use crate::validate::python_deps::{Declared, pytest_conftest};
-use crate::validate::python_version::{Version, required_python};
-use crate::validate::{Diagnostic, Report, Severity, Source, snippet_at, treesitter};
+use crate::validate::python::built_extensions::built_by_project;
+use crate::validate::python::declared_dependencies::{Declared, pytest_conftest};
+use crate::validate::python::interpreter::ProjectPython;
+use crate::validate::python::notebook_cell::ipython_to_python;
+use crate::validate::python::project_files::ProjectFiles;
+use crate::validate::python::required_version::{Version, required_python};
+use crate::validate::{Diagnostic, Origin, Report, Severity, Source, snippet_at, treesitter};
 
 /// The check run with `-c`: compile, then (only when the edit added imports) the import half.
-const SCRIPT: &str = include_str!("python_check.py");
+const SCRIPT: &str = include_str!("compile_check.py");
 /// The import half, passed as text and compiled only when needed (compiling it on every start
 /// would cost milliseconds on every edit).
-const IMPORTS_SCRIPT: &str = include_str!("python_imports.py");
+const IMPORTS_SCRIPT: &str = include_str!("find_imports.py");
 
 pub(crate) const VALIDATOR: &str = "python";
 
@@ -113,8 +129,8 @@ fn python_root(checkout: &Path, file: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// One Python project's checking: the interpreter and the declared dependencies, each found on
-/// first use (most edits are not Python; most Python edits import nothing missing).
+/// One Python project's checking: the interpreter, the project files and what they declare, each
+/// found on first use (most edits are not Python; most Python edits import nothing missing).
 #[derive(Debug)]
 pub(crate) struct PythonProject {
     /// The checkout: `pythonInterpreter` is relative to it, and nothing inside it is ever run.
@@ -124,6 +140,10 @@ pub(crate) struct PythonProject {
     /// `pythonInterpreter` from the settings.
     explicit: Option<String>,
     python: OnceLock<ProjectPython>,
+    /// The project files at `root`, read once.
+    files: OnceLock<ProjectFiles>,
+    /// The project files at the checkout, when `root` is a folder below it, read once.
+    checkout_files: OnceLock<ProjectFiles>,
     declared: OnceLock<Declared>,
     /// The oldest Python the project supports, and the file saying so (read on first use).
     required: OnceLock<Option<(Version, PathBuf)>>,
@@ -159,6 +179,8 @@ impl PythonProject {
             root: root.to_path_buf(),
             explicit,
             python: OnceLock::new(),
+            files: OnceLock::new(),
+            checkout_files: OnceLock::new(),
             declared: OnceLock::new(),
             required: OnceLock::new(),
         }
@@ -254,11 +276,22 @@ impl PythonProject {
         }
     }
 
+    /// The project files of the Python project, then (in a monorepo) those of the checkout
+    /// around it: where a question about the project is asked, in that order.
+    fn project_files(&self) -> impl Iterator<Item = &ProjectFiles> {
+        let own = self.files.get_or_init(|| ProjectFiles::read(&self.root));
+        let around = (self.root != self.checkout).then(|| {
+            self.checkout_files
+                .get_or_init(|| ProjectFiles::read(&self.checkout))
+        });
+        std::iter::once(own).chain(around)
+    }
+
     /// What the Python project declares, then what the checkout around it declares.
     fn read_declared(&self) -> Declared {
-        let mut declared = Declared::read(&self.root);
-        if self.root != self.checkout {
-            declared.extend(Declared::read(&self.checkout));
+        let mut declared = Declared::default();
+        for files in self.project_files() {
+            declared.extend(Declared::read(files));
         }
         declared
     }
@@ -269,7 +302,7 @@ impl PythonProject {
     fn too_old(&self, version: Version) -> Option<String> {
         let (required, file) = self
             .required
-            .get_or_init(|| required_python(&self.root).or_else(|| required_python(&self.checkout)))
+            .get_or_init(|| self.project_files().find_map(required_python))
             .as_ref()?;
         (version < *required).then(|| {
             let file = self.shown(file);
@@ -329,6 +362,7 @@ impl PythonProject {
             column,
             severity,
             validator: VALIDATOR.to_string(),
+            origin: Origin::Interpreter,
             message,
             snippet: snippet_at(source.content, line, column),
             subject,
@@ -397,11 +431,9 @@ impl PythonProject {
             ));
         }
         let roots = source_roots(path, &self.checkout, &self.root);
-        let built = built_by_project(module, &roots, &self.root).or_else(|| {
-            (self.root != self.checkout)
-                .then(|| built_by_project(module, &roots, &self.checkout))
-                .flatten()
-        })?;
+        let built = self
+            .project_files()
+            .find_map(|files| built_by_project(module, &roots, files))?;
         Some(format!(
             "but the project builds it ({}): an extension module not built here; build the project in place (e.g. `pip install -e .`)",
             self.shown(&built).display()
@@ -412,53 +444,6 @@ impl PythonProject {
     fn shown<'a>(&self, path: &'a Path) -> &'a Path {
         path.strip_prefix(&self.checkout).unwrap_or(path)
     }
-}
-
-/// A notebook cell as plain Python: line magics (`%timeit f()`), shell escapes (`!pip install x`,
-/// `files = !ls`) and help lines (`obj?`) become `pass` at the same indentation, so line numbers do
-/// not move. `None` for a cell magic (`%%bash`, `%%time`, …): the cell is another language or
-/// wraps its code, and car would rather miss than misread it.
-pub(crate) fn ipython_to_python(cell: &str) -> Option<String> {
-    let first = cell.lines().map(str::trim).find(|line| !line.is_empty());
-    if first.is_some_and(|line| line.starts_with("%%")) {
-        return None;
-    }
-    let lines: Vec<String> = cell
-        .split('\n')
-        .map(|line| {
-            let code = line.trim_start();
-            let indent = &line[..line.len() - code.len()];
-            if is_ipython_line(code) {
-                format!("{indent}pass")
-            } else {
-                line.to_string()
-            }
-        })
-        .collect();
-    Some(lines.join("\n"))
-}
-
-fn is_ipython_line(code: &str) -> bool {
-    if code.starts_with('%') || code.starts_with('!') {
-        return true;
-    }
-    let is_name = |text: &str| {
-        !text.is_empty()
-            && text
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ',' | ' '))
-    };
-    // `files = !ls`, `out = %sx ls`
-    if let Some((target, value)) = code.split_once('=') {
-        let value = value.trim_start();
-        if is_name(target.trim()) && (value.starts_with('!') || value.starts_with('%')) {
-            return true;
-        }
-    }
-    // `obj?`, `obj??`
-    code.strip_suffix('?')
-        .map(|rest| rest.strip_suffix('?').unwrap_or(rest))
-        .is_some_and(|name| is_name(name) && !name.contains(' '))
 }
 
 /// The lines whose imports are checked: `all` for `car check` (every line counts as added),

@@ -1,13 +1,13 @@
 # car's Python check, run as
-#   python -I -S -B -c <this> <python_imports.py> NAME LINES [r:ROOT|s:SITE]...
+#   python -I -S -B -c <this> <find_imports.py> NAME LINES [r:ROOT|s:SITE]...
 # with the source on stdin. One interpreter start does everything:
 #   1. compile() the source (catches what only the compiler knows: 'return' outside function,
 #      IndentationError), writing nothing to __pycache__;
 #   2. only when LINES names lines (the edit added imports; "all" for a whole file), the second
-#      script (python_imports.py, passed as text) is compiled and run to find those imports.
+#      script (find_imports.py, passed as text) is compiled and run to find those imports.
 # Split in two because Python compiles the whole -c text on every start: the finder costs
 # milliseconds to compile, and most edits add no import. Output lines are described in
-# python_imports.py; this part prints "E<TAB>line<TAB>col<TAB>message", and after errors
+# find_imports.py; this part prints "E<TAB>line<TAB>col<TAB>message", and after errors
 # "V<TAB>major<TAB>minor" (the interpreter's version). Must run on 3.6+.
 import gc
 import sys

@@ -1,4 +1,4 @@
-# The import half of car's Python check (see python_check.py, which runs it only when the edit
+# The import half of car's Python check (see compile_check.py, which runs it only when the edit
 # added imports). `check(tree, lines, args)` finds the absolute imports on LINES ("all", or
 # comma-separated line numbers) and prints, for each module found nowhere,
 # "M<TAB>line<TAB>col<TAB>module<TAB>top<TAB>how": `top` is 1 when the top-level package exists

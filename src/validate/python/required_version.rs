@@ -10,37 +10,31 @@
 //!
 //! Invariant: this only ever turns an error into a warning.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// Files larger than this are not read.
-const MAX_FILE: u64 = 1 << 20;
+use crate::validate::python::project_files::{IniFile, ProjectFiles};
 
 /// A Python version as (major, minor).
 pub(crate) type Version = (u32, u32);
 
-/// The oldest Python the project at `root` supports, and the file that says so.
-pub(crate) fn required_python(root: &Path) -> Option<(Version, PathBuf)> {
-    let pyproject = root.join("pyproject.toml");
-    if let Some(version) = read(&pyproject).and_then(|text| pyproject_requirement(&text)) {
-        return Some((version, pyproject));
+/// The oldest Python the project supports, and the file that says so.
+pub(crate) fn required_python(files: &ProjectFiles) -> Option<(Version, PathBuf)> {
+    if let Some(pyproject) = &files.pyproject
+        && let Some(version) = pyproject.table().and_then(pyproject_requirement)
+    {
+        return Some((version, pyproject.file.path.clone()));
     }
-    let setup_cfg = root.join("setup.cfg");
-    if let Some(version) = read(&setup_cfg).and_then(|text| setup_cfg_requirement(&text)) {
-        return Some((version, setup_cfg));
+    if let Some(setup_cfg) = &files.setup_cfg
+        && let Some(version) = setup_cfg_requirement(setup_cfg)
+    {
+        return Some((version, setup_cfg.file.path.clone()));
     }
-    let pin = root.join(".python-version");
-    read(&pin)
-        .and_then(|text| text.lines().next().and_then(parse_version))
-        .map(|version| (version, pin))
+    let pin = files.python_version.as_ref()?;
+    let version = pin.text.lines().next().and_then(parse_version)?;
+    Some((version, pin.path.clone()))
 }
 
-fn read(path: &Path) -> Option<String> {
-    crate::files::read_text_or_none(path, MAX_FILE)
-}
-
-fn pyproject_requirement(text: &str) -> Option<Version> {
-    let document = toml_edit::Document::parse(text).ok()?;
-    let root = document.as_table();
+fn pyproject_requirement(root: &toml_edit::Table) -> Option<Version> {
     let from_project = root
         .get("project")
         .and_then(|project| project.get("requires-python"))
@@ -56,11 +50,11 @@ fn pyproject_requirement(text: &str) -> Option<Version> {
     })
 }
 
-fn setup_cfg_requirement(text: &str) -> Option<Version> {
-    crate::validate::python_deps::ini_values(text)
-        .into_iter()
-        .find(|(section, key, _)| section == "options" && key == "python_requires")
-        .and_then(|(_, _, lines)| lower_bound(&lines.join(",")))
+fn setup_cfg_requirement(setup_cfg: &IniFile) -> Option<Version> {
+    setup_cfg
+        .values_of("options", "python_requires")
+        .next()
+        .and_then(|lines| lower_bound(&lines.join(",")))
 }
 
 /// The lower bound of a version specifier (`>=3.10,<4`, `~=3.12`, `^3.11`, `==3.12.*`).
@@ -127,12 +121,12 @@ mod tests {
         ] {
             let root = tempfile::tempdir().unwrap();
             std::fs::write(root.path().join(file), text).unwrap();
-            let (version, source) = required_python(root.path()).expect(file);
+            let (version, source) = required_python(&ProjectFiles::read(root.path())).expect(file);
             assert_eq!(version, expected, "{file}");
             assert!(source.ends_with(file));
         }
         let root = tempfile::tempdir().unwrap();
         std::fs::write(root.path().join(".python-version"), "pypy3.10\n").unwrap();
-        assert_eq!(required_python(root.path()), None);
+        assert_eq!(required_python(&ProjectFiles::read(root.path())), None);
     }
 }
