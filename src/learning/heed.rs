@@ -1,5 +1,5 @@
 //! What became of each lesson warning of a session: heeded or ignored
-//! ([`crate::lessons::outcome`]), recorded as one line in the lessons' hit log.
+//! ([`crate::lessons::counters::outcome`]), recorded as one line in the lessons' hit log.
 //!
 //! A warning stays open (in the session's `open-warnings.json`) until one of:
 //! - **heeded**: at a later edit of its file, or at a stop, the warned line is no longer in the
@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::edit::Edit;
 use crate::files::{self, FileLock, HOOK_LOCK_WAIT};
-use crate::lessons::hits::{self, Hit, HitLog};
-use crate::lessons::outcome::Outcome;
+use crate::lessons::counters::hits::{self, Hit, HitLog};
+use crate::lessons::counters::outcome::Outcome;
 use crate::lessons::trigger::Trigger;
 use crate::lessons::{LessonScope, Warning, library};
 use crate::session::Session;

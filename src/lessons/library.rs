@@ -20,10 +20,10 @@ use std::time::Duration;
 use crate::files::FileLock;
 use crate::lessons::LessonsError;
 use crate::lessons::cache;
-use crate::lessons::fold;
-use crate::lessons::hits::{self, Hit, HitLog};
+use crate::lessons::counters::fold;
+use crate::lessons::counters::hits::{self, Hit, HitLog};
+use crate::lessons::counters::retired;
 use crate::lessons::model::Lesson;
-use crate::lessons::retired;
 use crate::lessons::store::LessonFile;
 
 /// The lessons file with the hits still pending in its log applied: the values every reader
@@ -143,7 +143,11 @@ mod tests {
         let lock = FileLock::acquire(path, HOOK_LOCK_WAIT).unwrap();
         HitLog::of(path)
             .append(
-                &[Hit::new(&id, at, crate::lessons::outcome::Outcome::Heeded)],
+                &[Hit::new(
+                    &id,
+                    at,
+                    crate::lessons::counters::outcome::Outcome::Heeded,
+                )],
                 &lock,
             )
             .unwrap();

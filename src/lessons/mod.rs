@@ -14,21 +14,18 @@
 //! a busy lock, a regex that gave up) becomes a note.
 
 pub mod cache;
+pub(crate) mod counters;
 pub(crate) mod distill;
 pub(crate) mod examples;
-pub(crate) mod fold;
-pub(crate) mod hits;
 pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod library;
 pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;
-pub(crate) mod outcome;
 pub(crate) mod placement;
 pub(crate) mod problems;
 pub(crate) mod provenance;
-pub(crate) mod retired;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;

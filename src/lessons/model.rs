@@ -65,7 +65,7 @@ pub(crate) struct RawLesson {
         skip_serializing_if = "Option::is_none"
     )]
     pub(crate) last_decay_at: Option<i64>,
-    /// Warnings the agent acted on ([`crate::lessons::outcome`]).
+    /// Warnings the agent acted on ([`crate::lessons::counters::outcome`]).
     #[serde(
         default,
         deserialize_with = "lenient_u64",
@@ -188,7 +188,7 @@ pub struct Lesson {
     pub(crate) hits: u64,
     pub(crate) last_hit: Option<i64>,
     pub(crate) last_decay_at: Option<i64>,
-    /// Warnings heeded and ignored ([`crate::lessons::outcome`]).
+    /// Warnings heeded and ignored ([`crate::lessons::counters::outcome`]).
     pub(crate) heeded: u64,
     pub(crate) ignored: u64,
     pub(crate) created: Option<String>,

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::edit::{CarriedOver, Edit};
 use crate::lessons::cache::{self, Shortlist};
-use crate::lessons::hits::{self, HitLog};
+use crate::lessons::counters::hits::{self, HitLog};
 use crate::lessons::matcher::{EDIT_BUDGET, LessonIndex};
 use crate::lessons::model::Lesson;
 use crate::lessons::placement::Placement;
@@ -211,7 +211,7 @@ fn drop_carried_over(edit: &Edit, hits: &mut Vec<crate::lessons::matcher::Hit>) 
 
 /// The live value of each project lesson that fired: the file's, with the outcomes pending in
 /// the hit log applied. Showing a warning writes nothing: it counts only once heeded
-/// ([`crate::lessons::outcome`]).
+/// ([`crate::lessons::counters::outcome`]).
 fn live_lessons(
     scope: &LessonScope<'_>,
     fired: &[&Lesson],

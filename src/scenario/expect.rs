@@ -61,7 +61,7 @@ pub(crate) struct RawRecordExpect {
     pub(crate) weight: Option<i64>,
     #[serde(default)]
     pub(crate) hits: Option<i64>,
-    /// Warnings of the lesson the agent heeded / ignored (`crate::lessons::outcome`).
+    /// Warnings of the lesson the agent heeded / ignored (`crate::lessons::counters::outcome`).
     #[serde(default)]
     pub(crate) heeded: Option<i64>,
     #[serde(default)]

@@ -1,5 +1,5 @@
 //! Retired lessons: lessons the agent's warnings were only ever ignored for
-//! ([`crate::lessons::outcome`]), moved whole out of `lessons.json` into `retired-lessons.json`
+//! ([`crate::lessons::counters::outcome`]), moved whole out of `lessons.json` into `retired-lessons.json`
 //! beside it (the same seed format, each lesson with `retired_at` and `retired_because`), so
 //! nothing is lost and `car lessons restore ID` brings one back.
 //!
@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::lessons::LessonsError;
-use crate::lessons::hits::Hit;
+use crate::lessons::counters::hits::Hit;
+use crate::lessons::counters::outcome::RETIRE_AFTER;
 use crate::lessons::model::{Entry, Lesson, PROMOTED_WEIGHT};
-use crate::lessons::outcome::RETIRE_AFTER;
 use crate::lessons::store::LessonFile;
 
 /// File name of the retired lessons, beside the lessons file.

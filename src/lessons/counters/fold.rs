@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::lessons::hits::{self, Hit};
+use crate::lessons::counters::hits::{self, Hit};
 use crate::lessons::model::Lesson;
 
 /// The lessons array of a lessons file, each lesson as its text; other fields skipped.
@@ -91,7 +91,7 @@ mod tests {
     use std::path::Path;
 
     fn hit(id: &str, at: i64) -> Hit {
-        Hit::new(id, at, crate::lessons::outcome::Outcome::Heeded)
+        Hit::new(id, at, crate::lessons::counters::outcome::Outcome::Heeded)
     }
 
     /// What the general rewrite writes for the same hits.

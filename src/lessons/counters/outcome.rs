@@ -11,7 +11,7 @@
 //! - ignored: `ignored` +1, nothing else; at [`DEMOTE_AFTER`] ignored with no heed the weight
 //!   drops to [`DEMOTED_WEIGHT`] (its warnings go to the person's offer list instead of the
 //!   review), at [`RETIRE_AFTER`] the lesson is retired: it stops matching and moves, whole, to
-//!   the retired file with a note saying why ([`crate::lessons::retired`]).
+//!   the retired file with a note saying why ([`crate::lessons::counters::retired`]).
 //!
 //! A lesson that was heeded once is never demoted or retired by ignores: it has shown it catches
 //! real mistakes, and decay still removes it when it stops firing.

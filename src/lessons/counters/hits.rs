@@ -1,5 +1,5 @@
 //! The hit log: `lessons.json.hits` beside the lessons file, one short line per warning outcome
-//! (`{"id":"4f2a9c01de","at":1780000000,"outcome":"heeded"}`; see [`crate::lessons::outcome`]).
+//! (`{"id":"4f2a9c01de","at":1780000000,"outcome":"heeded"}`; see [`crate::lessons::counters::outcome`]).
 //! A line without an outcome (written by car before outcomes existed) is a plain hit.
 //!
 //! Why: the seed format keeps a lesson's counters (`weight`, `hits`, `last_hit`,
@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::files::{self, FileError, FileLock};
+use crate::lessons::counters::outcome::Outcome;
 use crate::lessons::model::Lesson;
-use crate::lessons::outcome::Outcome;
 
 /// Past this size the log is folded by the next hook that records a hit (about 1,700 hits): a
 /// session that never ends (an agent without a SessionEnd hook) still keeps the log, and every
