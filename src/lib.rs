@@ -29,6 +29,7 @@ pub mod edit;
 mod error;
 mod files;
 mod gate;
+mod git;
 mod hook;
 mod json_edit;
 mod learning;

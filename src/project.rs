@@ -16,6 +16,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::git;
+
 pub(crate) use crate::files::STATE_DIR;
 
 #[derive(Debug, Clone)]
@@ -194,20 +196,13 @@ impl Project {
     }
 
     /// The committed (git HEAD) content of a checkout-relative file; `None` outside git, for a
-    /// file HEAD does not have, or when git does not answer within 2 s.
+    /// file HEAD does not have, or when git does not answer in a hook's time ([`git::Wait::Hook`]).
     pub(crate) fn head_version(&self, relative_path: &str) -> Option<String> {
-        if !self.checkout.join(".git").exists() {
+        if !git::is_checkout(&self.checkout) {
             return None;
         }
-        let checkout = self.checkout.to_string_lossy().into_owned();
         let spec = format!("HEAD:{relative_path}");
-        let output = crate::process::run_with_timeout(
-            "git",
-            &["-C", &checkout, "show", &spec],
-            None,
-            std::time::Duration::from_secs(2),
-        )
-        .ok()?;
+        let output = git::run(&self.checkout, &["show", &spec], git::Wait::Hook).ok()?;
         output.success().then_some(output.stdout)
     }
 
