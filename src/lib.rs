@@ -46,6 +46,7 @@ mod scope;
 pub mod session;
 pub mod settings;
 mod state_dir;
+mod state_files;
 pub mod text;
 pub mod validate;
 

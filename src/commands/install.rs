@@ -22,6 +22,7 @@ use crate::lessons::import::Imported;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, update_json_document};
+use crate::state_files;
 use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
@@ -188,10 +189,10 @@ fn describe(handlers: &[&Handler]) -> String {
 /// user's files (Claude's is the one `car config` takes too).
 fn lock_for(project: &Project, agent: Agent) -> PathBuf {
     match agent {
-        Agent::Claude => project.state_dir().join("settings.json"),
+        Agent::Claude => project.state_dir().join(state_files::SETTINGS_LOCK),
         other => project
             .state_dir()
-            .join(format!("wiring-{}.json", other.name())),
+            .join(state_files::wiring_lock(other.name())),
     }
 }
 

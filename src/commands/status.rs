@@ -14,7 +14,7 @@ use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
 use crate::settings::{Settings, keys::IGNORED_PYTHON_KEYS};
-use crate::state_dir::HOOK_ERRORS_FILE;
+use crate::state_files::HOOK_ERRORS;
 use crate::text::plural;
 
 /// How many of the last hook errors are shown.
@@ -437,7 +437,7 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
 }
 
 fn errors_section(project: &Project, report: &mut Report) {
-    let path = project.state_dir().join(HOOK_ERRORS_FILE);
+    let path = project.state_dir().join(HOOK_ERRORS);
     let Ok(Some(text)) = crate::files::read_optional(&path) else {
         report.add("last_errors", json!([]), ["last errors: none".to_string()]);
         return;

@@ -19,10 +19,8 @@ use serde::{Deserialize, Serialize};
 use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
 use crate::project::{Project, sanitize_component};
+use crate::state_files::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
 
-/// Folder under car's state folder that holds one folder per context.
-const DEEP_REVIEW_DIR: &str = "deep-review";
-const STATE_FILE: &str = "state.json";
 /// How long a command waits for a round that holds the lock.
 const LOCK_WAIT: Duration = Duration::from_millis(1_500);
 
@@ -271,10 +269,10 @@ impl RoundStore {
         };
         let mut stores: Vec<(RoundStore, RoundState)> = entries
             .flatten()
-            .filter(|entry| entry.path().join(STATE_FILE).is_file())
+            .filter(|entry| entry.path().join(DEEP_REVIEW_STATE).is_file())
             .filter_map(|entry| {
                 let dir = entry.path();
-                let state = read_state(&dir.join(STATE_FILE)).ok()?;
+                let state = read_state(&dir.join(DEEP_REVIEW_STATE)).ok()?;
                 let context = state.context.clone();
                 Some((RoundStore { context, dir }, state))
             })
@@ -313,12 +311,13 @@ impl RoundStore {
     }
 
     pub(crate) fn state_file(&self) -> PathBuf {
-        self.dir.join(STATE_FILE)
+        self.dir.join(DEEP_REVIEW_STATE)
     }
 
-    /// `round-<n>.<suffix>` in the context's folder (prompt, answer, codex's files).
+    /// `round-<n><suffix>` in the context's folder (prompt, answer, codex's files).
     pub(crate) fn round_file(&self, round: u32, suffix: &str) -> PathBuf {
-        self.dir.join(format!("round-{round}{suffix}"))
+        let prefix = state_files::deep_review_round(round);
+        self.dir.join(format!("{prefix}{suffix}"))
     }
 
     /// Locks the state for a read-modify-write (or a whole round).
