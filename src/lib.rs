@@ -24,6 +24,7 @@ mod answer;
 mod cli;
 mod clock;
 pub mod commands;
+mod convergence;
 mod deep_review;
 pub mod edit;
 mod error;

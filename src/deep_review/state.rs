@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::convergence;
 use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
 use crate::project::{Project, sanitize_component};
@@ -66,9 +67,10 @@ pub(crate) struct Mark {
     pub(crate) round: u32,
 }
 
-/// A finding the author holds to be a false positive, with both sides' words.
+/// A finding the author holds to be a false positive, with both sides' words, as the round state
+/// keeps it (the guards read it as a [`convergence::Challenge`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Challenge {
+pub(crate) struct ChallengeMark {
     pub(crate) key: String,
     pub(crate) id: String,
     pub(crate) title: String,
@@ -77,6 +79,17 @@ pub(crate) struct Challenge {
     /// Why the author holds it to be wrong (goes into the next prompt).
     pub(crate) reason: String,
     pub(crate) round: u32,
+}
+
+impl ChallengeMark {
+    /// The challenge as the convergence guards read it: a round that reports the finding again
+    /// answers it.
+    pub(crate) fn challenge(&self, reported_again: bool) -> convergence::Challenge<'_> {
+        convergence::Challenge {
+            reason: &self.reason,
+            answer: Some(reported_again),
+        }
+    }
 }
 
 /// One completed round.
@@ -109,7 +122,7 @@ pub(crate) struct RoundState {
     /// PASS or ESCALATE once the loop has ended.
     pub(crate) closed: Option<Status>,
     pub(crate) attempted_fixes: Vec<Mark>,
-    pub(crate) challenged_ids: Vec<Challenge>,
+    pub(crate) challenged_ids: Vec<ChallengeMark>,
     /// Stable keys of the previous round's blocking findings.
     pub(crate) prev_blocking_ids: Vec<String>,
     pub(crate) rounds: Vec<RoundRecord>,
@@ -205,10 +218,14 @@ impl RoundState {
     }
 
     /// Records that the author holds a finding of the last round to be a false positive.
-    pub(crate) fn challenge(&mut self, id: &str, reason: &str) -> Result<Challenge, StateError> {
+    pub(crate) fn challenge(
+        &mut self,
+        id: &str,
+        reason: &str,
+    ) -> Result<ChallengeMark, StateError> {
         let (round, reported) = self.finding(id)?;
         self.forget(&reported.key);
-        let challenge = Challenge {
+        let challenge = ChallengeMark {
             key: reported.key,
             id: reported.finding.id,
             title: reported.finding.title,
