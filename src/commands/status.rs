@@ -347,7 +347,7 @@ fn review_section(
 ) {
     // The gate's own view of each session now (reconciled, errors re-checked, guards applied).
     let validate = crate::pipeline::OnDisk::new(project, settings);
-    let sessions = crate::session::change_set::sessions_now(project, settings, clock, &validate);
+    let sessions = crate::gate::session_view::sessions_now(project, settings, clock, &validate);
     let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!(
         "reviews: {} with recorded edits",
