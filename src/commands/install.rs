@@ -6,8 +6,9 @@
 //! uninstall leaves them byte-identical); car's entries are recognised by their `car hook …`
 //! command, so an install refreshes them (e.g. a new Stop timeout) instead of adding duplicates.
 //! Installing into Claude Code also moves a project over from car's predecessors: the Python
-//! `claude-auto-review` tool's hooks and seed 003's hook are replaced (and named), the Python
-//! tool's settings and state stay, and seed 003's `.claude/hooks/lessons.json` is imported.
+//! `claude-auto-review` tool's hooks and the Python lesson hook are replaced (and named), the
+//! Python tool's settings and state stay, and the Python lesson hook's
+//! `.claude/hooks/lessons.json` is imported.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -217,8 +218,8 @@ fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
     Ok(())
 }
 
-/// Imports seed 003's lessons, then its candidate pool, when the project has them (idempotent:
-/// duplicates are skipped).
+/// Imports the Python lesson hook's lessons, then its candidate pool, when the project has them
+/// (idempotent: duplicates are skipped).
 fn import_seed_lessons(project: &Project) {
     let lessons = project.lessons_file();
     let candidates = project.candidates_file();

@@ -1,4 +1,4 @@
-//! The six convergence guards, checked in this order after each round (seed 002):
+//! The six convergence guards, checked in this order after each round of the deep review:
 //! 1. no blocking finding → PASS;
 //! 2. a finding marked fixed is reported again → ESCALATE (stuck);
 //! 3. a challenged finding is reported again → ESCALATE (dispute: both sides' words);

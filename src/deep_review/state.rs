@@ -1,7 +1,7 @@
 //! Round state: what a deep review loop remembers between rounds, one file per context in car's
 //! state folder (`deep-review/<context>/state.json`, beside each round's prompt and answer).
 //!
-//! It holds the three sets of seed 002 — `attempted_fixes` (findings the author fixed),
+//! It holds the deep review's three sets — `attempted_fixes` (findings the author fixed),
 //! `challenged_ids` (findings the author holds to be false positives, with the reason) and
 //! `prev_blocking_ids` (the previous round's blocking findings) — plus the round number and the
 //! findings of every round. All identities are stable keys (file + normalised title).

@@ -1,4 +1,4 @@
-//! The guards that keep the review loop bounded (seeds 001 and 002).
+//! The guards that keep the review gate's fix loop bounded.
 //!
 //! After each review round, before the verdict, the convergence guards hand findings to a human:
 //! a blocking finding that survived `maxFixAttempts` rounds in which the agent changed its file

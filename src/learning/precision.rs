@@ -1,4 +1,5 @@
-//! What a learned trigger must be: *rather miss than false-alarm* (seed 003).
+//! What a learned trigger must be: *rather miss than false-alarm* (the lesson system's precision
+//! rule).
 //!
 //! Only a validator error with a specific subject teaches (a module that does not exist, a
 //! reference a custom rule says is undefined, an external checker's coded finding); a syntax slip

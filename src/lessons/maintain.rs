@@ -1,4 +1,4 @@
-//! Maintenance (seed 003): decay, removal, candidate expiry and merge.
+//! Maintenance (the lesson system's rules): decay, removal, candidate expiry and merge.
 //!
 //! Rules:
 //! - decay: a lesson not hit for 90 days (`last_hit`, else its `created` date) loses 1 weight, at

@@ -1,4 +1,4 @@
-//! How blocking findings fare across the review rounds of a session (seed 002's convergence
+//! How blocking findings fare across the review rounds of a session (the review loop's convergence
 //! state): the rounds that reported each one, the fix attempts it survived, the agent's
 //! challenges, and the findings handed to a human. Folded from the events with the rest of the
 //! [`Snapshot`](crate::session::snapshot::Snapshot).
