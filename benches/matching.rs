@@ -1,7 +1,9 @@
 //! Lesson matching cost against the lesson count: 100, 1,000 and 10,000 lessons (80 % literal
 //! triggers, 20 % regex triggers, five scopes), one typical edit (30 added lines of a TypeScript
 //! file). Prints the median of each step the hook pays (parse the file, build the index, match)
-//! and the 10k/100 ratios, then the path the hook really takes (the on-disk index, `cache`).
+//! and the 10k/100 ratios, then the path the hook really takes (the on-disk index, `cache`), and
+//! how long two pathological regex triggers take to give up on the longest lines a regex sees
+//! (the integration test only checks that they are stopped and reported).
 //! No pass/fail; figures go into docs/lessons.md.
 //!
 //! Run: `cargo bench --bench matching`.
@@ -186,4 +188,33 @@ fn main() {
         );
     }
     println!("10k/100 ratio, per edit: {:.2}", ratio(|r| r.indexed));
+    println!();
+    println!(
+        "pathological regexes, 40 lines of 1,023 `a` and a `!` (median): {}",
+        micros(pathological())
+    );
+}
+
+/// `^(a+)+$` (linear engine) and a backtracking look-ahead with a backreference (its backtrack
+/// limit stops it): the time to match both, budget unlimited, so the figure is the engines' own.
+fn pathological() -> Duration {
+    let text = json!({"lessons": [
+        {"scope": "*.txt", "triggers": ["regex:^(a+)+$"], "lesson": "nested quantifier", "weight": 2},
+        {"scope": "*.txt", "triggers": ["regex:(?=a)(a+)+\\1b"], "lesson": "backtracking", "weight": 2}
+    ]})
+    .to_string();
+    let file = LessonFile::parse(Path::new("lessons.json"), &text).expect("valid");
+    let lessons: Vec<&Lesson> = file.lessons().collect();
+    let index = LessonIndex::new(&lessons);
+    let added: Vec<AddedLine> = (1..=40)
+        .map(|line| AddedLine {
+            line,
+            text: format!("{}!", "a".repeat(1023)),
+        })
+        .collect();
+    time(15, || {
+        let outcome = index.find("big.txt", &added, Duration::from_secs(3600));
+        assert!(outcome.hits.is_empty(), "neither pattern matches");
+        outcome
+    })
 }

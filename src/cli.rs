@@ -45,7 +45,7 @@ pub(crate) enum Command {
     /// challenging findings, the pending prompt
     #[command(subcommand)]
     Review(ReviewCommand),
-    /// Seed 002's deep review: diff + domain context + rubric → a second model; bounded rounds
+    /// The deep review: diff + domain context + rubric → a second model; bounded rounds
     /// that escalate to a human
     #[command(subcommand)]
     DeepReview(DeepReviewCommand),
@@ -194,7 +194,7 @@ pub(crate) enum LessonsCommand {
     },
     /// Import a lessons file in the seed format, merging without duplicates
     Import {
-        /// The lessons file (e.g. seed 003's .claude/hooks/lessons.json)
+        /// The lessons file (e.g. the Python lesson hook's .claude/hooks/lessons.json)
         path: PathBuf,
     },
     /// Print the project's lessons file

@@ -45,7 +45,10 @@ impl ProcessOutput {
     }
 }
 
-/// Runs `program args…`, feeding `stdin`, and kills it (with its process group) at `timeout`.
+/// Runs `program args…`, feeding `stdin`, and kills it (with its process group) at `timeout`
+/// (the tests' shorthand; car's callers prepare a [`Command`] for [`run_command`], and git goes
+/// through [`crate::git`]).
+#[cfg(test)]
 pub(crate) fn run_with_timeout(
     program: &str,
     args: &[&str],
@@ -271,17 +274,6 @@ fn is_executable(path: &std::path::Path) -> bool {
     {
         path.is_file()
     }
-}
-
-/// Runs `git ARGS…` in `dir` and asserts it succeeded (unit tests that need a repository).
-#[cfg(test)]
-pub(crate) fn git_in(dir: &std::path::Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .expect("git must be installed for the tests");
-    assert!(status.success(), "git {args:?}");
 }
 
 #[cfg(test)]

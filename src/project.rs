@@ -16,6 +16,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::git;
+use crate::state_files;
+
 pub(crate) use crate::files::STATE_DIR;
 
 #[derive(Debug, Clone)]
@@ -90,26 +93,26 @@ impl Project {
     }
 
     pub(crate) fn lessons_file(&self) -> PathBuf {
-        self.state_dir().join("lessons.json")
+        self.state_dir().join(state_files::LESSONS)
     }
 
     pub(crate) fn candidates_file(&self) -> PathBuf {
-        self.state_dir().join("lesson_candidates.json")
+        self.state_dir().join(state_files::CANDIDATES)
     }
 
     /// The project lifecycle log.
     pub(crate) fn state_log(&self) -> PathBuf {
-        self.state_dir().join("state.jsonl")
+        self.state_dir().join(state_files::PROJECT_LOG)
     }
 
     /// The project's own custom validator rules.
     pub(crate) fn validators_dir(&self) -> PathBuf {
-        self.state_dir().join("validators")
+        self.state_dir().join(state_files::VALIDATORS_DIR)
     }
 
     /// The folder holding one folder per agent session.
     pub(crate) fn clients_dir(&self) -> PathBuf {
-        self.state_dir().join("clients")
+        self.state_dir().join(state_files::CLIENTS_DIR)
     }
 
     /// The folder of one session ([`session_folder_name`]: never outside `clients/`, never
@@ -194,20 +197,13 @@ impl Project {
     }
 
     /// The committed (git HEAD) content of a checkout-relative file; `None` outside git, for a
-    /// file HEAD does not have, or when git does not answer within 2 s.
+    /// file HEAD does not have, or when git does not answer in a hook's time ([`git::Wait::Hook`]).
     pub(crate) fn head_version(&self, relative_path: &str) -> Option<String> {
-        if !self.checkout.join(".git").exists() {
+        if !git::is_checkout(&self.checkout) {
             return None;
         }
-        let checkout = self.checkout.to_string_lossy().into_owned();
         let spec = format!("HEAD:{relative_path}");
-        let output = crate::process::run_with_timeout(
-            "git",
-            &["-C", &checkout, "show", &spec],
-            None,
-            std::time::Duration::from_secs(2),
-        )
-        .ok()?;
+        let output = git::run(&self.checkout, &["show", &spec], git::Wait::Hook).ok()?;
         output.success().then_some(output.stdout)
     }
 

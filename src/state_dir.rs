@@ -12,14 +12,17 @@ use serde_json::json;
 use crate::clock::Clock;
 use crate::files::FileError;
 use crate::project::Project;
+use crate::state_files;
 
 /// Keeps car's runtime state out of git; what a team shares stays tracked.
 const STATE_GITIGNORE: &str = "\
 # car runtime state (sessions, logs, locks, caches, candidates) stays local.
-# lessons.json, validators/ and rules are meant to be committed and shared.
+# lessons.json (and the lessons it retired), validators/ and rules are meant to be committed and
+# shared.
 *
 !.gitignore
 !lessons.json
+!retired-lessons.json
 !validators/
 !validators/*.json
 !rules.md
@@ -28,7 +31,7 @@ const STATE_GITIGNORE: &str = "\
 /// Makes sure car's state folder, once it exists, keeps its runtime files out of git — also when
 /// car runs as a plugin and `car install` never ran. Returns whether it wrote the file.
 pub(crate) fn ensure_gitignore(project: &Project) -> Result<bool, FileError> {
-    if !project.state_dir().is_dir() || project.state_dir().join(".gitignore").exists() {
+    if !project.state_dir().is_dir() || project.state_dir().join(state_files::GITIGNORE).exists() {
         return Ok(false);
     }
     write_gitignore(project)
@@ -36,16 +39,13 @@ pub(crate) fn ensure_gitignore(project: &Project) -> Result<bool, FileError> {
 
 /// Writes the state folder's `.gitignore` (creating the folder); whether it changed anything.
 pub(crate) fn write_gitignore(project: &Project) -> Result<bool, FileError> {
-    let gitignore = project.state_dir().join(".gitignore");
+    let gitignore = project.state_dir().join(state_files::GITIGNORE);
     if crate::files::read_optional(&gitignore)?.as_deref() == Some(STATE_GITIGNORE) {
         return Ok(false);
     }
     crate::files::write_atomic(&gitignore, STATE_GITIGNORE.as_bytes())?;
     Ok(true)
 }
-
-/// File that keeps the hooks' internal errors, newest last, for `car status`.
-pub(crate) const HOOK_ERRORS_FILE: &str = "hook-errors.jsonl";
 
 /// Records an internal hook error (best effort: logging must not fail the hook).
 pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
@@ -54,7 +54,7 @@ pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
         .unwrap_or_default();
     let line = json!({"ts": now, "error": message});
     let _ = crate::files::append_line(
-        &state_dir.join(HOOK_ERRORS_FILE),
+        &state_dir.join(state_files::HOOK_ERRORS),
         &line.to_string(),
         crate::files::HOOK_LOCK_WAIT,
     );
@@ -64,10 +64,31 @@ pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
 /// so a problem is told once, and again only when it changes. Best effort: when the folder cannot
 /// be written, the notice counts as new (saying it twice beats never saying it).
 pub(crate) fn first_notice(project: &Project, session_id: &str, notice: &str) -> bool {
-    let path = project.client_dir(session_id).join("notice");
+    let path = project.client_dir(session_id).join(state_files::NOTICE);
     if crate::files::read_optional(&path).ok().flatten().as_deref() == Some(notice) {
         return false;
     }
     let _ = crate::files::write_atomic(&path, notice.as_bytes());
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gitignore_keeps_what_a_team_shares() {
+        for shared in [
+            state_files::GITIGNORE,
+            state_files::LESSONS,
+            state_files::RULES,
+        ] {
+            assert!(
+                STATE_GITIGNORE.contains(&format!("\n!{shared}\n")),
+                "{shared}"
+            );
+        }
+        let validators = format!("\n!{}/*.json\n", state_files::VALIDATORS_DIR);
+        assert!(STATE_GITIGNORE.contains(&validators));
+    }
 }

@@ -3,7 +3,7 @@
 //! end), scope, added text only, regex engines, corrupt files, the user-wide layer, lock
 //! contention, parallel hooks.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -237,7 +237,7 @@ fn lookbehind_trigger_runs_on_fancy_regex() {
 }
 
 #[test]
-fn pathological_regexes_return_in_milliseconds() {
+fn pathological_regexes_are_stopped_and_reported() {
     let mut project = TestProject::new();
     project.at(NOW);
     let lessons = json!({"lessons": [
@@ -249,13 +249,24 @@ fn pathological_regexes_return_in_milliseconds() {
     // Lines as long as a regex sees (a longer line is blank for regexes).
     let content = format!("{}!\n", "a".repeat(1023)).repeat(40);
     let payload = project.write_payload("big.txt", &content, None);
-    let started = Instant::now();
     let answer = project.hook("post-tool-use", &payload);
-    let elapsed = started.elapsed();
     assert_eq!(answer.code, 0);
-    assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
-    // Neither pattern matches; the backtracking one says it gave up.
-    insta::assert_json_snapshot!("regex_gave_up", answer.redacted(&project));
+    // Neither pattern matches, and the backtracking one is stopped and reported: by its
+    // backtrack limit, or, on a machine too loaded to reach that limit within the edit's time
+    // budget, by the budget. Which of the two depends on the machine, never whether it is said.
+    // (How fast these patterns give up is timed by `cargo bench --bench matching`.)
+    assert_eq!(answer.context(), "", "{answer:?}");
+    let message = answer.system_message();
+    let gave_up = "car: lesson 3ea29a1947: trigger `regex:(?=a)(a+)+\\1b`: gave up on this text \
+                   (Error executing regex: Max limit for backtracking count exceeded)";
+    let out_of_time = regex::Regex::new(
+        r"^car: lesson matching stopped after \d+ ms; [12] regex triggers were not tried$",
+    )
+    .unwrap();
+    assert!(
+        message == gave_up || out_of_time.is_match(&message),
+        "{message}"
+    );
     assert_eq!(project.read(LESSONS), lessons);
 }
 
@@ -397,7 +408,12 @@ fn twenty_four_parallel_heeds_add_exactly_twenty_four_hits() {
     assert_eq!(project.read(HITS).lines().count(), 24);
     assert_eq!(listed(&project)[0]["hits"], 24);
     assert_eq!(listed(&project)[0]["heeded"], 24);
-    end_session(&project);
+    // The hits are folded by `car lessons maintain`, the same fold a session end runs: the
+    // SessionEnd hook has a wall-clock budget (900 ms) that a loaded machine can spend on a
+    // 10,000-lesson file, and a hook that gives up leaves the hits pending. How long that fold
+    // takes at the end of a session is timed by `cargo bench --bench hook`.
+    let maintained = project.run(&["lessons", "maintain"]);
+    assert_eq!(maintained.code, 0, "{maintained:?}");
     let file = project.read_json(LESSONS);
     assert_eq!(file["schema"], "seed-003");
     let lessons = file["lessons"].as_array().unwrap();

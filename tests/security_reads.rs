@@ -70,18 +70,14 @@ fn dev_zero_as_transcript_and_a_huge_sparse_file_are_not_read() {
     let mut payload: serde_json::Value =
         serde_json::from_str(&stop_payload(&project, SESSION, None)).unwrap();
     payload["transcript_path"] = json!("/dev/zero");
-    // 1 GB of address space is far less than either file.
-    let Measured {
-        answer,
-        took,
-        peak_bytes,
-    } = capped_hook(&project, "stop", &payload.to_string(), 1 << 30);
+    // The hook runs with 1 GiB of address space, far less than either file: reading one whole
+    // would make the hook abort instead of answering. What is asserted is that answer, not a
+    // memory figure (a peak RSS counts car's child processes too and varies with the machine's
+    // load).
+    let Measured { answer, took, .. } =
+        capped_hook(&project, "stop", &payload.to_string(), 1 << 30);
     // Reading either would take seconds and gigabytes; the bound is generous for a loaded CI.
     assert!(took < Duration::from_secs(30), "took {took:?}");
-    // wait4's peak covers car's child processes too (git status); alone it stays near 20 MB, and
-    // under the whole parallel suite it once passed 64 MB (cause not found). 256 MB is still far
-    // below what reading a gigabyte of either file would take.
-    assert!(peak_bytes < 256 << 20, "peak memory {peak_bytes} bytes");
     assert!(answer.is_block(), "{answer:?}");
     let reason = answer.reason();
     assert!(
@@ -92,15 +88,19 @@ fn dev_zero_as_transcript_and_a_huge_sparse_file_are_not_read() {
         reason.contains("huge.py") && !reason.contains("\u{0}"),
         "and not read into the prompt"
     );
-    // The same edit through the hook: skipped with a note, never read.
+    // The same edit through the hook: its size is over the bound, so it is skipped with a note
+    // before any byte of it is read.
     let payload = project.edit_payload("huge.py", "a", "b");
-    let Measured {
-        answer, peak_bytes, ..
-    } = capped_hook(&project, "post-tool-use", &payload, 1 << 30);
-    assert!(peak_bytes < 64 << 20, "peak memory {peak_bytes} bytes");
+    let Measured { answer, .. } = capped_hook(&project, "post-tool-use", &payload, 1 << 30);
+    assert_eq!(answer.code, 0);
     assert!(
         answer.system_message().contains("larger than 2 MiB"),
         "{answer:?}"
+    );
+    assert_eq!(
+        answer.context(),
+        "",
+        "nothing of it was matched: {answer:?}"
     );
 }
 

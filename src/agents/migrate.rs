@@ -1,22 +1,23 @@
 //! Moving over from car's predecessors: the Python `claude-auto-review` tool (same settings key,
-//! same state folder, a console script also named `car`) and seed 003's lesson hook
+//! same state folder, a console script also named `car`) and the Python lesson hook
 //! (`.claude/hooks/validate-edit.py` with `.claude/hooks/lessons.json`).
 //!
 //! Invariants: only hook entries these tools wrote are recognised (by the rules the Python tool
-//! uses for its own entries, and by seed 003's script names); their files are never touched.
+//! uses for its own entries, and by the Python lesson hook's script names); their files are never
+//! touched.
 
 use std::path::{Path, PathBuf};
 
 /// The Python tool's hook modules (`python -m claude_auto_review.hooks.<module>`).
 const PYTHON_MODULES: [&str; 3] = ["post_tool_use", "stop_hook", "session_end"];
 
-/// Seed 003's hook scripts: the edit hook and the self-test wrapper car's own replaces.
+/// The Python lesson hook's scripts: the edit hook and the self-test wrapper car's own replaces.
 const SEED_SCRIPTS: [&str; 2] = ["validate-edit.py", "validate-reflection-tests.py"];
 
-/// Where seed 003 keeps its lessons, relative to the project.
+/// Where the Python lesson hook keeps its lessons, relative to the project.
 pub(crate) const SEED_LESSONS: &str = ".claude/hooks/lessons.json";
 
-/// Seed 003's candidate pool (errors seen once), beside its lessons.
+/// The Python lesson hook's candidate pool (errors seen once), beside its lessons.
 pub(crate) const SEED_CANDIDATES: &str = ".claude/hooks/lesson_candidates.json";
 
 /// Whether a hook command is one the Python `claude-auto-review` tool wrote: `python -m
@@ -50,7 +51,7 @@ pub(crate) fn is_python_tool_command(command: &str) -> bool {
         .any(|module| command.contains(&format!("claude_auto_review.hooks.{module}")))
 }
 
-/// Whether a hook command runs one of seed 003's scripts.
+/// Whether a hook command runs one of the Python lesson hook's scripts.
 pub(crate) fn is_seed_command(command: &str) -> bool {
     command.split_whitespace().any(|word| {
         let word = word.trim_matches(['"', '\'']);

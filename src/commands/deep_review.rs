@@ -1,4 +1,4 @@
-//! `car deep-review run | loop | fixed | challenge | status | reset | init`: seed 002's deep
+//! `car deep-review run | loop | fixed | challenge | status | reset | init`: the deep
 //! review from the command line (the logic lives in `deep_review`).
 //!
 //! Invariants: `run` and `loop` print exactly one JSON object on stdout (the verdict) and the

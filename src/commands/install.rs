@@ -6,8 +6,9 @@
 //! uninstall leaves them byte-identical); car's entries are recognised by their `car hook …`
 //! command, so an install refreshes them (e.g. a new Stop timeout) instead of adding duplicates.
 //! Installing into Claude Code also moves a project over from car's predecessors: the Python
-//! `claude-auto-review` tool's hooks and seed 003's hook are replaced (and named), the Python
-//! tool's settings and state stay, and seed 003's `.claude/hooks/lessons.json` is imported.
+//! `claude-auto-review` tool's hooks and the Python lesson hook are replaced (and named), the
+//! Python tool's settings and state stay, and the Python lesson hook's
+//! `.claude/hooks/lessons.json` is imported.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use crate::lessons::import::Imported;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, update_json_document};
+use crate::state_files;
 use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
@@ -188,10 +190,10 @@ fn describe(handlers: &[&Handler]) -> String {
 /// user's files (Claude's is the one `car config` takes too).
 fn lock_for(project: &Project, agent: Agent) -> PathBuf {
     match agent {
-        Agent::Claude => project.state_dir().join("settings.json"),
+        Agent::Claude => project.state_dir().join(state_files::SETTINGS_LOCK),
         other => project
             .state_dir()
-            .join(format!("wiring-{}.json", other.name())),
+            .join(state_files::wiring_lock(other.name())),
     }
 }
 
@@ -216,8 +218,8 @@ fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
     Ok(())
 }
 
-/// Imports seed 003's lessons, then its candidate pool, when the project has them (idempotent:
-/// duplicates are skipped).
+/// Imports the Python lesson hook's lessons, then its candidate pool, when the project has them
+/// (idempotent: duplicates are skipped).
 fn import_seed_lessons(project: &Project) {
     let lessons = project.lessons_file();
     let candidates = project.candidates_file();

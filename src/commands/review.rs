@@ -82,7 +82,7 @@ impl Context<'_> {
     /// Every session as its gate would see it now, oldest activity first.
     fn sessions(&self) -> Vec<Snapshot> {
         let validate = OnDisk::new(self.project, self.settings);
-        crate::session::change_set::sessions_now(self.project, self.settings, self.clock, &validate)
+        crate::gate::session_view::sessions_now(self.project, self.settings, self.clock, &validate)
     }
 
     /// The named session, else the most recently active one.

@@ -14,7 +14,7 @@ use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
 use crate::settings::{Settings, keys::IGNORED_PYTHON_KEYS};
-use crate::state_dir::HOOK_ERRORS_FILE;
+use crate::state_files::HOOK_ERRORS;
 use crate::text::plural;
 
 /// How many of the last hook errors are shown.
@@ -356,7 +356,7 @@ fn review_section(
 ) {
     // The gate's own view of each session now (reconciled, errors re-checked, guards applied).
     let validate = crate::pipeline::OnDisk::new(project, settings);
-    let sessions = crate::session::change_set::sessions_now(project, settings, clock, &validate);
+    let sessions = crate::gate::session_view::sessions_now(project, settings, clock, &validate);
     let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!(
         "reviews: {} with recorded edits",
@@ -446,7 +446,7 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
 }
 
 fn errors_section(project: &Project, report: &mut Report) {
-    let path = project.state_dir().join(HOOK_ERRORS_FILE);
+    let path = project.state_dir().join(HOOK_ERRORS);
     let Ok(Some(text)) = crate::files::read_optional(&path) else {
         report.add("last_errors", json!([]), ["last errors: none".to_string()]);
         return;

@@ -11,17 +11,14 @@
 //! path and both contents, so any edit inside the limited paths changes it.
 
 use std::path::Path;
-use std::time::Duration;
 
-use crate::process::run_with_timeout;
+use crate::git;
 use crate::project::STATE_DIR;
 use crate::scope::Scope;
 use crate::session::event::content_hash;
 
 /// The tree of an empty repository (the same in every git repository).
 const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-/// Limit for one git call.
-const GIT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Files larger than this are named, not diffed.
 const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 
@@ -306,14 +303,13 @@ impl Git<'_> {
     }
 
     fn bytes(&self, args: &[&str]) -> Result<Vec<u8>, DiffError> {
-        let checkout = self.checkout.to_string_lossy();
-        let mut all = vec!["-C", checkout.as_ref(), "-c", "core.quotepath=off"];
+        let mut all = vec!["-c", "core.quotepath=off"];
         all.extend_from_slice(args);
         let failed = |message: String| DiffError::Git {
             args: args.join(" "),
             message,
         };
-        let output = run_with_timeout("git", &all, None, GIT_TIMEOUT)
+        let output = git::run(self.checkout, &all, git::Wait::Command)
             .map_err(|error| failed(error.to_string()))?;
         if !output.success() {
             return Err(failed(crate::text::shorten(output.stderr.trim(), 300)));

@@ -1,4 +1,4 @@
-//! Seed 001's standalone loop as one command: run a round; on FAIL pipe the fix request to a
+//! The fix loop, standalone, as one command: run a round; on FAIL pipe the fix request to a
 //! fixer command's stdin (e.g. `claude -p`), record what it fixed and what it challenged, and run
 //! the next round — until PASS, ESCALATE or STOPPED.
 //!

@@ -1,4 +1,4 @@
-//! The six convergence guards, checked in this order after each round (seed 002):
+//! The six convergence guards, checked in this order after each round of the deep review:
 //! 1. no blocking finding → PASS;
 //! 2. a finding marked fixed is reported again → ESCALATE (stuck);
 //! 3. a challenged finding is reported again → ESCALATE (dispute: both sides' words);
@@ -9,15 +9,31 @@
 //!
 //! Otherwise the round FAILs and the loop goes on.
 //!
+//! Guards 2 to 6 are the shared engine's ([`crate::convergence`]); this module hands it the round
+//! state's facts (a finding marked fixed once and reported again is stuck; the blocking keys and
+//! the diff hash say whether anything moved; `--max-rounds` is the cap) and words the outcome.
+//!
 //! Invariants: [`decide`] is pure and reads the round state as it was *before* this round (the
 //! caller records the round only afterwards), so a round never compares against itself; identity
 //! across rounds is the stable key, never the reviewer's per-run id.
 
 use std::collections::BTreeSet;
 
+use crate::convergence::{
+    FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
+};
 use crate::deep_review::state::RoundState;
 use crate::deep_review::verdict::{Escalated, Guard, ReportedFinding, Status};
 use crate::text::plural;
+
+/// A finding marked fixed once and reported again is stuck.
+const MAX_FIX_ATTEMPTS: usize = 1;
+
+/// The finding guards, in order (guards 2 and 3).
+const FINDING_ORDER: [FindingGuard; 2] = [FindingGuard::Stuck, FindingGuard::Dispute];
+
+/// The loop guards after the finding guards, in order (guards 4 to 6).
+const LOOP_ORDER: [LoopGuard; 3] = [LoopGuard::NoProgress, LoopGuard::Diverging, LoopGuard::Cap];
 
 /// What one round produced, for the guards.
 #[derive(Debug, Clone, Copy)]
@@ -58,106 +74,147 @@ pub(crate) fn decide(before: &RoundState, facts: &RoundFacts<'_>) -> Decision {
         };
         return decision(Status::Pass, Some(Guard::NoBlocking), reason, Vec::new());
     }
-    if let Some(stuck) = stuck(before, &blocking) {
-        return stuck;
+    if let Some(held) = reported_again(before, &blocking) {
+        return held;
     }
-    if let Some(dispute) = dispute(before, &blocking) {
-        return dispute;
-    }
-    let all = |author: Option<String>| -> Vec<Escalated> {
+    let all = || -> Vec<Escalated> {
         blocking
             .iter()
-            .map(|reported| Escalated::of(reported, author.clone()))
+            .map(|reported| Escalated::of(reported, None))
             .collect()
     };
-    if let Some(previous) = before.rounds.last() {
-        let keys: BTreeSet<&str> = blocking.iter().map(|found| found.key.as_str()).collect();
-        let previous_keys: BTreeSet<&str> = before
-            .prev_blocking_ids
-            .iter()
-            .map(String::as_str)
-            .collect();
-        if keys == previous_keys && previous.diff_hash == facts.diff_hash {
-            let reason = format!(
+    let (loop_facts, previous_round) = loop_facts(before, facts, &blocking);
+    let (guard, reason) = match loop_guard(&loop_facts, &LOOP_ORDER) {
+        Some(LoopGuard::NoProgress) => (
+            Guard::NoProgress,
+            format!(
                 "no progress: the same {} as round {} and the diff did not change; a human decides",
                 plural(blocking.len(), "blocking finding"),
-                previous.round
-            );
-            return decision(Status::Escalate, Some(Guard::NoProgress), reason, all(None));
+                previous_round
+            ),
+        ),
+        Some(LoopGuard::Diverging) => {
+            let [first, second, now] = loop_facts.last_counts.unwrap_or_default();
+            (
+                Guard::Diverging,
+                format!(
+                    "diverging: the blocking findings grew two rounds in a row ({first} → {second} → {now}); the review is drifting into nitpicks, a human decides"
+                ),
+            )
         }
-    }
-    if let [.., first, second] = before.rounds.as_slice() {
-        let counts = [
-            first.blocking_count(),
-            second.blocking_count(),
-            blocking.len(),
-        ];
-        if counts[0] < counts[1] && counts[1] < counts[2] {
+        Some(LoopGuard::Cap) => (
+            Guard::RoundCap,
+            format!(
+                "round cap: round {} of {} (--max-rounds) still has {}; a human decides",
+                facts.round,
+                facts.max_rounds,
+                plural(blocking.len(), "blocking finding")
+            ),
+        ),
+        None => {
             let reason = format!(
-                "diverging: the blocking findings grew two rounds in a row ({} → {} → {}); the review is drifting into nitpicks, a human decides",
-                counts[0], counts[1], counts[2]
+                "{}: fix them, then run the next round",
+                plural(blocking.len(), "blocking finding")
             );
-            return decision(Status::Escalate, Some(Guard::Diverging), reason, all(None));
+            return decision(Status::Fail, None, reason, Vec::new());
         }
-    }
-    if facts.round >= facts.max_rounds {
-        let reason = format!(
-            "round cap: round {} of {} (--max-rounds) still has {}; a human decides",
-            facts.round,
-            facts.max_rounds,
-            plural(blocking.len(), "blocking finding")
-        );
-        return decision(Status::Escalate, Some(Guard::RoundCap), reason, all(None));
-    }
-    let reason = format!(
-        "{}: fix them, then run the next round",
-        plural(blocking.len(), "blocking finding")
-    );
-    decision(Status::Fail, None, reason, Vec::new())
+    };
+    decision(Status::Escalate, Some(guard), reason, all())
 }
 
-/// Guard 2: a finding the author marked fixed is reported again.
-fn stuck(before: &RoundState, blocking: &[&ReportedFinding]) -> Option<Decision> {
-    reported_again(blocking, Guard::Stuck, |key| {
-        let mark = before.attempted_fixes.iter().find(|mark| mark.key == key)?;
-        Some(format!("marked fixed in round {}", mark.round))
-    })
-}
-
-/// Guard 3: a finding the author challenged as a false positive is reported again.
-fn dispute(before: &RoundState, blocking: &[&ReportedFinding]) -> Option<Decision> {
-    reported_again(blocking, Guard::Dispute, |key| {
-        let challenge = before
-            .challenged_ids
-            .iter()
-            .find(|challenge| challenge.key == key)?;
-        Some(format!(
-            "challenged in round {}: {}",
-            challenge.round, challenge.reason
-        ))
-    })
-}
-
-/// Escalates the blocking findings the author already answered (`author_of` gives the author's
-/// words for a stable key, `None` when the author said nothing about it).
-fn reported_again(
+/// The loop's facts for the engine, and the previous round's number (0 when there was none).
+fn loop_facts(
+    before: &RoundState,
+    facts: &RoundFacts<'_>,
     blocking: &[&ReportedFinding],
-    guard: Guard,
-    author_of: impl Fn(&str) -> Option<String>,
-) -> Option<Decision> {
-    let escalated: Vec<Escalated> = blocking
+) -> (LoopFacts, u32) {
+    let keys: BTreeSet<&str> = blocking.iter().map(|found| found.key.as_str()).collect();
+    let previous_keys: BTreeSet<&str> = before
+        .prev_blocking_ids
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let previous = before.rounds.last();
+    let loop_facts = LoopFacts {
+        passes: facts.round,
+        max_passes: facts.max_rounds,
+        is_unchanged: previous
+            .is_some_and(|previous| keys == previous_keys && previous.diff_hash == facts.diff_hash),
+        last_counts: match before.rounds.as_slice() {
+            [.., first, second] => Some([
+                first.blocking_count(),
+                second.blocking_count(),
+                blocking.len(),
+            ]),
+            _ => None,
+        },
+    };
+    (loop_facts, previous.map_or(0, |previous| previous.round))
+}
+
+/// Guards 2 and 3: the blocking findings the author already answered (marked fixed, or
+/// challenged) that this round reports again; stuck ones first.
+fn reported_again(before: &RoundState, blocking: &[&ReportedFinding]) -> Option<Decision> {
+    let held: Vec<(&ReportedFinding, FindingGuard)> = blocking
         .iter()
         .filter_map(|reported| {
-            let author = author_of(&reported.key)?;
-            Some(Escalated::of(reported, Some(author)))
+            let history = FindingHistory {
+                failed_fixes: usize::from(
+                    before
+                        .attempted_fixes
+                        .iter()
+                        .any(|mark| mark.key == reported.key),
+                ),
+                challenge: before
+                    .challenged_ids
+                    .iter()
+                    .find(|challenge| challenge.key == reported.key)
+                    .map(|challenge| challenge.challenge(true)),
+            };
+            finding_guard(&history, MAX_FIX_ATTEMPTS, &FINDING_ORDER)
+                .map(|guard| (*reported, guard))
         })
         .collect();
+    FINDING_ORDER.into_iter().find_map(|guard| {
+        let escalated: Vec<Escalated> = held
+            .iter()
+            .filter(|(_, held_by)| *held_by == guard)
+            .map(|(reported, _)| {
+                Escalated::of(reported, author_words(before, &reported.key, guard))
+            })
+            .collect();
+        escalate(escalated, guard)
+    })
+}
+
+/// What the author said about a finding key before this round that `guard` holds against it.
+fn author_words(before: &RoundState, key: &str, guard: FindingGuard) -> Option<String> {
+    if guard == FindingGuard::Stuck {
+        let mark = before.attempted_fixes.iter().find(|mark| mark.key == key)?;
+        return Some(format!("marked fixed in round {}", mark.round));
+    }
+    let challenge = before
+        .challenged_ids
+        .iter()
+        .find(|challenge| challenge.key == key)?;
+    Some(format!(
+        "challenged in round {}: {}",
+        challenge.round, challenge.reason
+    ))
+}
+
+/// Escalates the findings a finding guard holds, naming the first.
+fn escalate(escalated: Vec<Escalated>, guard: FindingGuard) -> Option<Decision> {
     let first = escalated.first()?;
-    let what = match guard {
-        Guard::Stuck => "was marked fixed and is reported again; the fix does not hold",
-        _ => {
-            "was challenged as a false positive and is reported again; writer and reviewer disagree"
-        }
+    let (guard, what) = match guard {
+        FindingGuard::Stuck => (
+            Guard::Stuck,
+            "was marked fixed and is reported again; the fix does not hold",
+        ),
+        FindingGuard::Dispute => (
+            Guard::Dispute,
+            "was challenged as a false positive and is reported again; writer and reviewer disagree",
+        ),
     };
     let reason = format!(
         "{}: {} {} {what}, a human decides{}",
@@ -194,7 +251,7 @@ fn decision(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deep_review::state::{Challenge, Mark, RoundRecord};
+    use crate::deep_review::state::{ChallengeMark, Mark, RoundRecord};
     use crate::session::findings::{Finding, Severity};
 
     fn found(title: &str, severity: Severity) -> ReportedFinding {
@@ -266,7 +323,7 @@ mod tests {
             "changed diff: FAIL"
         );
         assert_eq!(guard_of(&state, &["a"], "h1", 5), Some(Guard::NoProgress));
-        state.challenged_ids.push(Challenge {
+        state.challenged_ids.push(ChallengeMark {
             key: found("a", Severity::P1).key,
             id: "F1".into(),
             title: "a".into(),

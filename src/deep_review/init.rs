@@ -1,5 +1,5 @@
 //! `car deep-review init FEATURE`: a new context file from the shipped template, registered in
-//! `CLAUDE.md` under "Active review contexts" (seed 002, steps 3 and 4).
+//! `CLAUDE.md` under "Active review contexts" (the deep review's setup).
 //!
 //! Invariants: an existing context file is never overwritten; the `CLAUDE.md` line is added once
 //! (a line naming the file already in the section counts), the section is created when missing,

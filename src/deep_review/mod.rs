@@ -1,4 +1,4 @@
-//! The deep review (seed 002): a cross-model, domain-aware review for high-stakes changes. The
+//! The deep review: a cross-model, domain-aware review for high-stakes changes. The
 //! current diff, a domain context file and the project rubric go to a second model; its findings
 //! are judged by the gate's rules; a bounded fix-and-recheck loop runs until the findings
 //! converge, and hands the call to a human when they do not.
@@ -6,7 +6,7 @@
 //! One concept per file: `diff` (the change against a base), `context` (finding the context
 //! file), `init` (a new context file and its `CLAUDE.md` line), `prompt`, `state` (round state
 //! per context), `guards` (the six convergence guards), `verdict` (the answer), `stop` (why a
-//! run did not review), `round` (one round end to end) and `fix_loop` (seed 001's standalone loop
+//! run did not review), `round` (one round end to end) and `fix_loop` (the standalone fix loop
 //! around a fixer command).
 //!
 //! Invariants: never a silent "no review" — every way a round can fail is a [`StopCause`] and a

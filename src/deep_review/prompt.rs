@@ -179,7 +179,7 @@ pub(crate) fn lesson_warnings(
 mod tests {
     use super::*;
     use crate::deep_review::diff::{Base, FileChange};
-    use crate::deep_review::state::Challenge;
+    use crate::deep_review::state::ChallengeMark;
 
     #[test]
     fn prompt_has_context_focus_challenges_diff_and_contract() {
@@ -205,7 +205,7 @@ mod tests {
             paths: Vec::new(),
         };
         let state = RoundState {
-            challenged_ids: vec![Challenge {
+            challenged_ids: vec![ChallengeMark {
                 key: "fx.py|rate".into(),
                 id: "F2".into(),
                 title: "Rate".into(),

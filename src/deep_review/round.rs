@@ -22,6 +22,7 @@ use crate::project::Project;
 use crate::reviewer::{self, AskOptions};
 use crate::session::findings::{Finding, Review};
 use crate::settings::{ReviewerBackend, Settings};
+use crate::state_files::{ANSWER_SUFFIX, PROMPT_SUFFIX};
 
 /// What a round needs: where, with which settings and clock, and the run's options.
 #[derive(Debug, Clone, Copy)]
@@ -182,7 +183,7 @@ impl Round<'_> {
             state: self.before,
             warnings: &warnings,
         });
-        crate::files::write_atomic(&self.file(".prompt.md"), text.as_bytes())
+        crate::files::write_atomic(&self.file(PROMPT_SUFFIX), text.as_bytes())
             .map_err(StateError::from)?;
         let options = AskOptions {
             output_schema: Some(crate::gate::prompt::findings_schema()),
@@ -195,7 +196,7 @@ impl Round<'_> {
             self.request.timeout,
             &options,
         )?;
-        let answer_file = self.file(".answer.txt");
+        let answer_file = self.file(ANSWER_SUFFIX);
         let _ = crate::files::write_atomic(&answer_file, answer.as_bytes());
         let review = Review::parse_text(&answer).map_err(|error| StopCause::Unusable {
             error,
@@ -232,7 +233,7 @@ impl Round<'_> {
             "reviewed {} {}; prompt: {}",
             crate::text::plural(self.changes.files.len(), "changed file"),
             self.changes.scope_label(),
-            self.shown(&self.file(".prompt.md"))
+            self.shown(&self.file(PROMPT_SUFFIX))
         )];
         notes.extend(asked.notes);
         Verdict {

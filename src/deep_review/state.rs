@@ -1,7 +1,7 @@
 //! Round state: what a deep review loop remembers between rounds, one file per context in car's
 //! state folder (`deep-review/<context>/state.json`, beside each round's prompt and answer).
 //!
-//! It holds the three sets of seed 002 — `attempted_fixes` (findings the author fixed),
+//! It holds the deep review's three sets — `attempted_fixes` (findings the author fixed),
 //! `challenged_ids` (findings the author holds to be false positives, with the reason) and
 //! `prev_blocking_ids` (the previous round's blocking findings) — plus the round number and the
 //! findings of every round. All identities are stable keys (file + normalised title).
@@ -16,13 +16,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::convergence;
 use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
 use crate::project::{Project, sanitize_component};
+use crate::state_files::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
 
-/// Folder under car's state folder that holds one folder per context.
-const DEEP_REVIEW_DIR: &str = "deep-review";
-const STATE_FILE: &str = "state.json";
 /// How long a command waits for a round that holds the lock.
 const LOCK_WAIT: Duration = Duration::from_millis(1_500);
 
@@ -68,9 +67,10 @@ pub(crate) struct Mark {
     pub(crate) round: u32,
 }
 
-/// A finding the author holds to be a false positive, with both sides' words.
+/// A finding the author holds to be a false positive, with both sides' words, as the round state
+/// keeps it (the guards read it as a [`convergence::Challenge`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Challenge {
+pub(crate) struct ChallengeMark {
     pub(crate) key: String,
     pub(crate) id: String,
     pub(crate) title: String,
@@ -79,6 +79,17 @@ pub(crate) struct Challenge {
     /// Why the author holds it to be wrong (goes into the next prompt).
     pub(crate) reason: String,
     pub(crate) round: u32,
+}
+
+impl ChallengeMark {
+    /// The challenge as the convergence guards read it: a round that reports the finding again
+    /// answers it.
+    pub(crate) fn challenge(&self, reported_again: bool) -> convergence::Challenge<'_> {
+        convergence::Challenge {
+            reason: &self.reason,
+            answer: Some(reported_again),
+        }
+    }
 }
 
 /// One completed round.
@@ -111,7 +122,7 @@ pub(crate) struct RoundState {
     /// PASS or ESCALATE once the loop has ended.
     pub(crate) closed: Option<Status>,
     pub(crate) attempted_fixes: Vec<Mark>,
-    pub(crate) challenged_ids: Vec<Challenge>,
+    pub(crate) challenged_ids: Vec<ChallengeMark>,
     /// Stable keys of the previous round's blocking findings.
     pub(crate) prev_blocking_ids: Vec<String>,
     pub(crate) rounds: Vec<RoundRecord>,
@@ -207,10 +218,14 @@ impl RoundState {
     }
 
     /// Records that the author holds a finding of the last round to be a false positive.
-    pub(crate) fn challenge(&mut self, id: &str, reason: &str) -> Result<Challenge, StateError> {
+    pub(crate) fn challenge(
+        &mut self,
+        id: &str,
+        reason: &str,
+    ) -> Result<ChallengeMark, StateError> {
         let (round, reported) = self.finding(id)?;
         self.forget(&reported.key);
-        let challenge = Challenge {
+        let challenge = ChallengeMark {
             key: reported.key,
             id: reported.finding.id,
             title: reported.finding.title,
@@ -271,10 +286,10 @@ impl RoundStore {
         };
         let mut stores: Vec<(RoundStore, RoundState)> = entries
             .flatten()
-            .filter(|entry| entry.path().join(STATE_FILE).is_file())
+            .filter(|entry| entry.path().join(DEEP_REVIEW_STATE).is_file())
             .filter_map(|entry| {
                 let dir = entry.path();
-                let state = read_state(&dir.join(STATE_FILE)).ok()?;
+                let state = read_state(&dir.join(DEEP_REVIEW_STATE)).ok()?;
                 let context = state.context.clone();
                 Some((RoundStore { context, dir }, state))
             })
@@ -313,12 +328,13 @@ impl RoundStore {
     }
 
     pub(crate) fn state_file(&self) -> PathBuf {
-        self.dir.join(STATE_FILE)
+        self.dir.join(DEEP_REVIEW_STATE)
     }
 
-    /// `round-<n>.<suffix>` in the context's folder (prompt, answer, codex's files).
+    /// `round-<n><suffix>` in the context's folder (prompt, answer, codex's files).
     pub(crate) fn round_file(&self, round: u32, suffix: &str) -> PathBuf {
-        self.dir.join(format!("round-{round}{suffix}"))
+        let prefix = state_files::deep_review_round(round);
+        self.dir.join(format!("{prefix}{suffix}"))
     }
 
     /// Locks the state for a read-modify-write (or a whole round).

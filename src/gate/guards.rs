@@ -1,4 +1,4 @@
-//! The guards that keep the review loop bounded (seeds 001 and 002).
+//! The guards that keep the review gate's fix loop bounded.
 //!
 //! After each review round, before the verdict, the convergence guards hand findings to a human:
 //! a blocking finding that survived `maxFixAttempts` rounds in which the agent changed its file
@@ -7,10 +7,19 @@
 //! the breaker is the last resort: `maxStopPasses` blocked stops in a row, or a stop where nothing
 //! moved since the last fix request.
 //!
+//! The guards themselves are the shared engine's ([`crate::convergence`]); this module hands it
+//! the session's facts (fix attempts and challenges from the snapshot, `maxFixAttempts`,
+//! `maxStopPasses`, the order of its guards: a dispute before stuck, the breaker's cap before no
+//! progress) and words the outcome.
+//!
 //! Invariants: the guards are pure functions of the snapshot and the settings, so the gate and
 //! `car review status` reach the same answer; each finding key is escalated at most once.
 
 use std::collections::BTreeSet;
+
+use crate::convergence::{
+    FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
+};
 
 use crate::session::event::{AllowKind, BlockKind, EscalationKind, Event};
 use crate::session::findings::Severity;
@@ -25,14 +34,15 @@ pub(crate) fn escalations(snapshot: &Snapshot, settings: &Settings) -> Vec<Event
     let mut events = Vec::new();
     for item in snapshot.outstanding(settings.minimum_blocking_severity) {
         let key = item.finding.key();
-        let challenge = snapshot
-            .rounds
-            .challenge_of(&key)
-            .filter(|challenge| challenge.upheld == Some(true));
+        let record = snapshot.rounds.challenge_of(&key);
         let fixes = snapshot.rounds.failed_fixes(&key);
-        let kind = match challenge {
-            Some(_) => EscalationKind::ChallengeUpheld,
-            None if fixes.len() >= max => EscalationKind::Stuck,
+        let history = FindingHistory {
+            failed_fixes: fixes.len(),
+            challenge: record.map(|record| record.challenge()),
+        };
+        let (kind, challenge) = match finding_guard(&history, max, &FINDING_ORDER) {
+            Some(FindingGuard::Dispute) => (EscalationKind::ChallengeUpheld, record),
+            Some(FindingGuard::Stuck) => (EscalationKind::Stuck, None),
             None => continue,
         };
         if !keys.insert(key) {
@@ -57,7 +67,7 @@ fn withdrawn_p1s(snapshot: &Snapshot, keys: &mut BTreeSet<String>) -> Vec<Event>
     for challenge in &snapshot.rounds.challenges {
         let key = challenge.finding.key();
         let withdrawn_p1 =
-            challenge.upheld == Some(false) && challenge.finding.severity == Severity::P1;
+            challenge.challenge().is_withdrawn() && challenge.finding.severity == Severity::P1;
         if !withdrawn_p1 || snapshot.rounds.is_escalated(&key) || !keys.insert(key) {
             continue;
         }
@@ -82,6 +92,14 @@ fn describe(attempt: &FixAttempt) -> String {
     }
 }
 
+/// The finding guards, in order: a challenge the reviewer answered by reporting the finding again
+/// goes to a person as a dispute, whatever the fix attempts.
+const FINDING_ORDER: [FindingGuard; 2] = [FindingGuard::Dispute, FindingGuard::Stuck];
+
+/// The breaker's loop guards, in order: the cap of blocked stops before anything else (a stop
+/// holds no round of its own to tell drift from progress).
+const BREAKER_ORDER: [LoopGuard; 2] = [LoopGuard::Cap, LoopGuard::NoProgress];
+
 /// The breaker: `maxStopPasses` blocks in a row, or (when `no_progress_applies`) nothing moved
 /// since a fix request. The allow kind and the message for the person, naming what is still open.
 pub(crate) fn breaker(
@@ -91,26 +109,28 @@ pub(crate) fn breaker(
 ) -> Option<(AllowKind, String)> {
     let max = settings.max_stop_passes;
     let threshold = settings.minimum_blocking_severity;
-    let (kind, mut message) = if snapshot.blocks_since_allow >= max {
-        (
+    let facts = LoopFacts {
+        passes: snapshot.blocks_since_allow,
+        max_passes: max,
+        is_unchanged: no_progress_applies
+            && snapshot.last_block.as_ref().is_some_and(|last| {
+                last.kind == BlockKind::Findings
+                    && last.fingerprint == snapshot.fingerprint(threshold)
+            }),
+        last_counts: None,
+    };
+    let (kind, mut message) = match loop_guard(&facts, &BREAKER_ORDER)? {
+        LoopGuard::Cap => (
             AllowKind::Breaker,
             format!(
                 "car: {} stops in a row were blocked (maxStopPasses {max}); letting the agent stop with the review still open.",
                 snapshot.blocks_since_allow
             ),
-        )
-    } else {
-        let last = snapshot.last_block.as_ref()?;
-        if !no_progress_applies
-            || last.kind != BlockKind::Findings
-            || last.fingerprint != snapshot.fingerprint(threshold)
-        {
-            return None;
-        }
-        (
+        ),
+        LoopGuard::NoProgress | LoopGuard::Diverging => (
             AllowKind::NoProgress,
             "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop.".to_string(),
-        )
+        ),
     };
     let open: Vec<String> = snapshot
         .outstanding(threshold)

@@ -1,4 +1,4 @@
-//! Known limits the agent declares in its last message (seed 001): a line
+//! Known limits the agent declares in its last message (the fix loop): a line
 //! `- [KNOWN LIMIT] F2 — reason` (or the seed's `[BEKANNTE GRENZE]`) records the open P2 finding
 //! F2 as a known limit, exactly like `car review defer F2 --reason …`.
 //!

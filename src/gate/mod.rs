@@ -2,7 +2,8 @@
 //! unreviewed changes are reviewed, blocking findings are sent back to be fixed, and the loop stays
 //! bounded. Stages ([`stages`]): the last-message [`classifier`], the [`known_limits`] the agent
 //! declares, the breaker and convergence [`guards`], the review [`prompt`], the block [`reasons`],
-//! the P3 [`offers`] and one stop at a time ([`stop_lock`]).
+//! the P3 [`offers`] and one stop at a time ([`stop_lock`]); what the gate would see now, for
+//! commands that only look ([`session_view`]).
 
 pub(crate) mod classifier;
 pub(crate) mod guards;
@@ -10,6 +11,7 @@ pub(crate) mod known_limits;
 pub(crate) mod offers;
 pub(crate) mod prompt;
 pub(crate) mod reasons;
+pub(crate) mod session_view;
 pub(crate) mod stages;
 pub(crate) mod stop_lock;
 

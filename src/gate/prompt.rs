@@ -29,16 +29,13 @@ use crate::settings::Settings;
 /// car's default review rules, installed as `.claude/claude-auto-review/rules.md`.
 pub(crate) const DEFAULT_RULES: &str = include_str!("default_rules.md");
 
-/// The installed rules file's name inside the state folder (the `rulesFile` default).
-pub(crate) const RULES_FILE_NAME: &str = "rules.md";
-
 /// Largest diff shown per file, and for the whole prompt.
 const MAX_FILE_DIFF: usize = 60 * 1024;
 const MAX_TOTAL_DIFF: usize = 240 * 1024;
 
 /// Writes the default rules file into the project unless one exists; its path when written.
 pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, ReviewError> {
-    let path = project.state_dir().join(RULES_FILE_NAME);
+    let path = project.state_dir().join(crate::state_files::RULES);
     if path.exists() {
         return Ok(None);
     }
@@ -54,7 +51,7 @@ pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, Str
         .as_ref()
         .map(|file| project.root().join(file))
         .filter(|path| crate::project::resolves_inside(project.root(), path));
-    let installed = project.state_dir().join(RULES_FILE_NAME);
+    let installed = project.state_dir().join(crate::state_files::RULES);
     for path in configured.into_iter().chain([installed]) {
         if let Ok(Some(text)) = crate::files::read_optional(&path) {
             return (text, path.display().to_string());

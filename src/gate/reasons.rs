@@ -3,7 +3,7 @@
 //!
 //! Invariants: P3 never appear in a fix request; the agent is never told to swap the independent
 //! reviewer for a self-review (that is the person's call and goes to `systemMessage`); from the
-//! second fix request of a session the agent is asked for a round reflection first (seed 001).
+//! second fix request of a session the agent is asked for a round reflection first (the fix loop).
 
 use crate::session::Session;
 use crate::session::findings::Severity;

@@ -30,6 +30,7 @@ use crate::session::rounds::Escalation;
 use crate::session::snapshot::{Request, Snapshot};
 use crate::settings::BlockingThreshold;
 use crate::settings::ReviewerBackend;
+use crate::state_files;
 
 /// What the agent's stop says beyond its session.
 pub(crate) struct StopInput<'a> {
@@ -336,8 +337,8 @@ impl<'a> Gate<'a> {
         let path = self
             .log
             .dir()
-            .join("reviews")
-            .join(format!("{id}.prompt.md"));
+            .join(state_files::REVIEWS_DIR)
+            .join(format!("{id}{}", state_files::PROMPT_SUFFIX));
         crate::files::write_atomic(&path, text.as_bytes())?;
         let prompt_file = self
             .context
@@ -368,7 +369,12 @@ impl<'a> Gate<'a> {
                 .unwrap_or_default();
         let options = AskOptions {
             output_schema: Some(prompt::findings_schema()),
-            files_prefix: Some(self.log.dir().join("reviews").join(&request.id)),
+            files_prefix: Some(
+                self.log
+                    .dir()
+                    .join(state_files::REVIEWS_DIR)
+                    .join(&request.id),
+            ),
         };
         let mut last_error = Failure {
             what: String::new(),
@@ -421,11 +427,11 @@ impl<'a> Gate<'a> {
             };
             (failure, error.is_retryable())
         })?;
-        let answer_path = self
-            .log
-            .dir()
-            .join("reviews")
-            .join(format!("{}.answer.txt", request.id));
+        let answer_path = self.log.dir().join(state_files::REVIEWS_DIR).join(format!(
+            "{}{}",
+            request.id,
+            state_files::ANSWER_SUFFIX
+        ));
         let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
         let review = Review::parse_text(&text)
             .map(|review| review.relative_to(self.context.project))

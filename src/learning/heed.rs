@@ -37,9 +37,6 @@ const MAX_OPEN: usize = 500;
 /// Largest file read back at a stop to look for the warned line.
 const READ_LIMIT: u64 = 2 * 1024 * 1024;
 
-/// File name of a session's open warnings, in its client folder.
-pub(crate) const FILE_NAME: &str = "open-warnings.json";
-
 /// One warning still waiting for its outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct OpenWarning {
@@ -67,7 +64,10 @@ pub(crate) struct Settled {
 }
 
 fn open_path(session: &Session<'_>) -> PathBuf {
-    session.project.client_dir(session.id).join(FILE_NAME)
+    session
+        .project
+        .client_dir(session.id)
+        .join(crate::state_files::OPEN_WARNINGS)
 }
 
 fn load(path: &Path) -> OpenFile {

@@ -1,4 +1,5 @@
-//! What a learned trigger must be: *rather miss than false-alarm* (seed 003).
+//! What a learned trigger must be: *rather miss than false-alarm* (the lesson system's precision
+//! rule).
 //!
 //! Only a validator error with a specific subject teaches (a module that does not exist, a
 //! reference a custom rule says is undefined, an external checker's coded finding); a syntax slip
@@ -14,10 +15,8 @@
 //!   no such files. A search that fails or exceeds its time refuses too.
 
 use std::path::Path;
-use std::process::Command;
-use std::time::Duration;
 
-use crate::process::run_command;
+use crate::git;
 
 /// Why a trigger was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -329,51 +328,51 @@ pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The search of the project's files may take this long; past it the trigger is refused.
-const SEARCH_TIMEOUT: Duration = Duration::from_secs(3);
+/// The search of the project's files runs on a hook's path; past a hook's wait for git
+/// ([`git::Wait::Hook`]) the trigger is refused.
+const SEARCH_WAIT: git::Wait = git::Wait::Hook;
 
 /// Refuses a trigger that occurs in a file git tracks in `checkout` whose name is in `scope`
 /// (`*.py`, or a file name), `except` the files where the error itself was seen. Deterministic:
-/// `git grep` over exactly the tracked files, no sampling; bounded by [`SEARCH_TIMEOUT`].
+/// `git grep` over exactly the tracked files, no sampling; bounded by [`SEARCH_WAIT`].
 pub(crate) fn check_project(
     checkout: &Path,
     scope: &str,
     except: &[&str],
     trigger: &str,
 ) -> Result<(), Refusal> {
-    if !checkout.join(".git").exists() {
+    if !git::is_checkout(checkout) {
         return Ok(());
     }
     let pathspec = match scope.strip_prefix("*.") {
         Some(extension) => format!(":(glob)**/*.{extension}"),
         None => format!(":(glob)**/{scope}"),
     };
-    let mut command = Command::new("git");
-    command
-        .args([
-            "grep",
-            "-I",
-            "-l",
-            "-z",
-            "-F",
-            "--no-color",
-            "-e",
-            trigger,
-            "--",
-        ])
-        .arg(pathspec)
-        .args(
-            except
-                .iter()
-                .map(|file| format!(":(exclude,literal){file}")),
-        )
-        .current_dir(checkout);
+    let mut args: Vec<String> = [
+        "grep",
+        "-I",
+        "-l",
+        "-z",
+        "-F",
+        "--no-color",
+        "-e",
+        trigger,
+        "--",
+    ]
+    .map(String::from)
+    .into();
+    args.push(pathspec);
+    args.extend(
+        except
+            .iter()
+            .map(|file| format!(":(exclude,literal){file}")),
+    );
     let unchecked = |why: String| Refusal::Unchecked {
         trigger: trigger.to_string(),
         why,
     };
     let output =
-        run_command(command, None, SEARCH_TIMEOUT).map_err(|error| unchecked(error.to_string()))?;
+        git::run(checkout, &args, SEARCH_WAIT).map_err(|error| unchecked(error.to_string()))?;
     match output.code {
         Some(1) if !output.timed_out => Ok(()),
         Some(0) => Err(Refusal::InProject {
@@ -387,7 +386,7 @@ pub(crate) fn check_project(
         }),
         _ if output.timed_out => Err(unchecked(format!(
             "`git grep` took over {} s",
-            SEARCH_TIMEOUT.as_secs()
+            SEARCH_WAIT.limit().as_secs()
         ))),
         _ => Err(unchecked(format!(
             "`git grep` failed: {}",
@@ -437,7 +436,7 @@ mod tests {
         }
     }
 
-    use crate::process::git_in as git;
+    use crate::git::git_in as git;
 
     #[test]
     fn a_trigger_in_a_tracked_file_of_the_scope_is_refused() {

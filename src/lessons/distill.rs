@@ -1,5 +1,5 @@
-//! Distill: for scopes with at least 5 lessons, propose more general lessons (seed 003: dry-run
-//! only, suggestions, never applied automatically).
+//! Distill: for scopes with at least 5 lessons, propose more general lessons (the lesson system:
+//! dry-run only, suggestions, never applied automatically).
 //!
 //! Two sources: a deterministic one (literal triggers sharing a prefix and suffix become one
 //! regex, `Prefix\.\w+Suffix`) and the configured reviewer CLI, asked for one precise rule per

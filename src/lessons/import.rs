@@ -1,9 +1,10 @@
 //! Importing a lessons file in the seed format (`car lessons import`, and `car install` finding
-//! seed 003's `.claude/hooks/lessons.json`): every trigger must compile, else nothing is
-//! imported; lessons already present (same scope and triggers) are skipped, so importing twice
-//! adds nothing. Seed 003's candidate pool (`.claude/hooks/lesson_candidates.json`, errors seen
-//! once) joins car's pool the same way ([`import_candidates`]): a candidate never warns, and it
-//! becomes a lesson only when car's own learning sees the same trigger again.
+//! the Python lesson hook's `.claude/hooks/lessons.json`): every trigger must compile, else
+//! nothing is imported; lessons already present (same scope and triggers) are skipped, so
+//! importing twice adds nothing. The Python lesson hook's candidate pool
+//! (`.claude/hooks/lesson_candidates.json`, errors seen once) joins car's pool the same way
+//! ([`import_candidates`]): a candidate never warns, and it becomes a lesson only when car's own
+//! learning sees the same trigger again.
 
 use std::path::Path;
 

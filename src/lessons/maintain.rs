@@ -1,4 +1,4 @@
-//! Maintenance (seed 003): decay, removal, candidate expiry and merge.
+//! Maintenance (the lesson system's rules): decay, removal, candidate expiry and merge.
 //!
 //! Rules:
 //! - decay: a lesson not hit for 90 days (`last_hit`, else its `created` date) loses 1 weight, at
@@ -25,11 +25,10 @@ use crate::lessons::model::{Entry, Examples, Lesson};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::project::Project;
+use crate::state_files::LESSONS_MAINTAINED;
 
 pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
 pub(crate) const CANDIDATE_EXPIRY: i64 = 30 * DAY;
-/// The marker of the hook's last automatic run (Unix seconds inside).
-pub(crate) const MARKER_FILE: &str = "lessons-maintained";
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub(crate) struct Report {
@@ -395,12 +394,12 @@ fn changes_lessons(report: &Report) -> bool {
 }
 
 /// The automatic maintenance at the end of a session: at most once a day (remembered in
-/// [`MARKER_FILE`]), only when there is something to keep. `None` when it was not due.
+/// [`LESSONS_MAINTAINED`]), only when there is something to keep. `None` when it was not due.
 pub(crate) fn run_if_due(project: &Project, clock: Clock) -> Result<Option<Report>, LessonsError> {
     if !project.lessons_file().exists() && !project.candidates_file().exists() {
         return Ok(None);
     }
-    let marker = project.state_dir().join(MARKER_FILE);
+    let marker = project.state_dir().join(LESSONS_MAINTAINED);
     let now = clock.now();
     let last = crate::files::read_optional(&marker)
         .ok()

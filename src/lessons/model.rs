@@ -1,4 +1,4 @@
-//! The lesson and candidate files as stored (seed 003 format) and the validated [`Lesson`] the
+//! The lesson and candidate files as stored (the seed format) and the validated [`Lesson`] the
 //! engine works with.
 //!
 //! Invariants: raw serde types mirror the files exactly and keep every unknown field (`extra`, in

@@ -19,6 +19,7 @@ use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 use crate::project::STATE_DIR;
 use crate::scope::Scope;
+use crate::state_files;
 use crate::text::JsonError;
 use crate::validate::{Diagnostic, Severity};
 
@@ -43,11 +44,9 @@ impl ConfigFile {
             .and_then(|rest| rest.strip_prefix('/'))
         {
             return match state_file {
-                "lessons.json" => Some(ConfigFile::Lessons),
-                "lesson_candidates.json" => Some(ConfigFile::Candidates),
-                name if is_json && name.strip_prefix("validators/").is_some_and(is_plain_name) => {
-                    Some(ConfigFile::Validator)
-                }
+                state_files::LESSONS => Some(ConfigFile::Lessons),
+                state_files::CANDIDATES => Some(ConfigFile::Candidates),
+                name if is_json && is_validator_file(name) => Some(ConfigFile::Validator),
                 _ => None,
             };
         }
@@ -59,6 +58,14 @@ impl ConfigFile {
 /// A file directly in its folder (the suite does not read subfolders).
 fn is_plain_name(name: &str) -> bool {
     !name.is_empty() && !name.contains('/')
+}
+
+/// A rule file directly in the state folder's validators folder (`name` relative to the state
+/// folder).
+fn is_validator_file(name: &str) -> bool {
+    name.strip_prefix(state_files::VALIDATORS_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(is_plain_name)
 }
 
 /// Errors to block with when the edit broke car's configuration; empty otherwise.

@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::files::{self, FileError};
 use crate::project::{Project, sanitize_component};
 use crate::session::event::{BaselineSource, Event, Version, content_hash};
-
-/// Suffix of the marker file that says "the file did not exist".
-const ABSENT_SUFFIX: &str = ".absent";
+use crate::state_files;
 
 /// A session's stored baselines.
 #[derive(Debug, Clone)]
@@ -30,7 +28,7 @@ impl Baselines {
     /// The baselines in a session folder found by listing `clients/`.
     pub(crate) fn in_folder(session_folder: &Path) -> Baselines {
         Baselines {
-            dir: session_folder.join("baselines"),
+            dir: session_folder.join(state_files::BASELINES_DIR),
         }
     }
 
@@ -42,7 +40,7 @@ impl Baselines {
     }
 
     fn absent_path(&self, file: &str) -> PathBuf {
-        files::sidecar(&self.content_path(file), &ABSENT_SUFFIX[1..])
+        files::sidecar(&self.content_path(file), state_files::ABSENT_SUFFIX)
     }
 
     pub(crate) fn is_captured(&self, file: &str) -> bool {

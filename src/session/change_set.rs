@@ -1,23 +1,21 @@
 //! The session as it is now: car's truth at stop time. The logged snapshot is brought up to date
 //! with the disk — changes made outside the edit tools are reconciled (a reverted file drops out,
 //! a deleted one is reviewed as a deletion), and files whose validator errors another tool may
-//! have fixed (`sed`, a formatter, `git checkout`) are validated again from disk — and then the
-//! convergence guards run. The stop gate records the events this makes; `car review status` and
-//! `car review submit` fold them into their own copy without writing, so the three never disagree.
+//! have fixed (`sed`, a formatter, `git checkout`) are validated again from disk. The stop gate
+//! records the events this makes, then runs its convergence guards; `car review status` and
+//! `car review submit` fold the same into their own copy without writing
+//! ([`crate::gate::session_view`]), so the three never disagree.
 //!
 //! Invariants: a file is validated again only when its version differs from the one its errors
 //! were found in (most stops re-check nothing); the validators are the pipeline's, handed in as a
 //! [`Revalidate`] (this layer sets up no validator); a file that cannot be checked keeps its
 //! errors; a notebook keeps its cell errors (its cells are checked one by one by the edit hook).
 
-use crate::clock::Clock;
-use crate::project::Project;
 use crate::session::Session;
 use crate::session::baseline::Baselines;
 use crate::session::event::{Event, Versions};
 use crate::session::reconcile;
 use crate::session::snapshot::Snapshot;
-use crate::settings::Settings;
 use crate::validate::Diagnostic;
 
 /// Validates one file as it is on disk now.
@@ -79,54 +77,13 @@ fn revalidate(session: Session<'_>, snapshot: &Snapshot, validate: &dyn Revalida
         .collect()
 }
 
-/// The session now, for commands that only look: [`refresh`], then the convergence guards, folded
-/// into `snapshot` without writing anything.
-pub(crate) fn look(
-    session: Session<'_>,
-    snapshot: &mut Snapshot,
-    dirty: Option<Versions>,
-    validate: &dyn Revalidate,
-) {
-    refresh(session, snapshot, dirty, validate);
-    let now = session.clock.now();
-    for event in crate::gate::guards::escalations(snapshot, session.settings) {
-        snapshot.apply_event(now, event);
-    }
-}
-
-/// Every session of the project as its gate would see it now, oldest activity first (one
-/// `git status` for all of them).
-pub(crate) fn sessions_now(
-    project: &Project,
-    settings: &Settings,
-    clock: Clock,
-    validate: &dyn Revalidate,
-) -> Vec<Snapshot> {
-    let sessions = crate::session::log::sessions(project);
-    if sessions.is_empty() {
-        return sessions;
-    }
-    let dirty = reconcile::dirty_versions(project, settings);
-    sessions
-        .into_iter()
-        .map(|mut snapshot| {
-            let id = snapshot.session.clone();
-            let session = Session {
-                project,
-                settings,
-                clock,
-                id: &id,
-            };
-            look(session, &mut snapshot, dirty.clone(), validate);
-            snapshot
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::Clock;
+    use crate::project::Project;
     use crate::session::event::{EventRecord, content_hash};
+    use crate::settings::Settings;
     use crate::validate::Severity;
 
     /// Reports one error while the file holds "bad".

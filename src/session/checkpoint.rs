@@ -15,9 +15,9 @@ use crate::files::{self, FileError};
 
 use crate::session::log::{EventLog, decode_lines, fold_lines};
 use crate::session::snapshot::Snapshot;
+use crate::state_files::SNAPSHOT;
 
 const FORMAT: u32 = 3;
-const FILE_NAME: &str = "snapshot.json";
 /// How many bytes before the offset are remembered to recognise the same log.
 const TAIL: usize = 128;
 
@@ -32,7 +32,7 @@ struct Checkpoint {
 /// The session's snapshot, from the cache plus the log's new events, or from the whole log.
 /// Saves the cache again when new events were folded in.
 pub(crate) fn load(log: &EventLog) -> Result<Snapshot, FileError> {
-    let path = log.dir().join(FILE_NAME);
+    let path = log.dir().join(SNAPSHOT);
     let cached = files::read_optional(&path)
         .ok()
         .flatten()
@@ -64,7 +64,7 @@ pub(crate) fn load(log: &EventLog) -> Result<Snapshot, FileError> {
 /// The snapshot from the cache plus the events since, without saving anything; `None` when there
 /// is no usable cache (for the edit hook, which must not pay for a full read).
 pub(crate) fn peek(log: &EventLog) -> Option<Snapshot> {
-    let text = files::read_optional(&log.dir().join(FILE_NAME)).ok()??;
+    let text = files::read_optional(&log.dir().join(SNAPSHOT)).ok()??;
     let checkpoint = serde_json::from_str::<Checkpoint>(&text).ok()?;
     if checkpoint.format != FORMAT {
         return None;
@@ -148,7 +148,7 @@ fn save(log: &EventLog, snapshot: &Snapshot, offset: u64, tail: String) {
     // No fsync: a cache lost in a crash is rebuilt from the log, and a sync would cost the stop
     // hook several milliseconds on every call.
     let dir = log.dir();
-    if files::check_state_links(&dir.join(FILE_NAME)).is_err() {
+    if files::check_state_links(&dir.join(SNAPSHOT)).is_err() {
         return;
     }
     if let Ok(mut temp) = tempfile::Builder::new()
@@ -156,7 +156,7 @@ fn save(log: &EventLog, snapshot: &Snapshot, offset: u64, tail: String) {
         .tempfile_in(&dir)
         && std::io::Write::write_all(&mut temp, text.as_bytes()).is_ok()
     {
-        let _ = temp.persist(dir.join(FILE_NAME));
+        let _ = temp.persist(dir.join(SNAPSHOT));
     }
 }
 

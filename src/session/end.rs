@@ -13,7 +13,8 @@ use crate::answer::Answer;
 use crate::project::Project;
 use crate::session::Session;
 use crate::session::event::Event;
-use crate::session::log::{EVENTS_FILE, EventLog, last_ts_of};
+use crate::session::log::{EventLog, last_ts_of};
+use crate::state_files::{EVENTS, PYTHON_TOOL_LOG};
 
 /// Closes the session (`reason`: why the agent says it ended) and removes stale ones.
 pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
@@ -53,7 +54,7 @@ pub(crate) fn remove_stale(
         // The Python claude-auto-review tool keeps its sessions here too (`state.jsonl`, no
         // car events): its own SessionEnd cleans them.
         let is_python_tools =
-            !folder.join(EVENTS_FILE).exists() && folder.join("state.jsonl").exists();
+            !folder.join(EVENTS).exists() && folder.join(PYTHON_TOOL_LOG).exists();
         if name == current || is_python_tools {
             continue;
         }
@@ -77,7 +78,7 @@ pub(crate) fn remove_stale(
 
 /// The newest event's time, else the folder's modification time.
 fn last_seen(dir: &Path) -> i64 {
-    last_ts_of(&dir.join(EVENTS_FILE)).unwrap_or_else(|| {
+    last_ts_of(&dir.join(EVENTS)).unwrap_or_else(|| {
         std::fs::metadata(dir)
             .and_then(|meta| meta.modified())
             .ok()

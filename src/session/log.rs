@@ -14,9 +14,7 @@ use crate::files::{self, FileError, HOOK_LOCK_WAIT};
 use crate::project::Project;
 use crate::session::event::{Event, EventRecord};
 use crate::session::snapshot::{Frequent, Snapshot, WarningRef};
-
-/// File name of a session's event log inside its client folder.
-pub(crate) const EVENTS_FILE: &str = "events.jsonl";
+use crate::state_files::EVENTS;
 
 /// A session's event log.
 #[derive(Debug, Clone)]
@@ -34,7 +32,7 @@ impl EventLog {
     /// The log in a session folder found by listing `clients/` (whose name may not be the id).
     pub(crate) fn in_folder(project: &Project, folder: &Path, session_id: &str) -> EventLog {
         EventLog {
-            path: folder.join(EVENTS_FILE),
+            path: folder.join(EVENTS),
             lifecycle: project.state_log(),
             session: session_id.to_string(),
         }
@@ -382,7 +380,7 @@ pub(crate) fn sessions(project: &Project) -> Vec<crate::session::snapshot::Snaps
     let mut snapshots: Vec<crate::session::snapshot::Snapshot> = project
         .session_folders()
         .into_iter()
-        .filter(|(_, folder)| folder.join(EVENTS_FILE).exists())
+        .filter(|(_, folder)| folder.join(EVENTS).exists())
         .filter_map(|(name, folder)| {
             let (records, skipped) = EventLog::in_folder(project, &folder, &name).read().ok()?;
             let session = records

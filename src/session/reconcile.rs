@@ -11,9 +11,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use crate::process::run_with_timeout;
+use crate::git;
 use crate::project::{Project, STATE_DIR};
 use crate::session::baseline::{Baselines, HASH_LIMIT, disk_version};
 use crate::session::event::Version;
@@ -22,31 +21,25 @@ use crate::session::log::EventLog;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
-/// How long `git status` may take before reconciliation is skipped.
-const GIT_TIMEOUT: Duration = Duration::from_secs(3);
-
 /// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
 pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
-    if !project.checkout().join(".git").exists() {
+    if !git::is_checkout(project.checkout()) {
         return None;
     }
-    let root = project.checkout().to_string_lossy().into_owned();
-    let output = run_with_timeout(
-        "git",
+    // Past a hook's wait for git, reconciliation is skipped.
+    let output = git::run(
+        project.checkout(),
         &[
             // A background status must not take index.lock nor rewrite the index: that write
             // waits on the disk and races the agent's own git commands.
             "--no-optional-locks",
-            "-C",
-            &root,
             "status",
             "--porcelain=v1",
             "-z",
             "--untracked-files=all",
             "--no-renames",
         ],
-        None,
-        GIT_TIMEOUT,
+        git::Wait::Hook,
     )
     .ok()?;
     if !output.success() {

@@ -1,4 +1,4 @@
-//! How blocking findings fare across the review rounds of a session (seed 002's convergence
+//! How blocking findings fare across the review rounds of a session (the review loop's convergence
 //! state): the rounds that reported each one, the fix attempts it survived, the agent's
 //! challenges, and the findings handed to a human. Folded from the events with the rest of the
 //! [`Snapshot`](crate::session::snapshot::Snapshot).
@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::convergence;
 use crate::session::event::{EscalationKind, Event, Version};
 use crate::session::findings::{Finding, Severity};
 
@@ -38,9 +39,10 @@ pub(crate) struct FixAttempt {
     pub(crate) said: String,
 }
 
-/// A finding the agent holds to be a false positive.
+/// A finding the agent holds to be a false positive, as the session's events record it (the
+/// guards read it as a [`convergence::Challenge`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Challenge {
+pub(crate) struct ChallengeRecord {
     /// The review that reported it.
     pub(crate) review: String,
     pub(crate) finding: Finding,
@@ -49,6 +51,16 @@ pub(crate) struct Challenge {
     pub(crate) sent_in: Option<String>,
     /// Whether that review reported the finding again (as P1/P2); `None` until it came back.
     pub(crate) upheld: Option<bool>,
+}
+
+impl ChallengeRecord {
+    /// The challenge as the convergence guards read it.
+    pub(crate) fn challenge(&self) -> convergence::Challenge<'_> {
+        convergence::Challenge {
+            reason: &self.reason,
+            answer: self.upheld,
+        }
+    }
 }
 
 /// A finding handed to a human.
@@ -110,7 +122,7 @@ impl Escalation {
 pub(crate) struct Rounds {
     /// Finding key → its rounds.
     pub(crate) history: BTreeMap<String, History>,
-    pub(crate) challenges: Vec<Challenge>,
+    pub(crate) challenges: Vec<ChallengeRecord>,
     pub(crate) escalations: Vec<Escalation>,
     /// The start of the agent's latest message the gate saw.
     pub(crate) last_message: String,
@@ -182,7 +194,7 @@ impl Rounds {
     }
 
     pub(crate) fn challenged(&mut self, review: &str, finding: Finding, reason: &str) {
-        self.challenges.push(Challenge {
+        self.challenges.push(ChallengeRecord {
             review: review.to_string(),
             finding,
             reason: reason.to_string(),
@@ -202,7 +214,7 @@ impl Rounds {
     }
 
     /// The open challenge of a finding key, if any (one that is not escalated).
-    pub(crate) fn challenge_of(&self, key: &str) -> Option<&Challenge> {
+    pub(crate) fn challenge_of(&self, key: &str) -> Option<&ChallengeRecord> {
         self.challenges
             .iter()
             .rev()
@@ -211,7 +223,7 @@ impl Rounds {
     }
 
     /// Challenges no review prompt carried yet.
-    pub(crate) fn unsent_challenges(&self) -> impl Iterator<Item = &Challenge> {
+    pub(crate) fn unsent_challenges(&self) -> impl Iterator<Item = &ChallengeRecord> {
         self.challenges
             .iter()
             .filter(|challenge| challenge.sent_in.is_none())

@@ -7,13 +7,10 @@
 //! Outside a git repository a directory is refused: car cannot know what to leave out.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use crate::process::{ProcessError, run_command};
+use crate::git;
+use crate::process::ProcessError;
 use crate::validate::language::Language;
-
-/// Listing even a very large repository takes far less.
-const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The checkable files under `dir`, relative to `dir` joined onto `shown` (the directory as the
 /// user wrote it), sorted. `wants` says whether a file's name makes it checkable.
@@ -22,19 +19,16 @@ pub(crate) fn files_under(
     shown: &str,
     wants: &dyn Fn(&Path) -> bool,
 ) -> Result<Vec<(String, PathBuf)>, String> {
-    let mut command = std::process::Command::new("git");
-    command
-        .args([
-            "ls-files",
-            "-z",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-            "--",
-            ".",
-        ])
-        .current_dir(dir);
-    let output = match run_command(command, None, TIMEOUT) {
+    let list = [
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "--",
+        ".",
+    ];
+    let output = match git::run(dir, &list, git::Wait::Command) {
         Ok(output) if output.success() => output,
         Ok(_) | Err(ProcessError::NotFound { .. }) => return Err(refusal(shown)),
         Err(error) => return Err(format!("{shown}: {error}")),
@@ -76,7 +70,7 @@ pub(crate) fn has_known_language(path: &Path) -> bool {
 mod tests {
     use super::*;
 
-    use crate::process::git_in as git;
+    use crate::git::git_in as git;
 
     #[test]
     fn lists_what_git_shows_and_car_can_check() {

@@ -19,16 +19,13 @@ use crate::lessons::counters::outcome::RETIRE_AFTER;
 use crate::lessons::model::{Entry, Lesson, PROMOTED_WEIGHT};
 use crate::lessons::store::LessonFile;
 
-/// File name of the retired lessons, beside the lessons file.
-pub(crate) const FILE_NAME: &str = "retired-lessons.json";
-
 /// The fields a retired lesson carries beyond its own.
 const RETIRED_AT: &str = "retired_at";
 const RETIRED_BECAUSE: &str = "retired_because";
 
 /// The retired file that belongs to `lessons_file`.
 pub(crate) fn path_of(lessons_file: &Path) -> PathBuf {
-    lessons_file.with_file_name(FILE_NAME)
+    lessons_file.with_file_name(crate::state_files::RETIRED_LESSONS)
 }
 
 /// Reads the retired lessons of `lessons_file` (none when the file does not exist).

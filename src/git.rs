@@ -1,0 +1,90 @@
+//! The one way car runs git: argv only, in a named checkout, through [`crate::process`] (its own
+//! process group, killed with everything it started at its time), and the one answer to "is this
+//! a git checkout".
+//!
+//! Timeout policy: a git call either runs on a hook's path ([`Wait::Hook`]) or for a command a
+//! person started ([`Wait::Command`]). A hook's call gets a few seconds, well inside the shortest
+//! budget of a hook that asks git anything, so the hook still answers (fail open) when git hangs
+//! on a lock or a slow disk; a command's call gets long enough for a very large repository.
+//!
+//! Invariants: a call past its time, a missing `git` and a failing git all come back as a
+//! [`ProcessOutput`] that is not a success or as a [`ProcessError`]; every caller reads that as
+//! "git does not know" and goes on without it. car never runs git through a shell.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::process::{ProcessError, ProcessOutput, run_command};
+
+/// How long a git call may take before it counts as failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// On a hook's path: the hook must answer within its budget even when git hangs.
+    Hook,
+    /// For a command a person ran (`car check DIR`, `car deep-review`): listing or diffing even a
+    /// very large repository takes far less.
+    Command,
+}
+
+impl Wait {
+    pub(crate) const fn limit(self) -> Duration {
+        match self {
+            Wait::Hook => Duration::from_secs(3),
+            Wait::Command => Duration::from_secs(30),
+        }
+    }
+}
+
+/// Whether `dir` is the top of a git checkout (a main checkout's `.git` folder, or a linked
+/// worktree's or submodule's `.git` file).
+pub(crate) fn is_checkout(dir: &Path) -> bool {
+    dir.join(".git").exists()
+}
+
+/// Runs `git ARGS…` in `checkout` within `wait`'s time.
+pub(crate) fn run<S: AsRef<OsStr>>(
+    checkout: &Path,
+    args: &[S],
+    wait: Wait,
+) -> Result<ProcessOutput, ProcessError> {
+    let mut command = Command::new("git");
+    command.arg("-C").arg(checkout).args(args);
+    run_command(command, None, wait.limit())
+}
+
+/// Runs `git ARGS…` in `dir` and asserts it succeeded (unit tests that need a repository).
+#[cfg(test)]
+pub(crate) fn git_in(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git must be installed for the tests");
+    assert!(status.success(), "git {args:?}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_in_the_checkout_and_knows_one() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(!is_checkout(dir.path()));
+        git_in(dir.path(), &["init", "-q"]);
+        assert!(is_checkout(dir.path()));
+        let output = run(
+            dir.path(),
+            &["rev-parse", "--is-inside-work-tree"],
+            Wait::Hook,
+        )
+        .unwrap();
+        assert!(output.success(), "{output:?}");
+        assert_eq!(output.stdout.trim(), "true");
+        let outside = tempfile::tempdir().unwrap();
+        let failed = run(outside.path(), &["rev-parse", "HEAD"], Wait::Hook).unwrap();
+        assert!(!failed.success());
+    }
+}
