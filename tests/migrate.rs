@@ -1,5 +1,5 @@
 //! `car install` moves a project over from car's predecessors: the Python claude-auto-review tool
-//! and seed 003's lesson hook.
+//! and the Python lesson hook (seed format).
 
 use serde_json::{Value, json};
 
@@ -122,7 +122,7 @@ fn seed_003_lessons_and_candidates_are_imported_and_its_hook_replaced() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stderr
-            .contains("imported 1 candidate from seed 003's .claude/hooks/lesson_candidates.json")
+            .contains("imported 1 candidate from the Python lesson hook's .claude/hooks/lesson_candidates.json")
             && run.stderr.contains("(2 skipped"),
         "{}",
         run.stderr
@@ -141,13 +141,14 @@ fn seed_003_lessons_and_candidates_are_imported_and_its_hook_replaced() {
         "listed with car's own candidates"
     );
     assert!(
-        run.stderr
-            .contains("imported 2 lessons from seed 003's .claude/hooks/lessons.json"),
+        run.stderr.contains(
+            "imported 2 lessons from the Python lesson hook's .claude/hooks/lessons.json"
+        ),
         "{}",
         run.stderr
     );
     assert!(
-        run.stderr.contains("replaced seed 003's lesson hook"),
+        run.stderr.contains("replaced the Python lesson hook"),
         "{}",
         run.stderr
     );

@@ -152,7 +152,7 @@ fn report_wiring(project: &Project, agent: Agent, wired: &Wired) {
         .collect();
     if !seed.is_empty() {
         output::print_message(&format!(
-            "replaced seed 003's lesson hook in {file} with car's: {} (the scripts stay in .claude/hooks/)",
+            "replaced the Python lesson hook in {file} with car's: {} (the scripts stay in .claude/hooks/)",
             describe(&seed)
         ));
     }
@@ -253,14 +253,14 @@ fn import_seed_file(
     }
     match import(&source) {
         Ok(imported) if imported.added > 0 => output::print_message(&format!(
-            "imported {} from seed 003's {relative} into {} ({} skipped: already there or unusable)",
+            "imported {} from the Python lesson hook's {relative} into {} ({} skipped: already there or unusable)",
             plural(imported.added, noun),
             target.display(),
             imported.skipped
         )),
         Ok(_) => {}
         Err(error) => output::print_message(&format!(
-            "warning: seed 003's {relative} was not imported: {error}"
+            "warning: the Python lesson hook's {relative} was not imported: {error}"
         )),
     }
 }

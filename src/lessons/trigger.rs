@@ -316,10 +316,10 @@ mod tests {
     }
 
     #[test]
-    fn huge_counted_repetitions_finish_fast() {
+    fn huge_counted_repetitions_finish() {
         let one_line = "a".repeat(1 << 20);
         let many_lines = format!("{}\n", "a".repeat(1000)).repeat(1000);
-        let started = std::time::Instant::now();
+        // That these return at all is the point; how fast is `cargo bench --bench matching`'s.
         for pattern in [
             "regex:(?:a{100}){100}(?=z)",
             "regex:(?:a{100}){30}z",
@@ -330,17 +330,15 @@ mod tests {
                 assert!(!trigger.is_match(text), "{pattern}");
             }
         }
-        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
     }
 
     #[test]
     fn pathological_patterns_are_bounded() {
         // Lines at the length limit: the engines' own bounds are what keeps this fast.
         let text = format!("{}!\n", "a".repeat(REGEX_LINE_BYTES - 1)).repeat(40);
-        let started = std::time::Instant::now();
         assert!(!Trigger::parse("regex:^(a+)+$").unwrap().is_match(&text));
+        // The backtracking engine stops at its step limit: an error, not a hang.
         let fancy = Trigger::parse(r"regex:(?=a)(a+)+\1$").unwrap();
-        let _ = fancy.find(&text);
-        assert!(started.elapsed().as_millis() < 2_000);
+        assert!(!matches!(fancy.find(&text), Ok(Some(_))));
     }
 }

@@ -67,12 +67,13 @@ fn first_trigger_in_lesson_order_wins() {
 }
 
 #[test]
-fn pathological_regex_returns_quickly() {
+fn pathological_regex_gives_up_and_the_linear_one_matches() {
     let lessons = [lesson("*", &["regex:^(a+)+$", r"regex:(?=a)(a+)+\1b"])];
     let refs: Vec<&Lesson> = lessons.iter().collect();
     let longest = "a".repeat(crate::lessons::trigger::REGEX_LINE_BYTES);
     let lines = added(&[(1, &longest)]);
-    let started = Instant::now();
+    // The backtracking one gives up within its step limit (how fast: `cargo bench --bench
+    // matching`); the linear one matches.
     let outcome = LessonIndex::new(&refs).find("x", &lines, EDIT_BUDGET);
     assert_eq!(outcome.hits.len(), 1, "the linear one matches");
     // A longer line is blank for regexes.
@@ -82,11 +83,6 @@ fn pathological_regex_returns_quickly() {
             .find("x", &longer, EDIT_BUDGET)
             .hits
             .is_empty()
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
     );
 }
 
@@ -123,11 +119,10 @@ fn one_costly_regex_cannot_hold_an_edit_past_the_budget() {
         line: 101,
         text: "a literal".into(),
     });
+    // What the budget does, not how long it took (a loaded machine stretches any wall clock):
+    // the costly regex is cut off and said so, the literal still fires.
     let budget = Duration::from_millis(20);
-    let started = Instant::now();
     let outcome = LessonIndex::new(&refs).find("x", &lines, budget);
-    let took = started.elapsed();
-    assert!(took < Duration::from_millis(500), "took {took:?}");
     assert_eq!(outcome.hits.len(), 1, "the literal still fires");
     assert!(
         outcome.problems[0].contains("1 regex triggers were not tried"),
