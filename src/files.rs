@@ -23,7 +23,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::state_files;
+use crate::state::names;
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum FileError {
@@ -84,7 +84,7 @@ impl FileError {
 
 /// Folder under the project root that holds car's state (the file primitives refuse links
 /// inside it; [`crate::project`] re-exports it too).
-pub(crate) use crate::state_files::STATE_DIR;
+pub(crate) use crate::state::names::STATE_DIR;
 
 /// The largest state, settings or lessons file car reads (a real one is a few megabytes).
 pub(crate) const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
@@ -101,7 +101,7 @@ pub(crate) struct FileLock {
 impl FileLock {
     /// Locks the sidecar of `data_file`, waiting at most `wait`.
     pub(crate) fn acquire(data_file: &Path, wait: Duration) -> Result<FileLock, FileError> {
-        let lock_path = sidecar(data_file, state_files::LOCK_SUFFIX);
+        let lock_path = sidecar(data_file, names::LOCK_SUFFIX);
         ensure_parent(&lock_path)?;
         let mut options = OpenOptions::new();
         options.create(true).truncate(false).write(true);
@@ -176,8 +176,8 @@ fn is_shared_link(path: &Path) -> bool {
         .map(|part| part.to_string_lossy().into_owned())
         .collect();
     let is_shared = match inside.as_slice() {
-        [name] => name == state_files::LESSONS || name == state_files::RULES,
-        [folder, name] => folder == state_files::VALIDATORS_DIR && name.ends_with(".json"),
+        [name] => name == names::LESSONS || name == names::RULES,
+        [folder, name] => folder == names::VALIDATORS_DIR && name.ends_with(".json"),
         _ => false,
     };
     if !is_shared || !std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()) {

@@ -48,8 +48,7 @@ mod scenario;
 mod scope;
 pub mod session;
 pub mod settings;
-mod state_dir;
-mod state_files;
+mod state;
 pub mod text;
 pub mod validate;
 

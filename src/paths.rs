@@ -25,7 +25,7 @@ pub(crate) fn cache_dir() -> Option<PathBuf> {
 
 /// The user-wide lessons file: `<config_dir>/lessons.json`.
 pub(crate) fn user_lessons_file() -> Option<PathBuf> {
-    config_dir().map(|dir| dir.join(crate::state_files::USER_LESSONS))
+    config_dir().map(|dir| dir.join(crate::state::names::USER_LESSONS))
 }
 
 fn base(variable: &str, under_home: &str) -> Option<PathBuf> {

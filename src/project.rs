@@ -17,7 +17,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::git;
-use crate::state_files;
+use crate::state::names;
 
 pub(crate) use crate::files::STATE_DIR;
 
@@ -93,26 +93,26 @@ impl Project {
     }
 
     pub(crate) fn lessons_file(&self) -> PathBuf {
-        self.state_dir().join(state_files::LESSONS)
+        self.state_dir().join(names::LESSONS)
     }
 
     pub(crate) fn candidates_file(&self) -> PathBuf {
-        self.state_dir().join(state_files::CANDIDATES)
+        self.state_dir().join(names::CANDIDATES)
     }
 
     /// The project lifecycle log.
     pub(crate) fn state_log(&self) -> PathBuf {
-        self.state_dir().join(state_files::PROJECT_LOG)
+        self.state_dir().join(names::PROJECT_LOG)
     }
 
     /// The project's own custom validator rules.
     pub(crate) fn validators_dir(&self) -> PathBuf {
-        self.state_dir().join(state_files::VALIDATORS_DIR)
+        self.state_dir().join(names::VALIDATORS_DIR)
     }
 
     /// The folder holding one folder per agent session.
     pub(crate) fn clients_dir(&self) -> PathBuf {
-        self.state_dir().join(state_files::CLIENTS_DIR)
+        self.state_dir().join(names::CLIENTS_DIR)
     }
 
     /// The folder of one session ([`session_folder_name`]: never outside `clients/`, never

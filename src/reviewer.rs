@@ -283,7 +283,7 @@ fn run_files(scratch: &Path, options: &AskOptions) -> Result<RunFiles, BackendEr
     };
     let schema = match &options.output_schema {
         Some(schema) => {
-            let path = with_suffix(crate::state_files::SCHEMA_SUFFIX);
+            let path = with_suffix(crate::state::names::SCHEMA_SUFFIX);
             crate::files::write_atomic(&path, schema.to_string().as_bytes()).map_err(|error| {
                 BackendError::Scratch {
                     path: path.clone(),
@@ -294,7 +294,7 @@ fn run_files(scratch: &Path, options: &AskOptions) -> Result<RunFiles, BackendEr
         }
         None => None,
     };
-    let last_message = with_suffix(crate::state_files::LAST_MESSAGE_SUFFIX);
+    let last_message = with_suffix(crate::state::names::LAST_MESSAGE_SUFFIX);
     let _ = std::fs::remove_file(&last_message);
     Ok(RunFiles {
         schema,

@@ -341,7 +341,7 @@ pub(crate) fn update_settings_document<E: From<SettingsError>>(
 ) -> Result<bool, E> {
     update_json_document(
         &project.settings_file(),
-        &project.state_dir().join(crate::state_files::SETTINGS_LOCK),
+        &project.state_dir().join(crate::state::names::SETTINGS_LOCK),
         change,
     )
 }

@@ -23,7 +23,7 @@ use crate::lessons::import::Imported;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, update_json_document};
-use crate::state_files;
+use crate::state::names;
 use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
@@ -190,10 +190,8 @@ fn describe(handlers: &[&Handler]) -> String {
 /// user's files (Claude's is the one `car config` takes too).
 fn lock_for(project: &Project, agent: Agent) -> PathBuf {
     match agent {
-        Agent::Claude => project.state_dir().join(state_files::SETTINGS_LOCK),
-        other => project
-            .state_dir()
-            .join(state_files::wiring_lock(other.name())),
+        Agent::Claude => project.state_dir().join(names::SETTINGS_LOCK),
+        other => project.state_dir().join(names::wiring_lock(other.name())),
     }
 }
 
@@ -274,7 +272,7 @@ pub(crate) fn python_car_warning(path: &std::path::Path) -> String {
 }
 
 fn create_state_dir(project: &Project) -> Result<(), Error> {
-    if crate::state_dir::write_gitignore(project)? {
+    if crate::state::write_gitignore(project)? {
         output::print_message(&format!(
             "created {} (runtime files git-ignored)",
             project.state_dir().display()

@@ -96,7 +96,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
     };
     // Best effort: a command that created car's state folder leaves it git-ignored.
     if !is_read_only {
-        let _ = crate::state_dir::ensure_gitignore(&project);
+        let _ = crate::state::ensure_gitignore(&project);
     }
     outcome
 }

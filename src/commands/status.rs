@@ -14,7 +14,7 @@ use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
 use crate::settings::{Settings, keys::IGNORED_PYTHON_KEYS};
-use crate::state_files::HOOK_ERRORS;
+use crate::state::names::HOOK_ERRORS;
 use crate::text::plural;
 
 /// How many of the last hook errors are shown.

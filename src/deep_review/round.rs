@@ -22,7 +22,7 @@ use crate::project::Project;
 use crate::reviewer::{self, AskOptions};
 use crate::session::findings::{Finding, Review};
 use crate::settings::{ReviewerBackend, Settings};
-use crate::state_files::{ANSWER_SUFFIX, PROMPT_SUFFIX};
+use crate::state::names::{ANSWER_SUFFIX, PROMPT_SUFFIX};
 
 /// What a round needs: where, with which settings and clock, and the run's options.
 #[derive(Debug, Clone, Copy)]

@@ -20,7 +20,7 @@ use crate::convergence;
 use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
 use crate::project::{Project, sanitize_component};
-use crate::state_files::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
+use crate::state::names::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
 
 /// How long a command waits for a round that holds the lock.
 const LOCK_WAIT: Duration = Duration::from_millis(1_500);
@@ -333,7 +333,7 @@ impl RoundStore {
 
     /// `round-<n><suffix>` in the context's folder (prompt, answer, codex's files).
     pub(crate) fn round_file(&self, round: u32, suffix: &str) -> PathBuf {
-        let prefix = state_files::deep_review_round(round);
+        let prefix = names::deep_review_round(round);
         self.dir.join(format!("{prefix}{suffix}"))
     }
 

@@ -35,7 +35,7 @@ const MAX_TOTAL_DIFF: usize = 240 * 1024;
 
 /// Writes the default rules file into the project unless one exists; its path when written.
 pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>, ReviewError> {
-    let path = project.state_dir().join(crate::state_files::RULES);
+    let path = project.state_dir().join(crate::state::names::RULES);
     if path.exists() {
         return Ok(None);
     }
@@ -51,7 +51,7 @@ pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, Str
         .as_ref()
         .map(|file| project.root().join(file))
         .filter(|path| crate::project::resolves_inside(project.root(), path));
-    let installed = project.state_dir().join(crate::state_files::RULES);
+    let installed = project.state_dir().join(crate::state::names::RULES);
     for path in configured.into_iter().chain([installed]) {
         if let Ok(Some(text)) = crate::files::read_optional(&path) {
             return (text, path.display().to_string());

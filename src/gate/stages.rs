@@ -30,7 +30,7 @@ use crate::session::rounds::Escalation;
 use crate::session::snapshot::{Request, Snapshot};
 use crate::settings::BlockingThreshold;
 use crate::settings::ReviewerBackend;
-use crate::state_files;
+use crate::state::names;
 
 /// What the agent's stop says beyond its session.
 pub(crate) struct StopInput<'a> {
@@ -60,7 +60,7 @@ pub(crate) fn handle_stop(session: Session<'_>, input: &StopInput<'_>) -> Answer
         match Gate::open(session, input, log).and_then(Gate::run) {
             Ok(answer) => answer,
             Err(error) => {
-                crate::state_dir::log_hook_error(
+                crate::state::log_hook_error(
                     &session.project.state_dir(),
                     &format!("stop gate: {error}"),
                 );
@@ -337,8 +337,8 @@ impl<'a> Gate<'a> {
         let path = self
             .log
             .dir()
-            .join(state_files::REVIEWS_DIR)
-            .join(format!("{id}{}", state_files::PROMPT_SUFFIX));
+            .join(names::REVIEWS_DIR)
+            .join(format!("{id}{}", names::PROMPT_SUFFIX));
         crate::files::write_atomic(&path, text.as_bytes())?;
         let prompt_file = self
             .context
@@ -369,12 +369,7 @@ impl<'a> Gate<'a> {
                 .unwrap_or_default();
         let options = AskOptions {
             output_schema: Some(prompt::findings_schema()),
-            files_prefix: Some(
-                self.log
-                    .dir()
-                    .join(state_files::REVIEWS_DIR)
-                    .join(&request.id),
-            ),
+            files_prefix: Some(self.log.dir().join(names::REVIEWS_DIR).join(&request.id)),
         };
         let mut last_error = Failure {
             what: String::new(),
@@ -427,10 +422,10 @@ impl<'a> Gate<'a> {
             };
             (failure, error.is_retryable())
         })?;
-        let answer_path = self.log.dir().join(state_files::REVIEWS_DIR).join(format!(
+        let answer_path = self.log.dir().join(names::REVIEWS_DIR).join(format!(
             "{}{}",
             request.id,
-            state_files::ANSWER_SUFFIX
+            names::ANSWER_SUFFIX
         ));
         let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
         let review = Review::parse_text(&text)

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::answer::Answer;
 use crate::files::{FileError, FileLock};
-use crate::state_files;
+use crate::state::names;
 
 /// The last stop's answer, as the lock holder leaves it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -36,8 +36,8 @@ pub(crate) fn one_at_a_time(
     wait: Duration,
     gate: impl FnOnce() -> Answer,
 ) -> Answer {
-    let lock_target = session_folder.join(state_files::STOP_LOCK);
-    let record = session_folder.join(state_files::STOP_ANSWER);
+    let lock_target = session_folder.join(names::STOP_LOCK);
+    let record = session_folder.join(names::STOP_ANSWER);
     let arrived = now();
     match FileLock::acquire(&lock_target, Duration::ZERO) {
         Ok(lock) => run_holding(&record, lock, gate),

@@ -38,7 +38,7 @@ impl HookContext {
 
     /// Whether the settings problem is new to this session (it is said once, then remembered).
     pub(crate) fn is_new_settings_problem(&self, problem: &str) -> bool {
-        crate::state_dir::first_notice(&self.project, &self.payload.session_id, problem)
+        crate::state::first_notice(&self.project, &self.payload.session_id, problem)
     }
 
     /// The session as the review layer sees it.

@@ -21,7 +21,7 @@ use crate::agents::answer::HookEvent;
 use crate::answer::Answer;
 use crate::cli::{HookArgs, HookCommand};
 use crate::output;
-use crate::state_dir::log_hook_error;
+use crate::state::log_hook_error;
 
 /// Runs one hook end to end and prints its answer.
 pub(crate) fn run(args: &HookArgs) {
@@ -133,7 +133,7 @@ fn dispatch(context: &HookContext, event: HookEvent) -> Answer {
         HookEvent::SessionEnd => session_end::handle(context),
     };
     // Best effort: state a hook created (car used as a plugin, never installed) stays git-ignored.
-    let _ = crate::state_dir::ensure_gitignore(&context.project);
+    let _ = crate::state::ensure_gitignore(&context.project);
     match &context.settings_problem {
         Some(problem) if context.is_new_settings_problem(problem) => {
             answer.with_system_line(format!("car: {problem}"))

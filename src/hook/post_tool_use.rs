@@ -85,7 +85,7 @@ fn lesson_problems(context: &HookContext) -> Vec<String> {
     let memory = context
         .project
         .client_dir(&context.payload.session_id)
-        .join(crate::state_files::LESSON_PROBLEMS);
+        .join(crate::state::names::LESSON_PROBLEMS);
     crate::lessons::problems::not_yet_mentioned(&files, &memory)
 }
 

@@ -42,7 +42,7 @@ fn decided_path(session: &Session<'_>) -> PathBuf {
     session
         .project
         .client_dir(session.id)
-        .join(crate::state_files::LEARNED_FINDINGS)
+        .join(crate::state::names::LEARNED_FINDINGS)
 }
 
 fn load_decided(session: &Session<'_>) -> BTreeSet<String> {

@@ -67,7 +67,7 @@ fn open_path(session: &Session<'_>) -> PathBuf {
     session
         .project
         .client_dir(session.id)
-        .join(crate::state_files::OPEN_WARNINGS)
+        .join(crate::state::names::OPEN_WARNINGS)
 }
 
 fn load(path: &Path) -> OpenFile {

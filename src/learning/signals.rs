@@ -127,13 +127,13 @@ pub(crate) fn at_session_end(session: Session<'_>) {
 /// Whether the session asked for two reviews or more (the gate writes one prompt per request):
 /// with fewer nothing can have disappeared in a later review, and the snapshot is not read again.
 fn has_two_reviews(log: &EventLog) -> bool {
-    let Ok(entries) = std::fs::read_dir(log.dir().join(crate::state_files::REVIEWS_DIR)) else {
+    let Ok(entries) = std::fs::read_dir(log.dir().join(crate::state::names::REVIEWS_DIR)) else {
         return false;
     };
     entries
         .flatten()
         .filter(|entry| {
-            (entry.file_name().to_string_lossy()).ends_with(crate::state_files::PROMPT_SUFFIX)
+            (entry.file_name().to_string_lossy()).ends_with(crate::state::names::PROMPT_SUFFIX)
         })
         .nth(1)
         .is_some()

@@ -102,7 +102,7 @@ pub struct Shortlist {
 
 /// Where the index of `lessons_file` lives.
 pub fn index_path(lessons_file: &Path) -> PathBuf {
-    crate::files::sidecar(lessons_file, crate::state_files::INDEX_SUFFIX)
+    crate::files::sidecar(lessons_file, crate::state::names::INDEX_SUFFIX)
 }
 
 /// The shortlist for `text` from the index, rebuilding it when stale. A missing lessons file is

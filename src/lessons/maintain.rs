@@ -25,7 +25,7 @@ use crate::lessons::model::{Entry, Examples, Lesson};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::project::Project;
-use crate::state_files::LESSONS_MAINTAINED;
+use crate::state::names::LESSONS_MAINTAINED;
 
 pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
 pub(crate) const CANDIDATE_EXPIRY: i64 = 30 * DAY;

@@ -286,7 +286,7 @@ pub(crate) fn user_lessons_path() -> Option<PathBuf> {
 /// Where the hook keeps the index of the user-wide lessons: in car's cache folder (the user's
 /// config folder is only ever read).
 pub(crate) fn user_index_path() -> Option<PathBuf> {
-    crate::paths::cache_dir().map(|dir| dir.join(crate::state_files::USER_LESSONS_INDEX))
+    crate::paths::cache_dir().map(|dir| dir.join(crate::state::names::USER_LESSONS_INDEX))
 }
 
 /// The top-level object of a lesson or candidate file; empty text is an empty object.

@@ -19,7 +19,7 @@ use crate::lessons::store::LessonFile;
 use crate::lessons::trigger::Trigger;
 use crate::project::STATE_DIR;
 use crate::scope::Scope;
-use crate::state_files;
+use crate::state::names;
 use crate::text::JsonError;
 use crate::validate::{Diagnostic, Severity};
 
@@ -44,8 +44,8 @@ impl ConfigFile {
             .and_then(|rest| rest.strip_prefix('/'))
         {
             return match state_file {
-                state_files::LESSONS => Some(ConfigFile::Lessons),
-                state_files::CANDIDATES => Some(ConfigFile::Candidates),
+                names::LESSONS => Some(ConfigFile::Lessons),
+                names::CANDIDATES => Some(ConfigFile::Candidates),
                 name if is_json && is_validator_file(name) => Some(ConfigFile::Validator),
                 _ => None,
             };
@@ -63,7 +63,7 @@ fn is_plain_name(name: &str) -> bool {
 /// A rule file directly in the state folder's validators folder (`name` relative to the state
 /// folder).
 fn is_validator_file(name: &str) -> bool {
-    name.strip_prefix(state_files::VALIDATORS_DIR)
+    name.strip_prefix(names::VALIDATORS_DIR)
         .and_then(|rest| rest.strip_prefix('/'))
         .is_some_and(is_plain_name)
 }

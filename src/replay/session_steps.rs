@@ -70,7 +70,7 @@ pub(crate) fn script_reviewer(
     settings: &mut Settings,
     review: &Value,
 ) -> Result<(), StepError> {
-    let path = project.state_dir().join(crate::state_files::REPLAY_REVIEW);
+    let path = project.state_dir().join(crate::state::names::REPLAY_REVIEW);
     crate::files::write_atomic(&path, review.to_string().as_bytes())?;
     settings.reviewer_backend = ReviewerBackend::Command;
     settings.reviewer_command = vec!["cat".into(), path.to_string_lossy().into_owned()];

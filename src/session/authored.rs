@@ -33,7 +33,7 @@ use crate::files::{self, FileError, FileLock, HOOK_LOCK_WAIT};
 use crate::project::{Project, sanitize_component};
 use crate::session::changed_lines::{LineChange, changed_lines};
 use crate::session::event::content_hash;
-use crate::state_files::{self, LAST_HOOK};
+use crate::state::names::{self, LAST_HOOK};
 
 /// How long after the agent wrote a line someone else's change of it counts as a correction.
 pub(crate) const CORRECTION_WINDOW_SECONDS: i64 = 30 * 60;
@@ -179,7 +179,7 @@ pub(crate) struct Authored {
 impl Authored {
     pub(crate) fn for_session(project: &Project, session: &str) -> Authored {
         Authored {
-            dir: project.client_dir(session).join(state_files::AUTHORED_DIR),
+            dir: project.client_dir(session).join(names::AUTHORED_DIR),
             session: session.to_string(),
         }
     }
@@ -188,18 +188,18 @@ impl Authored {
         let readable = sanitize_component(&file.replace('/', "__"));
         let digest: String = content_hash(file.as_bytes()).chars().take(10).collect();
         self.dir
-            .join(state_files::AUTHORED_FILES)
+            .join(names::AUTHORED_FILES)
             .join(format!("{readable}.{digest}.json"))
     }
 
     fn version_path(&self, hash: &str) -> PathBuf {
         self.dir
-            .join(state_files::AUTHORED_VERSIONS)
+            .join(names::AUTHORED_VERSIONS)
             .join(sanitize_component(hash))
     }
 
     fn lock(&self) -> Result<FileLock, FileError> {
-        FileLock::acquire(&self.dir.join(state_files::AUTHORED_STORE), HOOK_LOCK_WAIT)
+        FileLock::acquire(&self.dir.join(names::AUTHORED_STORE), HOOK_LOCK_WAIT)
     }
 
     fn load(&self, file: &str) -> Option<FileRecord> {
@@ -213,7 +213,7 @@ impl Authored {
     }
 
     fn records(&self) -> Vec<FileRecord> {
-        let Ok(entries) = std::fs::read_dir(self.dir.join(state_files::AUTHORED_FILES)) else {
+        let Ok(entries) = std::fs::read_dir(self.dir.join(names::AUTHORED_FILES)) else {
             return Vec::new();
         };
         entries
@@ -353,7 +353,7 @@ impl Authored {
         project
             .session_folders()
             .into_iter()
-            .map(|(_, folder)| folder.join(state_files::AUTHORED_DIR))
+            .map(|(_, folder)| folder.join(names::AUTHORED_DIR))
             .filter(|dir| *dir != this_session.dir)
             .find_map(|dir| {
                 let other = Authored {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::files::{self, FileError};
 use crate::project::{Project, sanitize_component};
 use crate::session::event::{BaselineSource, Event, Version, content_hash};
-use crate::state_files;
+use crate::state::names;
 
 /// A session's stored baselines.
 #[derive(Debug, Clone)]
@@ -28,7 +28,7 @@ impl Baselines {
     /// The baselines in a session folder found by listing `clients/`.
     pub(crate) fn in_folder(session_folder: &Path) -> Baselines {
         Baselines {
-            dir: session_folder.join(state_files::BASELINES_DIR),
+            dir: session_folder.join(names::BASELINES_DIR),
         }
     }
 
@@ -40,7 +40,7 @@ impl Baselines {
     }
 
     fn absent_path(&self, file: &str) -> PathBuf {
-        files::sidecar(&self.content_path(file), state_files::ABSENT_SUFFIX)
+        files::sidecar(&self.content_path(file), names::ABSENT_SUFFIX)
     }
 
     pub(crate) fn is_captured(&self, file: &str) -> bool {

@@ -15,7 +15,7 @@ use crate::files::{self, FileError};
 
 use crate::session::log::{EventLog, decode_lines, fold_lines};
 use crate::session::snapshot::Snapshot;
-use crate::state_files::SNAPSHOT;
+use crate::state::names::SNAPSHOT;
 
 const FORMAT: u32 = 3;
 /// How many bytes before the offset are remembered to recognise the same log.

@@ -14,7 +14,7 @@ use crate::project::Project;
 use crate::session::Session;
 use crate::session::event::Event;
 use crate::session::log::{EventLog, last_ts_of};
-use crate::state_files::{EVENTS, PYTHON_TOOL_LOG};
+use crate::state::names::{EVENTS, PYTHON_TOOL_LOG};
 
 /// Closes the session (`reason`: why the agent says it ended) and removes stale ones.
 pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {

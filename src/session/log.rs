@@ -14,7 +14,7 @@ use crate::files::{self, FileError, HOOK_LOCK_WAIT};
 use crate::project::Project;
 use crate::session::event::{Event, EventRecord};
 use crate::session::snapshot::{Frequent, Snapshot, WarningRef};
-use crate::state_files::EVENTS;
+use crate::state::names::EVENTS;
 
 /// A session's event log.
 #[derive(Debug, Clone)]

@@ -33,7 +33,7 @@ pub(crate) const SHIPPED: &[(&str, &str)] = &[
 ];
 
 /// Where a project keeps its rule files, relative to its root.
-pub(crate) const PROJECT_RULES_DIR: &str = crate::state_files::PROJECT_VALIDATORS;
+pub(crate) const PROJECT_RULES_DIR: &str = crate::state::names::PROJECT_VALIDATORS;
 
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(120);

@@ -66,7 +66,7 @@ impl HitLog {
     /// The log that belongs to `lessons_file`.
     pub(crate) fn of(lessons_file: &Path) -> HitLog {
         HitLog {
-            path: files::sidecar(lessons_file, crate::state_files::HITS_SUFFIX),
+            path: files::sidecar(lessons_file, crate::state::names::HITS_SUFFIX),
         }
     }
 

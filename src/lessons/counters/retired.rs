@@ -25,7 +25,7 @@ const RETIRED_BECAUSE: &str = "retired_because";
 
 /// The retired file that belongs to `lessons_file`.
 pub(crate) fn path_of(lessons_file: &Path) -> PathBuf {
-    lessons_file.with_file_name(crate::state_files::RETIRED_LESSONS)
+    lessons_file.with_file_name(crate::state::names::RETIRED_LESSONS)
 }
 
 /// Reads the retired lessons of `lessons_file` (none when the file does not exist).

@@ -35,7 +35,7 @@ const RESOLVE_TIMEOUT: Duration = Duration::from_secs(15);
 /// Entries kept in the cache file; older ones are dropped (any, it is a cache).
 const MAX_ENTRIES: usize = 64;
 
-const CACHE_FILE: &str = crate::state_files::PYTHON_INTERPRETERS;
+const CACHE_FILE: &str = crate::state::names::PYTHON_INTERPRETERS;
 
 /// The Python that checks the project's files, and the environments whose packages count.
 #[derive(Debug, Clone)]

@@ -1,9 +1,12 @@
-//! car's state folder in a project (`.claude/claude-auto-review/`): it keeps its runtime files out
-//! of git, and it holds the log of the hooks' internal errors that `car status` shows.
+//! car's state folder in a project (`.claude/claude-auto-review/`): the name of every file in it
+//! ([`names`]); it keeps its runtime files out of git, and it holds the log of the hooks' internal
+//! errors that `car status` shows.
 //!
 //! Invariants: the `.gitignore` keeps runtime state (sessions, logs, locks, caches, candidates)
 //! local and what a team shares (lessons, validators, rules) tracked; logging an internal error
 //! never fails the hook that reports it.
+
+pub(crate) mod names;
 
 use std::path::Path;
 
@@ -12,7 +15,6 @@ use serde_json::json;
 use crate::clock::Clock;
 use crate::files::FileError;
 use crate::project::Project;
-use crate::state_files;
 
 /// Keeps car's runtime state out of git; what a team shares stays tracked.
 const STATE_GITIGNORE: &str = "\
@@ -31,7 +33,7 @@ const STATE_GITIGNORE: &str = "\
 /// Makes sure car's state folder, once it exists, keeps its runtime files out of git — also when
 /// car runs as a plugin and `car install` never ran. Returns whether it wrote the file.
 pub(crate) fn ensure_gitignore(project: &Project) -> Result<bool, FileError> {
-    if !project.state_dir().is_dir() || project.state_dir().join(state_files::GITIGNORE).exists() {
+    if !project.state_dir().is_dir() || project.state_dir().join(names::GITIGNORE).exists() {
         return Ok(false);
     }
     write_gitignore(project)
@@ -39,7 +41,7 @@ pub(crate) fn ensure_gitignore(project: &Project) -> Result<bool, FileError> {
 
 /// Writes the state folder's `.gitignore` (creating the folder); whether it changed anything.
 pub(crate) fn write_gitignore(project: &Project) -> Result<bool, FileError> {
-    let gitignore = project.state_dir().join(state_files::GITIGNORE);
+    let gitignore = project.state_dir().join(names::GITIGNORE);
     if crate::files::read_optional(&gitignore)?.as_deref() == Some(STATE_GITIGNORE) {
         return Ok(false);
     }
@@ -54,7 +56,7 @@ pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
         .unwrap_or_default();
     let line = json!({"ts": now, "error": message});
     let _ = crate::files::append_line(
-        &state_dir.join(state_files::HOOK_ERRORS),
+        &state_dir.join(names::HOOK_ERRORS),
         &line.to_string(),
         crate::files::HOOK_LOCK_WAIT,
     );
@@ -64,7 +66,7 @@ pub(crate) fn log_hook_error(state_dir: &Path, message: &str) {
 /// so a problem is told once, and again only when it changes. Best effort: when the folder cannot
 /// be written, the notice counts as new (saying it twice beats never saying it).
 pub(crate) fn first_notice(project: &Project, session_id: &str, notice: &str) -> bool {
-    let path = project.client_dir(session_id).join(state_files::NOTICE);
+    let path = project.client_dir(session_id).join(names::NOTICE);
     if crate::files::read_optional(&path).ok().flatten().as_deref() == Some(notice) {
         return false;
     }
@@ -78,17 +80,13 @@ mod tests {
 
     #[test]
     fn the_gitignore_keeps_what_a_team_shares() {
-        for shared in [
-            state_files::GITIGNORE,
-            state_files::LESSONS,
-            state_files::RULES,
-        ] {
+        for shared in [names::GITIGNORE, names::LESSONS, names::RULES] {
             assert!(
                 STATE_GITIGNORE.contains(&format!("\n!{shared}\n")),
                 "{shared}"
             );
         }
-        let validators = format!("\n!{}/*.json\n", state_files::VALIDATORS_DIR);
+        let validators = format!("\n!{}/*.json\n", names::VALIDATORS_DIR);
         assert!(STATE_GITIGNORE.contains(&validators));
     }
 }
