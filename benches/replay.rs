@@ -1,5 +1,5 @@
-//! Replay budget: 50 scenarios (each a throwaway project, three hook steps and one maintenance
-//! step, 20 lessons with examples) must run in under 1 s, because the PostToolUse hook runs the
+//! Replay budget: 50 scenarios (each a throwaway project, four hook steps (a warning, its heed,
+//! two quiet edits) and one maintenance step, 20 lessons with examples) must run in under 1 s, because the PostToolUse hook runs the
 //! project's scenarios whenever the agent edits car's configuration.
 //!
 //! `cargo bench --bench replay` prints the median and worst of 7 runs.
@@ -37,7 +37,11 @@ fn scenario(index: usize) -> String {
              "edit": {"file": "web/app.ts", "before": "export const a = 1;",
                       "after": format!("export const a = legacyCall{lesson}(1);")},
              "expect": {"block": false, "warnings": 1,
-                        "lessons": [{"id": format!("l{lesson}"), "hits": 2, "last_hit": "now"}]}},
+                        "lessons": [{"id": format!("l{lesson}"), "hits": 1}]}},
+            {"edit": {"file": "web/app.ts", "before": format!("legacyCall{lesson}(1)"),
+                      "after": "currentCall(1)"},
+             "expect": {"warnings": 0,
+                        "lessons": [{"id": format!("l{lesson}"), "hits": 2, "heeded": 1, "last_hit": "now"}]}},
             {"edit": {"file": "web/app.ts", "before": "export const a", "after": "export const b = 2;\nexport const a"},
              "expect": {"warnings": 0}},
             {"write": {"file": "src/ui/View.swift", "content": "let v = 1\n"},

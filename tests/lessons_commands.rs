@@ -338,3 +338,48 @@ fn list_and_maintain_output_snapshots() {
         format!("{}--- stderr\n{}", dry.stdout, dry.stderr)
     );
 }
+
+/// A seed file of `count` distinct lessons, each with two triggers.
+fn library_file(count: usize) -> String {
+    let lessons: Vec<Value> = (0..count)
+        .map(|index| {
+            json!({"scope": "*.py", "triggers": [format!("legacy_call_{index}("),
+                format!("other_name_{index}")], "lesson": format!("lesson {index}"), "weight": 2})
+        })
+        .collect();
+    json!({ "lessons": lessons }).to_string()
+}
+
+/// Moving a team's library over is linear: the duplicate check was a scan of the library per
+/// imported lesson (10,000 lessons took 97 times as long as 1,000). A ratio of two runs on the
+/// same machine, never a wall-clock bound: 10× the lessons must cost well under the old 97×.
+#[test]
+fn importing_ten_thousand_lessons_costs_about_ten_times_a_thousand() {
+    let timed = |count: usize| {
+        let project = TestProject::new();
+        project.write("seed.json", &library_file(count));
+        let started = std::time::Instant::now();
+        let run = project.run(&["lessons", "import", "seed.json"]);
+        let took = started.elapsed();
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stderr.contains(&format!("imported {count}")), "{run:?}");
+        took
+    };
+    let small = timed(1_000);
+    let large = timed(10_000);
+    let ratio = large.as_secs_f64() / small.as_secs_f64();
+    println!("import: 1,000 lessons {small:?}, 10,000 lessons {large:?}: {ratio:.1}×");
+    assert!(
+        ratio < 40.0,
+        "10× the lessons cost {ratio:.1}× ({small:?} → {large:?})"
+    );
+    // Importing the same file again adds nothing (the duplicate check still holds).
+    let project = TestProject::new();
+    project.write("seed.json", &library_file(2_000));
+    assert_eq!(project.run(&["lessons", "import", "seed.json"]).code, 0);
+    let again = project.run(&["lessons", "import", "seed.json"]);
+    assert!(
+        again.stderr.contains("imported 0") && again.stderr.contains("2000 duplicate"),
+        "{again:?}"
+    );
+}

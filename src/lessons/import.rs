@@ -6,12 +6,13 @@
 //! ([`import_candidates`]): a candidate never warns, and it becomes a lesson only when car's own
 //! learning sees the same trigger again.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::LessonsError;
 use crate::lessons::library;
-use crate::lessons::model::Entry;
+use crate::lessons::model::{Entry, Lesson};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 
 /// What an import did.
@@ -47,12 +48,11 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
             added: 0,
             skipped: 0,
         };
+        // One key per lesson present, so each incoming lesson costs one lookup: a team's library
+        // of 10,000 moves over in linear time.
+        let mut present: HashSet<(String, Vec<String>)> = file.lessons().map(key).collect();
         for lesson in incoming.lessons() {
-            let triggers = lesson.trigger_texts();
-            if file
-                .lessons()
-                .any(|l| l.is_duplicate_of(lesson.scope.as_str(), &triggers))
-            {
+            if !present.insert(key(lesson)) {
                 imported.skipped += 1;
                 continue;
             }
@@ -61,6 +61,15 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
         }
         Ok((imported, imported.added > 0))
     })
+}
+
+/// What makes two lessons duplicates ([`Lesson::is_duplicate_of`]): the scope and the set of
+/// triggers.
+fn key(lesson: &Lesson) -> (String, Vec<String>) {
+    let mut triggers = lesson.trigger_texts();
+    triggers.sort();
+    triggers.dedup();
+    (lesson.scope.as_str().to_string(), triggers)
 }
 
 /// Merges the candidates of the pool at `source` into the pool at `pool`; a candidate already
@@ -72,21 +81,26 @@ pub(crate) fn import_candidates(
 ) -> Result<Imported, LessonsError> {
     let incoming = CandidateFile::load(source)?;
     let known = LessonFile::load(lessons)?;
+    let learned: HashSet<(String, Vec<String>)> = known.lessons().map(key).collect();
     store::with_candidates(pool, HOOK_LOCK_WAIT, |file| {
         let mut imported = Imported {
             added: 0,
             skipped: incoming.unreadable.len(),
         };
+        let mut present: HashSet<(String, String)> = file
+            .candidates
+            .iter()
+            .map(|c| (c.scope.clone(), c.trigger.clone()))
+            .collect();
         for candidate in incoming.candidates {
             let trigger = candidate.trigger.trim();
-            let present = file
-                .candidates
-                .iter()
-                .any(|c| c.scope == candidate.scope && c.trigger == candidate.trigger);
-            let learned = known.lessons().any(|l| {
-                l.is_duplicate_of(&candidate.scope, std::slice::from_ref(&candidate.trigger))
-            });
-            if trigger.is_empty() || candidate.scope.trim().is_empty() || present || learned {
+            let is_learned =
+                learned.contains(&(candidate.scope.clone(), vec![candidate.trigger.clone()]));
+            let blank = trigger.is_empty() || candidate.scope.trim().is_empty();
+            if blank
+                || is_learned
+                || !present.insert((candidate.scope.clone(), candidate.trigger.clone()))
+            {
                 imported.skipped += 1;
                 continue;
             }
