@@ -170,3 +170,76 @@ fn one_costly_regex_is_stopped_at_the_edit_budget() {
         "{answer:?}"
     );
 }
+
+/// Runs `car hook EVENT` with `payload` from a working directory that is deleted before car
+/// starts (an agent whose folder was removed under it); returns exit code, stdout and stderr.
+fn hook_from_a_deleted_directory(
+    project: &TestProject,
+    event: &str,
+    payload: &str,
+) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let parent = tempfile::tempdir().unwrap();
+    let gone = parent.path().join("gone");
+    std::fs::create_dir(&gone).unwrap();
+    // car's own command line and environment, run by a shell that enters the folder, removes it,
+    // then becomes car: car starts in a directory that no longer exists.
+    let car = project.car_std();
+    let mut shell = std::process::Command::new("sh");
+    shell
+        .args([
+            "-c",
+            "cd \"$1\" && rmdir \"$1\" && shift && exec \"$@\"",
+            "sh",
+        ])
+        .arg(&gone)
+        .arg(car.get_program())
+        .args(["hook", event])
+        .current_dir(parent.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in car.get_envs() {
+        match value {
+            Some(value) => shell.env(key, value),
+            None => shell.env_remove(key),
+        };
+    }
+    let mut process = shell.spawn().unwrap();
+    let mut stdin = process.stdin.take().unwrap();
+    stdin.write_all(payload.as_bytes()).unwrap();
+    drop(stdin);
+    let output = process.wait_with_output().unwrap();
+    assert!(!gone.exists(), "the folder was removed before car ran");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Regression: with the process's own directory deleted, every hook exited 2 with an empty stdout
+/// ("cannot read the current directory"), which Claude Code takes as a blocking stop, so the
+/// breaker never ran. The payload's cwd is what counts: the hooks answer JSON with exit 0, check
+/// the edit (the interpreter runs) and gate the stop.
+#[test]
+fn a_deleted_working_directory_never_wedges_a_hook() {
+    let project = TestProject::new();
+    project.write("app.py", "def f(:\n    return 1\n");
+    let payload = project.write_payload("app.py", "def f(:\n    return 1\n", None);
+    let (code, stdout, stderr) = hook_from_a_deleted_directory(&project, "post-tool-use", &payload);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        answer["decision"], "block",
+        "the syntax error is still caught: {answer}"
+    );
+    let stop = serde_json::json!({"session_id": "test-session", "cwd": project.path(),
+        "hook_event_name": "Stop", "stop_hook_active": false})
+    .to_string();
+    let (code, stdout, stderr) = hook_from_a_deleted_directory(&project, "stop", &stop);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(answer["decision"], "block", "the gate still runs: {answer}");
+}

@@ -71,12 +71,13 @@ pub fn main() -> ExitCode {
 }
 
 pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
-    let working_dir = working_dir(cli.project.as_ref())?;
     if let Command::Hook(args) = &cli.command {
-        // A hook finds its project from the payload's cwd and always answers (exit 0).
+        // A hook finds its project from the payload's cwd and always answers (exit 0), whatever
+        // the process's own directory (it may have been deleted under the agent).
         crate::hook::run(args);
         return Ok(Outcome::Success);
     }
+    let working_dir = working_dir(cli.project.as_ref())?;
     let project = Project::discover(&working_dir);
     // `car check` is read-only: it writes nothing, not even this .gitignore.
     let is_read_only = matches!(cli.command, Command::Check(_));

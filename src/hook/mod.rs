@@ -64,6 +64,12 @@ pub(crate) fn run(args: &HookArgs) {
             return;
         }
     };
+    // The process's own directory may be gone (deleted under the agent): every path car uses
+    // comes from the payload's cwd, and the programs car starts (git, the interpreter) need a
+    // directory that exists, so the hook moves there.
+    if std::env::current_dir().is_err() {
+        let _ = std::env::set_current_dir(payload.cwd());
+    }
     let agent = payload.agent;
     let answer = run_with_budget(payload, event);
     output::print_hook_response(&agent.answer(&answer, event).to_string());
