@@ -115,10 +115,10 @@ impl Project {
         self.state_dir().join(names::CLIENTS_DIR)
     }
 
-    /// The folder of one session ([`session_folder_name`]: never outside `clients/`, never
+    /// The folder of one session ([`folder_name_of`]: never outside `clients/`, never
     /// shared by two ids).
     pub(crate) fn client_dir(&self, session_id: &str) -> PathBuf {
-        self.clients_dir().join(session_folder_name(session_id))
+        self.clients_dir().join(folder_name_of(session_id))
     }
 
     /// The session folders under `clients/` (name, path), sorted by name: the one listing every
@@ -313,11 +313,11 @@ fn resolve_existing_prefix(path: &Path) -> PathBuf {
 /// The longest session id used as a folder name as it is.
 const PLAIN_SESSION_BYTES: usize = 64;
 
-/// The folder name of a session id, one to one: a plain id (letters, digits, `-`, `_`, `.`, at
+/// The folder name of an id (a session id, a deep review context), one to one: a plain id (letters, digits, `-`, `_`, `.`, at
 /// most 64 bytes, not only dots — every UUID an agent sends) is its own name, so existing folders
 /// keep theirs; any other id becomes its sanitised first 40 characters, `~`, and 16 hex digits of
 /// its SHA-256. `~` never occurs in a plain id, so `a/b`, `a_b` and `a\nb` get three folders.
-pub(crate) fn session_folder_name(id: &str) -> String {
+pub(crate) fn folder_name_of(id: &str) -> String {
     let is_plain = !id.is_empty()
         && id.len() <= PLAIN_SESSION_BYTES
         && !id.chars().all(|c| c == '.')
@@ -413,11 +413,11 @@ mod tests {
             &"x".repeat(65),
         ];
         let names: std::collections::HashSet<String> =
-            ids.iter().map(|id| session_folder_name(id)).collect();
+            ids.iter().map(|id| folder_name_of(id)).collect();
         assert_eq!(names.len(), ids.len(), "{names:?}");
         let uuid = "3f1c2a9e-8d7b-4c1e-9a55-1b2c3d4e5f60";
         assert_eq!(
-            session_folder_name(uuid),
+            folder_name_of(uuid),
             uuid,
             "existing folders keep their names"
         );

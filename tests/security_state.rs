@@ -252,3 +252,32 @@ fn a_lessons_file_linked_out_of_the_project_is_refused() {
     );
     assert_eq!(snapshot(outside.path()), before, "nothing outside changed");
 }
+
+/// Regression: a payload without a session id and a session that calls itself `unknown-session`
+/// shared one folder (the id fallback was that very name), so one's edits were the other's.
+#[test]
+fn a_missing_session_id_never_shares_a_real_sessions_folder() {
+    let project = TestProject::new();
+    project.write("a.py", "x = 1\n");
+    let mut named: serde_json::Value =
+        serde_json::from_str(&project.write_payload("a.py", "x = 1\n", None)).unwrap();
+    named["session_id"] = serde_json::json!("unknown-session");
+    let mut anonymous = named.clone();
+    anonymous.as_object_mut().unwrap().remove("session_id");
+    let mut blank = named.clone();
+    blank["session_id"] = serde_json::json!("  ");
+    for payload in [&named, &anonymous, &blank] {
+        let answer = project.hook("post-tool-use", &payload.to_string());
+        assert_eq!(answer.code, 0, "{answer:?}");
+    }
+    let clients: Vec<String> =
+        std::fs::read_dir(project.path().join(".claude/claude-auto-review/clients"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+    assert_eq!(clients.len(), 2, "{clients:?}");
+    assert!(
+        clients.contains(&"unknown-session".to_string()),
+        "{clients:?}"
+    );
+}

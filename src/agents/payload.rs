@@ -16,6 +16,11 @@ use serde_json::Value;
 use super::Agent;
 use crate::edit::Hunk;
 
+/// The session id of a payload that names none. It is no plain id (`@`), so its folder is hashed
+/// ([`crate::project::folder_name_of`]) and never the folder of a session an agent named,
+/// not even one called `unknown-session`.
+pub(crate) const MISSING_SESSION_ID: &str = "unknown-session@";
+
 /// Why a payload could not be read as one.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PayloadError {
@@ -203,7 +208,7 @@ impl Payload {
             .clone()
             .or_else(|| raw.conversation_id.clone())
             .filter(|id| !id.trim().is_empty())
-            .unwrap_or_else(|| "unknown-session".to_string());
+            .unwrap_or_else(|| MISSING_SESSION_ID.to_string());
         Ok(Payload {
             agent,
             session_id,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::convergence;
 use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
-use crate::project::{Project, sanitize_component};
+use crate::project::{Project, folder_name_of};
 use crate::state::names::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
 
 /// How long a command waits for a round that holds the lock.
@@ -271,11 +271,13 @@ pub(crate) struct RoundStore {
 }
 
 impl RoundStore {
-    /// The store of `context` (its folder name is sanitised so it never leaves `deep-review/`).
+    /// The store of `context`: its folder name is one to one ([`crate::project::folder_name_of`]:
+    /// a plain name is its own, any other is sanitised and hashed), so it never leaves
+    /// `deep-review/` and `..`, `.` and `...` get three folders, none of them `unknown`'s.
     pub(crate) fn new(project: &Project, context: &str) -> RoundStore {
         RoundStore {
             context: context.to_string(),
-            dir: root(project).join(sanitize_component(context)),
+            dir: root(project).join(folder_name_of(context)),
         }
     }
 
@@ -489,5 +491,24 @@ mod tests {
             RoundStore::find(&project, Some("fx")),
             Err(StateError::UnknownContext { .. })
         ));
+    }
+
+    #[test]
+    fn dot_names_and_unknown_get_a_round_state_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let names = ["..", ".", "...", "unknown", "fx"];
+        for (index, name) in names.iter().enumerate() {
+            let store = RoundStore::new(&project, name);
+            let mut state = store.load().unwrap();
+            state.record(round(index as u32 + 1, Status::Fail, &["F1"]));
+            store.save(&state).unwrap();
+            assert!(store.state_file().starts_with(root(&project)), "{name}");
+        }
+        for (index, name) in names.iter().enumerate() {
+            let state = RoundStore::new(&project, name).load().unwrap();
+            assert_eq!(state.round, index as u32 + 1, "{name} kept its own state");
+        }
+        assert_eq!(RoundStore::all(&project).len(), names.len());
     }
 }

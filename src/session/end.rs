@@ -37,7 +37,7 @@ pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
         }
     }
     let max_age = context.settings.stale_client_timeout_seconds();
-    let current = crate::project::session_folder_name(context.id);
+    let current = crate::project::folder_name_of(context.id);
     remove_stale(context.project, &current, now, max_age);
     answer
 }

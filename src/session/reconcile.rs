@@ -206,7 +206,7 @@ struct OtherSessions<'a> {
 
 impl<'a> OtherSessions<'a> {
     fn of(project: &'a Project, session: &str) -> OtherSessions<'a> {
-        let own = crate::project::session_folder_name(session);
+        let own = crate::project::folder_name_of(session);
         let folders = project
             .session_folders()
             .into_iter()
