@@ -172,6 +172,15 @@ impl Project {
         })
     }
 
+    /// The text of the checkout's file `relative` (project-relative, `/`-separated), at most
+    /// `limit` bytes: only where it resolves inside the checkout, a regular UTF-8 file. A link
+    /// leading out of the project, a FIFO or device, a larger or binary file: `None`, nothing read.
+    pub(crate) fn read_inside(&self, relative: &str, limit: u64) -> Option<String> {
+        let inside = self.inside(&self.checkout.join(relative))?;
+        let bytes = crate::files::read_resolved(&inside.resolved, limit).ok()?;
+        String::from_utf8(bytes).ok()
+    }
+
     /// Whether `path` is *named* inside the checkout, links not followed: with [`Project::inside`]
     /// `None`, such a path is a link leading out of the project.
     pub(crate) fn is_named_inside(&self, path: &Path) -> bool {

@@ -219,3 +219,42 @@ fn project_command_rules_do_not_run_in_ci_unless_trusted() {
     assert!(check(&[], &[]).0, "locally the project's rules run");
     assert!(!check(&[], &["--no-project-commands"]).0);
 }
+
+/// Regression (hardening round 2): a file the agent wrote, then replaced by a link to a file
+/// outside the project, had the outside line learned as "the person's correction" (lesson text,
+/// examples, learned_from in the committed candidates and lessons) and stored in the session's
+/// authored versions. The correction learner reads the project's files only where they resolve
+/// inside it.
+#[test]
+fn a_file_replaced_by_a_link_out_of_the_project_teaches_nothing_and_is_not_stored() {
+    let project = TestProject::new();
+    project.write("README.md", "a project\n");
+    project.commit_all();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = "TIMEOUT = 'outside-secret-value'\n";
+    std::fs::write(outside.path().join("conf.py"), secret).unwrap();
+    let written = "TIMEOUT = 30\n";
+    project.write("conf.py", written);
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("conf.py", written, None),
+    );
+    assert_eq!(answer.code, 0, "{answer:?}");
+    // Someone replaces the file with a link out of the project; the agent stops.
+    std::fs::remove_file(project.path().join("conf.py")).unwrap();
+    symlink(
+        outside.path().join("conf.py"),
+        project.path().join("conf.py"),
+    )
+    .unwrap();
+    let answer = stop(&project);
+    assert_eq!(answer.code, 0, "{answer:?}");
+    let state = project.path().join(".claude/claude-auto-review");
+    for (name, bytes) in crate::support::snapshot(&state) {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("outside-secret-value"),
+            "{name} holds the outside file's text"
+        );
+    }
+    assert!(!answer.system_message().contains("candidate"), "{answer:?}");
+}

@@ -66,8 +66,7 @@ pub(crate) fn generated_marker(
 /// Whether a `.gitattributes` line at the checkout's top marks `file` `linguist-generated`
 /// (`linguist-generated` or `linguist-generated=true`; a later `-linguist-generated` unmarks).
 fn is_linguist_generated(project: &Project, file: &str) -> bool {
-    let path = project.checkout().join(".gitattributes");
-    let Some(text) = crate::files::read_text_or_none(&path, 64 * 1024) else {
+    let Some(text) = project.read_inside(".gitattributes", 64 * 1024) else {
         return false;
     };
     let mut marked = false;

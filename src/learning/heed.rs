@@ -139,10 +139,10 @@ pub(crate) fn at_stop(
     }
     let mut snapshot = Some(snapshot);
     let mut view: Option<Option<Snapshot>> = None;
-    let root = session.project.checkout().to_path_buf();
+    let project = session.project;
     let settled = change_open(&path, |open| {
         settle(open, |warning| {
-            let content = files::read_text_or_none(&root.join(&warning.file), READ_LIMIT)?;
+            let content = project.read_inside(&warning.file, READ_LIMIT)?;
             if heeded(warning, &content) {
                 return Some(Outcome::Heeded);
             }

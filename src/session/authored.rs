@@ -423,7 +423,7 @@ fn modified(path: &Path) -> Option<SystemTime> {
 
 /// The file's content now, when it is small enough to keep.
 fn read_current(project: &Project, file: &str) -> Option<String> {
-    files::read_text_or_none(&project.checkout().join(file), MAX_CONTENT_BYTES)
+    project.read_inside(file, MAX_CONTENT_BYTES)
 }
 
 #[cfg(test)]
