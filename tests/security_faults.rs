@@ -243,3 +243,47 @@ fn a_deleted_working_directory_never_wedges_a_hook() {
     let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(answer["decision"], "block", "the gate still runs: {answer}");
 }
+
+/// Regression (hardening round 2): after parallel hooks wrote the same error, a stale candidate
+/// was sometimes left beside the lesson it had become (a hook that read the lessons before the
+/// promotion recorded the error as new). Now the lessons are read under the candidates lock
+/// every promotion holds.
+#[test]
+fn parallel_identical_errors_leave_no_candidate_beside_its_lesson() {
+    let project = TestProject::new();
+    let write = |file: &str, content: &str| {
+        project.write(file, content);
+        project.hook("post-tool-use", &project.write_payload(file, content, None))
+    };
+    // Seen once and fixed: a candidate with its fix, waiting for a second sighting.
+    let first = write("src/a.py", "import fastjsonx\n");
+    assert!(first.is_block(), "{first:?}");
+    write("src/a.py", "import json\n");
+    // 24 agents' hooks write the same mistake at once: one promotes it.
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..24)
+            .map(|index| {
+                let write = &write;
+                scope.spawn(move || write(&format!("src/b{index}.py"), "import fastjsonx\n"))
+            })
+            .collect();
+        for handle in handles {
+            assert_eq!(handle.join().unwrap().code, 0);
+        }
+    });
+    let lessons = project.read_json(".claude/claude-auto-review/lessons.json");
+    let learned: Vec<&serde_json::Value> = lessons["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|lesson| lesson["triggers"].to_string().contains("fastjsonx"))
+        .collect();
+    assert_eq!(learned.len(), 1, "{lessons}");
+    let pool = std::fs::read_to_string(
+        project
+            .path()
+            .join(".claude/claude-auto-review/lesson_candidates.json"),
+    )
+    .unwrap_or_default();
+    assert!(!pool.contains("fastjsonx"), "a stale candidate: {pool}");
+}

@@ -234,7 +234,13 @@ fn apply(
 ) -> Result<(Vec<String>, bool), LessonsError> {
     let mut notes = Vec::new();
     let mut changed = resolve_waiting(scope, edit, errors, pool, &mut notes);
-    for signal in signals {
+    // Read again under the lock: a parallel hook may have promoted the same error since this one
+    // read the lessons, and a candidate recorded now would be left beside its own lesson.
+    let lessons = LessonFile::load(&scope.project.lessons_file())?;
+    for signal in signals
+        .iter()
+        .filter(|signal| !is_learned(&lessons, signal))
+    {
         changed |= record_error(scope, signal, pool, &mut notes);
     }
     let ready: Vec<usize> = (0..pool.candidates.len())
@@ -255,6 +261,14 @@ fn apply(
         changed = true;
     }
     Ok((notes, changed))
+}
+
+/// Whether a lesson of `lessons` already warns about `signal` (its trigger, in its scope).
+fn is_learned(lessons: &LessonFile, signal: &Signal) -> bool {
+    lessons.lessons().any(|lesson| {
+        lesson.triggers.iter().any(|t| t.as_str() == signal.trigger)
+            && (lesson.scope.as_str() == signal.scope || lesson.scope.matches(&signal.file))
+    })
 }
 
 /// Places of this edit's file where an error waits for its fix: the error still there waits on;

@@ -262,14 +262,16 @@ pub(crate) fn record(
 ) -> Result<Recorded, LessonsError> {
     let lessons_path = scope.project.lessons_file();
     let triggers = [sighting.trigger.clone()];
-    let known = LessonFile::load(&lessons_path)?
-        .lessons()
-        .any(|lesson| lesson.is_duplicate_of(&sighting.scope, &triggers));
-    if known {
-        return Ok(Recorded::AlreadyKnown);
-    }
     let candidates_path = scope.project.candidates_file();
     store::with_candidates(&candidates_path, HOOK_LOCK_WAIT, |pool| {
+        // Under the candidates lock, which every promotion holds: a lesson a parallel hook just
+        // made is seen, so no candidate is left beside it.
+        let known = LessonFile::load(&lessons_path)?
+            .lessons()
+            .any(|lesson| lesson.is_duplicate_of(&sighting.scope, &triggers));
+        if known {
+            return Ok((Recorded::AlreadyKnown, false));
+        }
         let found = pool
             .candidates
             .iter()
