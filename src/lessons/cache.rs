@@ -124,20 +124,29 @@ pub(crate) fn shortlist_with(
         return Ok(Shortlist::default());
     };
     let lowered = text.to_ascii_lowercase();
-    let shortlist = match read_shortlist(index, stamp, lowered.as_bytes()) {
-        Some(found) => found,
-        None => {
-            let file = LessonFile::load(lessons_file)?;
-            let rebuilt = (may_write && write_index(index, &build(&file, stamp)))
-                .then(|| read_shortlist(index, stamp, lowered.as_bytes()))
-                .flatten();
-            rebuilt.unwrap_or_else(|| {
-                let lessons: Vec<&Lesson> = file.lessons().collect();
-                shortlist_in_memory(&lessons, &lowered)
-            })
+    if let Some(found) = read_shortlist(index, stamp, lowered.as_bytes()) {
+        return Ok(found);
+    }
+    let file = LessonFile::load(lessons_file)?;
+    // One hook builds the index; the others never wait for it: they match the file in memory
+    // (a linear pass), so a burst of hooks after the index went missing costs one build, not one
+    // per hook queued behind each other.
+    let builder = may_write
+        .then(|| crate::files::FileLock::acquire(index, std::time::Duration::ZERO).ok())
+        .flatten();
+    if builder.is_some() {
+        // Built meanwhile by the hook that held the lock before: use it.
+        if let Some(found) = read_shortlist(index, stamp, lowered.as_bytes()) {
+            return Ok(found);
         }
-    };
-    Ok(shortlist)
+        if write_index(index, &build(&file, stamp))
+            && let Some(found) = read_shortlist(index, stamp, lowered.as_bytes())
+        {
+            return Ok(found);
+        }
+    }
+    let lessons: Vec<&Lesson> = file.lessons().collect();
+    Ok(shortlist_in_memory(&lessons, &lowered))
 }
 
 /// Writes the index through a temporary file and a rename, without `fsync`: it is a cache, a
