@@ -281,3 +281,32 @@ fn a_missing_session_id_never_shares_a_real_sessions_folder() {
         "{clients:?}"
     );
 }
+
+/// Regression (hardening round 2): an empty lessons.json (truncated, a bad merge) silently meant
+/// "no lessons". It still checks nothing, but the hook says so once per session and
+/// `car lessons list` warns; the file is left as it is.
+#[test]
+fn an_empty_lessons_file_is_named_not_silently_empty() {
+    let project = TestProject::new();
+    project.write(".claude/claude-auto-review/lessons.json", "");
+    project.write("a.py", "x = 1\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("a.py", "x = 1\n", None),
+    );
+    assert!(
+        answer
+            .system_message()
+            .contains("lessons.json: the file is empty, so no lessons are checked"),
+        "{answer:?}"
+    );
+    let again = project.hook(
+        "post-tool-use",
+        &project.write_payload("a.py", "x = 2\n", Some("x = 1\n")),
+    );
+    assert!(!again.system_message().contains("empty"), "once: {again:?}");
+    let list = project.run(&["lessons", "list"]);
+    assert_eq!(list.code, 0, "{list:?}");
+    assert!(list.stderr.contains("the file is empty"), "{list:?}");
+    assert_eq!(project.read(".claude/claude-auto-review/lessons.json"), "");
+}

@@ -115,8 +115,21 @@ impl LessonFile {
         self.entries.len() != before
     }
 
-    /// `file: lesson #N: problem` for every entry car cannot use.
+    /// `file: lesson #N: problem` for every entry car cannot use; an empty file (0 bytes or only
+    /// blanks, never what car writes: a truncation, a bad merge) is named too, since it silently
+    /// means "no lessons".
     pub(crate) fn problems(&self) -> Vec<String> {
+        if self
+            .original
+            .as_deref()
+            .is_some_and(|text| text.trim().is_empty())
+        {
+            return vec![format!(
+                "{}: the file is empty, so no lessons are checked; car never writes it empty: if \
+                 it held lessons, restore it from git",
+                self.path.display()
+            )];
+        }
         self.entries
             .iter()
             .enumerate()
