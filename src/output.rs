@@ -1,6 +1,10 @@
 //! Everything car prints: the hook's one JSON line (shaped by the calling agent's file under
 //! `agents/`) and terminal text for people (data on stdout, messages on stderr, `hint:` lines,
 //! colour only when stderr is a terminal and `NO_COLOR` is unset).
+//!
+//! Invariant: text for people never carries a control character from elsewhere (a reviewer's
+//! finding title, a file name, a lesson): every one but newline and tab is shown escaped
+//! (`\u{1b}`), so no ANSI or OSC sequence reaches the terminal; car's own colour is added after.
 
 use std::io::{IsTerminal, Write};
 
@@ -18,8 +22,27 @@ pub(crate) fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
+/// `text` with every control character except newline and tab shown escaped (`\u{1b}`): what
+/// people read on a terminal can carry no escape sequence.
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Data for pipes: stdout. A broken pipe ends output quietly.
 pub(crate) fn print_data(text: &str) {
+    let text = printable(text);
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     if !text.ends_with('\n') {
@@ -35,7 +58,7 @@ pub(crate) fn print_json(value: &Value) {
 
 /// A message for people: stderr.
 pub(crate) fn print_message(text: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+    let _ = writeln!(std::io::stderr().lock(), "{}", printable(text));
 }
 
 /// `error: …` on stderr (red when colour is on).
@@ -45,7 +68,7 @@ pub(crate) fn print_error(text: &str) {
     } else {
         "error"
     };
-    let _ = writeln!(std::io::stderr().lock(), "{label}: {text}");
+    let _ = writeln!(std::io::stderr().lock(), "{label}: {}", printable(text));
 }
 
 /// `hint: …` on stderr: what to do next.
@@ -55,5 +78,19 @@ pub(crate) fn print_hint(text: &str) {
     } else {
         "hint"
     };
-    let _ = writeln!(std::io::stderr().lock(), "{label}: {text}");
+    let _ = writeln!(std::io::stderr().lock(), "{label}: {}", printable(text));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_escaped_newlines_and_tabs_kept() {
+        assert_eq!(printable("plain\ttext\nnext"), "plain\ttext\nnext");
+        assert_eq!(
+            printable("\u{1b}[2J\u{1b}]8;;http://x\u{7}title\r"),
+            "\\u{1b}[2J\\u{1b}]8;;http://x\\u{7}title\\u{d}"
+        );
+    }
 }

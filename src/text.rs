@@ -13,6 +13,26 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
     format!("{cut}…")
 }
 
+/// `text` on one line: every run of whitespace (newlines included) becomes one space and other
+/// control characters are dropped, so text from elsewhere (a reviewer's finding) can never start
+/// a line of a prompt (a `## heading`) or carry an escape sequence.
+pub(crate) fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.trim().chars() {
+        if c.is_whitespace() {
+            space = true;
+        } else if !c.is_control() {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// `1 file`, `2 files`, `0 files`.
 pub(crate) fn plural(count: usize, word: &str) -> String {
     if count == 1 {
@@ -133,6 +153,13 @@ mod tests {
         );
         assert_eq!(resolve_id("9", ids), Err(IdMatch::None));
         assert_eq!(resolve_id("", ids), Err(IdMatch::None));
+    }
+
+    #[test]
+    fn reviewer_text_is_one_line() {
+        assert_eq!(one_line("  a\n## Heading\r\n\tb  "), "a ## Heading b");
+        assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m"), "[31mred[0m");
+        assert_eq!(one_line("\n\n"), "");
     }
 
     #[test]

@@ -265,17 +265,20 @@ fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsEr
     let severity_text = raw.severity.ok_or_else(|| invalid("no \"severity\""))?;
     let severity = Severity::parse(&severity_text)
         .ok_or_else(|| invalid(&format!("severity {severity_text:?} is not P1, P2 or P3")))?;
-    let title = raw.title.unwrap_or_default().trim().to_string();
+    // Reviewer text is one line each: it is printed to terminals and quoted into the next
+    // round's prompt, where a newline could start a heading of its own.
+    let one_line = crate::text::one_line;
+    let title = one_line(&raw.title.unwrap_or_default());
     if title.is_empty() {
         return Err(invalid("no \"title\""));
     }
     let id = raw
         .id
         .as_ref()
-        .map(id_text)
+        .map(|id| one_line(&id_text(id)))
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| format!("F{index}"));
-    let wrong_output = raw.wrong_output.unwrap_or_default().trim().to_string();
+    let wrong_output = one_line(&raw.wrong_output.unwrap_or_default());
     let downgraded = severity != Severity::P3 && !is_specific(&wrong_output);
     Ok(Finding {
         id,
@@ -284,7 +287,7 @@ fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsEr
         line: raw.line.as_ref().and_then(line_number).unwrap_or(0),
         title,
         wrong_output,
-        suggestion: raw.suggestion.unwrap_or_default().trim().to_string(),
+        suggestion: one_line(&raw.suggestion.unwrap_or_default()),
         downgraded,
     })
 }
