@@ -29,7 +29,7 @@ pub(crate) struct Offer {
 pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
     let mut seen = BTreeSet::new();
     let mut offers = Vec::new();
-    for finding in snapshot.minor_findings(settings.minimum_blocking_severity) {
+    for (finding, not_blocking) in snapshot.non_blocking(settings.minimum_blocking_severity) {
         let offer = Offer {
             key: format!("finding|{}", finding.key()),
             location: finding.location(),
@@ -39,9 +39,7 @@ pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
                 format!("{} — {}", finding.title, finding.suggestion)
             },
             source: "review".into(),
-            why_not_blocking: finding
-                .vagueness()
-                .map(|vagueness| vagueness.why().to_string()),
+            why_not_blocking: not_blocking.why(),
         };
         if seen.insert(offer.key.clone()) {
             offers.push(offer);

@@ -236,13 +236,6 @@ impl Review {
         self
     }
 
-    /// Findings that block at `threshold`, minus those deferred by this review's known limits.
-    pub(crate) fn blocking(&self, threshold: BlockingThreshold) -> impl Iterator<Item = &Finding> {
-        self.findings
-            .iter()
-            .filter(move |finding| self.is_blocking(finding, threshold))
-    }
-
     /// Whether one of this review's findings blocks at `threshold` (not deferred as a known limit).
     pub(crate) fn is_blocking(&self, finding: &Finding, threshold: BlockingThreshold) -> bool {
         finding.severity.blocks_at(threshold)
@@ -364,6 +357,15 @@ mod tests {
         Review::parse_text(text).unwrap()
     }
 
+    fn blocking(review: &Review, threshold: BlockingThreshold) -> Vec<String> {
+        review
+            .findings
+            .iter()
+            .filter(|finding| review.is_blocking(finding, threshold))
+            .map(|finding| finding.id.clone())
+            .collect()
+    }
+
     #[test]
     fn vague_p1_is_downgraded_and_verdict_ignores_pass() {
         let review = parse(
@@ -375,12 +377,8 @@ mod tests {
         assert!(review.findings[0].downgraded);
         assert_eq!(review.findings[1].severity, Severity::P2);
         assert_eq!(review.findings[1].line, 7);
-        let blocking: Vec<_> = review
-            .blocking(BlockingThreshold::P2)
-            .map(|f| f.id.clone())
-            .collect();
-        assert_eq!(blocking, ["F2"]);
-        assert_eq!(review.blocking(BlockingThreshold::P1).count(), 0);
+        assert_eq!(blocking(&review, BlockingThreshold::P2), ["F2"]);
+        assert!(blocking(&review, BlockingThreshold::P1).is_empty());
     }
 
     #[test]
@@ -394,11 +392,7 @@ mod tests {
         assert_eq!(review.known_limits.len(), 1);
         assert_eq!(review.known_limits[0].finding, "F2");
         assert!(review.notes[0].contains("P1 can never be deferred"));
-        let blocking: Vec<_> = review
-            .blocking(BlockingThreshold::P2)
-            .map(|f| f.id.clone())
-            .collect();
-        assert_eq!(blocking, ["F1"]);
+        assert_eq!(blocking(&review, BlockingThreshold::P2), ["F1"]);
         assert_eq!(
             check_deferrable(&review.findings[0])
                 .unwrap_err()
