@@ -195,6 +195,21 @@ const ADDRESSED: [&str; 12] = [
     "could you ",
 ];
 
+/// How the agent answers its own question ("Should I use A or B? I went with A."): the decision
+/// is made, the work is done — reviewed.
+const SELF_ANSWERS: [&str; 10] = [
+    "i went with",
+    "i've gone with",
+    "i have gone with",
+    "i chose",
+    "i picked",
+    "i decided",
+    "i went ahead",
+    "i used",
+    "for now, i",
+    "for now i",
+];
+
 /// The offline rules: a plan not carried out, work said to be unfinished, or a question to the
 /// person that nothing after it answers is incomplete; finished work followed by an offer, a
 /// closing that asks nothing, or a rhetorical question the agent answers itself is complete.
@@ -225,38 +240,53 @@ pub(crate) fn builtin(text: &str) -> Classification {
             &format!("asks the user to decide ({phrase:?})"),
         );
     }
-    let sentences = sentences(&lower);
+    match waiting_question(&sentences(&lower)) {
+        Some(reason) => verdict(Verdict::Incomplete, &reason),
+        None => verdict(Verdict::Complete, "reads as a finished turn"),
+    }
+}
+
+/// Why the last paragraph waits for the person: a question to them that ends it, that only a
+/// hand-over ("Please decide.") follows, or that only they can answer and the agent did not
+/// answer itself. `None`: no such question.
+fn waiting_question(sentences: &[&str]) -> Option<String> {
     for (index, sentence) in sentences.iter().enumerate() {
         if !sentence.ends_with('?') || !asks_the_person(sentence) {
             continue;
         }
         let after = &sentences[index + 1..];
-        if after.is_empty() {
-            return verdict(
-                Verdict::Incomplete,
-                "ends with a question that blocks progress",
-            );
-        }
+        let Some(first_after) = after.first() else {
+            return Some("ends with a question that blocks progress".into());
+        };
         if after.iter().all(|next| is_answer_prompt(next)) {
-            return verdict(
-                Verdict::Incomplete,
-                &format!(
-                    "asks the user a question and waits for the answer ({:?})",
-                    after[0]
-                ),
-            );
+            return Some(format!(
+                "asks the user a question and waits for the answer ({first_after:?})"
+            ));
+        }
+        let answered_itself = after
+            .iter()
+            .any(|next| SELF_ANSWERS.iter().any(|phrase| opens_with(next, phrase)));
+        if answered_itself {
+            continue;
         }
         if let Some(opening) = ADDRESSED
             .iter()
             .find(|opening| sentence.starts_with(*opening))
         {
-            return verdict(
-                Verdict::Incomplete,
-                &format!("asks the user to decide ({:?})", opening.trim_end()),
-            );
+            return Some(format!(
+                "asks the user to decide ({:?})",
+                opening.trim_end()
+            ));
         }
     }
-    verdict(Verdict::Complete, "reads as a finished turn")
+    None
+}
+
+/// Whether a sentence opens with `phrase` (after a list dash).
+fn opens_with(sentence: &str, phrase: &str) -> bool {
+    sentence
+        .trim_start_matches(['-', '—', ' '])
+        .starts_with(phrase)
 }
 
 /// Whether a question asks the person something: not a closing that asks nothing, and not an
@@ -271,10 +301,9 @@ fn asks_the_person(question: &str) -> bool {
 
 /// A sentence that hands the question before it to the person.
 fn is_answer_prompt(sentence: &str) -> bool {
-    let sentence = sentence.trim_start_matches(['-', '—', ' ']);
     ANSWER_PROMPTS
         .iter()
-        .any(|prompt| sentence.starts_with(prompt))
+        .any(|prompt| opens_with(sentence, prompt))
 }
 
 /// A paragraph's sentences, each with its closing mark; a mark ends a sentence only before
@@ -327,7 +356,8 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
     let prompt = format!(
         "An AI coding agent ended its turn with the message below. Answer with exactly one word: \
          INCOMPLETE if it cannot go on without the user (a question that blocks progress, a \
-         decision between options) or announces work it has not done yet (\"next I will …\"); \
+         decision between options, a question followed by \"please decide\" or \"let me know\") \
+         or announces work it has not done yet (\"next I will …\", \"I'm not done yet\"); \
          COMPLETE if its work is done, also when it then offers more (\"Want me to also add a \
          test?\").\n\n<message>\n{text}\n</message>\n"
     );
@@ -449,6 +479,7 @@ mod tests {
             "Fixed `a?.b` in render.ts. Done.",
             "Done: all callers are updated. Want me to also add a test? Let me know.",
             "The rename is complete. Could this break plugins? No: nothing outside src/ imports it.",
+            "Should I use the cache or the database? I went with the cache: reads dominate. Done.",
         ] {
             assert_eq!(builtin(text).verdict, Verdict::Complete, "{text}");
         }
