@@ -100,113 +100,96 @@ const BEHAVIOURS: [&str; 24] = [
     "terminates",
 ];
 
-/// Verbs that report a result only with a value or behaviour after them ("returns None").
-const RESULT_VERBS: [&str; 64] = [
+/// Verbs that report a result only with a value or behaviour after them ("returns None"), as
+/// stems: `return` matches return, returns and returned (see [`is_result_verb`]; not the `-ing`
+/// form, which reads as a noun or an adjective as often: "missing validation").
+const RESULT_STEMS: [&str; 70] = [
     "return",
-    "returns",
-    "returned",
     "raise",
-    "raises",
-    "raised",
     "throw",
-    "throws",
-    "threw",
     "print",
-    "prints",
-    "printed",
     "output",
-    "outputs",
-    "outputted",
     "yield",
-    "yields",
-    "yielded",
     "give",
-    "gives",
-    "gave",
-    "evaluates",
+    "evaluate",
     "produce",
-    "produces",
-    "produced",
     "emit",
-    "emits",
-    "emitted",
     "write",
-    "writes",
-    "wrote",
     "show",
-    "shows",
-    "showed",
     "display",
-    "displays",
     "log",
-    "logs",
-    "logged",
     "send",
-    "sends",
-    "sent",
     "run",
-    "runs",
-    "ran",
     "execute",
-    "executes",
-    "executed",
     "take",
-    "takes",
-    "took",
     "need",
-    "needs",
-    "becomes",
-    "became",
-    "deletes",
-    "deleted",
-    "overwrites",
-    "overwrote",
-    "loses",
-    "lost",
-    "leaks",
+    "become",
+    "delete",
+    "remove",
+    "overwrite",
+    "lose",
+    "leak",
     "cause",
-    "causes",
+    "fail",
+    "error",
+    "exit",
+    "drop",
+    "skip",
+    "ignore",
+    "accept",
+    "reject",
+    "store",
+    "save",
+    "read",
+    "allocate",
+    "truncate",
+    "duplicate",
+    "count",
+    "charge",
+    "deduct",
+    "apply",
+    "add",
+    "sum",
+    "convert",
+    "round",
+    "allow",
+    "block",
+    "pass",
+    "divide",
+    "multiply",
+    "visit",
+    "iterate",
+    "miss",
+    "omit",
+    "include",
+    "exclude",
+    "call",
+    "open",
+    "create",
+    "corrupt",
+    "exceed",
+    "parse",
+    "sort",
+    "match",
+    "bypass",
+    "expose",
+    "use",
 ];
 
-/// More verbs that report a result with an object: state changes and failures.
-const MORE_RESULT_VERBS: [&str; 36] = [
-    "charges",
-    "deducts",
-    "applies",
-    "adds",
-    "sums",
-    "converts",
-    "rounds",
-    "allows",
-    "blocks",
-    "passes",
-    "caused",
-    "fails",
-    "failed",
-    "errors",
-    "exits",
-    "exited",
-    "drops",
-    "dropped",
-    "skips",
-    "skipped",
-    "ignores",
-    "ignored",
-    "accepts",
-    "accepted",
-    "rejects",
-    "rejected",
-    "stores",
-    "stored",
-    "saves",
-    "saved",
-    "reads",
-    "allocates",
-    "truncates",
-    "truncated",
-    "duplicates",
-    "counts",
+/// Result verbs whose forms a stem does not cover.
+const IRREGULAR_RESULT_VERBS: [&str; 18] = [
+    "threw", "thrown", "wrote", "written", "gave", "given", "took", "taken", "ran", "lost", "sent",
+    "shown", "became", "logged", "emitted", "dropped", "skipped", "applies",
 ];
+
+/// Whether `word` is a form of a result verb (`returns`, `returned`, `divides`, `threw`).
+fn is_result_verb(word: &str) -> bool {
+    IRREGULAR_RESULT_VERBS.contains(&word)
+        || RESULT_STEMS.iter().any(|stem| {
+            word.strip_prefix(stem)
+                .is_some_and(|suffix| matches!(suffix, "" | "s" | "es" | "ed" | "d"))
+        })
+}
 
 /// Words that say nothing about what went wrong: a result made only of these is a placeholder.
 const PLACEHOLDERS: [&str; 72] = [
@@ -307,6 +290,8 @@ const INPUT_WORDS: [&str; 15] = [
 struct Token {
     word: String,
     ends_clause: bool,
+    /// Written as code (`save()`, `` `take` ``): a name, never a result verb.
+    is_code: bool,
 }
 
 fn tokens(text: &str) -> Vec<Token> {
@@ -319,7 +304,12 @@ fn tokens(text: &str) -> Vec<Token> {
                 .trim_matches(|c: char| !c.is_alphanumeric() && !"_-'\"`→>".contains(c))
                 .trim_matches(['\'', '"', '`'])
                 .to_lowercase();
-            Token { word, ends_clause }
+            let is_code = piece.contains(['(', '`']);
+            Token {
+                word,
+                ends_clause,
+                is_code,
+            }
         })
         .collect()
 }
@@ -333,8 +323,7 @@ fn observed_result(tokens: &[Token]) -> Result<(), Vagueness> {
         if BEHAVIOURS.contains(&word) {
             return Ok(());
         }
-        let is_marker = RESULT_VERBS.contains(&word)
-            || MORE_RESULT_VERBS.contains(&word)
+        let is_marker = (!token.is_code && is_result_verb(word))
             || matches!(word, "→" | "->" | "=>" | ">")
             || (word == "instead" && tokens.get(index + 1).is_some_and(|next| next.word == "of"));
         if !is_marker {
@@ -356,7 +345,8 @@ fn observed_result(tokens: &[Token]) -> Result<(), Vagueness> {
 fn has_substance(rest: &[Token]) -> bool {
     for token in rest {
         let word = token.word.as_str();
-        if !word.is_empty() && word != "of" && !PLACEHOLDERS.contains(&word) {
+        let is_verb = !token.is_code && is_result_verb(word);
+        if !word.is_empty() && word != "of" && !is_verb && !PLACEHOLDERS.contains(&word) {
             return true;
         }
         if token.ends_clause {
@@ -455,6 +445,11 @@ mod tests {
             "for a negative amount, charge() deducts twice",
             "total(\"€5\") raises ValueError",
             "f(1) returns 3",
+            "average(items) divides by zero when items is empty",
+            "for n=3 the loop visits only indices 0 and 1",
+            "`--dry-run` still deletes the files under build/",
+            "save() called twice in parallel writes version 4 twice, losing one update",
+            "render(user) threw KeyError: 'name'",
         ] {
             assert_eq!(judge(text), Ok(()), "{text}");
         }
@@ -504,6 +499,12 @@ mod tests {
                 "save() may produce unexpected output",
                 Vagueness::PlaceholderResult,
             ),
+            (
+                "missing validation could cause issues",
+                Vagueness::PlaceholderResult,
+            ),
+            ("passing None could lead to problems", Vagueness::NoResult),
+            ("load() uses the wrong value", Vagueness::PlaceholderResult),
         ] {
             assert_eq!(judge(text), Err(why), "{text}");
         }
