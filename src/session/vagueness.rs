@@ -50,7 +50,8 @@ pub(crate) fn judge(wrong_output: &str) -> Result<(), Vagueness> {
     let text = wrong_output.trim();
     let lowered = text.trim_end_matches('.').to_lowercase();
     if lowered.chars().filter(|c| c.is_alphanumeric()).count() < 6
-        || STOCK.iter().any(|stock| lowered.starts_with(stock))
+        || STOCK.contains(&lowered.as_str())
+        || lowered.starts_with(TEMPLATE)
     {
         return Err(Vagueness::Missing);
     }
@@ -62,42 +63,27 @@ pub(crate) fn judge(wrong_output: &str) -> Result<(), Vagueness> {
     result
 }
 
-/// Stock phrases that are no wrong output whatever follows.
-const STOCK: [&str; 6] = [
-    "n/a",
-    "none",
-    "unknown",
-    "tbd",
-    "these inputs -> this wrong result",
-    "see title",
+/// Stock answers that are no wrong output.
+const STOCK: [&str; 5] = ["n/a", "none", "unknown", "tbd", "see title"];
+
+/// The prompt's own template, copied instead of filled in.
+const TEMPLATE: &str = "these inputs -> this wrong result";
+
+/// Verbs that report a behaviour by themselves ("f(0) crashes"), as stems (see [`is_form_of`]).
+const BEHAVIOUR_STEMS: [&str; 8] = [
+    "crash",
+    "panic",
+    "hang",
+    "deadlock",
+    "segfault",
+    "abort",
+    "overflow",
+    "underflow",
 ];
 
-/// Verbs that report a behaviour by themselves ("f(0) crashes").
-const BEHAVIOURS: [&str; 24] = [
-    "twice",
-    "timed",
-    "crash",
-    "crashes",
-    "crashed",
-    "panic",
-    "panics",
-    "panicked",
-    "hang",
-    "hangs",
-    "hung",
-    "deadlock",
-    "deadlocks",
-    "deadlocked",
-    "segfault",
-    "segfaults",
-    "aborts",
-    "aborted",
-    "killed",
-    "timeout",
-    "overflows",
-    "overflowed",
-    "forever",
-    "terminates",
+/// Behaviour words a stem does not cover ("the process is killed", "loops forever").
+const OTHER_BEHAVIOURS: [&str; 8] = [
+    "panicked", "hung", "killed", "timed", "timeout", "forever", "twice", "froze",
 ];
 
 /// Verbs that report a result only with a value or behaviour after them ("returns None"), as
@@ -184,11 +170,20 @@ const IRREGULAR_RESULT_VERBS: [&str; 18] = [
 
 /// Whether `word` is a form of a result verb (`returns`, `returned`, `divides`, `threw`).
 fn is_result_verb(word: &str) -> bool {
-    IRREGULAR_RESULT_VERBS.contains(&word)
-        || RESULT_STEMS.iter().any(|stem| {
-            word.strip_prefix(stem)
-                .is_some_and(|suffix| matches!(suffix, "" | "s" | "es" | "ed" | "d"))
-        })
+    IRREGULAR_RESULT_VERBS.contains(&word) || is_form_of(word, &RESULT_STEMS)
+}
+
+/// Whether `word` reports a behaviour by itself (`crashes`, `hung`, `killed`).
+fn is_behaviour(word: &str) -> bool {
+    OTHER_BEHAVIOURS.contains(&word) || is_form_of(word, &BEHAVIOUR_STEMS)
+}
+
+/// Whether `word` is one of the stems with a regular verb ending (`-s`, `-es`, `-ed`, `-d`).
+fn is_form_of(word: &str, stems: &[&str]) -> bool {
+    stems.iter().any(|stem| {
+        word.strip_prefix(stem)
+            .is_some_and(|suffix| matches!(suffix, "" | "s" | "es" | "ed" | "d"))
+    })
 }
 
 /// Words that say nothing about what went wrong: a result made only of these is a placeholder.
@@ -320,7 +315,7 @@ fn observed_result(tokens: &[Token]) -> Result<(), Vagueness> {
     let mut saw_marker = false;
     for (index, token) in tokens.iter().enumerate() {
         let word = token.word.as_str();
-        if BEHAVIOURS.contains(&word) {
+        if !token.is_code && is_behaviour(word) {
             return Ok(());
         }
         let is_marker = (!token.is_code && is_result_verb(word))
@@ -450,6 +445,8 @@ mod tests {
             "`--dry-run` still deletes the files under build/",
             "save() called twice in parallel writes version 4 twice, losing one update",
             "render(user) threw KeyError: 'name'",
+            "None from load('x') makes render() raise TypeError",
+            "a 3 GB upload hangs the worker",
         ] {
             assert_eq!(judge(text), Ok(()), "{text}");
         }
@@ -462,6 +459,7 @@ mod tests {
             ("n/a", Vagueness::Missing),
             ("TBD.", Vagueness::Missing),
             ("-", Vagueness::Missing),
+            ("None", Vagueness::Missing),
             ("bug", Vagueness::Missing),
             (
                 "these inputs -> this wrong result (required for P1/P2)",
