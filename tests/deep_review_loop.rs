@@ -161,3 +161,74 @@ fn assert_stopped_keeping_findings(run: &DeepRun) {
         "what was found stays visible"
     );
 }
+
+/// The loop's state file of the `none` context.
+fn loop_state(deep: &Deep) -> serde_json::Value {
+    deep.project
+        .read_json(".claude/claude-auto-review/deep-review/none/state.json")
+}
+
+#[test]
+fn nothing_left_needs_the_loops_base_and_paths_else_the_loop_stays_open() {
+    let deep = Deep::new();
+    let p1 = findings(&[fx_finding("F1", "P1", 2, "Multiplies by the rate")]);
+    deep.reviewer.answer_always(&p1.to_string());
+    let failed = deep.run(&["run", "none", "--paths", "fx.py"]);
+    assert_eq!((failed.code, failed.status()), (1, "FAIL"), "{failed:?}");
+
+    // No change under other paths says nothing about the change the loop reviewed.
+    let other = deep.run(&["run", "none", "--paths", "docs/**"]);
+    assert_stopped(&other, "nothing to review: no change against");
+    assert!(
+        other.stderr.contains("the open loop's round 1 against")
+            && other.stderr.contains("limited to fx.py stays open"),
+        "{}",
+        other.stderr
+    );
+    let skipped = deep.run(&["run", "none", "--paths", "docs/**", "--allow-skipped"]);
+    assert_eq!(
+        (skipped.code, skipped.status(), skipped.reason()),
+        (0, "PASS", "nothing to review"),
+        "{skipped:?}"
+    );
+    assert!(
+        skipped.stderr.contains("the open loop stays open"),
+        "{}",
+        skipped.stderr
+    );
+    let state = loop_state(&deep);
+    assert!(state["closed"].is_null(), "{state}");
+    assert_eq!(state["round"], 1);
+    assert_eq!(state["paths"], serde_json::json!(["fx.py"]));
+    assert_eq!(deep.reviewer.calls(), 1, "no round was used");
+
+    // The same base and the same paths with the change undone: the loop's change is gone.
+    deep.edit(FX_COMMITTED);
+    let gone = deep.run(&["run", "none", "--paths", "fx.py"]);
+    assert_eq!((gone.code, gone.status()), (0, "PASS"), "{gone:?}");
+    assert!(
+        gone.reason()
+            .starts_with("nothing left to review: the change reviewed in round 1 is gone"),
+        "{}",
+        gone.reason()
+    );
+    assert_eq!(loop_state(&deep)["closed"], "PASS");
+}
+
+#[test]
+fn nothing_left_against_another_base_is_no_pass() {
+    let deep = Deep::new();
+    let p1 = findings(&[fx_finding("F1", "P1", 2, "Multiplies by the rate")]);
+    deep.reviewer.answer_always(&p1.to_string());
+    assert_eq!(deep.run(&["run", "none"]).status(), "FAIL");
+    // Committed, the change is no longer in the diff against HEAD, but it is not gone.
+    deep.project.commit_all();
+    assert_stopped(
+        &deep.run(&["run", "none"]),
+        "nothing to review: no change against",
+    );
+    assert!(loop_state(&deep)["closed"].is_null());
+    let again = deep.run(&["run", "none", "--base", "HEAD~1"]);
+    assert_ne!(again.status(), "PASS", "{again:?}");
+    assert_eq!(again.json["round"], 2, "the open loop goes on: {again:?}");
+}

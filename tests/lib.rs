@@ -31,6 +31,7 @@ mod migrate;
 mod replay_command;
 mod replay_self_test;
 mod review_backends;
+mod review_blocking;
 mod review_gate;
 mod review_helpers;
 mod review_loop;

@@ -318,3 +318,36 @@ fn git_ignored_files_are_not_reviewed_nor_sent_to_the_reviewer() {
         "{status:?}"
     );
 }
+
+#[test]
+fn questions_to_the_person_and_unfinished_work_postpone_finished_turns_are_reviewed() {
+    let waiting = [
+        "Should I use A or B? Please decide.",
+        "I added the endpoint. Should it return 404 or 410 for deleted items? Let me know.",
+        "I'm not done yet; I still need to update the callers",
+    ];
+    let reviewed = [
+        "Done. Any questions?",
+        "All done — let me know if you want changes.",
+        "Why did the loader crash? It read the file before checking it exists. load() now checks first.",
+    ];
+    for (message, is_waiting) in waiting
+        .iter()
+        .map(|message| (message, true))
+        .chain(reviewed.iter().map(|message| (message, false)))
+    {
+        let project = TestProject::new();
+        let reviewer = ScriptedReviewer::install(&project, json!({}));
+        reviewer.always(&json!({"findings": [finding("F1", "P1", "a.py", 1, "Crash")]}));
+        write_file(&project, "a.py", "a = 1\n");
+        let answer = stop_saying(&project, message);
+        assert_eq!(answer.is_block(), !is_waiting, "{message}: {answer:?}");
+        assert_eq!(reviewer.calls(), usize::from(!is_waiting), "{message}");
+        if is_waiting {
+            assert!(
+                answer.system_message().contains("review postponed"),
+                "{message}: {answer:?}"
+            );
+        }
+    }
+}

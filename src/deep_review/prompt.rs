@@ -34,8 +34,9 @@ pub(crate) struct PromptInput<'a> {
 const ANTI_NITPICKING: &str = "\
 ## The one rule that matters
 A P1 or P2 must name the specific wrong output: construct the failure — these inputs produce
-this wrong output (and what the right output is). A concern you cannot turn into such a scenario
-is P3 at most. Do not report style, naming or taste as P1/P2. Domain errors (wrong unit,
+this wrong output (and what the right output is). A wrong_output that names no input or call, or
+no observed result (returns / raises / prints a value), does not block. A concern you cannot turn
+into such a scenario is P3 at most. Do not report style, naming or taste as P1/P2. Domain errors (wrong unit,
 currency, price year, conversion order, aggregation, double counting, a broken data contract)
 are what this review is for: a cold code review misses them.
 ";

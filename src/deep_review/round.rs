@@ -115,9 +115,11 @@ fn empty_change(
     if let Some(verdict) = change_undone(request, info, changes)? {
         return Ok(verdict);
     }
+    let open_loop = open_loop_scope(&request.store());
     if !request.allow_skipped {
         return Err(StopCause::EmptyDiff {
             scope: changes.scope_label(),
+            open_loop,
         });
     }
     let round = open_rounds(&request.store());
@@ -131,7 +133,26 @@ fn empty_change(
     verdict
         .notes
         .push(format!("no change {}", changes.scope_label()));
+    if let Some(open_loop) = open_loop {
+        verdict.notes.push(format!(
+            "the open loop stays open: its {open_loop} is not what this run looked at"
+        ));
+    }
     Ok(verdict)
+}
+
+/// The open loop's last round as people read it (`round 1 against 1a2b3c4, limited to src/**`);
+/// `None` when no loop is open.
+fn open_loop_scope(store: &RoundStore) -> Option<String> {
+    let state = store.load().ok().filter(RoundState::is_open)?;
+    let last = state.last_round()?;
+    let base: String = last.base.chars().take(7).collect();
+    let paths = if state.paths.is_empty() {
+        String::new()
+    } else {
+        format!(", limited to {}", state.paths.join(" "))
+    };
+    Some(format!("round {} against {base}{paths}", last.round))
 }
 
 /// The settings the reviewer runs with: the deep review's backend in place of the gate's.
@@ -215,6 +236,7 @@ impl Round<'_> {
     /// Records the judged round (after the guards: the snapshot rule).
     fn record(&self, decision: &Decision, findings: &[ReportedFinding]) -> Result<(), StopCause> {
         let mut after = self.before.clone();
+        after.paths = crate::deep_review::state::loop_paths(&self.changes.paths);
         after.record(RoundRecord {
             round: self.number,
             at: self.request.clock.now(),
@@ -305,8 +327,10 @@ fn blocking_ids(findings: &[ReportedFinding]) -> Vec<String> {
         .collect()
 }
 
-/// An empty change in an open loop whose last round had a change against the same base: the
-/// change was undone (by a fix or by hand), not a wrong `--base`. PASS, and the loop ends.
+/// An empty change in an open loop whose last round had a change against the same base and with
+/// the same `--paths`: the change was undone (by a fix or by hand), not a wrong `--base` or
+/// `--paths`. PASS, and the loop ends. Another base or other paths say nothing about the loop's
+/// change: the caller stops with "nothing to review" and the loop stays open.
 fn change_undone(
     request: &RoundRequest<'_>,
     info: &ContextInfo,
@@ -316,7 +340,11 @@ fn change_undone(
     let _lock = store.lock()?;
     let mut state = store.load()?;
     let round = match state.last_round() {
-        Some(last) if state.is_open() && last.base == changes.base.commit => last.round,
+        Some(last)
+            if state.is_open() && state.is_same_scope(&changes.base.commit, &changes.paths) =>
+        {
+            last.round
+        }
         _ => return Ok(None),
     };
     state.close(Status::Pass, request.clock.now());

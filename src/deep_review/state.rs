@@ -57,6 +57,14 @@ pub(crate) enum StateError {
     UnknownContext { context: String, known: String },
 }
 
+/// `--paths` as a loop remembers them: the order and repeats of the flags do not matter.
+pub(crate) fn loop_paths(paths: &[String]) -> Vec<String> {
+    let mut sorted = paths.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    sorted
+}
+
 /// A finding the author marked fixed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Mark {
@@ -125,6 +133,9 @@ pub(crate) struct RoundState {
     pub(crate) challenged_ids: Vec<ChallengeMark>,
     /// Stable keys of the previous round's blocking findings.
     pub(crate) prev_blocking_ids: Vec<String>,
+    /// The `--paths` the loop's rounds were limited to (sorted; empty: everything). With the
+    /// rounds' base, what a later empty diff must match to mean "the change is gone".
+    pub(crate) paths: Vec<String>,
     pub(crate) rounds: Vec<RoundRecord>,
     pub(crate) updated_at: i64,
 }
@@ -158,6 +169,12 @@ impl RoundState {
             self.closed = Some(record.status);
         }
         self.rounds.push(record);
+    }
+
+    /// Whether an empty diff `against` this base, limited to these `paths`, looks at what the
+    /// open loop's last round reviewed: only then does "no change" mean its change is gone.
+    pub(crate) fn is_same_scope(&self, base: &str, paths: &[String]) -> bool {
+        self.last_round().is_some_and(|last| last.base == base) && self.paths == loop_paths(paths)
     }
 
     /// Ends the loop without a round (the change it reviewed is gone).

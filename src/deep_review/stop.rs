@@ -29,7 +29,11 @@ pub(crate) enum StopCause {
         answer: String,
     },
     #[error("nothing to review: no change {scope}")]
-    EmptyDiff { scope: String },
+    EmptyDiff {
+        scope: String,
+        /// The open loop's last round (`round 1 against 1a2b3c4`): it stays open.
+        open_loop: Option<String>,
+    },
     #[error(transparent)]
     Fixer(#[from] FixerError),
 }
@@ -67,6 +71,12 @@ impl StopCause {
                 "check that the reviewer CLI works on its own (is it logged in?) and run again"
                     .into()
             }
+            StopCause::EmptyDiff {
+                open_loop: Some(open_loop),
+                ..
+            } => format!(
+                "the open loop's {open_loop} stays open: run with that --base and those --paths to review its change, or `car deep-review reset` to drop it"
+            ),
             StopCause::EmptyDiff { .. } => {
                 "a wrong --base? Pass the branch the change started from, or --allow-skipped when nothing to review is fine"
                     .into()

@@ -1,7 +1,9 @@
 //! The last-message classifier: did the agent stop because it is done, or because it is waiting
-//! for the user (a question that blocks progress, a decision asked for, a plan announced but not
-//! carried out)? When it is waiting, the gate lets it stop without a review and keeps the edits
-//! pending. Finished work followed by an offer ("Want me to also add a test?") is done: reviewed.
+//! for the user (a question to them anywhere in the last paragraph that it does not answer itself,
+//! a decision asked for, a plan announced but not carried out, work said to be unfinished)? When it
+//! is waiting, the gate lets it stop without a review and keeps the edits pending. Finished work
+//! followed by an offer ("Want me to also add a test?"), a closing ("Any questions?") and a
+//! rhetorical question the agent answers are done: reviewed. When unsure: reviewed.
 //!
 //! The built-in classifier is offline and instant; `classifierBackend: "model"` asks the reviewer
 //! CLI with a short timeout and falls back to the built-in one on any failure. The text comes
@@ -144,8 +146,74 @@ const PLANS: [&str; 16] = [
     "i'll continue with",
 ];
 
-/// The offline rules: a plan not carried out, or a question that blocks progress, is
-/// incomplete; finished work followed by an offer, or a closing that asks nothing, is complete.
+/// Phrases that say, in so many words, that the work is not finished.
+const NOT_DONE: [&str; 12] = [
+    "not done yet",
+    "i'm not done",
+    "i am not done",
+    "not finished yet",
+    "i'm not finished",
+    "i am not finished",
+    "i haven't finished",
+    "i have not finished",
+    "i still need to",
+    "i still have to",
+    "still left to do",
+    "work in progress",
+];
+
+/// Sentences that hand the question before them to the person ("Should I use A or B? Please
+/// decide."): a question followed only by these is not answered by the agent itself.
+const ANSWER_PROMPTS: [&str; 10] = [
+    "please",
+    "let me know",
+    "your call",
+    "tell me",
+    "i'll wait",
+    "i will wait",
+    "waiting for your",
+    "just say",
+    "up to you",
+    "thanks",
+];
+
+/// How a question addressed to the person opens: a decision only they can make, whatever follows
+/// it. A question in the agent's own voice ("Why did it fail? The cache …") is rhetorical when a
+/// statement answers it.
+const ADDRESSED: [&str; 12] = [
+    "should i ",
+    "shall i ",
+    "do you ",
+    "would you ",
+    "which do you",
+    "which one do you",
+    "which would you",
+    "what do you",
+    "what would you",
+    "how do you want",
+    "can you ",
+    "could you ",
+];
+
+/// How the agent answers its own question ("Should I use A or B? I went with A."): the decision
+/// is made, the work is done — reviewed.
+const SELF_ANSWERS: [&str; 10] = [
+    "i went with",
+    "i've gone with",
+    "i have gone with",
+    "i chose",
+    "i picked",
+    "i decided",
+    "i went ahead",
+    "i used",
+    "for now, i",
+    "for now i",
+];
+
+/// The offline rules: a plan not carried out, work said to be unfinished, or a question to the
+/// person that nothing after it answers is incomplete; finished work followed by an offer, a
+/// closing that asks nothing, or a rhetorical question the agent answers itself is complete.
+/// When unsure, complete: rather review than skip.
 pub(crate) fn builtin(text: &str) -> Classification {
     let verdict = |verdict, reason: &str| Classification {
         verdict,
@@ -160,37 +228,111 @@ pub(crate) fn builtin(text: &str) -> Classification {
             &format!("announces work it has not done yet ({phrase:?})"),
         );
     }
+    if let Some(phrase) = NOT_DONE.iter().find(|phrase| lower.contains(*phrase)) {
+        return verdict(
+            Verdict::Incomplete,
+            &format!("says the work is not finished ({phrase:?})"),
+        );
+    }
     if let Some(phrase) = CHOICES.iter().find(|phrase| lower.contains(*phrase)) {
         return verdict(
             Verdict::Incomplete,
             &format!("asks the user to decide ({phrase:?})"),
         );
     }
-    let question = last_sentence(tail).to_lowercase();
-    if !question.ends_with('?') || CLOSINGS.iter().any(|closing| question.ends_with(closing)) {
-        return verdict(Verdict::Complete, "reads as a finished turn");
-    }
-    let offer = OFFERS.iter().find(|phrase| question.contains(*phrase));
-    match offer {
-        Some(phrase) if !BLOCKING_IN_OFFER.iter().any(|word| question.contains(word)) => verdict(
-            Verdict::Complete,
-            &format!("finished work followed by an offer ({phrase:?}): reviewed"),
-        ),
-        _ => verdict(
-            Verdict::Incomplete,
-            "ends with a question that blocks progress",
-        ),
+    match waiting_question(&sentences(&lower)) {
+        Some(reason) => verdict(Verdict::Incomplete, &reason),
+        None => verdict(Verdict::Complete, "reads as a finished turn"),
     }
 }
 
-/// The last sentence of a paragraph (where a closing question sits).
-fn last_sentence(paragraph: &str) -> &str {
-    let text = paragraph.trim();
-    let body = text.trim_end_matches(['?', '!', '.', ' ']);
-    let start = body
-        .rfind(['.', '!', '?', '\n'])
-        .map_or(0, |index| index + 1);
-    text[start..].trim()
+/// Why the last paragraph waits for the person: a question to them that ends it, that only a
+/// hand-over ("Please decide.") follows, or that only they can answer and the agent did not
+/// answer itself. `None`: no such question.
+fn waiting_question(sentences: &[&str]) -> Option<String> {
+    for (index, sentence) in sentences.iter().enumerate() {
+        if !sentence.ends_with('?') || !asks_the_person(sentence) {
+            continue;
+        }
+        let after = &sentences[index + 1..];
+        let Some(first_after) = after.first() else {
+            return Some("ends with a question that blocks progress".into());
+        };
+        if after.iter().all(|next| is_answer_prompt(next)) {
+            return Some(format!(
+                "asks the user a question and waits for the answer ({first_after:?})"
+            ));
+        }
+        let answered_itself = after
+            .iter()
+            .any(|next| SELF_ANSWERS.iter().any(|phrase| opens_with(next, phrase)));
+        if answered_itself {
+            continue;
+        }
+        if let Some(opening) = ADDRESSED
+            .iter()
+            .find(|opening| sentence.starts_with(*opening))
+        {
+            return Some(format!(
+                "asks the user to decide ({:?})",
+                opening.trim_end()
+            ));
+        }
+    }
+    None
+}
+
+/// Whether a sentence opens with `phrase` (after a list dash).
+fn opens_with(sentence: &str, phrase: &str) -> bool {
+    sentence
+        .trim_start_matches(['-', '—', ' '])
+        .starts_with(phrase)
+}
+
+/// Whether a question asks the person something: not a closing that asks nothing, and not an
+/// offer of more work after the work is done.
+fn asks_the_person(question: &str) -> bool {
+    if CLOSINGS.iter().any(|closing| question.ends_with(closing)) {
+        return false;
+    }
+    let is_offer = OFFERS.iter().any(|phrase| question.contains(phrase));
+    !is_offer || BLOCKING_IN_OFFER.iter().any(|word| question.contains(word))
+}
+
+/// A sentence that hands the question before it to the person.
+fn is_answer_prompt(sentence: &str) -> bool {
+    ANSWER_PROMPTS
+        .iter()
+        .any(|prompt| opens_with(sentence, prompt))
+}
+
+/// A paragraph's sentences, each with its closing mark; a mark ends a sentence only before
+/// whitespace or the end (`load.py`, `a?.b` stay whole), a line break always does.
+fn sentences(paragraph: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    let mut chars = paragraph.char_indices().peekable();
+    while let Some((index, c)) = chars.next() {
+        let next = chars.peek().map(|(_, next)| *next);
+        let ends = match c {
+            '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+            '\n' => true,
+            _ => false,
+        };
+        if ends {
+            let end = index + c.len_utf8();
+            let sentence = paragraph[start..end].trim();
+            if !sentence.is_empty() {
+                found.push(sentence);
+            }
+            start = end;
+        }
+    }
+    let rest = paragraph[start..].trim();
+    if !rest.is_empty() {
+        found.push(rest);
+    }
+    found
 }
 
 /// The last non-empty paragraph (where a closing question or plan sits).
@@ -214,7 +356,8 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
     let prompt = format!(
         "An AI coding agent ended its turn with the message below. Answer with exactly one word: \
          INCOMPLETE if it cannot go on without the user (a question that blocks progress, a \
-         decision between options) or announces work it has not done yet (\"next I will …\"); \
+         decision between options, a question followed by \"please decide\" or \"let me know\") \
+         or announces work it has not done yet (\"next I will …\", \"I'm not done yet\"); \
          COMPLETE if its work is done, also when it then offers more (\"Want me to also add a \
          test?\").\n\n<message>\n{text}\n</message>\n"
     );
@@ -284,6 +427,61 @@ mod tests {
         ];
         for (text, expected) in cases {
             assert_eq!(builtin(text).verdict, expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn questions_to_the_person_anywhere_in_the_last_paragraph_wait() {
+        for text in [
+            "Should I use A or B? Please decide.",
+            "I added the endpoint. Should it return 404 or 410 for deleted items? Let me know.",
+            "The handler is half done.\n\nShould deleted items give 404 or 410? Let me know and I'll finish it.",
+            "Should I keep the old flag? Your call.",
+            "Do you want the cache in memory or on disk? I'll wait for your answer.",
+            "Should I drop the legacy table? It holds 2 GB of rows nobody reads.",
+            "Which do you prefer? Option A keeps the API; option B is faster.",
+            "What should the default timeout be? Thanks!",
+            "Would you rather keep both loaders?\nPlease tell me before I delete one.",
+        ] {
+            let classified = builtin(text);
+            assert_eq!(classified.verdict, Verdict::Incomplete, "{text}");
+            assert!(
+                classified.reason.contains("asks the user")
+                    || classified.reason.contains("question"),
+                "{classified:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn not_done_yet_statements_wait() {
+        for text in [
+            "I'm not done yet; I still need to update the callers",
+            "The parser is in. I still need to update the callers.",
+            "Not finished yet: the migration is missing.",
+            "I haven't finished the tests.",
+        ] {
+            let classified = builtin(text);
+            assert_eq!(classified.verdict, Verdict::Incomplete, "{text}");
+            assert!(classified.reason.contains("not finished"), "{classified:?}");
+        }
+    }
+
+    #[test]
+    fn finished_turns_with_questions_in_them_are_still_reviewed() {
+        for text in [
+            "Done. Any questions?",
+            "All done — let me know if you want changes.",
+            "All done. Let me know if you want changes.",
+            "Why did the loader crash? It read the file before checking it exists. load() now checks first, and a test covers it.",
+            "What happens when the path is missing? `load()` now raises FileNotFoundError instead of returning None.",
+            "How does the cache stay fresh? Each entry is keyed by the file's mtime. Fixed and tested.",
+            "Fixed `a?.b` in render.ts. Done.",
+            "Done: all callers are updated. Want me to also add a test? Let me know.",
+            "The rename is complete. Could this break plugins? No: nothing outside src/ imports it.",
+            "Should I use the cache or the database? I went with the cache: reads dominate. Done.",
+        ] {
+            assert_eq!(builtin(text).verdict, Verdict::Complete, "{text}");
         }
     }
 }

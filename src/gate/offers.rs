@@ -20,13 +20,16 @@ pub(crate) struct Offer {
     pub(crate) text: String,
     /// "review" or "lesson".
     pub(crate) source: String,
+    /// Why a finding the reviewer called P1/P2 does not block; `None` for a P3 or a lesson.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) why_not_blocking: Option<String>,
 }
 
 /// Every offer of the session, first seen first.
 pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
     let mut seen = BTreeSet::new();
     let mut offers = Vec::new();
-    for finding in snapshot.minor_findings(settings.minimum_blocking_severity) {
+    for (finding, not_blocking) in snapshot.non_blocking(settings.minimum_blocking_severity) {
         let offer = Offer {
             key: format!("finding|{}", finding.key()),
             location: finding.location(),
@@ -36,6 +39,7 @@ pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
                 format!("{} — {}", finding.title, finding.suggestion)
             },
             source: "review".into(),
+            why_not_blocking: not_blocking.why(),
         };
         if seen.insert(offer.key.clone()) {
             offers.push(offer);
@@ -55,6 +59,7 @@ pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
             location,
             text: format!("lesson (weight {}): {}", warning.weight, warning.lesson),
             source: "lesson".into(),
+            why_not_blocking: None,
         };
         if seen.insert(offer.key.clone()) {
             offers.push(offer);
@@ -71,13 +76,10 @@ pub(crate) fn unshown(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
         .collect()
 }
 
-/// The text block for people.
+/// The text blocks for people: the P3 offers, then the findings reported as blocking that do not
+/// block, each with why.
 pub(crate) fn render(offers: &[Offer]) -> String {
-    let mut text = format!("P3 offers ({}; not fixed, you decide):", offers.len());
-    for offer in offers {
-        text.push_str(&format!("\n- {}: {}", offer.location, offer.text));
-    }
-    text
+    render_at_most(offers, usize::MAX)
 }
 
 /// Offers shown in a hook answer: at most this many lines, the rest behind `car review offers`.
@@ -85,20 +87,50 @@ const SHOWN_IN_HOOK: usize = 20;
 
 /// [`render`] bounded for a hook's `systemMessage`.
 pub(crate) fn render_capped(offers: &[Offer]) -> String {
-    if offers.len() <= SHOWN_IN_HOOK {
-        return render(offers);
+    render_at_most(offers, SHOWN_IN_HOOK)
+}
+
+/// Each block's header counts all its offers; at most `limit` offer lines in all.
+fn render_at_most(offers: &[Offer], limit: usize) -> String {
+    let (reasoned, minor): (Vec<&Offer>, Vec<&Offer>) = offers
+        .iter()
+        .partition(|offer| offer.why_not_blocking.is_some());
+    let mut room = limit;
+    let mut blocks = Vec::new();
+    for (header, group) in [
+        (
+            format!("P3 offers ({}; not fixed, you decide):", minor.len()),
+            minor,
+        ),
+        (
+            format!(
+                "Not blocking ({}; reported as P1/P2, not fixed, you decide):",
+                reasoned.len()
+            ),
+            reasoned,
+        ),
+    ] {
+        if group.is_empty() || room == 0 {
+            continue;
+        }
+        let mut text = header;
+        for offer in group.iter().take(room) {
+            text.push_str(&format!("\n- {}: {}", offer.location, offer.text));
+            if let Some(why) = &offer.why_not_blocking {
+                text.push_str(&format!(" ({why})"));
+            }
+        }
+        room -= group.len().min(room);
+        blocks.push(text);
     }
-    let mut text = render(&offers[..SHOWN_IN_HOOK]);
-    text = text.replacen(
-        &format!("({};", SHOWN_IN_HOOK),
-        &format!("({};", offers.len()),
-        1,
-    );
-    text.push_str(&format!(
-        "\n… and {} more: `car review offers`",
-        offers.len() - SHOWN_IN_HOOK
-    ));
-    text
+    let shown = limit.min(offers.len());
+    if shown < offers.len() {
+        blocks.push(format!(
+            "… and {} more: `car review offers`",
+            offers.len() - shown
+        ));
+    }
+    blocks.join("\n")
 }
 
 /// The known limits block for people.
@@ -166,11 +198,39 @@ mod tests {
                 location: format!("a.py:{index}"),
                 text: "t".into(),
                 source: "review".into(),
+                why_not_blocking: None,
             })
             .collect();
         let capped = render_capped(&many);
         assert!(capped.starts_with("P3 offers (25;"), "{capped}");
         assert!(capped.ends_with("… and 5 more: `car review offers`"));
         assert_eq!(capped.lines().count(), 22);
+    }
+
+    #[test]
+    fn findings_that_do_not_block_are_listed_apart_with_why() {
+        let offer = |index: usize, why: Option<&str>| Offer {
+            key: index.to_string(),
+            location: format!("a.py:{index}"),
+            text: "t".into(),
+            source: "review".into(),
+            why_not_blocking: why.map(str::to_string),
+        };
+        let offers = [offer(1, None), offer(2, Some("it names no wrong output"))];
+        assert_eq!(
+            render(&offers),
+            "P3 offers (1; not fixed, you decide):\n- a.py:1: t\n\
+             Not blocking (1; reported as P1/P2, not fixed, you decide):\n- a.py:2: t (it names no wrong output)"
+        );
+        let many: Vec<Offer> = (0..30)
+            .map(|index| offer(index, (index >= 15).then_some("why")))
+            .collect();
+        let capped = render_capped(&many);
+        assert!(capped.contains("P3 offers (15;"), "{capped}");
+        assert!(capped.contains("Not blocking (15;"), "{capped}");
+        assert!(
+            capped.ends_with("… and 10 more: `car review offers`"),
+            "{capped}"
+        );
     }
 }

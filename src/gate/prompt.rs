@@ -99,7 +99,9 @@ Answer with ONE JSON object and nothing else:
  "known_limits": []}
 - P1 blocker (bug, security, data loss); P2 important (performance, maintainability);
   P3 minor (style, naming). P1 and P2 block the agent until fixed; P3 is only offered to the user.
-- A P1/P2 without a specific wrong_output is downgraded to P3.
+- A P1/P2 blocks only if wrong_output names an input or call AND the observed wrong result
+  (returns / raises / prints ... a value, or X instead of Y). "This could cause issues" or
+  "returns wrong value" does not block: such a finding is shown to the user as non-blocking.
 - No problems: {"findings": [], "known_limits": []}. Any verdict field you add is ignored.
 "#;
 

@@ -3,14 +3,15 @@
 //! file and a title.
 //!
 //! Invariants: the verdict is derived from the findings alone (a model's own "PASS" field is
-//! ignored); a P1/P2 that does not name a specific wrong output (these inputs → this wrong result)
-//! is downgraded to P3; a P1 can never be a known limit — [`Review::from_raw`] drops such a limit
+//! ignored); a P1/P2 whose wrong output does not name an input or call and an observed wrong result
+//! ([`crate::session::vagueness`]) is recorded as P3 and shown to the person with the reason; a P1 can never be a known limit — [`Review::from_raw`] drops such a limit
 //! with a note and [`check_deferrable`] refuses it.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::session::vagueness::{self, Vagueness};
 use crate::settings::BlockingThreshold;
 use serde_json::Value;
 
@@ -112,12 +113,26 @@ pub(crate) struct Finding {
     pub(crate) wrong_output: String,
     #[serde(default)]
     pub(crate) suggestion: String,
-    /// The reviewer said P1/P2 but named no specific wrong output.
+    /// The reviewer said P1/P2 but the wrong output is not concrete ([`vagueness`]): recorded
+    /// as P3, so it never blocks.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) downgraded: bool,
 }
 
 impl Finding {
+    /// Why a finding the reviewer called P1/P2 does not block — recomputed from its wrong output
+    /// (a pure rule), with the plain reason when the rule has changed since it was recorded.
+    pub(crate) fn vagueness(&self) -> Option<Vagueness> {
+        if !self.downgraded {
+            return None;
+        }
+        Some(
+            vagueness::judge(&self.wrong_output)
+                .err()
+                .unwrap_or(Vagueness::Missing),
+        )
+    }
+
     /// `file:line` (or just the file).
     pub(crate) fn location(&self) -> String {
         if self.line > 0 {
@@ -180,9 +195,9 @@ impl Review {
         let mut review = Review::default();
         for (index, raw_finding) in raw.findings.into_iter().enumerate() {
             let finding = validate_finding(index + 1, raw_finding)?;
-            if finding.downgraded {
+            if let Some(vagueness) = finding.vagueness() {
                 review.notes.push(format!(
-                    "{} was downgraded to P3: a P1/P2 must name the specific wrong output",
+                    "{} does not block (shown to the person instead): {vagueness}; a P1/P2 must name an input or call and the wrong result it gives",
                     finding.id
                 ));
             }
@@ -219,13 +234,6 @@ impl Review {
             }
         }
         self
-    }
-
-    /// Findings that block at `threshold`, minus those deferred by this review's known limits.
-    pub(crate) fn blocking(&self, threshold: BlockingThreshold) -> impl Iterator<Item = &Finding> {
-        self.findings
-            .iter()
-            .filter(move |finding| self.is_blocking(finding, threshold))
     }
 
     /// Whether one of this review's findings blocks at `threshold` (not deferred as a known limit).
@@ -279,7 +287,7 @@ fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsEr
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| format!("F{index}"));
     let wrong_output = one_line(&raw.wrong_output.unwrap_or_default());
-    let downgraded = severity != Severity::P3 && !is_specific(&wrong_output);
+    let downgraded = severity != Severity::P3 && vagueness::judge(&wrong_output).is_err();
     Ok(Finding {
         id,
         severity: if downgraded { Severity::P3 } else { severity },
@@ -290,24 +298,6 @@ fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsEr
         suggestion: one_line(&raw.suggestion.unwrap_or_default()),
         downgraded,
     })
-}
-
-/// Whether a wrong output names something concrete: long enough, and not a stock phrase.
-pub(crate) fn is_specific(wrong_output: &str) -> bool {
-    const VAGUE: [&str; 10] = [
-        "n/a",
-        "none",
-        "unknown",
-        "tbd",
-        "-",
-        "may cause issues",
-        "could cause problems",
-        "could lead to bugs",
-        "potential bug",
-        "unexpected behavior",
-    ];
-    let text = wrong_output.trim().trim_end_matches('.').to_lowercase();
-    text.chars().filter(|c| c.is_alphanumeric()).count() >= 12 && !VAGUE.contains(&text.as_str())
 }
 
 fn id_text(value: &Value) -> String {
@@ -370,6 +360,15 @@ mod tests {
         Review::parse_text(text).unwrap()
     }
 
+    fn blocking(review: &Review, threshold: BlockingThreshold) -> Vec<String> {
+        review
+            .findings
+            .iter()
+            .filter(|finding| review.is_blocking(finding, threshold))
+            .map(|finding| finding.id.clone())
+            .collect()
+    }
+
     #[test]
     fn vague_p1_is_downgraded_and_verdict_ignores_pass() {
         let review = parse(
@@ -381,12 +380,8 @@ mod tests {
         assert!(review.findings[0].downgraded);
         assert_eq!(review.findings[1].severity, Severity::P2);
         assert_eq!(review.findings[1].line, 7);
-        let blocking: Vec<_> = review
-            .blocking(BlockingThreshold::P2)
-            .map(|f| f.id.clone())
-            .collect();
-        assert_eq!(blocking, ["F2"]);
-        assert_eq!(review.blocking(BlockingThreshold::P1).count(), 0);
+        assert_eq!(blocking(&review, BlockingThreshold::P2), ["F2"]);
+        assert!(blocking(&review, BlockingThreshold::P1).is_empty());
     }
 
     #[test]
@@ -400,11 +395,7 @@ mod tests {
         assert_eq!(review.known_limits.len(), 1);
         assert_eq!(review.known_limits[0].finding, "F2");
         assert!(review.notes[0].contains("P1 can never be deferred"));
-        let blocking: Vec<_> = review
-            .blocking(BlockingThreshold::P2)
-            .map(|f| f.id.clone())
-            .collect();
-        assert_eq!(blocking, ["F1"]);
+        assert_eq!(blocking(&review, BlockingThreshold::P2), ["F1"]);
         assert_eq!(
             check_deferrable(&review.findings[0])
                 .unwrap_err()

@@ -12,13 +12,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
 use crate::session::event::{BlockKind, Event, EventRecord, Version, Versions, content_hash};
-use crate::session::findings::{Finding, KnownLimit, Severity};
+use crate::session::findings::{Finding, KnownLimit};
 use crate::session::rounds::{Escalation, Rounds};
 use crate::settings::BlockingThreshold;
 use crate::validate::Diagnostic;
 
+mod blocking;
 mod frequent;
 
+pub(crate) use blocking::NotBlocking;
 pub(crate) use frequent::{Frequent, WarningRef};
 
 /// A review that was asked for.
@@ -443,81 +445,6 @@ impl Snapshot {
         self.rounds.is_escalated(&key) || self.rounds.challenge_of(&key).is_some()
     }
 
-    /// Blocking findings not fixed (their file is unchanged since the review), not superseded by a
-    /// later review of the file, not deferred and not handed to a human.
-    pub(crate) fn outstanding(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
-        self.blocking_findings(threshold, true)
-    }
-
-    /// The blocking findings of each file's latest review, not deferred and not handed to a
-    /// human, also when the agent has changed the file since: what it was last asked to fix (and
-    /// may defer or challenge), and what a re-review should confirm fixed or report again.
-    pub(crate) fn latest_round(&self, threshold: BlockingThreshold) -> Vec<Outstanding> {
-        self.blocking_findings(threshold, false)
-    }
-
-    fn blocking_findings(&self, threshold: BlockingThreshold, unchanged: bool) -> Vec<Outstanding> {
-        let mut found = Vec::new();
-        for (index, review) in self.reviews.iter().enumerate() {
-            let later = &self.reviews[index + 1..];
-            for finding in &review.findings {
-                if !finding.severity.blocks_at(threshold)
-                    || self.is_deferred(review, finding)
-                    || self.rounds.is_escalated(&finding.key())
-                    || !self.still_applies(review, finding, later, unchanged)
-                {
-                    continue;
-                }
-                found.push(Outstanding {
-                    review: review.id.clone(),
-                    finding: finding.clone(),
-                });
-            }
-        }
-        found
-    }
-
-    pub(crate) fn is_deferred(&self, review: &CompletedReview, finding: &Finding) -> bool {
-        review
-            .known_limits
-            .iter()
-            .any(|limit| limit.finding == finding.id)
-            || self.deferred.iter().any(|deferral| {
-                (deferral.review == review.id && deferral.finding == finding.id)
-                    || format!("{}|{}", deferral.file, deferral.title)
-                        == format!("{}|{}", finding.file, finding.title)
-            })
-    }
-
-    /// Whether no later review covered the finding's file and (when `unchanged`) the file is
-    /// still the version the review saw.
-    fn still_applies(
-        &self,
-        review: &CompletedReview,
-        finding: &Finding,
-        later: &[CompletedReview],
-        unchanged: bool,
-    ) -> bool {
-        match review.files.get(&finding.file) {
-            Some(reviewed) => {
-                (!unchanged || self.files.get(&finding.file) == Some(reviewed))
-                    && !later
-                        .iter()
-                        .any(|next| next.files.contains_key(&finding.file))
-            }
-            // A finding about a file outside the review's scope lives as long as the review is the
-            // latest one and nothing it covered changed.
-            None => {
-                later.is_empty()
-                    && (!unchanged
-                        || review
-                            .files
-                            .iter()
-                            .all(|(file, version)| self.files.get(file) == Some(version)))
-            }
-        }
-    }
-
     /// Errors of each file's latest validation, for files that still exist.
     pub(crate) fn unresolved_errors(&self) -> Vec<Diagnostic> {
         self.validated
@@ -569,17 +496,6 @@ impl Snapshot {
         }
         limits.dedup();
         limits
-    }
-
-    /// Non-blocking findings (P3, and P2 when only P1 blocks) of every round.
-    pub(crate) fn minor_findings(&self, threshold: BlockingThreshold) -> Vec<&Finding> {
-        self.reviews
-            .iter()
-            .flat_map(|review| review.findings.iter())
-            .filter(|finding| {
-                finding.severity == Severity::P3 || !finding.severity.blocks_at(threshold)
-            })
-            .collect()
     }
 
     /// A digest of what a block is about: the changed files' versions, the outstanding findings,

@@ -12,7 +12,7 @@ use crate::gate::ReviewError;
 use crate::output;
 use crate::session::event::Event;
 use crate::session::findings::{self, RawFindings, Review, Severity};
-use crate::session::snapshot::Snapshot;
+use crate::session::snapshot::{NotBlocking, Snapshot};
 
 pub(super) fn run(
     context: &Context<'_>,
@@ -55,7 +55,11 @@ fn print_summary(context: &Context<'_>, review: &Review, review_id: &str, snapsh
             .filter(|finding| finding.severity == severity)
             .count()
     };
-    let blocking = review.blocking(threshold).count();
+    let blocking = snapshot
+        .outstanding(threshold)
+        .iter()
+        .filter(|item| item.review == review_id)
+        .count();
     output::print_message(&format!(
         "recorded review {review_id} for session {}: {} P1, {} P2, {} P3; {blocking} blocking",
         snapshot.session,
@@ -65,6 +69,18 @@ fn print_summary(context: &Context<'_>, review: &Review, review_id: &str, snapsh
     ));
     for note in &review.notes {
         output::print_message(&format!("note: {note}"));
+    }
+    if let Some(completed) = snapshot.reviews.iter().find(|done| done.id == review_id) {
+        for finding in &completed.findings {
+            if let Some(NotBlocking::OutsideSession(_)) =
+                snapshot.not_blocking(completed, finding, threshold)
+            {
+                output::print_message(&format!(
+                    "note: {} is about {}, outside this session's change: it never blocks; it is shown to the person",
+                    finding.id, finding.file
+                ));
+            }
+        }
     }
     output::print_hint(&next_stop(snapshot, threshold, review_id));
 }
