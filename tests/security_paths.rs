@@ -258,3 +258,59 @@ fn a_file_replaced_by_a_link_out_of_the_project_teaches_nothing_and_is_not_store
     }
     assert!(!answer.system_message().contains("candidate"), "{answer:?}");
 }
+
+/// Regression (hardening round 2): the deep review read every changed path whole and through
+/// links: a link to an outside file put that file into the prompt, `/dev/zero` grew memory until
+/// the kernel killed car, a FIFO hung it. Now each is named in the prompt and never read; and a
+/// context file in the project that links outside is refused.
+#[test]
+fn the_deep_review_reads_no_link_out_no_fifo_and_no_device() {
+    let deep = crate::deep_review_helpers::Deep::new();
+    let outside = outside_secrets();
+    let root = deep.project.path();
+    // A tracked file replaced by a FIFO (git lists it as changed).
+    deep.project.write("pipe.py", "x = 1\n");
+    deep.project.commit_all();
+    symlink(outside.path().join("secret.py"), root.join("leak.py")).unwrap();
+    symlink("/dev/zero", root.join("zero.py")).unwrap();
+    let fifo = root.join("pipe.py");
+    std::fs::remove_file(&fifo).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let run = deep.run(&["run", "none"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let prompt = deep.reviewer.prompt(1);
+    assert!(
+        !prompt.contains(SECRET),
+        "the outside file's text: {prompt}"
+    );
+    assert!(
+        prompt.contains("leak.py") && prompt.contains("resolves outside the project"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("pipe.py") && prompt.contains("not a regular file"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("zero.py"), "{prompt}");
+    // A context file committed as a link to an outside file is not read into the prompt.
+    let contexts = root.join(".claude/review-contexts");
+    std::fs::create_dir_all(&contexts).unwrap();
+    symlink(outside.path().join("secret.py"), contexts.join("fx2.md")).unwrap();
+    let refused = deep.run(&["run", "fx2"]);
+    assert_ne!(refused.code, 0, "{refused:?}");
+    assert!(
+        refused.reason().contains("resolves outside the project"),
+        "{refused:?}"
+    );
+    assert_eq!(
+        deep.reviewer.calls(),
+        1,
+        "the reviewer never saw the outside context"
+    );
+}

@@ -28,6 +28,8 @@ pub(crate) enum ContextError {
     File(#[from] crate::files::FileError),
     #[error("{path}: not UTF-8 text")]
     NotText { path: PathBuf },
+    #[error("{path}: resolves outside the project (a symbolic link); not read")]
+    Outside { path: PathBuf },
     #[error(
         "{name:?} is not a context name: use letters, digits, '-', '_' and '.' (and not \"none\")"
     )]
@@ -96,7 +98,18 @@ pub(crate) fn resolve(
             searched,
         });
     };
-    let bytes = crate::files::read_bounded(file, MAX_CONTEXT_BYTES)?;
+    // A context file in the project is read only where it resolves inside it (a committed link
+    // to an outside file would put that file into the prompt); one in the home folder is the
+    // person's own.
+    let in_project = file.starts_with(checkout);
+    let inside = crate::project::Project::at(checkout).inside(file);
+    let bytes = match (in_project, inside) {
+        (true, Some(inside)) => crate::files::read_resolved(&inside.resolved, MAX_CONTEXT_BYTES)?,
+        (true, None) => {
+            return Err(ContextError::Outside { path: file.clone() });
+        }
+        (false, _) => crate::files::read_bounded(file, MAX_CONTEXT_BYTES)?,
+    };
     let text =
         String::from_utf8(bytes).map_err(|_| ContextError::NotText { path: file.clone() })?;
     Ok(Context {

@@ -259,11 +259,16 @@ fn default_branch(git: &Git<'_>) -> Option<String> {
 
 fn file_change(git: &Git<'_>, base: &str, checkout: &Path, path: String) -> FileChange {
     let before = git.show(base, &path);
-    let after = std::fs::read(checkout.join(&path)).ok();
-    let unreadable = [&before, &after]
-        .into_iter()
-        .flatten()
-        .find_map(|bytes| unreadable(bytes));
+    let (after, refused) = match read_after(checkout, &path) {
+        Ok(after) => (after, None),
+        Err(why) => (Some(Vec::new()), Some(why)),
+    };
+    let unreadable = refused.or_else(|| {
+        [&before, &after]
+            .into_iter()
+            .flatten()
+            .find_map(|bytes| unreadable(bytes))
+    });
     let text = |bytes: Option<Vec<u8>>| match unreadable {
         Some(_) => bytes.map(|_| String::new()),
         None => bytes.map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
@@ -273,6 +278,28 @@ fn file_change(git: &Git<'_>, base: &str, checkout: &Path, path: String) -> File
         after: text(after),
         path,
         unreadable,
+    }
+}
+
+/// The file as it is in the checkout now (`None`: deleted), read like every project file: only
+/// where it resolves inside the checkout, a regular file, at most 2 MiB — a link out of the
+/// project, a FIFO or device, or a huge (or sparse) file is named in the prompt, never read.
+fn read_after(checkout: &Path, path: &str) -> Result<Option<Vec<u8>>, &'static str> {
+    let named = checkout.join(path);
+    if std::fs::symlink_metadata(&named).is_err() {
+        return Ok(None);
+    }
+    let Some(inside) = crate::project::Project::at(checkout).inside(&named) else {
+        return Err("resolves outside the project (a symbolic link): not shown");
+    };
+    match crate::files::read_resolved(&inside.resolved, MAX_FILE_BYTES as u64) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(crate::files::FileError::TooLarge { .. }) => Err("larger than 2 MiB: not shown"),
+        Err(crate::files::FileError::NotRegular { .. }) => {
+            Err("not a regular file (a FIFO, device or folder): not shown")
+        }
+        Err(error) if error.is_not_found() => Ok(None),
+        Err(_) => Err("could not be read: not shown"),
     }
 }
 
