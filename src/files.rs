@@ -43,6 +43,10 @@ pub(crate) enum FileError {
         "{path}: a symbolic link inside car's state folder; car never follows links there (remove it)"
     )]
     Link { path: PathBuf },
+    #[error(
+        "{path}: resolves outside the project (a symbolic link on the way); car writes nothing there and changed nothing"
+    )]
+    OutsideProject { path: PathBuf },
 }
 
 impl FileError {

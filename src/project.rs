@@ -181,6 +181,18 @@ impl Project {
         String::from_utf8(bytes).ok()
     }
 
+    /// Refuses a write to `path` (a file of the project car is about to create or change) when it
+    /// resolves outside the checkout: a committed link (`CLAUDE.md`, `.claude/settings.json`, a
+    /// linked `.claude/review-contexts/`) must not make car write elsewhere.
+    pub(crate) fn check_write_inside(&self, path: &Path) -> Result<(), crate::files::FileError> {
+        match self.inside(path) {
+            Some(_) => Ok(()),
+            None => Err(crate::files::FileError::OutsideProject {
+                path: path.to_path_buf(),
+            }),
+        }
+    }
+
     /// Whether `path` is *named* inside the checkout, links not followed: with [`Project::inside`]
     /// `None`, such a path is a link leading out of the project.
     pub(crate) fn is_named_inside(&self, path: &Path) -> bool {

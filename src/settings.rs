@@ -340,6 +340,7 @@ pub(crate) fn update_settings_document<E: From<SettingsError>>(
     change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, E>,
 ) -> Result<bool, E> {
     update_json_document(
+        project,
         &project.settings_file(),
         &project.state_dir().join(crate::state::names::SETTINGS_LOCK),
         change,
@@ -351,11 +352,14 @@ pub(crate) fn update_settings_document<E: From<SettingsError>>(
 /// editing the text minimally ([`crate::json_edit`]) so the file keeps its formatting, and through
 /// [`crate::files::write_atomic`], so it keeps its mode, owner and symlink.
 pub(crate) fn update_json_document<E: From<SettingsError>>(
+    project: &crate::project::Project,
     path: &Path,
     lock_for: &Path,
     change: impl FnOnce(&mut Map<String, Value>) -> Result<bool, E>,
 ) -> Result<bool, E> {
     let file_error = |error: crate::files::FileError| E::from(SettingsError::from(error));
+    // The project's file, never one a committed link leads to.
+    project.check_write_inside(path).map_err(file_error)?;
     let _lock = crate::files::FileLock::acquire(lock_for, crate::files::HOOK_LOCK_WAIT)
         .map_err(file_error)?;
     let original = crate::files::read_optional(path).map_err(file_error)?;

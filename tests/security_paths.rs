@@ -314,3 +314,63 @@ fn the_deep_review_reads_no_link_out_no_fifo_and_no_device() {
         "the reviewer never saw the outside context"
     );
 }
+
+/// Regression (hardening round 2): car wrote outside the project through committed links:
+/// `deep-review init` appended to a `CLAUDE.md` linking outside and created its context file
+/// through a linked `.claude/review-contexts/`; `install` and `config` rewrote a
+/// `.claude/settings.json` linking outside. Each now refuses, names the file, and changes nothing.
+#[test]
+fn car_writes_nothing_through_a_committed_link_out_of_the_project() {
+    let project = TestProject::new();
+    let outside = tempfile::tempdir().unwrap();
+    let before = |dir: &Path| crate::support::snapshot(dir);
+    std::fs::write(outside.path().join("settings.json"), "{\"theirs\": true}\n").unwrap();
+    std::fs::write(outside.path().join("CLAUDE.md"), "# someone else's notes\n").unwrap();
+    std::fs::create_dir(outside.path().join("contexts")).unwrap();
+    let untouched = before(outside.path());
+    std::fs::create_dir_all(project.path().join(".claude")).unwrap();
+    symlink(
+        outside.path().join("settings.json"),
+        project.path().join(".claude/settings.json"),
+    )
+    .unwrap();
+    for args in [
+        vec!["install"],
+        vec!["config", "--non-interactive", "--backend", "manual"],
+    ] {
+        let run = project.run(&args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(
+            run.stderr
+                .contains(".claude/settings.json: resolves outside the project"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    symlink(
+        outside.path().join("CLAUDE.md"),
+        project.path().join("CLAUDE.md"),
+    )
+    .unwrap();
+    let run = project.run(&["deep-review", "init", "fx"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("CLAUDE.md: resolves outside the project"),
+        "{run:?}"
+    );
+    std::fs::remove_file(project.path().join("CLAUDE.md")).unwrap();
+    symlink(
+        outside.path().join("contexts"),
+        project.path().join(".claude/review-contexts"),
+    )
+    .unwrap();
+    let run = project.run(&["deep-review", "init", "fx"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("resolves outside the project"),
+        "{run:?}"
+    );
+    assert!(!project.exists("CLAUDE.md"), "nothing half-done");
+    assert_eq!(before(outside.path()), untouched, "nothing outside changed");
+}

@@ -57,9 +57,12 @@ pub(crate) fn uninstall(project: &Project, agent: AgentChoice) -> Result<Outcome
             output::print_message(&format!("no {} here; nothing to remove", agent.file()));
             continue;
         }
-        let removed = update_json_document(&path, &lock_for(project, agent), |document| {
-            Ok::<bool, Error>(!agents::remove_handlers(document, agents::is_car_command).is_empty())
-        })?;
+        let removed =
+            update_json_document(project, &path, &lock_for(project, agent), |document| {
+                Ok::<bool, Error>(
+                    !agents::remove_handlers(document, agents::is_car_command).is_empty(),
+                )
+            })?;
         if !removed {
             output::print_message(&format!(
                 "car's hooks were not wired in {}; nothing changed",
@@ -115,6 +118,7 @@ fn wire(
     let entries = agent.entries(settings);
     let mut replaced = Vec::new();
     let changed = update_json_document(
+        project,
         &agent.path(project),
         &lock_for(project, agent),
         |document| {

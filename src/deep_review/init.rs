@@ -34,12 +34,17 @@ pub(crate) fn init(
 ) -> Result<Initialized, ContextError> {
     let name = valid_name(feature)?;
     let file = checkout.join(CONTEXT_DIR).join(format!("{name}.md"));
+    // Nothing is written where a committed link leads out of the project (a linked
+    // `.claude/review-contexts/` or `CLAUDE.md`): checked for both files before either is written.
+    let project = crate::project::Project::at(checkout);
+    let claude_md = checkout.join("CLAUDE.md");
+    project.check_write_inside(&file)?;
+    project.check_write_inside(&claude_md)?;
     let created = !file.exists();
     if created {
         let text = TEMPLATE.replace("{{feature}}", &name);
         crate::files::write_atomic(&file, text.as_bytes())?;
     }
-    let claude_md = checkout.join("CLAUDE.md");
     let current = crate::files::read_optional(&claude_md)?.unwrap_or_default();
     let description = description
         .map(str::trim)
