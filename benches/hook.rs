@@ -11,10 +11,11 @@
 //!   10,000 lessons, on the same small TypeScript file;
 //! - the first hook after 91 idle days (`CAR_NOW`) at 10,000 lessons, all due for decay, the
 //!   daily maintenance not run for 91 days;
-//! - then, apart: 24 hooks started at once that hit one lesson of a 10,000-lesson library,
-//!   and the SessionEnd hook that folds their hits into `lessons.json`. Checked, not only
-//!   timed: exactly 24 hits recorded, and exactly those counters in the file afterwards, which
-//!   stays valid seed-format JSON with its unknown fields.
+//! - then, apart: 24 sessions, each warned by one lesson of a 10,000-lesson library, heed it
+//!   at once (24 hooks started together: a hit is a heeded warning), and the SessionEnd hook
+//!   folds their hits into `lessons.json`. Checked, not only timed: exactly 24 hits recorded,
+//!   and exactly those counters in the file afterwards, which stays valid seed-format JSON with
+//!   its unknown fields.
 //!
 //! Run: `cargo bench --bench hook` (prints medians; no pass/fail). `CAR_BENCH_DIR=DIR` builds
 //! the projects in DIR and keeps them (with the payloads), to time single cases by other means.
@@ -255,37 +256,52 @@ fn spawn_hook(car: &str, root: &Path, hook: &str, payload: &str, now: i64) -> st
     child
 }
 
-/// 24 hooks at once hitting one lesson of 10,000, then SessionEnd; five rounds, each checked.
+/// 24 sessions heeding a warning of one lesson of 10,000 at once (a hit is a heeded warning),
+/// then SessionEnd; ten rounds, each checked.
 fn parallel_hits(car: &str, root: &Path) {
     const HOOKS: usize = 24;
     let root = project(root, 10_000);
-    let payload = edit_payload(&root, "small.ts", HIT_LINE);
     let end = json!({"session_id": "bench", "cwd": root, "hook_event_name": "SessionEnd",
         "reason": "other"})
     .to_string();
     let miss = edit_payload(&root, "small.ts", MISS_LINE);
     time_hook(car, &root, "post-tool-use", &miss, NOW); // builds the index
     let marker = root.join(".claude/claude-auto-review/lessons-maintained");
+    let file = |index: usize| format!("heed_{index}.ts");
+    let session = |index: usize| format!("bench-{index}");
     let (mut bursts, mut folds, mut maintained) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..10 {
         // Even rounds end the session with the day's maintenance due, odd ones without.
         if round % 2 == 0 {
             let _ = std::fs::remove_file(&marker);
         }
+        // Each session writes the warned line into its own file and is warned (not timed).
+        for index in 0..HOOKS {
+            std::fs::write(root.join(file(index)), format!("{HIT_LINE}\n")).expect("write");
+            let payload = session_edit(&root, &session(index), &file(index), "", HIT_LINE);
+            let output = spawn_hook(car, &root, "post-tool-use", &payload, NOW)
+                .wait_with_output()
+                .expect("car finishes");
+            assert!(String::from_utf8_lossy(&output.stdout).contains("OldThing0.value"));
+        }
         let before = lesson_zero(&root);
         let started = Instant::now();
         let children: Vec<_> = (0..HOOKS)
-            .map(|_| spawn_hook(car, &root, "post-tool-use", &payload, NOW))
+            .map(|index| {
+                std::fs::write(root.join(file(index)), format!("{MISS_LINE}\n")).expect("write");
+                let payload =
+                    session_edit(&root, &session(index), &file(index), HIT_LINE, MISS_LINE);
+                spawn_hook(car, &root, "post-tool-use", &payload, NOW)
+            })
             .collect();
         for child in children {
             let output = child.wait_with_output().expect("car finishes");
             let answer = String::from_utf8_lossy(&output.stdout);
-            assert!(answer.contains("OldThing0.value"), "{answer}");
             assert!(!answer.contains("not recorded"), "{answer}");
         }
         bursts.push(started.elapsed());
         let log = std::fs::read_to_string(root.join(format!("{LESSONS}.hits"))).expect("hit log");
-        assert_eq!(log.lines().count(), HOOKS, "exactly one line per hit");
+        assert_eq!(log.lines().count(), HOOKS, "exactly one line per heed");
         let ending = time_hook(car, &root, "session-end", &end, NOW);
         if round % 2 == 0 {
             maintained.push(ending);
@@ -301,10 +317,28 @@ fn parallel_hits(car: &str, root: &Path) {
         assert_eq!(after["team"], "web", "unknown fields are kept");
         assert!(!root.join(format!("{LESSONS}.hits")).exists(), "log folded");
     }
-    println!("{HOOKS} parallel hits on one lesson of 10,000, then SessionEnd (10 rounds, checked)");
-    report(&format!("all {HOOKS} hooks, start to last answer"), &bursts);
+    println!(
+        "{HOOKS} sessions heeding one lesson of 10,000 at once, then SessionEnd (10 rounds, checked)"
+    );
+    report(
+        &format!("all {HOOKS} heeding hooks, start to last answer"),
+        &bursts,
+    );
     report("SessionEnd folding the 24 hits", &folds);
     report("SessionEnd, the same + daily maintenance", &maintained);
+}
+
+/// An Edit of `file` by `session`: `old` replaced by `new` (the file already holds `new`).
+fn session_edit(root: &Path, session: &str, file: &str, old: &str, new: &str) -> String {
+    json!({
+        "session_id": session,
+        "cwd": root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": root.join(file), "old_string": old, "new_string": new},
+        "tool_response": {"filePath": root.join(file), "success": true}
+    })
+    .to_string()
 }
 
 /// Lesson 0 as `lessons.json` holds it (the file must be valid seed-format JSON).
