@@ -349,7 +349,8 @@ impl Authored {
         file: &str,
         content: &str,
     ) -> Option<String> {
-        let hash = content_hash(content.as_bytes());
+        // Hashed only when another session has a record of the file (most edits: none).
+        let hash = std::cell::OnceCell::new();
         project
             .session_folders()
             .into_iter()
@@ -361,8 +362,11 @@ impl Authored {
                     session: String::new(),
                 };
                 let record = other.load(file)?;
-                (record.content == content || record.agent_versions.contains(&hash))
-                    .then(|| other.session_name())
+                let ours = record.content == content
+                    || record
+                        .agent_versions
+                        .contains(hash.get_or_init(|| content_hash(content.as_bytes())));
+                ours.then(|| other.session_name())
             })
     }
 
