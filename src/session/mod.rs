@@ -19,6 +19,7 @@ pub(crate) mod log;
 pub(crate) mod reconcile;
 pub(crate) mod rounds;
 pub(crate) mod snapshot;
+pub(crate) mod unreadable;
 
 use crate::clock::Clock;
 use crate::project::Project;
