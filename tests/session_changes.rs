@@ -84,3 +84,65 @@ fn a_session_log_that_cannot_be_read_is_set_aside_and_the_stop_is_decided_from_g
     assert!(again.is_block());
     assert!(!again.system_message().contains("could not be read"));
 }
+
+/// The files named in the stop's review request (`N changed files: a, b`).
+fn files_to_review(answer: &HookAnswer) -> String {
+    let reason = answer.reason();
+    let first = reason.lines().next().unwrap_or_default();
+    first
+        .split_once("changed file")
+        .map(|(_, files)| files.to_string())
+        .unwrap_or_else(|| first.to_string())
+}
+
+#[test]
+fn files_cars_own_commands_wrote_are_not_the_sessions_change() {
+    let project = TestProject::new();
+    project.write("CLAUDE.md", "# Project notes\n");
+    project.commit_all();
+    assert!(claude_writes_bad_py(&project).is_block());
+    for args in [
+        &["install", "--agent", "all"][..],
+        &["config", "--non-interactive", "--max-stop-passes", "4"],
+        &["deep-review", "init", "payments"],
+        &["uninstall", "--agent", "cursor"],
+    ] {
+        let run = project.run(args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    let status = project.git_status();
+    for written in ["CLAUDE.md", ".claude/settings.json", ".codex/hooks.json"] {
+        assert!(status.contains(written), "car wrote {written}: {status}");
+    }
+    let answer = claude_stops(&project);
+    assert!(answer.is_block(), "{}", answer.stdout);
+    let files = files_to_review(&answer);
+    assert!(files.contains("bad.py"), "{files}");
+    for own in [
+        "CLAUDE.md",
+        "settings.json",
+        "hooks.json",
+        "payments.md",
+        ".gemini",
+    ] {
+        assert!(!files.contains(own), "{own} is car's write: {files}");
+    }
+}
+
+#[test]
+fn a_file_car_wrote_that_the_session_changed_after_is_reviewed() {
+    let project = TestProject::new();
+    project.write("CLAUDE.md", "# Project notes\n");
+    project.commit_all();
+    assert!(claude_writes_bad_py(&project).is_block());
+    assert_eq!(project.run(&["deep-review", "init", "payments"]).code, 0);
+    // The agent's shell appends to the file car just wrote.
+    let notes = project.read("CLAUDE.md");
+    project.write(
+        "CLAUDE.md",
+        &format!("{notes}- run the tests before stopping\n"),
+    );
+    let files = files_to_review(&claude_stops(&project));
+    assert!(files.contains("CLAUDE.md"), "{files}");
+    assert!(!files.contains("payments.md"), "{files}");
+}

@@ -16,6 +16,7 @@ pub(crate) mod finding_ref;
 pub(crate) mod findings;
 pub(crate) mod ignored;
 pub(crate) mod log;
+pub(crate) mod own_writes;
 pub(crate) mod reconcile;
 pub(crate) mod rounds;
 pub(crate) mod snapshot;

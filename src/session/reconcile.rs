@@ -6,7 +6,8 @@
 //! worktree baseline taken when the session first recorded something. Stamps keep the baseline
 //! and each stop cheap (no file is read unless it changed); a change another session of the
 //! project made with its tools (the disk holds the version that session knows) is that
-//! session's; car's own state folder is never reported. Outside git, or when git fails, only the
+//! session's; car's own state folder is never reported, nor a file that holds the version car's
+//! own commands left ([`crate::session::own_writes`]). Outside git, or when git fails, only the
 //! files the session changed are compared (a file reverted or fixed by another tool still counts).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -18,6 +19,7 @@ use crate::session::baseline::{Baselines, HASH_LIMIT, disk_version};
 use crate::session::event::Version;
 use crate::session::event::{Event, Versions};
 use crate::session::log::EventLog;
+use crate::session::own_writes::OwnWrites;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
@@ -54,6 +56,33 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
         })
         .collect();
     Some(versions)
+}
+
+/// Runs car's own command `work` (`install`, `config`, …) and records every file it changed, by
+/// `git status` before and after, as car's own write ([`crate::session::own_writes`]).
+pub(crate) fn recording_own_writes<T>(project: &Project, work: impl FnOnce() -> T) -> T {
+    let settings = Settings::load(project).unwrap_or_default();
+    let before = dirty_versions(project, &settings);
+    let result = work();
+    if let (Some(before), Some(after)) = (before, dirty_versions(project, &settings)) {
+        let mut disk = Containment::new(project);
+        let changed: BTreeMap<String, Version> = after
+            .iter()
+            .filter(|(path, stamp)| before.get(*path) != Some(stamp))
+            .map(|(path, _)| path)
+            .chain(before.keys().filter(|path| !after.contains_key(*path)))
+            .map(|path| {
+                (
+                    path.clone(),
+                    disk.version_of(&project.checkout().join(path)),
+                )
+            })
+            .collect();
+        if !changed.is_empty() {
+            crate::session::own_writes::remember(project, changed);
+        }
+    }
+    result
 }
 
 /// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
@@ -159,6 +188,8 @@ pub(crate) fn reconcile(
         candidates.extend(dirty_now.keys().chain(baseline.keys()));
     }
     let mut others = OtherSessions::of(project, &snapshot.session);
+    // Read only when a file changed: most stops never need it.
+    let mut own: Option<OwnWrites> = None;
     let mut disk = Containment::new(project);
     let mut events = Vec::new();
     for path in candidates {
@@ -185,6 +216,10 @@ pub(crate) fn reconcile(
                     .filter(|now| !others.holds(path, now))
             }
         };
+        let changed = changed.filter(|now| {
+            !own.get_or_insert_with(|| OwnWrites::load(project))
+                .holds(path, now)
+        });
         if let Some(hash) = changed {
             events.push(Event::Reconciled {
                 file: path.clone(),
