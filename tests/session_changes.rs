@@ -146,3 +146,101 @@ fn a_file_car_wrote_that_the_session_changed_after_is_reviewed() {
     assert!(files.contains("CLAUDE.md"), "{files}");
     assert!(!files.contains("payments.md"), "{files}");
 }
+
+/// Claude Code's captured Write payload, retargeted at `relative` with `content` (written to disk
+/// first, as the tool would).
+fn claude_writes(project: &TestProject, relative: &str, content: &str) -> HookAnswer {
+    project.write(relative, content);
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&claude(project, "01-PostToolUse-Write.json")).unwrap();
+    let path = project.path().join(relative);
+    payload["tool_input"]["file_path"] = serde_json::json!(path);
+    payload["tool_input"]["content"] = serde_json::json!(content);
+    payload["tool_response"]["filePath"] = serde_json::json!(path);
+    payload["tool_response"]["content"] = serde_json::json!(content);
+    project.hook_as("claude", "post-tool-use", &payload.to_string())
+}
+
+#[test]
+fn an_ignore_rule_added_during_the_session_does_not_hide_its_change() {
+    let project = TestProject::new();
+    project.write(".gitignore", ".env\n");
+    project.commit_all();
+    assert!(!claude_writes(&project, ".env", "TOKEN=1\n").is_block());
+    assert!(!claude_writes(&project, "notes.py", "NOTES = 1\n").is_block());
+    assert!(!claude_writes(&project, "gen/out.py", "OUT = 2\n").is_block());
+    // After the writes, the session hides two of them: a line in .git/info/exclude, a new
+    // nested .gitignore.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let exclude = project.path().join(".git/info/exclude");
+    let mut rules = std::fs::read_to_string(&exclude).unwrap_or_default();
+    rules.push_str("notes.py\n");
+    std::fs::write(&exclude, rules).unwrap();
+    project.write("gen/.gitignore", "*.py\n");
+    let answer = claude_stops(&project);
+    let files = files_to_review(&answer);
+    assert!(
+        files.contains("notes.py") && files.contains("gen/out.py"),
+        "{files}"
+    );
+    assert!(!files.contains(".env"), "ignored at the baseline: {files}");
+    let reason = answer.reason();
+    assert!(
+        reason.contains(
+            "### notes.py (git ignores it by a rule added during this session, in .git/info/exclude"
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason.contains(
+            "### gen/out.py (git ignores it by a rule added during this session, in gen/.gitignore"
+        ),
+        "{reason}"
+    );
+    assert!(
+        !reason.contains("TOKEN=1"),
+        "an ignored file never reaches the prompt"
+    );
+}
+
+#[test]
+fn an_edit_of_a_file_over_the_read_bound_is_reviewed_and_named_with_its_size() {
+    let project = TestProject::new();
+    let line = "VALUES = [1, 2, 3]  # padding padding padding padding padding padding\n";
+    let big = line.repeat(3 * 1024 * 1024 / line.len());
+    project.write("big.py", &big);
+    project.commit_all();
+    let edited = big.replacen("VALUES = [1, 2, 3]", "VALUES = [1, 2, 4]", 1);
+    project.write("big.py", &edited);
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&claude(&project, "02-PostToolUse-Edit.json")).unwrap();
+    let path = project.path().join("big.py");
+    payload["tool_input"]["file_path"] = serde_json::json!(path);
+    payload["tool_input"]["old_string"] = serde_json::json!("VALUES = [1, 2, 3]");
+    payload["tool_input"]["new_string"] = serde_json::json!("VALUES = [1, 2, 4]");
+    payload["tool_response"]["filePath"] = serde_json::json!(path);
+    payload["tool_response"]
+        .as_object_mut()
+        .unwrap()
+        .remove("originalFile");
+    let answer = project.hook_as("claude", "post-tool-use", &payload.to_string());
+    assert!(
+        answer
+            .system_message()
+            .contains("big.py: larger than 2 MiB"),
+        "{}",
+        answer.stdout
+    );
+    let stop = claude_stops(&project);
+    assert!(
+        stop.is_block(),
+        "an edit of a big file is reviewed: {}",
+        stop.stdout
+    );
+    assert!(files_to_review(&stop).contains("big.py"));
+    let note = format!(
+        "### big.py\n({} bytes, over car's 2 MiB read bound: its content was not read",
+        edited.len()
+    );
+    assert!(stop.reason().contains(&note), "{}", stop.reason());
+}

@@ -61,6 +61,17 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             warnings.extend(report.warnings);
         }
     }
+    let unread = changes
+        .not_checked
+        .iter()
+        .filter_map(|note| note.too_large());
+    for path in unread.filter(|path| context.settings.is_tracked_extension(path)) {
+        let tool = &context.payload.tool.name;
+        if let Err(error) = crate::session::edit_record::unread_edit(context.session(), path, tool)
+        {
+            notes.push(format!("could not record the edit for review: {error}"));
+        }
+    }
     for deleted in &changes.deleted {
         if let Err(error) = crate::session::edit_record::file_deleted(context.session(), deleted) {
             notes.push(format!("could not record the deletion for review: {error}"));

@@ -34,8 +34,14 @@ pub(crate) fn refresh(
     validate: &dyn Revalidate,
 ) -> Vec<Event> {
     let now = session.clock.now();
-    snapshot.ignored =
-        crate::session::ignored::ignored_files(session.project, &snapshot.files, dirty.as_ref());
+    let ignored = crate::session::ignored::ignored_files(
+        session.project,
+        &snapshot.files,
+        dirty.as_ref(),
+        crate::session::ignored::baseline_time(snapshot.worktree_baseline_at_ms),
+    );
+    snapshot.ignored = ignored.hidden;
+    snapshot.unhidden = ignored.unhidden;
     let mut events = reconcile::reconcile(session.project, session.settings, snapshot, dirty);
     for event in &events {
         snapshot.apply_event(now, event.clone());

@@ -13,7 +13,7 @@ use crate::session::Session;
 use crate::session::baseline::Baselines;
 use crate::session::event::{Event, content_hash};
 use crate::session::log::EventLog;
-use crate::session::reconcile::dirty_versions;
+use crate::session::reconcile::{dirty_versions, version_on_disk};
 use crate::validate::Diagnostic;
 
 /// Records one checked edit.
@@ -55,6 +55,30 @@ pub(crate) fn edit_checked(
     log.append_all(context.clock.now(), events)
 }
 
+/// Records an edit of a file over the read bound, which car does not read: tracked by its
+/// version on disk (hash, or stamp when huge) so the stop reviews it, never validated; the
+/// review request names it with its size.
+pub(crate) fn unread_edit(
+    context: Session<'_>,
+    relative_path: &str,
+    tool: &str,
+) -> Result<(), FileError> {
+    let Some(hash) = version_on_disk(context.project, relative_path) else {
+        return Ok(());
+    };
+    let log = EventLog::for_session(context.project, context.id);
+    let mut events = session_start(context, &log);
+    let baselines = Baselines::for_session(context.project, context.id);
+    events.extend(baselines.capture(context.project, relative_path, None)?);
+    events.push(Event::EditTracked {
+        file: relative_path.to_string(),
+        tool: tool.to_string(),
+        reviewed: is_reviewed(&log, relative_path, &hash),
+        hash,
+    });
+    log.append_all(context.clock.now(), events)
+}
+
 /// Records a file a tool deleted.
 pub(crate) fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
     let log = EventLog::for_session(context.project, context.id);
@@ -85,8 +109,12 @@ fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
+    let taken_at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|since| u64::try_from(since.as_millis()).ok());
     dirty_versions(context.project, context.settings)
-        .map(|dirty| Event::WorktreeBaseline { dirty })
+        .map(|dirty| Event::WorktreeBaseline { dirty, taken_at_ms })
         .into_iter()
         .collect()
 }

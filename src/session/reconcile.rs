@@ -58,6 +58,12 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
     Some(versions)
 }
 
+/// The version of `path` (project-relative) on disk now, as reconciliation compares it: the
+/// content hash, for a huge file or anything but a regular file its stamp.
+pub(crate) fn version_on_disk(project: &Project, path: &str) -> Version {
+    Containment::new(project).version_of(&project.checkout().join(path))
+}
+
 /// Runs car's own command `work` (`install`, `config`, …) and records every file it changed, by
 /// `git status` before and after, as car's own write ([`crate::session::own_writes`]).
 pub(crate) fn recording_own_writes<T>(project: &Project, work: impl FnOnce() -> T) -> T {
