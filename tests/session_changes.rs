@@ -244,3 +244,127 @@ fn an_edit_of_a_file_over_the_read_bound_is_reviewed_and_named_with_its_size() {
     );
     assert!(stop.reason().contains(&note), "{}", stop.reason());
 }
+
+/// Makes `relative` look changed an hour ago (before the session began).
+fn age(project: &TestProject, relative: &str) {
+    let file = std::fs::File::options()
+        .write(true)
+        .open(project.path().join(relative))
+        .unwrap();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    file.set_modified(hour_ago).unwrap();
+}
+
+/// The captured shell-tool payload of `folder`, running `command`.
+fn shell_payload(project: &TestProject, folder: &str, name: &str, command: &str) -> String {
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&project.fixture(&format!("captured/{folder}/{name}"))).unwrap();
+    payload["tool_input"]["command"] = serde_json::json!(command);
+    payload.to_string()
+}
+
+/// (agent, captured folder, its shell payload, its stop payload).
+const SHELL_AGENTS: [(&str, &str, &str, &str); 3] = [
+    (
+        "claude",
+        "claude-code-2.1.332",
+        "05-PostToolUse-Bash.json",
+        "04-Stop.json",
+    ),
+    (
+        "codex",
+        "codex-0.171.0",
+        "04-PostToolUse-Bash.json",
+        "03-Stop.json",
+    ),
+    (
+        "gemini",
+        "gemini-cli-0.61.0",
+        "04-AfterTool-run_shell_command.json",
+        "03-AfterAgent.json",
+    ),
+];
+
+/// Whether the agent was held back (Gemini CLI's AfterAgent says `deny` where the others say
+/// `block`).
+fn blocks(answer: &HookAnswer) -> bool {
+    matches!(answer.json["decision"].as_str(), Some("block" | "deny"))
+}
+
+#[test]
+fn changes_made_only_through_the_shell_are_validated_and_reviewed() {
+    for (agent, folder, shell, stop) in SHELL_AGENTS {
+        let project = TestProject::new();
+        project.write("app.py", "VALUE = 1\n");
+        project.write("legacy.py", "OLD = 1\n");
+        project.commit_all();
+        // Changed before the session: never its change.
+        project.write("notes.py", "PERSON = 1\n");
+        age(&project, "notes.py");
+        // The session's only tool calls are shell commands.
+        let command = "cat > gen.py <<'EOF'\ndef g(:\n    pass\nEOF";
+        project.write("gen.py", "def g(:\n    pass\n");
+        let answer = project.hook_as(
+            agent,
+            "post-tool-use",
+            &shell_payload(&project, folder, shell, command),
+        );
+        assert!(!blocks(&answer), "{agent}: {}", answer.stdout);
+        project.write("app.py", "VALUE = 2\n");
+        std::fs::remove_file(project.path().join("legacy.py")).unwrap();
+        let command = "sed -i s/1/2/ app.py && rm legacy.py";
+        project.hook_as(
+            agent,
+            "post-tool-use",
+            &shell_payload(&project, folder, shell, command),
+        );
+        let stop_payload = project.fixture(&format!("captured/{folder}/{stop}"));
+        let answer = project.hook_as(agent, "stop", &stop_payload);
+        assert!(blocks(&answer), "{agent}: {}", answer.stdout);
+        let reason = answer.reason();
+        let files = files_to_review(&answer);
+        assert!(
+            files.contains("gen.py") && files.contains("app.py") && files.contains("legacy.py"),
+            "{agent}: {files}"
+        );
+        assert!(!files.contains("notes.py"), "{agent}: {files}");
+        assert!(
+            reason.contains("gen.py:1:7: SyntaxError"),
+            "{agent}: a shell-written syntax error blocks: {reason}"
+        );
+        // Fixed through the shell: the error no longer blocks.
+        project.write("gen.py", "def g():\n    pass\n");
+        project.hook_as(
+            agent,
+            "post-tool-use",
+            &shell_payload(&project, folder, shell, "sed -i 's/g(:/g():/' gen.py"),
+        );
+        let answer = project.hook_as(agent, "stop", &stop_payload);
+        assert!(
+            !answer.reason().contains("SyntaxError"),
+            "{agent}: {}",
+            answer.stdout
+        );
+    }
+}
+
+#[test]
+fn a_session_with_shell_commands_that_change_nothing_stops_without_a_review() {
+    let (agent, folder, shell, stop) = SHELL_AGENTS[0];
+    let project = TestProject::new();
+    project.write("app.py", "VALUE = 1\n");
+    project.commit_all();
+    project.write("notes.py", "PERSON = 1\n");
+    age(&project, "notes.py");
+    project.hook_as(
+        agent,
+        "post-tool-use",
+        &shell_payload(&project, folder, shell, "ls && cat app.py"),
+    );
+    let answer = project.hook_as(
+        agent,
+        "stop",
+        &project.fixture(&format!("captured/{folder}/{stop}")),
+    );
+    assert!(!blocks(&answer), "{}", answer.stdout);
+}

@@ -27,6 +27,9 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .map(ToString::to_string)
         .collect();
     if let Some(run) = changes::shell_run(&context.payload) {
+        if let Err(error) = crate::session::edit_record::shell_ran(context.session(), &run) {
+            notes.push(format!("could not record the session's baseline: {error}"));
+        }
         notes.extend(crate::learning::signals::after_shell(context.session(), &run).notes);
     }
     let mut diagnostics: Vec<Diagnostic> = Vec::new();

@@ -1,15 +1,19 @@
 //! What the PostToolUse hook records for the stop gate: the file's baseline (before the session's
 //! first edit of it), the edit (with its content hash), the validator errors of the file now, and
-//! the lesson warnings the edit drew. The session's first record also notes which files were
-//! already dirty in git, so changes made later outside the edit tools can be reconciled.
+//! the lesson warnings the edit drew. The session's first record — an edit, or a shell command —
+//! also notes which files were already dirty in git (the worktree baseline), so changes made
+//! later outside the edit tools can be reconciled.
 //!
 //! Invariant: one hook call appends its events in one write, so parallel hooks of one session
 //! interleave whole groups and never lose an event.
+
+use std::time::SystemTime;
 
 use crate::edit::Edit;
 use crate::files::FileError;
 use crate::lessons::Warning;
 use crate::session::Session;
+use crate::session::authored::ShellRun;
 use crate::session::baseline::Baselines;
 use crate::session::event::{Event, content_hash};
 use crate::session::log::EventLog;
@@ -109,12 +113,43 @@ fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
-    let taken_at_ms = std::time::SystemTime::now()
+    worktree_baseline(context, SystemTime::now(), |_| true)
+        .into_iter()
+        .collect()
+}
+
+/// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
+/// already changed; `taken_at` is when the session's own work began.
+fn worktree_baseline(
+    context: Session<'_>,
+    taken_at: SystemTime,
+    keep: impl Fn(&str) -> bool,
+) -> Option<Event> {
+    let taken_at_ms = taken_at
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .and_then(|since| u64::try_from(since.as_millis()).ok());
-    dirty_versions(context.project, context.settings)
-        .map(|dirty| Event::WorktreeBaseline { dirty, taken_at_ms })
-        .into_iter()
-        .collect()
+    let mut dirty = dirty_versions(context.project, context.settings)?;
+    dirty.retain(|file, _| keep(file));
+    Some(Event::WorktreeBaseline { dirty, taken_at_ms })
+}
+
+/// Records the session's worktree baseline at a shell command when it is the session's first
+/// hook, so the files it changes (and later ones) are the session's changes: the files the
+/// command itself plausibly changed (named on its command line, or modified since it started)
+/// are left out of the baseline. Costs one `git status` per session; a later call only looks
+/// whether the log exists.
+pub(crate) fn shell_ran(context: Session<'_>, run: &ShellRun) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    if log.exists() {
+        return Ok(());
+    }
+    let checkout = context.project.checkout();
+    let baseline = worktree_baseline(context, run.started(), |file| {
+        !run.just_changed(file, &checkout.join(file))
+    });
+    match baseline {
+        Some(event) => log.append(context.clock.now(), event),
+        None => Ok(()),
+    }
 }
