@@ -368,3 +368,44 @@ fn a_session_with_shell_commands_that_change_nothing_stops_without_a_review() {
     );
     assert!(!blocks(&answer), "{}", answer.stdout);
 }
+
+#[test]
+fn outside_git_files_modified_since_the_baseline_are_the_sessions_changes() {
+    let (agent, folder, shell, stop) = SHELL_AGENTS[0];
+    let project = TestProject::plain();
+    project.write("app.py", "VALUE = 1\n");
+    age(&project, "app.py");
+    project.write("gen.py", "def g(:\n    pass\n");
+    project.hook_as(
+        agent,
+        "post-tool-use",
+        &shell_payload(
+            &project,
+            folder,
+            shell,
+            "cat > gen.py <<'EOF'\ndef g(:\nEOF",
+        ),
+    );
+    assert_eq!(project.run(&["deep-review", "init", "payments"]).code, 0);
+    let answer = project.hook_as(
+        agent,
+        "stop",
+        &project.fixture(&format!("captured/{folder}/{stop}")),
+    );
+    assert!(blocks(&answer), "{}", answer.stdout);
+    let files = files_to_review(&answer);
+    assert!(
+        files.contains("1 changed file: gen.py") || files.contains("gen.py"),
+        "{files}"
+    );
+    assert!(
+        !files.contains("app.py"),
+        "changed before the session: {files}"
+    );
+    assert!(!files.contains("CLAUDE.md"), "car's own write: {files}");
+    assert!(
+        answer.reason().contains("gen.py:1:7: SyntaxError"),
+        "{}",
+        answer.reason()
+    );
+}

@@ -129,7 +129,12 @@ fn worktree_baseline(
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .and_then(|since| u64::try_from(since.as_millis()).ok());
-    let mut dirty = dirty_versions(context.project, context.settings)?;
+    let mut dirty = match dirty_versions(context.project, context.settings) {
+        Some(dirty) => dirty,
+        // Outside git the baseline is its time alone: a stop looks at what was modified since.
+        None if !crate::git::is_checkout(context.project.checkout()) => Default::default(),
+        None => return None,
+    };
     dirty.retain(|file, _| keep(file));
     Some(Event::WorktreeBaseline { dirty, taken_at_ms })
 }

@@ -7,11 +7,14 @@
 //! and each stop cheap (no file is read unless it changed); a change another session of the
 //! project made with its tools (the disk holds the version that session knows) is that
 //! session's; car's own state folder is never reported, nor a file that holds the version car's
-//! own commands left ([`crate::session::own_writes`]). Outside git, or when git fails, only the
-//! files the session changed are compared (a file reverted or fixed by another tool still counts).
+//! own commands left ([`crate::session::own_writes`]). When git fails, only the files the session
+//! changed are compared (a file reverted or fixed by another tool still counts). Outside git, the
+//! baseline is the real time the session began, and a stop also looks at the files modified since
+//! (a bounded walk of the project: modification times only).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use crate::git;
 use crate::project::{Project, STATE_DIR};
@@ -64,31 +67,72 @@ pub(crate) fn version_on_disk(project: &Project, path: &str) -> Version {
     Containment::new(project).version_of(&project.checkout().join(path))
 }
 
-/// Runs car's own command `work` (`install`, `config`, …) and records every file it changed, by
-/// `git status` before and after, as car's own write ([`crate::session::own_writes`]).
+/// Runs car's own command `work` (`install`, `config`, …) and records every file it changed as
+/// car's own write ([`crate::session::own_writes`]): by `git status` before and after, or outside
+/// git the files modified while it ran.
 pub(crate) fn recording_own_writes<T>(project: &Project, work: impl FnOnce() -> T) -> T {
     let settings = Settings::load(project).unwrap_or_default();
+    // The kernel stamps files from a clock that may lag this one by a tick; a wider slack would
+    // take a file the agent wrote just before the command for car's.
+    let started = SystemTime::now()
+        .checked_sub(std::time::Duration::from_millis(20))
+        .unwrap_or(std::time::UNIX_EPOCH);
     let before = dirty_versions(project, &settings);
     let result = work();
-    if let (Some(before), Some(after)) = (before, dirty_versions(project, &settings)) {
-        let mut disk = Containment::new(project);
-        let changed: BTreeMap<String, Version> = after
+    let changed: Vec<String> = match (before, dirty_versions(project, &settings)) {
+        (Some(before), Some(after)) => after
             .iter()
             .filter(|(path, stamp)| before.get(*path) != Some(stamp))
             .map(|(path, _)| path)
             .chain(before.keys().filter(|path| !after.contains_key(*path)))
+            .cloned()
+            .collect(),
+        _ if !git::is_checkout(project.checkout()) => {
+            modified_outside_git(project, &settings, started)
+        }
+        _ => Vec::new(),
+    };
+    if !changed.is_empty() {
+        let mut disk = Containment::new(project);
+        let versions = changed
+            .into_iter()
             .map(|path| {
-                (
-                    path.clone(),
-                    disk.version_of(&project.checkout().join(path)),
-                )
+                let version = disk.version_of(&project.checkout().join(&path));
+                (path, version)
             })
             .collect();
-        if !changed.is_empty() {
-            crate::session::own_writes::remember(project, changed);
-        }
+        crate::session::own_writes::remember(project, versions);
     }
     result
+}
+
+/// Most files a stop outside git looks at, and how deep: the walk is bounded, in name order, so
+/// the same files are looked at every time.
+const MAX_PLAIN_FILES: usize = 5_000;
+const MAX_PLAIN_DEPTH: usize = 12;
+
+/// Outside git: the files (project-relative) modified after `since`, found by a bounded walk of
+/// the project that skips hidden folders (car's state, `.venv`) and what a `.gitignore` there
+/// names. Only modification times are read.
+fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTime) -> Vec<String> {
+    ignore::WalkBuilder::new(project.checkout())
+        .require_git(false)
+        .max_depth(Some(MAX_PLAIN_DEPTH))
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .build()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
+        .take(MAX_PLAIN_FILES)
+        .filter(|entry| {
+            entry
+                .metadata()
+                .ok()
+                .and_then(|meta| meta.modified().ok())
+                .is_some_and(|modified| modified > since)
+        })
+        .filter_map(|entry| project.relative(entry.path()))
+        .filter(|path| is_reviewable(path, settings))
+        .collect()
 }
 
 /// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
@@ -193,6 +237,15 @@ pub(crate) fn reconcile(
     if is_git {
         candidates.extend(dirty_now.keys().chain(baseline.keys()));
     }
+    // Outside git, the files modified since the session's baseline was taken.
+    let plain_since = crate::session::ignored::baseline_time(snapshot.worktree_baseline_at_ms)
+        .filter(|_| !is_git && !git::is_checkout(project.checkout()));
+    let modified_since: BTreeSet<String> = plain_since
+        .map(|since| modified_outside_git(project, settings, since))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    candidates.extend(modified_since.iter());
     let mut others = OtherSessions::of(project, &snapshot.session);
     // Read only when a file changed: most stops never need it.
     let mut own: Option<OwnWrites> = None;
@@ -215,7 +268,7 @@ pub(crate) fn reconcile(
                 };
                 let differs = match baseline.get(path) {
                     Some(before) => *before != stamp,
-                    None => dirty_now.contains_key(path),
+                    None => dirty_now.contains_key(path) || modified_since.contains(path),
                 };
                 differs
                     .then(|| disk.version_of(&full_path))
