@@ -205,7 +205,13 @@ fn binary_large_and_non_utf8_files_are_skipped_with_a_note() {
         answers.insert(file.to_string(), answer.redacted(&project));
     }
     insta::assert_json_snapshot!("files_not_checked", answers);
-    assert!(events(&project, "test-session").is_empty());
+    // A file over the read bound is not read but its edit is tracked, so the stop reviews it.
+    let tracked: Vec<String> = events(&project, "test-session")
+        .iter()
+        .filter(|event| event["event"] == "edit_tracked")
+        .map(|event| event["file"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(tracked, ["huge.py"]);
 }
 
 #[test]

@@ -44,6 +44,7 @@ mod security_paths;
 mod security_reads;
 mod security_reviewer;
 mod security_state;
+mod session_changes;
 mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;

@@ -23,6 +23,7 @@ use crate::cli::{Cli, Command};
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;
+use crate::session::reconcile::recording_own_writes;
 
 /// How a command that ran went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,10 +90,17 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
         }
         Command::Lessons(command) => lessons::run(&project, command),
         Command::Review(command) => review::run(&project, command),
+        Command::DeepReview(command @ crate::cli::DeepReviewCommand::Init { .. }) => {
+            recording_own_writes(&project, || deep_review::run(&project, command))
+        }
         Command::DeepReview(command) => deep_review::run(&project, command),
-        Command::Install(args) => install::install(&project, &args),
-        Command::Uninstall(args) => install::uninstall(&project, args.agent),
-        Command::Config(args) => config::run(&project, &args),
+        Command::Install(args) => {
+            recording_own_writes(&project, || install::install(&project, &args))
+        }
+        Command::Uninstall(args) => {
+            recording_own_writes(&project, || install::uninstall(&project, args.agent))
+        }
+        Command::Config(args) => recording_own_writes(&project, || config::run(&project, &args)),
         Command::Status(args) => status::run(&project, args.json),
     };
     // Best effort: a command that created car's state folder leaves it git-ignored.

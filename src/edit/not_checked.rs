@@ -32,6 +32,14 @@ pub(crate) enum NotChecked {
 }
 
 impl NotChecked {
+    /// The project-relative path of a file not read because it is over the read bound.
+    pub(crate) fn too_large(&self) -> Option<&str> {
+        match self {
+            NotChecked::TooLarge { path } => Some(path),
+            _ => None,
+        }
+    }
+
     /// Why a read of the file shown as `path` failed.
     pub(crate) fn from_read(path: &str, error: FileError) -> NotChecked {
         let path = path.to_string();

@@ -251,6 +251,17 @@ fn diffs(input: &PromptInput<'_>) -> String {
                 let path = input.project.checkout().join(file);
                 match crate::edit::read_project_file(input.project, &path) {
                     Ok((_, text)) => text,
+                    Err(not_checked) if not_checked.too_large().is_some() => {
+                        let size = std::fs::metadata(&path).map_or(0, |meta| meta.len());
+                        writer.note(
+                            file,
+                            &format!(
+                                "{size} bytes, over car's 2 MiB read bound: its content was not \
+                                 read and no diff is shown; read the file yourself"
+                            ),
+                        );
+                        continue;
+                    }
                     Err(not_checked) => {
                         writer.not_shown(file, &not_checked.to_string());
                         continue;
@@ -259,8 +270,15 @@ fn diffs(input: &PromptInput<'_>) -> String {
             }
             None => String::new(),
         };
-        let state = if version.is_none() { " (deleted)" } else { "" };
-        writer.file(file, state, &before, &after);
+        let state = match (version, input.snapshot.unhidden.get(file)) {
+            (None, _) => " (deleted)".to_string(),
+            (Some(_), Some(rule_file)) => format!(
+                " (git ignores it by a rule added during this session, in {rule_file}; \
+                 a new rule does not hide the session's change: review it)"
+            ),
+            (Some(_), None) => String::new(),
+        };
+        writer.file(file, &state, &before, &after);
     }
     writer.finish()
 }

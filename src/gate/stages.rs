@@ -96,6 +96,8 @@ struct Gate<'a> {
     snapshot: Snapshot,
     /// `git status` at this stop, until the refresh consumes it.
     dirty: Option<Versions>,
+    /// What the person is told about a session log car could not fully read.
+    log_notice: Option<String>,
     pending: Vec<Event>,
     threshold: BlockingThreshold,
     /// The agent's last message (payload, else transcript), read once.
@@ -122,11 +124,14 @@ impl<'a> Gate<'a> {
             let snapshot = crate::session::checkpoint::load(&log);
             (snapshot, git.join().ok().flatten())
         });
+        let (snapshot, log_notice) =
+            crate::session::unreadable::opened(context, &log, snapshot, dirty.is_some())?;
         Ok(Gate {
             context,
             input,
             log,
-            snapshot: snapshot?,
+            snapshot,
+            log_notice,
             dirty,
             pending: Vec::new(),
             threshold: context.settings.minimum_blocking_severity,
@@ -140,7 +145,14 @@ impl<'a> Gate<'a> {
         })
     }
 
+    /// Decides the stop; a log car could not fully read is named in the answer, whatever it is.
     fn run(mut self) -> Result<Answer, ReviewError> {
+        let notice = self.log_notice.take();
+        let answer = self.decide()?;
+        Ok(notice.into_iter().fold(answer, Answer::with_system_line))
+    }
+
+    fn decide(mut self) -> Result<Answer, ReviewError> {
         self.stage(Stage::Enabled, "yes", "");
         let Some(scope) = self.pending_changes() else {
             return self.allow_final(AllowKind::Clean, None);

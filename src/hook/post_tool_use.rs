@@ -27,6 +27,9 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .map(ToString::to_string)
         .collect();
     if let Some(run) = changes::shell_run(&context.payload) {
+        if let Err(error) = crate::session::edit_record::shell_ran(context.session(), &run) {
+            notes.push(format!("could not record the session's baseline: {error}"));
+        }
         notes.extend(crate::learning::signals::after_shell(context.session(), &run).notes);
     }
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
@@ -59,6 +62,17 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             );
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(report.warnings);
+        }
+    }
+    let unread = changes
+        .not_checked
+        .iter()
+        .filter_map(|note| note.too_large());
+    for path in unread.filter(|path| context.settings.is_tracked_extension(path)) {
+        let tool = &context.payload.tool.name;
+        if let Err(error) = crate::session::edit_record::unread_edit(context.session(), path, tool)
+        {
+            notes.push(format!("could not record the edit for review: {error}"));
         }
     }
     for deleted in &changes.deleted {

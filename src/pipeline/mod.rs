@@ -169,8 +169,10 @@ impl<'a> OnDisk<'a> {
 
 impl Revalidate for OnDisk<'_> {
     fn errors_now(&self, file: &str, before: Option<&str>) -> Option<Vec<Diagnostic>> {
+        // Only a file that resolves inside the project is read: a link leading out of it (made
+        // through the shell) is reviewed by name only, never validated.
         let path = self.project.checkout().join(file);
-        let content = crate::edit::read_text(&path, file).ok()?;
+        let (_, content) = crate::edit::read_project_file(self.project, &path).ok()?;
         let delta = Delta::Whole {
             before: before.map(str::to_string),
         };

@@ -72,7 +72,25 @@ pub(crate) struct ShellRun {
     pub(crate) duration: Option<Duration>,
 }
 
+/// How long a shell command counts as having run when its agent does not say (Codex, Gemini CLI,
+/// Cursor): files modified this recently when it finished are taken as its own.
+const UNKNOWN_RUN: Duration = Duration::from_secs(30);
+
 impl ShellRun {
+    /// When the command, which just finished, started (its duration; when the agent does not
+    /// say, [`UNKNOWN_RUN`] ago).
+    pub(crate) fn started(&self) -> SystemTime {
+        let now = SystemTime::now();
+        now.checked_sub(self.duration.unwrap_or(UNKNOWN_RUN) + RUN_SLACK)
+            .unwrap_or(now)
+    }
+
+    /// Whether the command, which just finished, plausibly changed `file` (project-relative, at
+    /// `path`): named on its command line, or modified since it started.
+    pub(crate) fn just_changed(&self, file: &str, path: &Path) -> bool {
+        self.touched(file, modified(path), Some(self.started()))
+    }
+
     /// Whether the command plausibly changed `file`: named on its command line, or modified at or
     /// after `ran_from` (`None`: when it started is unknown, so every changed file is its own).
     fn touched(

@@ -6,8 +6,9 @@
 //! `car review submit` fold the same into their own copy without writing
 //! ([`crate::gate::session_view`]), so the three never disagree.
 //!
-//! Invariants: a file is validated again only when its version differs from the one its errors
-//! were found in (most stops re-check nothing); the validators are the pipeline's, handed in as a
+//! Invariants: a file is validated at the stop only when its version on disk was never validated
+//! (changed outside the edit tools, or its errors were found in another version: most stops
+//! re-check nothing); the validators are the pipeline's, handed in as a
 //! [`Revalidate`] (this layer sets up no validator); a file that cannot be checked keeps its
 //! errors; a notebook keeps its cell errors (its cells are checked one by one by the edit hook).
 
@@ -34,8 +35,14 @@ pub(crate) fn refresh(
     validate: &dyn Revalidate,
 ) -> Vec<Event> {
     let now = session.clock.now();
-    snapshot.ignored =
-        crate::session::ignored::ignored_files(session.project, &snapshot.files, dirty.as_ref());
+    let ignored = crate::session::ignored::ignored_files(
+        session.project,
+        &snapshot.files,
+        dirty.as_ref(),
+        crate::session::ignored::baseline_time(snapshot.worktree_baseline_at_ms),
+    );
+    snapshot.ignored = ignored.hidden;
+    snapshot.unhidden = ignored.unhidden;
     let mut events = reconcile::reconcile(session.project, session.settings, snapshot, dirty);
     for event in &events {
         snapshot.apply_event(now, event.clone());
@@ -47,18 +54,28 @@ pub(crate) fn refresh(
     events
 }
 
-/// `validated` events for the files whose errors were found in another version than the one on
-/// disk now.
+/// Whether `file` is within the read bound (a bigger one is never validated: asking again at
+/// every stop would cost a `git show` of its baseline each time).
+fn is_readable_size(session: Session<'_>, file: &str) -> bool {
+    std::fs::metadata(session.project.checkout().join(file))
+        .is_ok_and(|meta| meta.len() <= crate::edit::MAX_FILE_BYTES)
+}
+
+/// `validated` events for the files whose version on disk was never validated: changed outside
+/// the edit tools (a shell command, a generator: validated here like an edited file, so their
+/// errors block the stop the same way), or holding errors found in another version.
 fn revalidate(session: Session<'_>, snapshot: &Snapshot, validate: &dyn Revalidate) -> Vec<Event> {
     let stale: Vec<&String> = snapshot
-        .validated
+        .files
         .iter()
-        .filter(|(file, errors)| !errors.is_empty() && !file.ends_with(".ipynb"))
-        .map(|(file, _)| file)
-        .filter(|file| match snapshot.files.get(*file) {
-            Some(Some(_)) => snapshot.files.get(*file) != snapshot.validated_versions.get(*file),
-            _ => false,
+        .filter(|(file, version)| {
+            version.is_some()
+                && snapshot.validated_versions.get(*file) != Some(*version)
+                && !file.ends_with(".ipynb")
+                && !snapshot.ignored.contains(*file)
+                && is_readable_size(session, file)
         })
+        .map(|(file, _)| file)
         .collect();
     if stale.is_empty() {
         return Vec::new();
@@ -67,7 +84,9 @@ fn revalidate(session: Session<'_>, snapshot: &Snapshot, validate: &dyn Revalida
     stale
         .into_iter()
         .filter_map(|file| {
-            let before = baselines.load(file).flatten();
+            let before = baselines
+                .load(file)
+                .unwrap_or_else(|| session.project.head_version(file));
             let errors = validate.errors_now(file, before.as_deref())?;
             Some(Event::Validated {
                 file: file.clone(),
@@ -158,5 +177,43 @@ mod tests {
         assert_eq!(events.len(), 2, "{events:?}");
         assert!(matches!(events[0], Event::Reconciled { .. }));
         assert!(snapshot.unresolved_errors().is_empty());
+    }
+
+    #[test]
+    fn a_file_changed_outside_the_edit_tools_is_validated_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let settings = Settings::default();
+        let path = dir.path().join("gen.json");
+        std::fs::write(&path, "bad").unwrap();
+        let file = path.to_string_lossy().into_owned();
+        let mut snapshot = Snapshot::from_records(
+            "s",
+            vec![EventRecord {
+                ts: 1,
+                session: "s".into(),
+                event: Event::Reconciled {
+                    file: file.clone(),
+                    hash: Some(content_hash(b"bad")),
+                },
+            }],
+            0,
+        );
+        let session = Session {
+            project: &project,
+            settings: &settings,
+            clock: Clock::fixed(2),
+            id: "s",
+        };
+        let events = refresh(session, &mut snapshot, None, &Fake);
+        assert!(
+            matches!(events[..], [Event::Validated { .. }]),
+            "{events:?}"
+        );
+        assert_eq!(snapshot.unresolved_errors().len(), 1, "its errors block");
+        assert!(
+            refresh(session, &mut snapshot, None, &Fake).is_empty(),
+            "a validated version is not checked again"
+        );
     }
 }

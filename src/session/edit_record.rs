@@ -1,19 +1,23 @@
 //! What the PostToolUse hook records for the stop gate: the file's baseline (before the session's
 //! first edit of it), the edit (with its content hash), the validator errors of the file now, and
-//! the lesson warnings the edit drew. The session's first record also notes which files were
-//! already dirty in git, so changes made later outside the edit tools can be reconciled.
+//! the lesson warnings the edit drew. The session's first record — an edit, or a shell command —
+//! also notes which files were already dirty in git (the worktree baseline), so changes made
+//! later outside the edit tools can be reconciled.
 //!
 //! Invariant: one hook call appends its events in one write, so parallel hooks of one session
 //! interleave whole groups and never lose an event.
+
+use std::time::SystemTime;
 
 use crate::edit::Edit;
 use crate::files::FileError;
 use crate::lessons::Warning;
 use crate::session::Session;
+use crate::session::authored::ShellRun;
 use crate::session::baseline::Baselines;
 use crate::session::event::{Event, content_hash};
 use crate::session::log::EventLog;
-use crate::session::reconcile::dirty_versions;
+use crate::session::reconcile::{dirty_versions, version_on_disk};
 use crate::validate::Diagnostic;
 
 /// Records one checked edit.
@@ -55,6 +59,30 @@ pub(crate) fn edit_checked(
     log.append_all(context.clock.now(), events)
 }
 
+/// Records an edit of a file over the read bound, which car does not read: tracked by its
+/// version on disk (hash, or stamp when huge) so the stop reviews it, never validated; the
+/// review request names it with its size.
+pub(crate) fn unread_edit(
+    context: Session<'_>,
+    relative_path: &str,
+    tool: &str,
+) -> Result<(), FileError> {
+    let Some(hash) = version_on_disk(context.project, relative_path) else {
+        return Ok(());
+    };
+    let log = EventLog::for_session(context.project, context.id);
+    let mut events = session_start(context, &log);
+    let baselines = Baselines::for_session(context.project, context.id);
+    events.extend(baselines.capture(context.project, relative_path, None)?);
+    events.push(Event::EditTracked {
+        file: relative_path.to_string(),
+        tool: tool.to_string(),
+        reviewed: is_reviewed(&log, relative_path, &hash),
+        hash,
+    });
+    log.append_all(context.clock.now(), events)
+}
+
 /// Records a file a tool deleted.
 pub(crate) fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
     let log = EventLog::for_session(context.project, context.id);
@@ -85,8 +113,48 @@ fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
-    dirty_versions(context.project, context.settings)
-        .map(|dirty| Event::WorktreeBaseline { dirty })
+    worktree_baseline(context, SystemTime::now(), |_| true)
         .into_iter()
         .collect()
+}
+
+/// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
+/// already changed; `taken_at` is when the session's own work began.
+fn worktree_baseline(
+    context: Session<'_>,
+    taken_at: SystemTime,
+    keep: impl Fn(&str) -> bool,
+) -> Option<Event> {
+    let taken_at_ms = taken_at
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|since| u64::try_from(since.as_millis()).ok());
+    let mut dirty = match dirty_versions(context.project, context.settings) {
+        Some(dirty) => dirty,
+        // Outside git the baseline is its time alone: a stop looks at what was modified since.
+        None if !crate::git::is_checkout(context.project.checkout()) => Default::default(),
+        None => return None,
+    };
+    dirty.retain(|file, _| keep(file));
+    Some(Event::WorktreeBaseline { dirty, taken_at_ms })
+}
+
+/// Records the session's worktree baseline at a shell command when it is the session's first
+/// hook, so the files it changes (and later ones) are the session's changes: the files the
+/// command itself plausibly changed (named on its command line, or modified since it started)
+/// are left out of the baseline. Costs one `git status` per session; a later call only looks
+/// whether the log exists.
+pub(crate) fn shell_ran(context: Session<'_>, run: &ShellRun) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    if log.exists() {
+        return Ok(());
+    }
+    let checkout = context.project.checkout();
+    let baseline = worktree_baseline(context, run.started(), |file| {
+        !run.just_changed(file, &checkout.join(file))
+    });
+    match baseline {
+        Some(event) => log.append(context.clock.now(), event),
+        None => Ok(()),
+    }
 }

@@ -149,7 +149,13 @@ pub(crate) enum Event {
     /// `git status` when the session first recorded something: the files already dirty then,
     /// with their stamps (`stamp:<size>:<mtime ns>`, `null` when missing), so changes made later
     /// outside the edit tools can be told apart.
-    WorktreeBaseline { dirty: Versions },
+    WorktreeBaseline {
+        dirty: Versions,
+        /// When it was taken, in real time (milliseconds since the Unix epoch; absent in older
+        /// logs): an ignore rule written after it was added during the session.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        taken_at_ms: Option<u64>,
+    },
     /// At stop time `git status` showed a file changed outside the edit tools (Bash rm/mv/…).
     Reconciled { file: String, hash: Version },
     /// One stage of a stop attempt and what it decided.

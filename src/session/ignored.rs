@@ -1,5 +1,10 @@
 //! Files the session changed that git ignores (build output, `.env`): no commit will carry them,
-//! so they are not reviewed, and their content never goes into a reviewer's prompt.
+//! so they are not reviewed, and their content never goes into a reviewer's prompt — as the rules
+//! stood at the session's baseline. A rule added during the session (a new nested `.gitignore`, a
+//! line in `.git/info/exclude`) never hides a file the session changed: such a file is reviewed,
+//! and the prompt names the rule. "Added during the session" is read from the file holding the
+//! deciding rule: written after the worktree baseline was taken. Without a known baseline time
+//! (an older log) every rule counts as old.
 //!
 //! Decided in process with git's own rules (the `ignore` crate's `.gitignore` matcher): each
 //! `.gitignore` from the file's folder up to the checkout, deepest first, then
@@ -8,8 +13,9 @@
 //! a file it lists (modified, untracked) is not ignored. A global excludes file is not read
 //! (such a file stays in review: a miss, never a hidden change).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
@@ -17,27 +23,62 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use crate::project::Project;
 use crate::session::event::Versions;
 
+/// What git's ignore rules decide about the session's changed files.
+#[derive(Debug, Default)]
+pub(crate) struct Ignored {
+    /// Ignored by a rule that stood at the baseline: never reviewed.
+    pub(crate) hidden: BTreeSet<String>,
+    /// Ignored only by a rule added during the session → the file holding it: reviewed anyway.
+    pub(crate) unhidden: BTreeMap<String, String>,
+}
+
 /// Which of `changed` (project-relative) git ignores; `dirty` is `git status` at this stop
-/// (`None`: not git, or git failed — then nothing is known to be ignored).
+/// (`None`: not git, or git failed — then nothing is known to be ignored); `baseline_at` is when
+/// the session's baseline was taken.
 pub(crate) fn ignored_files(
     project: &Project,
     changed: &Versions,
     dirty: Option<&Versions>,
-) -> BTreeSet<String> {
+    baseline_at: Option<SystemTime>,
+) -> Ignored {
+    let mut ignored = Ignored::default();
     let Some(dirty) = dirty else {
-        return BTreeSet::new();
+        return ignored;
     };
     let checkout = project.checkout();
     let mut matchers: HashMap<PathBuf, Gitignore> = HashMap::new();
-    changed
-        .keys()
-        .filter(|file| !dirty.contains_key(*file))
-        .filter(|file| is_ignored(checkout, &checkout.join(file), &mut matchers))
-        .cloned()
-        .collect()
+    for file in changed.keys().filter(|file| !dirty.contains_key(*file)) {
+        let Some(rule_file) = deciding_rule(checkout, &checkout.join(file), &mut matchers) else {
+            continue;
+        };
+        let is_new_rule = match (&rule_file, baseline_at) {
+            (Some(rule_file), Some(baseline_at)) => std::fs::metadata(rule_file)
+                .and_then(|meta| meta.modified())
+                .is_ok_and(|modified| modified > baseline_at),
+            _ => false,
+        };
+        match rule_file.filter(|_| is_new_rule) {
+            Some(rule_file) => {
+                let shown = project
+                    .relative(&rule_file)
+                    .unwrap_or_else(|| rule_file.display().to_string());
+                ignored.unhidden.insert(file.clone(), shown);
+            }
+            None => {
+                ignored.hidden.insert(file.clone());
+            }
+        }
+    }
+    ignored
 }
 
-fn is_ignored(checkout: &Path, path: &Path, matchers: &mut HashMap<PathBuf, Gitignore>) -> bool {
+/// `Some(the file holding the rule)` when git ignores `path` (`Some(None)`: the rule's file is not
+/// known), `None` when it does not.
+fn deciding_rule(
+    checkout: &Path,
+    path: &Path,
+    matchers: &mut HashMap<PathBuf, Gitignore>,
+) -> Option<Option<PathBuf>> {
     for folder in path
         .ancestors()
         .skip(1)
@@ -47,12 +88,12 @@ fn is_ignored(checkout: &Path, path: &Path, matchers: &mut HashMap<PathBuf, Giti
             .entry(folder.to_path_buf())
             .or_insert_with(|| load(checkout, folder));
         match matcher.matched_path_or_any_parents(path, false) {
-            Match::Ignore(_) => return true,
-            Match::Whitelist(_) => return false,
+            Match::Ignore(glob) => return Some(glob.from().map(Path::to_path_buf)),
+            Match::Whitelist(_) => return None,
             Match::None => {}
         }
     }
-    false
+    None
 }
 
 /// The rules of `folder`'s `.gitignore` (and at the checkout, `.git/info/exclude` after it).
@@ -67,4 +108,9 @@ fn load(checkout: &Path, folder: &Path) -> Gitignore {
         let _ = builder.add(file);
     }
     builder.build().unwrap_or_else(|_| Gitignore::empty())
+}
+
+/// The real time of a baseline taken at `millis` since the Unix epoch.
+pub(crate) fn baseline_time(millis: Option<u64>) -> Option<SystemTime> {
+    SystemTime::UNIX_EPOCH.checked_add(Duration::from_millis(millis?))
 }

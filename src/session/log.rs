@@ -59,6 +59,14 @@ impl EventLog {
         self.path.exists()
     }
 
+    /// Moves a log that cannot be read at all aside (kept for a person to look at, as
+    /// `events.jsonl.unreadable-<now>`), so the session goes on with a new one; where it went.
+    pub(crate) fn set_aside(&self, now: i64) -> Result<PathBuf, FileError> {
+        let target = files::sidecar(&self.path, &format!("unreadable-{now}"));
+        std::fs::rename(&self.path, &target).map_err(|source| FileError::io(&self.path, source))?;
+        Ok(target)
+    }
+
     /// Appends one event at `now`.
     pub(crate) fn append(&self, now: i64, event: Event) -> Result<(), FileError> {
         self.append_all(now, vec![event])

@@ -16,9 +16,11 @@ pub(crate) mod finding_ref;
 pub(crate) mod findings;
 pub(crate) mod ignored;
 pub(crate) mod log;
+pub(crate) mod own_writes;
 pub(crate) mod reconcile;
 pub(crate) mod rounds;
 pub(crate) mod snapshot;
+pub(crate) mod unreadable;
 pub(crate) mod vagueness;
 
 use crate::clock::Clock;

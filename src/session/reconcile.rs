@@ -6,11 +6,15 @@
 //! worktree baseline taken when the session first recorded something. Stamps keep the baseline
 //! and each stop cheap (no file is read unless it changed); a change another session of the
 //! project made with its tools (the disk holds the version that session knows) is that
-//! session's; car's own state folder is never reported. Outside git, or when git fails, only the
-//! files the session changed are compared (a file reverted or fixed by another tool still counts).
+//! session's; car's own state folder is never reported, nor a file that holds the version car's
+//! own commands left ([`crate::session::own_writes`]). When git fails, only the files the session
+//! changed are compared (a file reverted or fixed by another tool still counts). Outside git, the
+//! baseline is the real time the session began, and a stop also looks at the files modified since
+//! (a bounded walk of the project: modification times only).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use crate::git;
 use crate::project::{Project, STATE_DIR};
@@ -18,6 +22,7 @@ use crate::session::baseline::{Baselines, HASH_LIMIT, disk_version};
 use crate::session::event::Version;
 use crate::session::event::{Event, Versions};
 use crate::session::log::EventLog;
+use crate::session::own_writes::OwnWrites;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
@@ -54,6 +59,80 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
         })
         .collect();
     Some(versions)
+}
+
+/// The version of `path` (project-relative) on disk now, as reconciliation compares it: the
+/// content hash, for a huge file or anything but a regular file its stamp.
+pub(crate) fn version_on_disk(project: &Project, path: &str) -> Version {
+    Containment::new(project).version_of(&project.checkout().join(path))
+}
+
+/// Runs car's own command `work` (`install`, `config`, …) and records every file it changed as
+/// car's own write ([`crate::session::own_writes`]): by `git status` before and after, or outside
+/// git the files modified while it ran.
+pub(crate) fn recording_own_writes<T>(project: &Project, work: impl FnOnce() -> T) -> T {
+    let settings = Settings::load(project).unwrap_or_default();
+    // The kernel stamps files from a clock that may lag this one by a tick; a wider slack would
+    // take a file the agent wrote just before the command for car's.
+    let started = SystemTime::now()
+        .checked_sub(std::time::Duration::from_millis(20))
+        .unwrap_or(std::time::UNIX_EPOCH);
+    let before = dirty_versions(project, &settings);
+    let result = work();
+    let changed: Vec<String> = match (before, dirty_versions(project, &settings)) {
+        (Some(before), Some(after)) => after
+            .iter()
+            .filter(|(path, stamp)| before.get(*path) != Some(stamp))
+            .map(|(path, _)| path)
+            .chain(before.keys().filter(|path| !after.contains_key(*path)))
+            .cloned()
+            .collect(),
+        _ if !git::is_checkout(project.checkout()) => {
+            modified_outside_git(project, &settings, started)
+        }
+        _ => Vec::new(),
+    };
+    if !changed.is_empty() {
+        let mut disk = Containment::new(project);
+        let versions = changed
+            .into_iter()
+            .map(|path| {
+                let version = disk.version_of(&project.checkout().join(&path));
+                (path, version)
+            })
+            .collect();
+        crate::session::own_writes::remember(project, versions);
+    }
+    result
+}
+
+/// Most files a stop outside git looks at, and how deep: the walk is bounded, in name order, so
+/// the same files are looked at every time.
+const MAX_PLAIN_FILES: usize = 5_000;
+const MAX_PLAIN_DEPTH: usize = 12;
+
+/// Outside git: the files (project-relative) modified after `since`, found by a bounded walk of
+/// the project that skips hidden folders (car's state, `.venv`) and what a `.gitignore` there
+/// names. Only modification times are read.
+fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTime) -> Vec<String> {
+    ignore::WalkBuilder::new(project.checkout())
+        .require_git(false)
+        .max_depth(Some(MAX_PLAIN_DEPTH))
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .build()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
+        .take(MAX_PLAIN_FILES)
+        .filter(|entry| {
+            entry
+                .metadata()
+                .ok()
+                .and_then(|meta| meta.modified().ok())
+                .is_some_and(|modified| modified > since)
+        })
+        .filter_map(|entry| project.relative(entry.path()))
+        .filter(|path| is_reviewable(path, settings))
+        .collect()
 }
 
 /// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
@@ -158,7 +237,18 @@ pub(crate) fn reconcile(
     if is_git {
         candidates.extend(dirty_now.keys().chain(baseline.keys()));
     }
+    // Outside git, the files modified since the session's baseline was taken.
+    let plain_since = crate::session::ignored::baseline_time(snapshot.worktree_baseline_at_ms)
+        .filter(|_| !is_git && !git::is_checkout(project.checkout()));
+    let modified_since: BTreeSet<String> = plain_since
+        .map(|since| modified_outside_git(project, settings, since))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    candidates.extend(modified_since.iter());
     let mut others = OtherSessions::of(project, &snapshot.session);
+    // Read only when a file changed: most stops never need it.
+    let mut own: Option<OwnWrites> = None;
     let mut disk = Containment::new(project);
     let mut events = Vec::new();
     for path in candidates {
@@ -178,13 +268,17 @@ pub(crate) fn reconcile(
                 };
                 let differs = match baseline.get(path) {
                     Some(before) => *before != stamp,
-                    None => dirty_now.contains_key(path),
+                    None => dirty_now.contains_key(path) || modified_since.contains(path),
                 };
                 differs
                     .then(|| disk.version_of(&full_path))
                     .filter(|now| !others.holds(path, now))
             }
         };
+        let changed = changed.filter(|now| {
+            !own.get_or_insert_with(|| OwnWrites::load(project))
+                .holds(path, now)
+        });
         if let Some(hash) = changed {
             events.push(Event::Reconciled {
                 file: path.clone(),

@@ -75,6 +75,8 @@ pub(crate) struct Snapshot {
     /// File → its version before the session's first edit.
     pub(crate) baselines: BTreeMap<String, Version>,
     pub(crate) worktree_baseline: Option<Versions>,
+    /// When the worktree baseline was taken, in real time (ms since the Unix epoch).
+    pub(crate) worktree_baseline_at_ms: Option<u64>,
     /// File → the errors of its latest validation.
     pub(crate) validated: BTreeMap<String, Vec<Diagnostic>>,
     /// File → its version when it was last validated (errors of an older version may be stale).
@@ -104,6 +106,11 @@ pub(crate) struct Snapshot {
     /// Found anew by every refresh, never stored.
     #[serde(skip)]
     pub(crate) ignored: BTreeSet<String>,
+    /// Changed files git ignores by a rule added during the session → the file holding the rule:
+    /// reviewed anyway (a new rule never hides a change), and the prompt says so. Found anew by
+    /// every refresh, never stored.
+    #[serde(skip)]
+    pub(crate) unhidden: BTreeMap<String, String>,
     pub(crate) shown_offers: BTreeSet<String>,
     pub(crate) ended: bool,
     pub(crate) last_ts: i64,
@@ -242,8 +249,11 @@ impl Snapshot {
             Event::BaselineCaptured { file, hash, .. } => {
                 self.baselines.entry(file).or_insert(hash);
             }
-            Event::WorktreeBaseline { dirty } => {
-                self.worktree_baseline.get_or_insert(dirty);
+            Event::WorktreeBaseline { dirty, taken_at_ms } => {
+                if self.worktree_baseline.is_none() {
+                    self.worktree_baseline = Some(dirty);
+                    self.worktree_baseline_at_ms = taken_at_ms;
+                }
             }
             other => self.apply_gate_event(other, ts),
         }

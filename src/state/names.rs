@@ -30,6 +30,10 @@ pub(crate) const PROJECT_VALIDATORS: &str = ".claude/claude-auto-review/validato
 /// The project's review rules, given to every reviewer; shared by a team.
 pub(crate) const RULES: &str = "rules.md";
 
+/// The files car's own commands (`install`, `uninstall`, `config`, `deep-review init`) changed in
+/// the project, each with the version they left: never a session's change.
+pub(crate) const OWN_WRITES: &str = "own-writes.json";
+
 /// Keeps car's runtime files out of git (what a team shares stays tracked).
 pub(crate) const GITIGNORE: &str = ".gitignore";
 
