@@ -72,11 +72,10 @@ pub(crate) fn version_on_disk(project: &Project, path: &str) -> Version {
 /// git the files modified while it ran.
 pub(crate) fn recording_own_writes<T>(project: &Project, work: impl FnOnce() -> T) -> T {
     let settings = Settings::load(project).unwrap_or_default();
-    // The kernel stamps files from a clock that may lag this one by a tick; a wider slack would
-    // take a file the agent wrote just before the command for car's.
-    let started = SystemTime::now()
-        .checked_sub(std::time::Duration::from_millis(20))
-        .unwrap_or(std::time::UNIX_EPOCH);
+    // Outside git: the files' stamps before and after, compared (a time window would take a file
+    // the agent wrote just before the command for car's: file times are coarser than clocks).
+    let plain = !git::is_checkout(project.checkout());
+    let stamps_before = plain.then(|| plain_stamps(project, &settings));
     let before = dirty_versions(project, &settings);
     let result = work();
     let changed: Vec<String> = match (before, dirty_versions(project, &settings)) {
@@ -87,10 +86,17 @@ pub(crate) fn recording_own_writes<T>(project: &Project, work: impl FnOnce() -> 
             .chain(before.keys().filter(|path| !after.contains_key(*path)))
             .cloned()
             .collect(),
-        _ if !git::is_checkout(project.checkout()) => {
-            modified_outside_git(project, &settings, started)
-        }
-        _ => Vec::new(),
+        _ => match stamps_before {
+            Some(before) => {
+                let after = plain_stamps(project, &settings);
+                after
+                    .iter()
+                    .filter(|(path, stamp)| before.get(*path) != Some(stamp))
+                    .map(|(path, _)| path.clone())
+                    .collect()
+            }
+            None => Vec::new(),
+        },
     };
     if !changed.is_empty() {
         let mut disk = Containment::new(project);
@@ -114,7 +120,23 @@ const MAX_PLAIN_DEPTH: usize = 12;
 /// Outside git: the files (project-relative) modified after `since`, found by a bounded walk of
 /// the project that skips hidden folders (car's state, `.venv`) and what a `.gitignore` there
 /// names. Only modification times are read.
-fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTime) -> Vec<String> {
+/// Outside git: every reviewable file of the bounded walk with its modification time and size.
+fn plain_stamps(
+    project: &Project,
+    settings: &Settings,
+) -> HashMap<String, (Option<SystemTime>, u64)> {
+    plain_walk(project)
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok()?;
+            let path = project.relative(entry.path())?;
+            Some((path, (meta.modified().ok(), meta.len())))
+        })
+        .filter(|(path, _)| is_reviewable(path, settings))
+        .collect()
+}
+
+/// The bounded walk of a project outside git: files only, in name order, ignore files honoured.
+fn plain_walk(project: &Project) -> impl Iterator<Item = ignore::DirEntry> {
     ignore::WalkBuilder::new(project.checkout())
         .require_git(false)
         .max_depth(Some(MAX_PLAIN_DEPTH))
@@ -123,6 +145,10 @@ fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTim
         .filter_map(Result::ok)
         .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
         .take(MAX_PLAIN_FILES)
+}
+
+fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTime) -> Vec<String> {
+    plain_walk(project)
         .filter(|entry| {
             entry
                 .metadata()
