@@ -166,7 +166,8 @@ pub(crate) struct CheckArgs {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum LessonsCommand {
-    /// Every lesson with its scope, triggers, weight and history
+    /// Every lesson with its scope, triggers, weight, history and what its warnings did (heeded,
+    /// ignored); then the retired lessons
     List {
         /// Print JSON instead of text
         #[arg(long)]
