@@ -15,7 +15,9 @@
 //!   at once (24 hooks started together: a hit is a heeded warning), and the SessionEnd hook
 //!   folds their hits into `lessons.json`. Checked, not only timed: exactly 24 hits recorded,
 //!   and exactly those counters in the file afterwards, which stays valid seed-format JSON with
-//!   its unknown fields.
+//!   its unknown fields;
+//! - and, where valgrind is installed, the instructions each case's hook runs (callgrind): the
+//!   figure that stays put on a noisy machine.
 //!
 //! Run: `cargo bench --bench hook` (prints medians; no pass/fail). `CAR_BENCH_DIR=DIR` builds
 //! the projects in DIR and keeps them (with the payloads), to time single cases by other means.
@@ -85,12 +87,66 @@ fn main() {
     }
     ratios(&cases);
     println!();
+    instruction_counts(car, &cases);
     parallel_hits(car, &base.join("parallel-10000"));
     println!();
     report(
         "in-process TypeScript validation",
         &time_validation(&base.join("floor")),
     );
+}
+
+/// Instructions each case's hook runs, counted by `valgrind --tool=callgrind` (the figure that
+/// stays put on a noisy machine, for "did this change make the hook slower"). The programs car
+/// starts (an interpreter, `git`) are not counted. Skipped, with a line saying so, where valgrind
+/// is not installed.
+fn instruction_counts(car: &str, cases: &[Case]) {
+    let installed = Command::new("valgrind")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !installed {
+        println!("instruction counts: valgrind is not installed; skipped");
+        println!();
+        return;
+    }
+    println!("instructions per hook call (valgrind --tool=callgrind, car's own process)");
+    for case in cases {
+        if let Some(before) = &case.before {
+            before();
+        }
+        let out = tempfile::NamedTempFile::new().expect("temp file");
+        let mut child = Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", out.path().display()))
+            .args([car, "hook", "post-tool-use"])
+            .current_dir(&case.root)
+            .env("CAR_NOW", case.now.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("valgrind starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(case.payload.as_bytes())
+            .expect("payload written");
+        let output = child.wait_with_output().expect("valgrind finishes");
+        let log = String::from_utf8_lossy(&output.stderr);
+        let collected = log
+            .lines()
+            .find_map(|line| {
+                line.split_once("Collected :")
+                    .map(|(_, count)| count.trim())
+            })
+            .unwrap_or("?");
+        println!("{:<46} {collected:>14}", case.label);
+    }
+    println!();
 }
 
 /// An added line no lesson fires on, and one that fires lesson 0 (`OldThing0.value`).
