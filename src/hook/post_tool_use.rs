@@ -48,18 +48,24 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         for edit in tracked {
             let report = checker.check(edit);
             notes.extend(report.notes);
+            // Hashed once: the event log and what the agent wrote both name this version.
+            let hash = crate::session::event::content_hash(edit.content.as_bytes());
             if let Err(error) = crate::session::edit_record::edit_checked(
                 context.session(),
                 edit,
+                &hash,
                 &report.diagnostics,
                 &report.warnings,
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
-            notes.extend(
-                crate::learning::signals::after_edit(context.session(), edit, &report.warnings)
-                    .notes,
+            let taught = crate::learning::signals::after_edit(
+                context.session(),
+                edit,
+                &hash,
+                &report.warnings,
             );
+            notes.extend(taught.notes);
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(report.warnings);
         }

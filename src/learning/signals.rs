@@ -38,16 +38,22 @@ fn contained(step: impl FnOnce() -> Taught) -> Taught {
 
 /// Records what the agent's edit wrote and the lesson warnings it drew; learns from the
 /// corrections it revealed; settles the earlier warnings of the file it heeded.
-pub(crate) fn after_edit(session: Session<'_>, edit: &Edit, warnings: &[Warning]) -> Taught {
-    contained(|| edit_step(session, edit, warnings))
+/// `hash` is the content hash of `edit.content`.
+pub(crate) fn after_edit(
+    session: Session<'_>,
+    edit: &Edit,
+    hash: &str,
+    warnings: &[Warning],
+) -> Taught {
+    contained(|| edit_step(session, edit, hash, warnings))
 }
 
-fn edit_step(session: Session<'_>, edit: &Edit, warnings: &[Warning]) -> Taught {
+fn edit_step(session: Session<'_>, edit: &Edit, hash: &str, warnings: &[Warning]) -> Taught {
     let Some(scope) = lesson_scope(&session) else {
         return Taught::default();
     };
     let authored = Authored::for_session(session.project, session.id);
-    let mut taught = match authored.record_edit(edit, session.clock.now()) {
+    let mut taught = match authored.record_edit(edit, hash, session.clock.now()) {
         Ok(corrections) => from_correction::learn(&scope, &corrections),
         Err(error) => noted(format!("could not record what the agent wrote: {error}")),
     };

@@ -243,7 +243,11 @@ impl Authored {
 
     /// Stores `content` as a version of `record` (the agent's when `by_agent`).
     fn store_version(&self, record: &mut FileRecord, content: &str, by_agent: bool) {
-        let hash = content_hash(content.as_bytes());
+        self.store_hashed(record, content, content_hash(content.as_bytes()), by_agent);
+    }
+
+    /// [`Authored::store_version`] with the content's hash known.
+    fn store_hashed(&self, record: &mut FileRecord, content: &str, hash: String, by_agent: bool) {
         if by_agent && !record.agent_versions.contains(&hash) {
             record.agent_versions.push(hash.clone());
         }
@@ -273,7 +277,13 @@ impl Authored {
 
     /// Records an edit of the agent's edit tools; the corrections it revealed (see the module
     /// docs).
-    pub(crate) fn record_edit(&self, edit: &Edit, now: i64) -> Result<Vec<Correction>, FileError> {
+    /// `hash` is the content hash of `edit.content` (the caller computed it once).
+    pub(crate) fn record_edit(
+        &self,
+        edit: &Edit,
+        hash: &str,
+        now: i64,
+    ) -> Result<Vec<Correction>, FileError> {
         // A notebook cell's source is not the file's content.
         if edit.language.is_some() || edit.content.len() as u64 > MAX_CONTENT_BYTES {
             return Ok(Vec::new());
@@ -301,7 +311,7 @@ impl Authored {
         }
         record.advance(&edit.content, now);
         record.add_lines(edit, now);
-        self.store_version(&mut record, &edit.content, true);
+        self.store_hashed(&mut record, &edit.content, hash.to_string(), true);
         self.save(&record)?;
         self.hook_ran(SystemTime::now());
         Ok(corrections)
@@ -470,7 +480,12 @@ mod tests {
             agent,
             &[(2, "ctx.check_hostname = False")],
         );
-        assert!(store.record_edit(&first, 100).unwrap().is_empty());
+        assert!(
+            store
+                .record_edit(&first, &content_hash(first.content.as_bytes()), 100)
+                .unwrap()
+                .is_empty()
+        );
 
         std::fs::write(
             dir.path().join("tls.py"),
@@ -511,7 +526,10 @@ mod tests {
             ],
         );
         assert!(
-            store.record_edit(&second, 500).unwrap().is_empty(),
+            store
+                .record_edit(&second, &content_hash(second.content.as_bytes()), 500)
+                .unwrap()
+                .is_empty(),
             "its own change"
         );
         std::fs::write(dir.path().join("tls.py"), person).unwrap();
@@ -521,7 +539,9 @@ mod tests {
             "import ssl\nctx.check_hostname = True\nx = 1\n",
             &[(3, "x = 1")],
         );
-        let found = store.record_edit(&next, 600).unwrap();
+        let found = store
+            .record_edit(&next, &content_hash(next.content.as_bytes()), 600)
+            .unwrap();
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0].change.old, "ctx.check_hostname = False");
         assert_eq!(found[0].change.new, "ctx.check_hostname = True");
@@ -543,7 +563,11 @@ mod tests {
         let store = Authored::for_session(&project, "s1");
         let agent = "ctx.check_hostname = False\n";
         store
-            .record_edit(&edit(dir.path(), Some(""), agent, &[(1, agent.trim())]), 0)
+            .record_edit(
+                &edit(dir.path(), Some(""), agent, &[(1, agent.trim())]),
+                &content_hash(agent.as_bytes()),
+                0,
+            )
             .unwrap();
         std::fs::write(dir.path().join("tls.py"), "ctx.check_hostname = True\n").unwrap();
         assert!(

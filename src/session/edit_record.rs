@@ -15,15 +15,17 @@ use crate::lessons::Warning;
 use crate::session::Session;
 use crate::session::authored::ShellRun;
 use crate::session::baseline::Baselines;
-use crate::session::event::{Event, content_hash};
+use crate::session::event::Event;
 use crate::session::log::EventLog;
 use crate::session::reconcile::{dirty_versions, version_on_disk};
 use crate::validate::Diagnostic;
 
-/// Records one checked edit.
+/// Records one checked edit; `hash` is the content hash of `edit.content` (computed once per edit
+/// by the caller, which hands it to learning too).
 pub(crate) fn edit_checked(
     context: Session<'_>,
     edit: &Edit,
+    hash: &str,
     diagnostics: &[Diagnostic],
     warnings: &[Warning],
 ) -> Result<(), FileError> {
@@ -35,12 +37,11 @@ pub(crate) fn edit_checked(
         &edit.relative_path,
         edit.before.as_deref(),
     )?);
-    let hash = content_hash(edit.content.as_bytes());
     events.push(Event::EditTracked {
         file: edit.relative_path.clone(),
         tool: edit.tool.clone(),
-        reviewed: is_reviewed(&log, &edit.relative_path, &hash),
-        hash,
+        reviewed: is_reviewed(&log, &edit.relative_path, hash),
+        hash: hash.to_string(),
     });
     events.push(Event::Validated {
         file: edit.relative_path.clone(),
