@@ -50,9 +50,10 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
         };
         // One key per lesson present, so each incoming lesson costs one lookup: a team's library
         // of 10,000 moves over in linear time.
-        let mut present: HashSet<(String, Vec<String>)> = file.lessons().map(key).collect();
+        let mut present: HashSet<(String, Vec<String>)> =
+            file.lessons().map(Lesson::duplicate_key).collect();
         for lesson in incoming.lessons() {
-            if !present.insert(key(lesson)) {
+            if !present.insert(lesson.duplicate_key()) {
                 imported.skipped += 1;
                 continue;
             }
@@ -61,15 +62,6 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
         }
         Ok((imported, imported.added > 0))
     })
-}
-
-/// What makes two lessons duplicates ([`Lesson::is_duplicate_of`]): the scope and the set of
-/// triggers.
-fn key(lesson: &Lesson) -> (String, Vec<String>) {
-    let mut triggers = lesson.trigger_texts();
-    triggers.sort();
-    triggers.dedup();
-    (lesson.scope.as_str().to_string(), triggers)
 }
 
 /// Merges the candidates of the pool at `source` into the pool at `pool`; a candidate already
@@ -81,7 +73,8 @@ pub(crate) fn import_candidates(
 ) -> Result<Imported, LessonsError> {
     let incoming = CandidateFile::load(source)?;
     let known = LessonFile::load(lessons)?;
-    let learned: HashSet<(String, Vec<String>)> = known.lessons().map(key).collect();
+    let learned: HashSet<(String, Vec<String>)> =
+        known.lessons().map(Lesson::duplicate_key).collect();
     store::with_candidates(pool, HOOK_LOCK_WAIT, |file| {
         let mut imported = Imported {
             added: 0,

@@ -339,14 +339,19 @@ impl Lesson {
 
     /// Same scope and the same set of triggers (a duplicate for `add` and `import`).
     pub(crate) fn is_duplicate_of(&self, scope: &str, triggers: &[String]) -> bool {
-        let mut mine = self.trigger_texts();
-        let mut theirs = triggers.to_vec();
-        mine.sort();
-        theirs.sort();
-        mine.dedup();
-        theirs.dedup();
-        self.scope.as_str() == scope && mine == theirs
+        self.duplicate_key() == duplicate_key(scope, triggers.to_vec())
     }
+
+    /// What makes two lessons duplicates: the scope and the set of triggers (a key to look up).
+    pub(crate) fn duplicate_key(&self) -> (String, Vec<String>) {
+        duplicate_key(self.scope.as_str(), self.trigger_texts())
+    }
+}
+
+fn duplicate_key(scope: &str, mut triggers: Vec<String>) -> (String, Vec<String>) {
+    triggers.sort();
+    triggers.dedup();
+    (scope.to_string(), triggers)
 }
 
 /// A stable short id: the first 10 hex digits of SHA-256 over scope and sorted triggers.
