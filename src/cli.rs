@@ -138,6 +138,9 @@ pub(crate) enum HookCommand {
     Stop,
     /// SessionEnd: close the session's state and remove stale sessions
     SessionEnd,
+    /// SessionStart (Claude Code, Codex, Gemini CLI): the session's baseline, what was already
+    /// changed before it began
+    SessionStart,
 }
 
 #[derive(Debug, Args)]

@@ -261,11 +261,12 @@ fn reinstall_upgrades_an_old_install_in_place() {
             ("Stop", "car hook stop --agent claude"),
             ("SubagentStop", "car hook stop --agent claude"),
             ("SessionEnd", "car hook session-end --agent claude"),
+            ("SessionStart", "car hook session-start --agent claude"),
         ]
         .map(|(event, command)| (event.to_string(), command.to_string()))
     );
     let codex = car_commands(&project.read_json(".codex/hooks.json"));
-    assert_eq!(codex.len(), 3, "{codex:?}");
+    assert_eq!(codex.len(), 4, "{codex:?}");
     assert!(
         codex
             .iter()

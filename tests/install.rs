@@ -38,6 +38,10 @@ fn install_merges_hooks_and_uninstall_restores() {
         settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
         "car hook session-end --agent claude"
     );
+    assert_eq!(
+        settings["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "car hook session-start --agent claude"
+    );
     assert!(project.exists(".claude/claude-auto-review/.gitignore"));
     assert!(
         !project.exists(".claude/settings.json.lock"),

@@ -45,6 +45,7 @@ mod security_reads;
 mod security_reviewer;
 mod security_state;
 mod session_changes;
+mod session_start;
 mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;

@@ -2,7 +2,7 @@
 //! (`fixtures/hook-payloads/captured/`): a session log car cannot read, car's own writes, ignore
 //! rules, files over the read bound, and changes made through the shell only.
 
-use crate::support::{HookAnswer, TestProject};
+use crate::support::{HookAnswer, SHELL_AGENTS, TestProject};
 
 const CLAUDE: &str = "captured/claude-code-2.1.332";
 /// The session id of the captured Claude Code payloads.
@@ -255,42 +255,6 @@ fn age(project: &TestProject, relative: &str) {
     file.set_modified(hour_ago).unwrap();
 }
 
-/// The captured shell-tool payload of `folder`, running `command`.
-fn shell_payload(project: &TestProject, folder: &str, name: &str, command: &str) -> String {
-    let mut payload: serde_json::Value =
-        serde_json::from_str(&project.fixture(&format!("captured/{folder}/{name}"))).unwrap();
-    payload["tool_input"]["command"] = serde_json::json!(command);
-    payload.to_string()
-}
-
-/// (agent, captured folder, its shell payload, its stop payload).
-const SHELL_AGENTS: [(&str, &str, &str, &str); 3] = [
-    (
-        "claude",
-        "claude-code-2.1.332",
-        "05-PostToolUse-Bash.json",
-        "04-Stop.json",
-    ),
-    (
-        "codex",
-        "codex-0.171.0",
-        "04-PostToolUse-Bash.json",
-        "03-Stop.json",
-    ),
-    (
-        "gemini",
-        "gemini-cli-0.61.0",
-        "04-AfterTool-run_shell_command.json",
-        "03-AfterAgent.json",
-    ),
-];
-
-/// Whether the agent was held back (Gemini CLI's AfterAgent says `deny` where the others say
-/// `block`).
-fn blocks(answer: &HookAnswer) -> bool {
-    matches!(answer.json["decision"].as_str(), Some("block" | "deny"))
-}
-
 #[test]
 fn changes_made_only_through_the_shell_are_validated_and_reviewed() {
     for (agent, folder, shell, stop) in SHELL_AGENTS {
@@ -307,20 +271,20 @@ fn changes_made_only_through_the_shell_are_validated_and_reviewed() {
         let answer = project.hook_as(
             agent,
             "post-tool-use",
-            &shell_payload(&project, folder, shell, command),
+            &project.shell_payload(folder, shell, command),
         );
-        assert!(!blocks(&answer), "{agent}: {}", answer.stdout);
+        assert!(!answer.holds_back(), "{agent}: {}", answer.stdout);
         project.write("app.py", "VALUE = 2\n");
         std::fs::remove_file(project.path().join("legacy.py")).unwrap();
         let command = "sed -i s/1/2/ app.py && rm legacy.py";
         project.hook_as(
             agent,
             "post-tool-use",
-            &shell_payload(&project, folder, shell, command),
+            &project.shell_payload(folder, shell, command),
         );
         let stop_payload = project.fixture(&format!("captured/{folder}/{stop}"));
         let answer = project.hook_as(agent, "stop", &stop_payload);
-        assert!(blocks(&answer), "{agent}: {}", answer.stdout);
+        assert!(answer.holds_back(), "{agent}: {}", answer.stdout);
         let reason = answer.reason();
         let files = files_to_review(&answer);
         assert!(
@@ -337,7 +301,7 @@ fn changes_made_only_through_the_shell_are_validated_and_reviewed() {
         project.hook_as(
             agent,
             "post-tool-use",
-            &shell_payload(&project, folder, shell, "sed -i 's/g(:/g():/' gen.py"),
+            &project.shell_payload(folder, shell, "sed -i 's/g(:/g():/' gen.py"),
         );
         let answer = project.hook_as(agent, "stop", &stop_payload);
         assert!(
@@ -359,14 +323,14 @@ fn a_session_with_shell_commands_that_change_nothing_stops_without_a_review() {
     project.hook_as(
         agent,
         "post-tool-use",
-        &shell_payload(&project, folder, shell, "ls && cat app.py"),
+        &project.shell_payload(folder, shell, "ls && cat app.py"),
     );
     let answer = project.hook_as(
         agent,
         "stop",
         &project.fixture(&format!("captured/{folder}/{stop}")),
     );
-    assert!(!blocks(&answer), "{}", answer.stdout);
+    assert!(!answer.holds_back(), "{}", answer.stdout);
 }
 
 #[test]
@@ -379,12 +343,7 @@ fn outside_git_files_modified_since_the_baseline_are_the_sessions_changes() {
     project.hook_as(
         agent,
         "post-tool-use",
-        &shell_payload(
-            &project,
-            folder,
-            shell,
-            "cat > gen.py <<'EOF'\ndef g(:\nEOF",
-        ),
+        &project.shell_payload(folder, shell, "cat > gen.py <<'EOF'\ndef g(:\nEOF"),
     );
     assert_eq!(project.run(&["deep-review", "init", "payments"]).code, 0);
     let answer = project.hook_as(
@@ -392,7 +351,7 @@ fn outside_git_files_modified_since_the_baseline_are_the_sessions_changes() {
         "stop",
         &project.fixture(&format!("captured/{folder}/{stop}")),
     );
-    assert!(blocks(&answer), "{}", answer.stdout);
+    assert!(answer.holds_back(), "{}", answer.stdout);
     let files = files_to_review(&answer);
     assert!(
         files.contains("1 changed file: gen.py") || files.contains("gen.py"),

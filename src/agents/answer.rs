@@ -15,6 +15,7 @@ pub(crate) enum HookEvent {
     PostToolUse,
     Stop,
     SessionEnd,
+    SessionStart,
 }
 
 /// The words of the Claude-style shape (`decision`/`reason`, `hookSpecificOutput`,

@@ -12,7 +12,9 @@ use serde_json::{Map, Value, json};
 
 use super::answer::{DecisionWords, HookEvent, decision_shaped};
 use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse, text};
-use super::{Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group, hook_command};
+use super::{
+    Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
+};
 use crate::answer::Answer;
 use crate::edit::Hunk;
 
@@ -36,6 +38,10 @@ pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
             json!([group(None, handler("stop", stop_timeout))]),
         );
     }
+    entries.insert(
+        "SessionStart".into(),
+        json!([group(None, handler("session-start", SESSION_START_TIMEOUT))]),
+    );
     entries.insert(
         "SessionEnd".into(),
         json!([group(None, handler("session-end", SESSION_END_TIMEOUT))]),

@@ -14,7 +14,9 @@ use serde_json::{Map, Value, json};
 
 use super::answer::{HookEvent, decision_shaped};
 use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse, text};
-use super::{Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group, hook_command};
+use super::{
+    Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
+};
 use crate::answer::Answer;
 
 /// A matcher of plain names is an exact list in Codex. `Bash` is its shell tool (`shell`,
@@ -35,6 +37,10 @@ pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     entries.insert(
         "Stop".into(),
         json!([group(None, handler("stop", stop_timeout))]),
+    );
+    entries.insert(
+        "SessionStart".into(),
+        json!([group(None, handler("session-start", SESSION_START_TIMEOUT))]),
     );
     entries.insert(
         "SessionEnd".into(),

@@ -1,6 +1,6 @@
 //! Gemini CLI: everything car knows about it.
 //! - Install: `.gemini/settings.json` (shared with every other setting), the Claude shape with
-//!   Gemini's events (`AfterTool`, `AfterAgent`, `SessionEnd`), a `name` per hook (for
+//!   Gemini's events (`AfterTool`, `AfterAgent`, `SessionStart`, `SessionEnd`), a `name` per hook (for
 //!   `/hooks enable|disable`), timeouts in **milliseconds**. The matcher is a regular expression
 //!   over tool names, anchored so that MCP tools whose names contain `replace` do not match.
 //! - Payload: `write_file` and `replace` (`file_path`, `old_string`/`new_string`; no
@@ -13,7 +13,9 @@ use serde_json::{Map, Value, json};
 
 use super::answer::{DecisionWords, HookEvent, decision_shaped};
 use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse};
-use super::{Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, group, hook_command};
+use super::{
+    Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
+};
 use crate::answer::Answer;
 
 /// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
@@ -33,6 +35,13 @@ pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     entries.insert(
         "AfterAgent".into(),
         json!([group(None, handler("car-stop", "stop", stop_timeout))]),
+    );
+    entries.insert(
+        "SessionStart".into(),
+        json!([group(
+            None,
+            handler("car-session-start", "session-start", SESSION_START_TIMEOUT)
+        )]),
     );
     entries.insert(
         "SessionEnd".into(),

@@ -50,6 +50,9 @@ pub(crate) const POST_TOOL_USE_TIMEOUT: u64 = 30;
 /// The SessionEnd hook's time limit in seconds (its own budget is 0.9 s).
 pub(crate) const SESSION_END_TIMEOUT: u64 = 2;
 
+/// The SessionStart hook's time limit in seconds (its own budget is 4 s: one `git status`).
+pub(crate) const SESSION_START_TIMEOUT: u64 = 5;
+
 impl Agent {
     pub(crate) const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Cursor];
 

@@ -8,6 +8,7 @@ pub(crate) mod changes;
 pub(crate) mod context;
 pub(crate) mod post_tool_use;
 pub(crate) mod session_end;
+pub(crate) mod session_start;
 pub(crate) mod stdin;
 pub(crate) mod stop;
 
@@ -29,6 +30,7 @@ pub(crate) fn run(args: &HookArgs) {
         HookCommand::PostToolUse => HookEvent::PostToolUse,
         HookCommand::Stop => HookEvent::Stop,
         HookCommand::SessionEnd => HookEvent::SessionEnd,
+        HookCommand::SessionStart => HookEvent::SessionStart,
     };
     if std::env::var_os(crate::reviewer::NESTED_ENV).is_some() {
         // A reviewer run that car started: never gate or check it (no recursion).
@@ -80,6 +82,7 @@ fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
     match event {
         HookEvent::PostToolUse => Duration::from_secs(20),
         HookEvent::SessionEnd => Duration::from_millis(900),
+        HookEvent::SessionStart => Duration::from_secs(4),
         HookEvent::Stop => {
             let reviewer = context.map_or(300, |context| context.settings.reviewer_timeout_seconds);
             Duration::from_secs(reviewer.saturating_add(30))
@@ -137,6 +140,7 @@ fn dispatch(context: &HookContext, event: HookEvent) -> Answer {
         HookEvent::PostToolUse => post_tool_use::handle(context),
         HookEvent::Stop => stop::handle(context),
         HookEvent::SessionEnd => session_end::handle(context),
+        HookEvent::SessionStart => session_start::handle(context),
     };
     // Best effort: state a hook created (car used as a plugin, never installed) stays git-ignored.
     let _ = crate::state::ensure_gitignore(&context.project);

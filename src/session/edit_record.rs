@@ -109,19 +109,21 @@ fn is_reviewed(log: &EventLog, file: &str, hash: &str) -> bool {
         .any(|review| review.files.get(file).and_then(Option::as_deref) == Some(hash))
 }
 
-/// The worktree baseline, when this is the session's first record.
+/// The worktree baseline, when this is the session's first record: the one taken at the
+/// session's start where the agent has one ([`crate::session::start`]), else `git status` now.
 fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
-    worktree_baseline(context, SystemTime::now(), |_| true)
+    crate::session::start::take(context)
+        .or_else(|| worktree_baseline(context, SystemTime::now(), |_| true))
         .into_iter()
         .collect()
 }
 
 /// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
 /// already changed; `taken_at` is when the session's own work began.
-fn worktree_baseline(
+pub(crate) fn worktree_baseline(
     context: Session<'_>,
     taken_at: SystemTime,
     keep: impl Fn(&str) -> bool,
@@ -141,18 +143,20 @@ fn worktree_baseline(
 }
 
 /// Records the session's worktree baseline at a shell command when it is the session's first
-/// hook, so the files it changes (and later ones) are the session's changes: the files the
-/// command itself plausibly changed (named on its command line, or modified since it started)
-/// are left out of the baseline. Costs one `git status` per session; a later call only looks
-/// whether the log exists.
+/// hook, so the files it changes (and later ones) are the session's changes: the baseline taken
+/// at the session's start when the agent sent one; else `git status` now, leaving out the files
+/// the command itself plausibly changed (named on its command line, or modified since it
+/// started). Costs one `git status` per session; a later call only looks whether the log exists.
 pub(crate) fn shell_ran(context: Session<'_>, run: &ShellRun) -> Result<(), FileError> {
     let log = EventLog::for_session(context.project, context.id);
     if log.exists() {
         return Ok(());
     }
     let checkout = context.project.checkout();
-    let baseline = worktree_baseline(context, run.started(), |file| {
-        !run.just_changed(file, &checkout.join(file))
+    let baseline = crate::session::start::take(context).or_else(|| {
+        worktree_baseline(context, run.started(), |file| {
+            !run.just_changed(file, &checkout.join(file))
+        })
     });
     match baseline {
         Some(event) => log.append(context.clock.now(), event),

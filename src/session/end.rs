@@ -36,6 +36,7 @@ pub(crate) fn handle(context: Session<'_>, reason: &str) -> Answer {
             answer = answer.with_system_line(format!("car: could not close the session: {error}"));
         }
     }
+    crate::session::start::forget(context);
     let max_age = context.settings.stale_client_timeout_seconds();
     let current = crate::project::folder_name_of(context.id);
     remove_stale(context.project, &current, now, max_age);

@@ -20,6 +20,7 @@ pub(crate) mod own_writes;
 pub(crate) mod reconcile;
 pub(crate) mod rounds;
 pub(crate) mod snapshot;
+pub(crate) mod start;
 pub(crate) mod unreadable;
 pub(crate) mod vagueness;
 

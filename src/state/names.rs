@@ -123,6 +123,10 @@ pub(crate) const AUTHORED_STORE: &str = "store";
 /// When the session's previous hook started (milliseconds since 1970).
 pub(crate) const LAST_HOOK: &str = "last-hook";
 
+/// The worktree baseline taken at SessionStart, held until the session's first record (an
+/// edit or a shell command) puts it into the event log.
+pub(crate) const START_BASELINE: &str = "start-baseline.json";
+
 /// The last notice said to the session, so a problem is told once.
 pub(crate) const NOTICE: &str = "notice";
 

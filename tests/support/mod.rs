@@ -71,9 +71,38 @@ pub struct HookAnswer {
     pub code: i32,
 }
 
+/// The agents whose real payloads are captured, for tests of shell-made changes: (agent,
+/// captured folder, its shell-tool payload, its stop payload).
+pub const SHELL_AGENTS: [(&str, &str, &str, &str); 3] = [
+    (
+        "claude",
+        "claude-code-2.1.332",
+        "05-PostToolUse-Bash.json",
+        "04-Stop.json",
+    ),
+    (
+        "codex",
+        "codex-0.171.0",
+        "04-PostToolUse-Bash.json",
+        "03-Stop.json",
+    ),
+    (
+        "gemini",
+        "gemini-cli-0.61.0",
+        "04-AfterTool-run_shell_command.json",
+        "03-AfterAgent.json",
+    ),
+];
+
 impl HookAnswer {
     pub fn is_block(&self) -> bool {
         self.json.get("decision").and_then(Value::as_str) == Some("block")
+    }
+
+    /// Whether the agent was held back in any agent's words (Gemini CLI says `deny` where the
+    /// others say `block`).
+    pub fn holds_back(&self) -> bool {
+        matches!(self.json["decision"].as_str(), Some("block" | "deny"))
     }
 
     pub fn reason(&self) -> String {
@@ -220,6 +249,13 @@ impl TestProject {
         let text = std::fs::read_to_string(fixtures_dir().join(name))
             .unwrap_or_else(|error| panic!("fixture {name}: {error}"));
         text.replace(FIXTURE_ROOT, &self.path().to_string_lossy())
+    }
+
+    /// The captured shell-tool payload `captured/<folder>/<name>`, running `command`.
+    pub fn shell_payload(&self, folder: &str, name: &str, command: &str) -> String {
+        let mut payload = self.fixture_json(&format!("captured/{folder}/{name}"));
+        payload["tool_input"]["command"] = Value::from(command);
+        payload.to_string()
     }
 
     /// The fixture as JSON, for tests that adjust a field.

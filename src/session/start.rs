@@ -1,0 +1,62 @@
+//! The session's start: at SessionStart (Claude Code, Codex, Gemini CLI) car takes the worktree
+//! baseline — what was already changed before the session did anything — and holds it in
+//! `clients/<session>/start-baseline.json` until the session's first record. That record (an
+//! edit, or a shell command) puts it into the event log instead of taking one then, so the
+//! files a first shell command changed are the session's for certain, not by a guess about which
+//! files the command touched.
+//!
+//! Invariants: a session that never edits nor runs a shell command keeps no event log, so its
+//! stop stays the fast path and a person's own edits during a chat are never its changes; a
+//! session that already has a log (a resumed one) keeps the baseline it has; a resumed session
+//! with no log yet takes a fresh one (nothing of the session's own work can be in it). The
+//! baseline costs one `git status` per session start.
+
+use std::path::PathBuf;
+
+use crate::files::{self, FileError};
+use crate::session::Session;
+use crate::session::event::Event;
+use crate::session::log::EventLog;
+use crate::state::names;
+
+/// Takes the session's worktree baseline at its start, unless the session already records.
+pub(crate) fn record(context: Session<'_>) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    if log.exists() {
+        return Ok(());
+    }
+    let Some(baseline) = crate::session::edit_record::worktree_baseline(
+        context,
+        std::time::SystemTime::now(),
+        |_| true,
+    ) else {
+        return Ok(());
+    };
+    let text = serde_json::to_string(&baseline).map_err(|error| {
+        FileError::io(&held_at(context), std::io::Error::other(error.to_string()))
+    })?;
+    files::write_atomic_unsynced(&held_at(context), text.as_bytes())
+}
+
+/// The baseline taken at the session's start, when one is held; taking it removes it.
+pub(crate) fn take(context: Session<'_>) -> Option<Event> {
+    let path = held_at(context);
+    let text = files::read_optional(&path).ok()??;
+    let _ = std::fs::remove_file(&path);
+    match serde_json::from_str(&text) {
+        Ok(event @ Event::WorktreeBaseline { .. }) => Some(event),
+        _ => None,
+    }
+}
+
+/// Drops a held baseline (the session ended before it recorded anything).
+pub(crate) fn forget(context: Session<'_>) {
+    let _ = std::fs::remove_file(held_at(context));
+}
+
+fn held_at(context: Session<'_>) -> PathBuf {
+    context
+        .project
+        .client_dir(context.id)
+        .join(names::START_BASELINE)
+}
