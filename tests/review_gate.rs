@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use crate::review_helpers::*;
+use crate::support::HookAnswer;
 
 #[test]
 fn stop_without_edits_answers_empty_object_and_writes_nothing() {
@@ -13,6 +14,74 @@ fn stop_without_edits_answers_empty_object_and_writes_nothing() {
     assert_eq!(answer.code, 0);
     assert_eq!(answer.json, json!({}));
     assert!(!project.exists(".claude/claude-auto-review/clients"));
+}
+
+/// Many changed files: the reason names the first few and how many more (the saved request
+/// names them all), so its size does not grow with the change.
+#[test]
+fn a_review_request_of_many_files_keeps_the_reason_short() {
+    let project = pinned_project();
+    for n in 0..40 {
+        write_file(&project, &format!("src/module_{n:02}.py"), "VALUE = 1\n");
+    }
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    let reason = answer.reason();
+    assert!(
+        reason.contains("40 changed files: src/module_00.py, "),
+        "{reason}"
+    );
+    assert!(reason.contains(" and 28 more)"), "{reason}");
+    assert!(reason.len() < 900, "{} bytes: {reason}", reason.len());
+    let request = answer.review_request();
+    for n in 0..40 {
+        assert!(
+            request.contains(&format!("### src/module_{n:02}.py")),
+            "{n}"
+        );
+    }
+}
+
+/// The agent runs car's commands through its own shell, whose PATH may not have car (Codex's
+/// login shell resets it): a car installed outside a cargo build folder names itself by its
+/// absolute path, one shell word even with a space in it, and the command it gives works.
+#[test]
+fn the_review_command_names_an_installed_car_by_its_path() {
+    let project = pinned_project();
+    write_file(&project, "src/app.py", "VALUE = 1\n");
+    let program = project.home().join("my tools/car");
+    std::fs::create_dir_all(program.parent().unwrap()).unwrap();
+    std::fs::copy(assert_cmd::cargo::cargo_bin("car"), &program).unwrap();
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let output = assert_cmd::Command::from_std(project.car_std_at(&program))
+        .args(["hook", "stop"])
+        .write_stdin(payload)
+        .output()
+        .unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    let quoted = format!("'{}'", program.canonicalize().unwrap().display());
+    let submit = format!("{quoted} review submit --session {SESSION} -");
+    assert!(reason.contains(&submit), "{reason}");
+    let findings = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(findings.path(), r#"{"findings": []}"#).unwrap();
+    let line = format!(
+        "cd '{}' && {submit} < '{}'",
+        project.path().display(),
+        findings.path().display()
+    );
+    let shell = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .env("HOME", project.home())
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(
+        shell.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shell.stderr)
+    );
+    assert_eq!(stop(&project).json, json!({}));
 }
 
 #[test]
@@ -25,9 +94,15 @@ fn manual_review_blocks_with_request_then_submit_lets_the_agent_stop() {
     );
     let answer = stop(&project);
     assert!(answer.is_block(), "{answer:?}");
-    // The whole request: the command to record the review, the rules, the session diff and the
-    // findings contract.
-    insta::assert_json_snapshot!("manual_review_request", answer.redacted(&project));
+    // The reason is short (an agent puts it into its next request, Claude Code twice): what to
+    // do, the command, where the request is saved, the changed files. The saved request holds
+    // the rules, the session diff and the findings contract.
+    let reason = answer.reason();
+    assert!(reason.len() < 600, "{} bytes: {reason}", reason.len());
+    assert!(!reason.contains("# Review rules"), "{reason}");
+    let mut whole = answer.redacted(&project);
+    whole["request"] = json!(answer.review_request());
+    insta::assert_json_snapshot!("manual_review_request", whole);
     let prompt =
         project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
     assert!(prompt.contains("# Review rules"));
@@ -230,6 +305,33 @@ fn breaker_releases_after_max_stop_passes_and_reuses_the_pending_request() {
     assert!(stages(&project, SESSION).contains(&"breaker=breaker".to_string()));
     // The count starts again after an allowed stop; the edits are still pending.
     assert!(stop(&project).is_block());
+}
+
+/// Gemini CLI sends `stop_hook_active: false` on every AfterAgent in headless mode, even after
+/// car blocked: car's own count of blocked stops ends the loop (maxStopPasses), not the flag.
+#[test]
+fn gemini_loops_end_by_cars_own_count_whatever_stop_hook_active_says() {
+    const GEMINI: &str = "captured/gemini-cli-0.61.0";
+    let project = pinned_project();
+    set_settings(&project, json!({"maxStopPasses": 3}));
+    project.write("app.py", "def load(path):\n    return 1\n");
+    let mut write = project.fixture_json(&format!("{GEMINI}/01-AfterTool-write_file.json"));
+    write["tool_input"]["content"] = json!("def load(path):\n    return 1\n");
+    project.hook_as("gemini", "post-tool-use", &write.to_string());
+    let after_agent = project.fixture(&format!("{GEMINI}/03-AfterAgent.json"));
+    assert!(after_agent.contains("\"stop_hook_active\": false"));
+    let answers: Vec<HookAnswer> = (0..4)
+        .map(|_| project.hook_as("gemini", "stop", &after_agent))
+        .collect();
+    let held: Vec<bool> = answers.iter().map(HookAnswer::holds_back).collect();
+    assert_eq!(held, [true, true, true, false], "{answers:?}");
+    assert!(
+        answers[3]
+            .system_message()
+            .contains("3 stops in a row were blocked (maxStopPasses 3)"),
+        "{}",
+        answers[3].stdout
+    );
 }
 
 #[test]

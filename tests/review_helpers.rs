@@ -346,7 +346,18 @@ pub fn request_view_with(
     others: &[(&Path, &str)],
 ) -> Value {
     let mut redacted = answer.redacted_with(project, others);
-    for key in ["reason", "followup_message"] {
+    let request = answer.review_request();
+    if !request.is_empty() {
+        let json = serde_json::json!({ "request": request });
+        let wrapped = HookAnswer {
+            stdout: json.to_string(),
+            json,
+            stderr: String::new(),
+            code: 0,
+        };
+        redacted["request"] = wrapped.redacted_with(project, others)["request"].clone();
+    }
+    for key in ["reason", "followup_message", "request"] {
         if let Some(Value::String(text)) = redacted.get_mut(key) {
             *text = without_fixed_parts(text);
         }

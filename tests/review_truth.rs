@@ -117,7 +117,7 @@ fn a_bash_rm_of_a_file_an_earlier_session_edited_is_reviewed_as_a_deletion() {
         std::fs::remove_file(project.path().join("lib/helper.py")).unwrap();
         bash_ran(&project, "rm lib/helper.py");
         let answer = stop(&project);
-        let reason = answer.reason();
+        let reason = answer.what_the_agent_reads();
         assert!(
             reason.contains("### lib/helper.py (deleted)"),
             "committed={committed}: {reason}"

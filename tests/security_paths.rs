@@ -101,7 +101,7 @@ fn a_link_made_outside_the_edit_tools_is_reviewed_by_name_only() {
     .unwrap();
     let answer = stop(&project);
     assert!(answer.is_block(), "{answer:?}");
-    let reason = answer.reason();
+    let reason = answer.what_the_agent_reads();
     assert!(reason.contains("src/pw.py"), "{reason}");
     assert!(
         reason.contains(
@@ -109,7 +109,7 @@ fn a_link_made_outside_the_edit_tools_is_reviewed_by_name_only() {
         ),
         "{reason}"
     );
-    assert!(!answer.stdout.contains(SECRET));
+    assert!(!answer.what_the_agent_reads().contains(SECRET));
     assert!(files_with_secret(project.path()).is_empty());
 }
 
@@ -127,10 +127,10 @@ fn a_rules_file_outside_the_project_is_not_sent_to_the_reviewer() {
     let answer = project.hook("stop", &stop_payload(&project, SESSION, Some("Done.")));
     assert!(answer.is_block(), "{answer:?}");
     assert!(
-        answer.reason().contains("# Review rules"),
+        answer.what_the_agent_reads().contains("# Review rules"),
         "car's own rules instead"
     );
-    assert!(!answer.stdout.contains(SECRET));
+    assert!(!answer.what_the_agent_reads().contains(SECRET));
     set_settings(&project, json!({"rulesFile": "my-rules.md"}));
     project.write("a.py", "x = 2\n");
     project.hook(
@@ -138,7 +138,7 @@ fn a_rules_file_outside_the_project_is_not_sent_to_the_reviewer() {
         &project.edit_payload("a.py", "x = 1", "x = 2"),
     );
     let answer = project.hook("stop", &stop_payload(&project, SESSION, Some("Done.")));
-    assert!(!answer.stdout.contains(SECRET));
+    assert!(!answer.what_the_agent_reads().contains(SECRET));
     assert!(files_with_secret(project.path()).is_empty());
 }
 

@@ -184,7 +184,7 @@ fn an_ignore_rule_added_during_the_session_does_not_hide_its_change() {
         "{files}"
     );
     assert!(!files.contains(".env"), "ignored at the baseline: {files}");
-    let reason = answer.reason();
+    let reason = answer.what_the_agent_reads();
     assert!(
         reason.contains(
             "### notes.py (git ignores it by a rule added during this session, in .git/info/exclude"
@@ -242,7 +242,8 @@ fn an_edit_of_a_file_over_the_read_bound_is_reviewed_and_named_with_its_size() {
         "### big.py\n({} bytes, over car's 2 MiB read bound: its content was not read",
         edited.len()
     );
-    assert!(stop.reason().contains(&note), "{}", stop.reason());
+    let read = stop.what_the_agent_reads();
+    assert!(read.contains(&note), "{read}");
 }
 
 /// Makes `relative` look changed an hour ago (before the session began).

@@ -92,8 +92,10 @@ pub(crate) fn decide(snapshot: &Snapshot, threshold: BlockingThreshold, message:
         let finding = &item.finding;
         if let Err(refusal) = check_deferrable(finding) {
             decided.refused.push(format!(
-                "[KNOWN LIMIT] {} refused: {refusal} (or, if you hold it to be a false positive: car review challenge {} --reason \"…\")",
-                declared.finding, finding.id
+                "[KNOWN LIMIT] {} refused: {refusal} (or, if you hold it to be a false positive: {} review challenge {} --reason \"…\")",
+                declared.finding,
+                super::program::name(),
+                finding.id
             ));
             continue;
         }

@@ -9,6 +9,7 @@ pub(crate) mod classifier;
 pub(crate) mod guards;
 pub(crate) mod known_limits;
 pub(crate) mod offers;
+pub(crate) mod program;
 pub(crate) mod prompt;
 pub(crate) mod reasons;
 pub(crate) mod session_view;

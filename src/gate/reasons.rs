@@ -11,36 +11,42 @@ use crate::session::rounds::Escalation;
 use crate::session::snapshot::{Outstanding, Request};
 use crate::validate::Diagnostic;
 
-/// Review requests up to this size are put into the block reason itself.
-const INLINE_PROMPT_LIMIT: usize = 16 * 1024;
+/// The most changed files a review request names in the block reason (the saved request names
+/// them all).
+const NAMED_FILES_LIMIT: usize = 12;
 
-/// The manual review request: what to review and the exact command to record the findings.
-/// `also` (validator errors to fix) comes before the request text, where it is seen.
+/// The manual review request, kept short: an agent puts a Stop reason into its next request
+/// (Claude Code twice, Codex HTML-escaped), so the reason says what to do, the command, where
+/// the full request is saved and the changed files; the request itself (diff, rules, answer
+/// format) is in the saved file, which every agent car supports reads. `also` (validator errors
+/// to fix) follows.
 pub(crate) fn request(context: Session<'_>, request: &Request, also: &str) -> String {
     let session = context.id;
+    let car = super::program::name();
     let files: Vec<&str> = request.files.keys().map(String::as_str).collect();
+    let mut named = files
+        .iter()
+        .take(NAMED_FILES_LIMIT)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if files.len() > NAMED_FILES_LIMIT {
+        named.push_str(&format!(" and {} more", files.len() - NAMED_FILES_LIMIT));
+    }
+    let saved = context.project.root().join(&request.prompt_file);
     let mut reason = format!(
-        "car: review {} required before stopping ({}: {}).\n\
-         Review the session's changes as the request below says, write the findings JSON to a \
-         file, and record it:\n  car review submit --session {session} FILE\n\
-         or pipe it: car review submit --session {session} -\n\
-         The request is saved at {}.\n",
+        "car: review {} required before stopping ({}: {named}).\n\
+         Read the review request in {} (the changes, the rules, the answer format), review as it \
+         says, write the findings JSON to a file and record it:\n  \
+         {car} review submit --session {session} FILE\n\
+         or pipe it: {car} review submit --session {session} -\n",
         request.id,
         crate::text::plural(files.len(), "changed file"),
-        files.join(", "),
-        request.prompt_file
+        saved.display(),
     );
     if !also.is_empty() {
         reason.push_str(also.trim_start());
         reason.push('\n');
-    }
-    let prompt_text = std::fs::read_to_string(context.project.root().join(&request.prompt_file))
-        .unwrap_or_default();
-    if prompt_text.len() <= INLINE_PROMPT_LIMIT {
-        reason.push('\n');
-        reason.push_str(&prompt_text);
-    } else {
-        reason.push_str("Read that file: it is too large to show here.\n");
     }
     reason
 }
@@ -124,6 +130,7 @@ pub(crate) fn fix_request(request: &FixRequest<'_>) -> String {
 /// What the agent may do instead of fixing: declare a P2 a known limit, challenge a finding.
 fn answers_besides_fixing(request: &FixRequest<'_>) -> String {
     let session = request.session;
+    let car = super::program::name();
     let mut text = String::new();
     if request
         .outstanding
@@ -131,12 +138,12 @@ fn answers_besides_fixing(request: &FixRequest<'_>) -> String {
         .any(|item| item.finding.severity != Severity::P1)
     {
         text.push_str(&format!(
-            "A P2 that is a deliberate limitation can be declared instead of fixed, one line in your reply: - [KNOWN LIMIT] ID — why it is acceptable (or: car review defer ID --reason \"…\" --session {session}). Never a P1.\n"
+            "A P2 that is a deliberate limitation can be declared instead of fixed, one line in your reply: - [KNOWN LIMIT] ID — why it is acceptable (or: {car} review defer ID --reason \"…\" --session {session}). Never a P1.\n"
         ));
     }
     if !request.outstanding.is_empty() {
         text.push_str(&format!(
-            "A finding you hold to be a false positive: car review challenge ID --reason \"…\" --session {session} (the reviewer looks again; if it still holds, a person decides).\n"
+            "A finding you hold to be a false positive: {car} review challenge ID --reason \"…\" --session {session} (the reviewer looks again; if it still holds, a person decides).\n"
         ));
     }
     text

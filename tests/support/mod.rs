@@ -109,6 +109,31 @@ impl HookAnswer {
         self.json["reason"].as_str().unwrap_or_default().to_string()
     }
 
+    /// The saved review request the block names ("Read the review request in PATH (…"), empty
+    /// when it names none.
+    pub fn review_request(&self) -> String {
+        const LEAD: &str = "Read the review request in ";
+        let text = [&self.json["reason"], &self.json["followup_message"]]
+            .iter()
+            .filter_map(|value| value.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let Some(start) = text.find(LEAD).map(|at| at + LEAD.len()) else {
+            return String::new();
+        };
+        let Some(end) = text[start..].find(" (the changes") else {
+            return String::new();
+        };
+        let path = &text[start..start + end];
+        std::fs::read_to_string(path)
+            .unwrap_or_else(|error| panic!("the review request {path} named in the block: {error}"))
+    }
+
+    /// What the agent reads at a blocked stop: the reason, and the review request it names.
+    pub fn what_the_agent_reads(&self) -> String {
+        format!("{}\n{}", self.reason(), self.review_request())
+    }
+
     pub fn context(&self) -> String {
         self.json["hookSpecificOutput"]["additionalContext"]
             .as_str()
@@ -271,7 +296,12 @@ impl TestProject {
     /// [`TestProject::car`] as a plain `std::process::Command` (for tests that spawn it
     /// themselves: a stdin kept open, a memory cap, a kill).
     pub fn car_std(&self) -> std::process::Command {
-        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("car"));
+        self.car_std_at(&assert_cmd::cargo::cargo_bin("car"))
+    }
+
+    /// [`TestProject::car_std`] running the binary at `program` (a copy put elsewhere).
+    pub fn car_std_at(&self, program: &Path) -> std::process::Command {
+        let mut command = std::process::Command::new(program);
         command
             .current_dir(self.path())
             .env("HOME", self.home())
