@@ -111,3 +111,51 @@ fn runtime_state_is_git_ignored_but_lessons_are_not() {
         "the review rules are committable: {status}"
     );
 }
+
+/// The hooks run `car hook …` from the agent's PATH: `car install` says when that is no car at
+/// all or another one than the car installing, and `car status` shows which binary answers.
+#[test]
+fn install_and_status_name_the_car_the_hooks_will_run() {
+    let project = TestProject::new();
+    let car = assert_cmd::cargo::cargo_bin("car");
+    let run_with_path = |path: &std::path::Path, args: &[&str]| {
+        let output = assert_cmd::Command::from_std(project.car_std())
+            .args(args)
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    };
+    let empty = project.home().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let said = run_with_path(&empty, &["install", "--non-interactive"]);
+    assert!(said.contains("there is no `car` on PATH"), "{said}");
+    let status = run_with_path(&empty, &["status"]);
+    assert!(
+        status.contains("hooks run: `car`, which is not on PATH"),
+        "{status}"
+    );
+
+    let this = project.home().join("this-bin");
+    std::fs::create_dir_all(&this).unwrap();
+    std::os::unix::fs::symlink(&car, this.join("car")).unwrap();
+    let said = run_with_path(&this, &["install", "--non-interactive"]);
+    assert!(!said.contains("on PATH"), "{said}");
+    let status = run_with_path(&this, &["status"]);
+    assert!(status.contains("(this car)"), "{status}");
+
+    let other = project.home().join("other-bin");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(&car, other.join("car")).unwrap();
+    let said = run_with_path(&other, &["install", "--non-interactive"]);
+    assert!(said.contains("the hooks run the `car` on PATH"), "{said}");
+    assert!(said.contains("not this one"), "{said}");
+    let status = run_with_path(&other, &["status", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&status).unwrap();
+    assert_eq!(json["hook_binary"]["which"], "another", "{json}");
+}

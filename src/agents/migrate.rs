@@ -6,7 +6,7 @@
 //! uses for its own entries, and by the Python lesson hook's script names); their files are never
 //! touched.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The Python tool's hook modules (`python -m claude_auto_review.hooks.<module>`).
 const PYTHON_MODULES: [&str; 3] = ["post_tool_use", "stop_hook", "session_end"];
@@ -60,14 +60,8 @@ pub(crate) fn is_seed_command(command: &str) -> bool {
     })
 }
 
-/// The `car` on PATH when it is the Python tool's console script rather than this binary.
-pub(crate) fn python_car_on_path() -> Option<PathBuf> {
-    let found = crate::process::find_on_path("car")?;
-    is_python_script(&found).then_some(found)
-}
-
 /// A Python console script starts with a `#!…python…` line (pip writes one).
-fn is_python_script(path: &Path) -> bool {
+pub(crate) fn is_python_script(path: &Path) -> bool {
     use std::io::Read;
     let mut head = Vec::new();
     let Ok(file) = std::fs::File::open(path) else {

@@ -15,6 +15,7 @@ mod claude;
 mod codex;
 mod cursor;
 mod gemini;
+pub(crate) mod hook_binary;
 pub(crate) mod migrate;
 pub(crate) mod payload;
 mod transcript;
@@ -172,7 +173,7 @@ impl Agent {
                 "Codex runs project hooks only once you trust them: open `/hooks` in Codex and trust car's (again after any change to them)",
             ),
             Agent::Gemini => Some(
-                "Gemini CLI runs project hooks only in a trusted folder; it asks once about the new hooks",
+                "Gemini CLI runs project hooks only in a trusted folder (trust it when Gemini asks, or in ~/.gemini/trustedFolders.json); there it takes new project hooks with a printed warning, without asking",
             ),
             Agent::Claude | Agent::Cursor => None,
         }

@@ -13,6 +13,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use crate::agents::hook_binary::HookBinary;
 use crate::agents::{self, Agent, Handler, migrate};
 use crate::cli::{AgentChoice, InstallArgs};
 use crate::clock::Clock;
@@ -43,8 +44,8 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
         import_seed_lessons(project);
     }
     offer_starter_lessons(project, args)?;
-    if let Some(python_car) = migrate::python_car_on_path() {
-        output::print_message(&python_car_warning(&python_car));
+    if let Some(warning) = HookBinary::find().warning() {
+        output::print_message(&warning);
     }
     output::print_hint("`car config` chooses the reviewer; `car status` shows what car sees");
     Ok(Outcome::Success)
@@ -265,14 +266,6 @@ fn import_seed_file(
             "warning: the Python lesson hook's {relative} was not imported: {error}"
         )),
     }
-}
-
-/// The warning for a Python `car` on PATH, which the hooks would reach instead of this one.
-pub(crate) fn python_car_warning(path: &std::path::Path) -> String {
-    format!(
-        "warning: the `car` on PATH ({}) is the Python claude-auto-review tool, so the hooks' `car hook …` would run it; put this car first on PATH (cargo's bin folder) or `pip uninstall claude-auto-review`",
-        path.display()
-    )
 }
 
 fn create_state_dir(project: &Project) -> Result<(), Error> {

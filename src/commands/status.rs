@@ -7,6 +7,7 @@
 
 use serde_json::{Value, json};
 
+use crate::agents::hook_binary::HookBinary;
 use crate::agents::{self, Agent, migrate};
 use crate::commands::Outcome;
 use crate::error::Error;
@@ -53,12 +54,19 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     );
     deep_review_section(project, &settings, &mut report);
     errors_section(project, &mut report);
-    if let Some(path) = migrate::python_car_on_path() {
-        report.add(
-            "python_car_on_path",
-            json!(path),
-            [crate::commands::install::python_car_warning(&path)],
-        );
+    let binary = HookBinary::find();
+    report.add(
+        "hook_binary",
+        binary.to_json(),
+        [
+            Some(binary.describe()),
+            binary.warning().map(|warning| format!("  {warning}")),
+        ]
+        .into_iter()
+        .flatten(),
+    );
+    if let HookBinary::Python(path) = &binary {
+        report.json.insert("python_car_on_path".into(), json!(path));
     }
     if as_json {
         output::print_json(&Value::Object(report.json));

@@ -19,9 +19,11 @@ use crate::validate::Diagnostic;
 
 mod blocking;
 mod frequent;
+mod warning_places;
 
 pub(crate) use blocking::NotBlocking;
 pub(crate) use frequent::{Frequent, WarningRef};
+use warning_places::WarningPlaces;
 
 /// A review that was asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -83,6 +85,10 @@ pub(crate) struct Snapshot {
     pub(crate) validated_versions: BTreeMap<String, Version>,
     /// Lesson warnings of the session, each (lesson, file, line) once.
     pub(crate) warnings: Vec<Warning>,
+    /// Where each (lesson, file, line) is in `warnings`, for the first so many of them (a
+    /// snapshot read from the cache starts with none and indexes them on its first warning).
+    #[serde(skip)]
+    warning_places: WarningPlaces,
     pub(crate) requests: Vec<Request>,
     pub(crate) reviews: Vec<CompletedReview>,
     /// Review id → what failed.
@@ -226,15 +232,20 @@ impl Snapshot {
 
     /// Each (lesson, file, line) once; a later warning replaces an earlier one.
     fn note_warning(&mut self, warning: WarningRef<'_>) {
-        let known = self.warnings.iter().rposition(|known| {
-            known.lesson_id == warning.lesson_id
-                && known.file == warning.file
-                && known.line == warning.line
-        });
+        self.warning_places.catch_up(&self.warnings);
+        let known = self.warning_places.find(
+            &self.warnings,
+            &warning.lesson_id,
+            &warning.file,
+            warning.line,
+        );
         match known {
             Some(index) if warning.is_same_as(&self.warnings[index]) => {}
             Some(index) => self.warnings[index] = warning.into_owned(),
-            None => self.warnings.push(warning.into_owned()),
+            None => {
+                self.warnings.push(warning.into_owned());
+                self.warning_places.catch_up(&self.warnings);
+            }
         }
     }
 
