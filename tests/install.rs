@@ -159,3 +159,89 @@ fn install_and_status_name_the_car_the_hooks_will_run() {
     let json: serde_json::Value = serde_json::from_str(&status).unwrap();
     assert_eq!(json["hook_binary"]["which"], "another", "{json}");
 }
+
+/// Codex skips hooks it has not trusted, silently: `car install --agent codex` and `car status`
+/// read Codex's records (`CODEX_HOME/config.toml`) and say whether the project and each of car's
+/// hooks are trusted, never trusted, or changed since they were trusted. The hashes are the ones
+/// `codex app-server` (Codex CLI 0.171.0) reported for these entries.
+#[test]
+fn codex_trust_is_read_from_codexs_own_records() {
+    let project = TestProject::new();
+    let codex_home = project.home().join("codex-home");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let run = |args: &[&str]| {
+        let output = assert_cmd::Command::from_std(project.car_std())
+            .args(args)
+            .env("CODEX_HOME", &codex_home)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    };
+    let said = run(&["install", "--agent", "codex", "--non-interactive"]);
+    assert!(
+        said.contains("this project is not trusted") && said.contains("loads none of its hooks"),
+        "{said}"
+    );
+    let root = project.path().display().to_string();
+    let config = codex_home.join("config.toml");
+    let trusted_project = format!("[projects.\"{root}\"]\ntrust_level = \"trusted\"\n");
+    std::fs::write(&config, &trusted_project).unwrap();
+    let status = run(&["status"]);
+    assert!(
+        status.contains(
+            "never trusted: PostToolUse, Stop, SessionStart, SessionEnd; open /hooks in Codex"
+        ),
+        "{status}"
+    );
+    let hashes = [
+        (
+            "post_tool_use",
+            "f78e44c16bac26b66112ea2ae20d53f9b03830ea7636e90927c6e6d6cdf09be4",
+        ),
+        (
+            "stop",
+            "9d3eaa13e7c179de52560481586eb2ab769bc9d647586464419e1b88431bdca4",
+        ),
+        (
+            "session_start",
+            "5a6a96ee48dc61826b2e73390b6156d2828cafdc882ee9a45dc379fc1db8f3e1",
+        ),
+        (
+            "session_end",
+            "29be57113cb9ea91ca63e453264922fb6cdfe4809e1dc49aeac3b284a9478870",
+        ),
+    ];
+    let records = |stop_hash: &str| {
+        let mut text = trusted_project.clone();
+        for (label, hash) in hashes {
+            let hash = if label == "stop" { stop_hash } else { hash };
+            text.push_str(&format!(
+                "\n[hooks.state.\"{root}/.codex/hooks.json:{label}:0:0\"]\ntrusted_hash = \"sha256:{hash}\"\n"
+            ));
+        }
+        text
+    };
+    std::fs::write(&config, records(hashes[1].1)).unwrap();
+    let status = run(&["status"]);
+    assert!(
+        status.contains("Codex trust: all 4 of car's hooks are trusted"),
+        "{status}"
+    );
+    std::fs::write(&config, records(&"0".repeat(64))).unwrap();
+    let said = run(&["install", "--agent", "codex", "--non-interactive"]);
+    assert!(said.contains("changed since trusted: Stop"), "{said}");
+    let status = run(&["status", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&status).unwrap();
+    let codex = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["agent"] == "codex")
+        .unwrap();
+    assert_eq!(codex["codex_trust"]["state"], "not_all_trusted", "{codex}");
+}

@@ -13,6 +13,7 @@
 pub(crate) mod answer;
 mod claude;
 mod codex;
+pub(crate) mod codex_trust;
 mod cursor;
 mod gemini;
 pub(crate) mod hook_binary;
@@ -169,13 +170,11 @@ impl Agent {
     /// What the user still has to do in the agent itself, if anything.
     pub(crate) fn trust_hint(self) -> Option<&'static str> {
         match self {
-            Agent::Codex => Some(
-                "Codex runs project hooks only once you trust them: open `/hooks` in Codex and trust car's (again after any change to them)",
-            ),
             Agent::Gemini => Some(
                 "Gemini CLI runs project hooks only in a trusted folder (trust it when Gemini asks, or in ~/.gemini/trustedFolders.json); there it takes new project hooks with a printed warning, without asking",
             ),
-            Agent::Claude | Agent::Cursor => None,
+            // Codex's trust is read from its own records: [`codex_trust`].
+            Agent::Claude | Agent::Codex | Agent::Cursor => None,
         }
     }
 

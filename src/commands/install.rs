@@ -32,6 +32,9 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     for agent in args.agent.agents() {
         let wired = wire(project, agent, &settings, agent == Agent::Claude)?;
         report_wiring(project, agent, &wired);
+        if agent == Agent::Codex {
+            report_codex_trust(project);
+        }
     }
     create_state_dir(project)?;
     if let Some(rules) = crate::gate::install_default_rules(project)? {
@@ -181,6 +184,21 @@ fn report_wiring(project: &Project, agent: Agent, wired: &Wired) {
         ));
     }
     let _ = project;
+}
+
+/// Codex skips hooks it has not trusted, silently: say what it will do with car's.
+fn report_codex_trust(project: &Project) {
+    let path = Agent::Codex.path(project);
+    let text = crate::files::read_optional(&path).ok().flatten();
+    let Ok(document) = crate::settings::parse_document(&path, text.as_deref()) else {
+        return;
+    };
+    let trust = agents::codex_trust::check(project, &document);
+    if trust.all_trusted() {
+        output::print_message(&trust.describe());
+    } else {
+        output::print_hint(&trust.describe());
+    }
 }
 
 fn describe(handlers: &[&Handler]) -> String {

@@ -216,6 +216,13 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
                 agent.name()
             ));
         }
+        if agent == Agent::Codex {
+            let trust = agents::codex_trust::check(project, &document);
+            lines.push(format!("  {}", trust.describe()));
+            if let Some(row) = rows.last_mut() {
+                row["codex_trust"] = trust.to_json();
+            }
+        }
         if let Some(stale) = stale_stop_timeout(agent, &found, settings) {
             lines.push(stale);
         }
