@@ -1,0 +1,172 @@
+"""Run car under the real agent CLIs, each against the scripted stand-in model; print PASS/FAIL.
+
+Usage: e2e.py --car PATH/TO/car --clients-bin DIR [--keep] [CLIENT...]
+CLIENT is one of claude, claude-plugin, codex, gemini (default: all).
+
+Per client: a throwaway git project with car wired in, one headless session with the stand-in
+playing the model (script.py), then the verdict: every scripted step's check passed, the client
+ended on its own with exit code 0, and its output never reported a broken hook answer.
+Exit code 0 when every client passed, 1 otherwise.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import clients as client_types
+from script import BAD_FILE, STEP_NAMES, Script
+from standin import StandIn
+
+# Generous: a client run takes seconds, but CI machines are small and shared.
+CLIENT_TIMEOUT_SECONDS = 300
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--car", required=True, help="the car binary to test")
+    parser.add_argument("--clients-bin", required=True, help="the folder with claude, codex and gemini")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep every run's folder (failed runs are always kept)"
+    )
+    parser.add_argument("clients", nargs="*", help="claude, claude-plugin, codex, gemini (default: all)")
+    args = parser.parse_args()
+
+    known = {client.name: client for client in client_types.CLIENTS}
+    names = args.clients or list(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        parser.error("unknown client {} (known: {})".format(", ".join(unknown), ", ".join(known)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    car = os.path.abspath(args.car)
+    failed = 0
+    for name in names:
+        client = known[name](os.path.abspath(args.clients_bin), repo)
+        started = time.monotonic()
+        passed, reasons, root = run(client, car)
+        seconds = time.monotonic() - started
+        print(
+            "{} {} ({:.0f} s){}".format("PASS" if passed else "FAIL", name, seconds, "" if passed else ":"),
+            flush=True,
+        )
+        for reason in reasons:
+            print("    " + reason.replace("\n", "\n    "), flush=True)
+        if passed and not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            print("    run folder: " + root, flush=True)
+        failed += not passed
+    print(f"{len(names) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def run(client, car):
+    """(passed, reasons, run folder) for one client session."""
+    root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-")
+    project = os.path.join(root, "proj")
+    for folder in ("home", "tmp", "proj"):
+        os.makedirs(os.path.join(root, folder))
+    env = client_types.environment(root, [os.path.dirname(car), client.clients_bin], {})
+    try:
+        make_project(project, env)
+        if client.agent:
+            install = subprocess.run(
+                [car, "install", "--agent", client.agent, "--non-interactive"],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            if install.returncode != 0:
+                return (
+                    False,
+                    [f"car install --agent {client.agent} failed: {install.stderr.strip()}"],
+                    root,
+                )
+        script = Script()
+        standin = StandIn(client.api, script, project).start()
+        try:
+            env.update(client.prepare(root, project, env, standin.url))
+            exit_code, output = run_client(client.command(project), project, env, root)
+        finally:
+            standin.stop()
+            standin.save(os.path.join(root, "requests.jsonl"))
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        return False, [f"could not run {client.name}: {error}"], root
+    reasons = verdict(client, script, standin, exit_code, output, project)
+    if reasons:
+        reasons.append("client output (last lines):\n" + tail(output, 25))
+        return False, reasons, root
+    return True, [STEP_NAMES[step] for step in sorted(STEP_NAMES)], root
+
+
+def make_project(project, env):
+    git = ["git", "-c", "user.name=car e2e", "-c", "user.email=e2e@example.invalid"]
+    with open(os.path.join(project, "README.md"), "w") as file:
+        file.write("a throwaway project for car's end-to-end test\n")
+    for command in (["init", "-q"], ["add", "README.md"], ["commit", "-q", "-m", "start"]):
+        subprocess.run(git + command, cwd=project, env=env, check=True, capture_output=True, timeout=60)
+
+
+def run_client(command, project, env, root):
+    """(exit code or None on timeout, combined output); a client that hangs is killed."""
+    log_path = os.path.join(root, "client-output.txt")
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            command,
+            cwd=project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            exit_code = process.wait(timeout=CLIENT_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            exit_code = None
+    with open(log_path, errors="replace") as log:
+        return exit_code, log.read()
+
+
+def verdict(client, script, standin, exit_code, output, project):
+    """Every reason the run failed; empty when it passed."""
+    reasons = []
+    for step, name in sorted(STEP_NAMES.items()):
+        if step not in script.checks:
+            reasons.append("the session never got to the check: " + name)
+            continue
+        passed, detail = script.checks[step]
+        if not passed:
+            reasons.append(f"{name}: no: {detail}")
+    if 5 in script.checks:
+        reasons.append(script.checks[5][1])
+    if exit_code is None:
+        reasons.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
+    elif exit_code != 0:
+        reasons.append(f"the client exited with code {exit_code}")
+    reasons.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
+    reasons.extend("the stand-in failed on " + error for error in standin.errors)
+    bad_file = os.path.join(project, BAD_FILE)
+    content = ""
+    if os.path.exists(bad_file):
+        with open(bad_file, errors="replace") as file:
+            content = file.read()
+    if not reasons and "def f():" not in content:
+        reasons.append(f"{BAD_FILE} was not fixed on disk: {content!r}")
+    return reasons
+
+
+def tail(text, lines):
+    return "\n".join(text.strip().splitlines()[-lines:])[-4000:]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
