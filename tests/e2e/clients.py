@@ -11,6 +11,7 @@ environment built in `environment()`.
 import json
 import os
 import subprocess
+import threading
 
 PROMPT = "Create bad.py with a function f that returns 1, then stop."
 
@@ -51,6 +52,9 @@ class Client:
     # What the client prints when a hook failed or its answer was rejected (lower case); none may
     # appear in a run.
     failure_markers = ()
+    hooks_file = ""  # the project's hook configuration, relative to the project
+    # The events `--record` captures: those car does not (yet) wire, whose payloads we want to see.
+    record_events = ()
 
     def __init__(self, clients_bin, repo):
         self.clients_bin = clients_bin
@@ -62,6 +66,20 @@ class Client:
 
     def command(self, project):
         raise NotImplementedError
+
+    def add_recorder(self, project, command):
+        """Wire `command` (it saves the payload it reads) for every event in record_events."""
+        path = os.path.join(project, self.hooks_file)
+        config = {}
+        if os.path.exists(path):
+            with open(path) as file:
+                config = json.load(file)
+        hooks = config.setdefault("hooks", {})
+        for event in self.record_events:
+            hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": command}]})
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as file:
+            json.dump(config, file, indent=2)
 
     def output_problems(self, output):
         """Lines of the client's output that say a hook failed."""
@@ -77,6 +95,8 @@ class ClaudeCode(Client):
     name = "claude"
     api = "anthropic"
     agent = "claude"
+    hooks_file = ".claude/settings.json"
+    record_events = ("SessionStart", "SessionEnd")
     failure_markers = (
         "hook output invalid",
         "hook error",
@@ -145,6 +165,8 @@ class Codex(Client):
     name = "codex"
     api = "openai"
     agent = "codex"
+    hooks_file = ".codex/hooks.json"
+    record_events = ("SessionStart", "SessionEnd")
     failure_markers = ("failed to parse hook", "invalid hook")
 
     def output_problems(self, output):
@@ -195,7 +217,7 @@ class Codex(Client):
 
 
 def trust_hooks(codex, project, config, env):
-    """Record car's project hooks as trusted, with the hash Codex itself reports for each.
+    """Record the project's hooks as trusted, with the hash Codex itself reports for each.
 
     Codex runs a project hook only when `[hooks.state."KEY"] trusted_hash` in CODEX_HOME's
     config.toml equals the hook's current hash; `codex app-server`'s `hooks/list` reports both
@@ -215,6 +237,9 @@ def trust_hooks(codex, project, config, env):
         stderr=subprocess.DEVNULL,
         text=True,
     )
+    # A server that never answers must not hang the suite.
+    watchdog = threading.Timer(120, server.kill)
+    watchdog.start()
     try:
         for request in requests:
             server.stdin.write(json.dumps(request) + "\n")
@@ -228,27 +253,27 @@ def trust_hooks(codex, project, config, env):
                 hooks = [hook for entry in message["result"]["data"] for hook in entry["hooks"]]
                 break
     finally:
+        watchdog.cancel()
         server.kill()
         server.wait()
     if hooks is None:
         raise RuntimeError("codex app-server ended without answering hooks/list")
-    cars = [hook for hook in hooks if "car hook" in (hook.get("command") or "")]
-    if not cars:
+    if not any("car hook" in (hook.get("command") or "") for hook in hooks):
         raise RuntimeError(f"codex app-server lists no car hook for {project}: {hooks}")
+    # Every hook of the project's own file: car's, and `--record`'s recorder when it is wired.
+    project_hooks = [hook for hook in hooks if hook.get("source") == "project"]
     with open(config, "a") as file:
-        for hook in cars:
-            file.write(
-                "\n[hooks.state.{}]\ntrusted_hash = {}\n".format(
-                    json.dumps(hook["key"]), json.dumps(hook["currentHash"])
-                )
-            )
-    return cars
+        for hook in project_hooks:
+            key, trusted_hash = json.dumps(hook["key"]), json.dumps(hook["currentHash"])
+            file.write(f"\n[hooks.state.{key}]\ntrusted_hash = {trusted_hash}\n")
 
 
 class GeminiCli(Client):
     name = "gemini"
     api = "gemini"
     agent = "gemini"
+    hooks_file = ".gemini/settings.json"
+    record_events = ("SessionStart", "AfterAgent", "SessionEnd")
     failure_markers = (
         "hook execution error",
         "hook execution failed",

@@ -1,7 +1,9 @@
 """Run car under the real agent CLIs, each against the scripted stand-in model; print PASS/FAIL.
 
-Usage: e2e.py --car PATH/TO/car --clients-bin DIR [--keep] [CLIENT...]
-CLIENT is one of claude, claude-plugin, codex, gemini (default: all).
+Usage: e2e.py --car PATH/TO/car --clients-bin DIR [--keep] [--record DIR] [CLIENT...]
+CLIENT is one of claude, claude-plugin, codex, gemini (default: all). `--record DIR` also wires a
+recorder hook for the events car does not wire (each client's record_events) and saves what it
+received as DIR/CLIENT/NN-EVENT.json, paths rewritten to /home/user/proj and /home/user.
 
 Per client: a throwaway git project with car wired in, one headless session with the stand-in
 playing the model (script.py), then the verdict: every scripted step's check passed, the client
@@ -10,7 +12,9 @@ Exit code 0 when every client passed, 1 otherwise.
 """
 
 import argparse
+import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -33,6 +37,7 @@ def main():
     parser.add_argument(
         "--keep", action="store_true", help="keep every run's folder (failed runs are always kept)"
     )
+    parser.add_argument("--record", metavar="DIR", help="save the payloads of the client's record_events here")
     parser.add_argument("clients", nargs="*", help="claude, claude-plugin, codex, gemini (default: all)")
     args = parser.parse_args()
 
@@ -47,7 +52,8 @@ def main():
     for name in names:
         client = known[name](os.path.abspath(args.clients_bin), repo)
         started = time.monotonic()
-        passed, reasons, root = run(client, car)
+        record = os.path.abspath(os.path.join(args.record, name)) if args.record else None
+        passed, reasons, root = run(client, car, record)
         seconds = time.monotonic() - started
         print(
             "{} {} ({:.0f} s){}".format("PASS" if passed else "FAIL", name, seconds, "" if passed else ":"),
@@ -64,8 +70,8 @@ def main():
     return 1 if failed else 0
 
 
-def run(client, car):
-    """(passed, reasons, run folder) for one client session."""
+def run(client, car, record=None):
+    """(passed, reasons, run folder) for one client session; `record`: where to save payloads."""
     root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-")
     project = os.path.join(root, "proj")
     for folder in ("home", "tmp", "proj"):
@@ -88,6 +94,10 @@ def run(client, car):
                     [f"car install --agent {client.agent} failed: {install.stderr.strip()}"],
                     root,
                 )
+        raw_payloads = os.path.join(root, "recorded")
+        if record:
+            os.makedirs(raw_payloads)
+            client.add_recorder(project, f"cat > {shlex.quote(raw_payloads)}/$(date +%s%N)-$$.json")
         script = Script()
         standin = StandIn(client.api, script, project).start()
         try:
@@ -98,6 +108,8 @@ def run(client, car):
             standin.save(os.path.join(root, "requests.jsonl"))
     except (OSError, RuntimeError, subprocess.SubprocessError) as error:
         return False, [f"could not run {client.name}: {error}"], root
+    if record:
+        save_recorded(raw_payloads, record, root)
     reasons = verdict(client, script, standin, exit_code, output, project)
     if reasons:
         reasons.append("client output (last lines):\n" + tail(output, 25))
@@ -162,6 +174,34 @@ def verdict(client, script, standin, exit_code, output, project):
     if not reasons and "def f():" not in content:
         reasons.append(f"{BAD_FILE} was not fixed on disk: {content!r}")
     return reasons
+
+
+def save_recorded(raw_payloads, destination, root):
+    """The recorder's payloads in the order they came, as NN-EVENT.json with neutral paths."""
+    os.makedirs(destination, exist_ok=True)
+    names = sorted(os.listdir(raw_payloads), key=lambda name: int(name.split("-")[0]))
+    for number, name in enumerate(names):
+        with open(os.path.join(raw_payloads, name)) as file:
+            text = neutral_paths(file.read(), root)
+        payload = json.loads(text)
+        event = payload.get("hook_event_name", "unknown")
+        with open(os.path.join(destination, f"{number:02d}-{event}.json"), "w") as file:
+            json.dump(payload, file, indent=2, ensure_ascii=False)
+            file.write("\n")
+
+
+def neutral_paths(text, root):
+    """The run's folders as the fixtures name them: /home/user/proj, /home/user (and its .codex)."""
+    project = os.path.join(root, "proj")
+    for path, neutral in (
+        (project, "/home/user/proj"),
+        (project.replace("/", "-").replace(".", "-").replace("_", "-"), "-home-user-proj"),
+        (os.path.join(root, "codex-home"), "/home/user/.codex"),
+        (os.path.join(root, "home"), "/home/user"),
+        (os.path.join(root, "tmp"), "/tmp"),
+    ):
+        text = text.replace(path, neutral)
+    return text
 
 
 def tail(text, lines):
