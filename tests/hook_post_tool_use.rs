@@ -145,7 +145,10 @@ fn other_agents_edits_are_tracked() {
         project.post_fixture("gemini-after-tool-replace.json").code,
         0
     );
-    assert_eq!(tracked_files(&project, "gm-51e2"), vec!["src/app.py"]);
+    assert_eq!(
+        tracked_files(&project, "51e2c0d4-7a3b-4f1e-9c2d-8b6a5e4f3d21"),
+        vec!["src/app.py"]
+    );
 
     let cursor = project.post_fixture("cursor-after-file-edit.json");
     assert_eq!(

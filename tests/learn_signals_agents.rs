@@ -30,8 +30,10 @@ impl Agent {
                 payload["tool_input"]["command"] = json!(format!(
                     "*** Begin Patch\n*** Update File: src/tls.py\n@@\n{removed}{added}*** End Patch\n"
                 ));
-                payload["tool_response"]["output"] =
-                    json!("Success. Updated the following files:\nM src/tls.py\n");
+                // Codex sends the tool's output as one string.
+                payload["tool_response"] = json!(
+                    "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM src/tls.py\n"
+                );
                 payload
             }
             Agent::Gemini => {
@@ -77,7 +79,7 @@ impl Agent {
                 let mut payload = project.fixture_json("codex-post-apply-patch.json");
                 payload["tool_name"] = json!("Bash");
                 payload["tool_input"] = json!({"command": command});
-                payload["tool_response"] = json!({"output": ""});
+                payload["tool_response"] = json!("");
                 payload
             }
             Agent::Gemini => {
