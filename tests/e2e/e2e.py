@@ -37,7 +37,9 @@ def main():
     parser.add_argument(
         "--keep", action="store_true", help="keep every run's folder (failed runs are always kept)"
     )
-    parser.add_argument("--record", metavar="DIR", help="save the payloads of the client's record_events here")
+    parser.add_argument(
+        "--record", metavar="DIR", help="save the payloads of the client's record_events here"
+    )
     parser.add_argument("clients", nargs="*", help="claude, claude-plugin, codex, gemini (default: all)")
     args = parser.parse_args()
 
@@ -114,7 +116,9 @@ def run(client, car, record=None):
     if reasons:
         reasons.append("client output (last lines):\n" + tail(output, 25))
         return False, reasons, root
-    return True, [STEP_NAMES[step] for step in sorted(STEP_NAMES)], root
+    gate = " -> ".join(f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS)
+    passed = [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
+    return True, passed + ["the stop was allowed, the session ended on its own; car's log: " + gate], root
 
 
 def make_project(project, env):
@@ -166,6 +170,9 @@ def verdict(client, script, standin, exit_code, output, project):
         reasons.append(f"the client exited with code {exit_code}")
     reasons.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
     reasons.extend("the stand-in failed on " + error for error in standin.errors)
+    missing = missing_gate_events(project)
+    if missing:
+        reasons.append("car's lifecycle log (state.jsonl) lacks, in order: " + ", ".join(missing))
     bad_file = os.path.join(project, BAD_FILE)
     content = ""
     if os.path.exists(bad_file):
@@ -174,6 +181,41 @@ def verdict(client, script, standin, exit_code, output, project):
     if not reasons and "def f():" not in content:
         reasons.append(f"{BAD_FILE} was not fixed on disk: {content!r}")
     return reasons
+
+
+# What car's own lifecycle log must show, in this order (other events may come between): the
+# review request blocked the stop, the submitted review was recorded, the next stop was allowed
+# as clean, and the client's SessionEnd reached car.
+GATE_EVENTS = (
+    ("stop_blocked", "review_request"),
+    ("review_completed", None),
+    ("stop_allowed", "clean"),
+    ("session_ended", None),
+)
+
+
+def missing_gate_events(project):
+    """The GATE_EVENTS not found in order in the project's state.jsonl, as `event (kind)`."""
+    events = []
+    state = os.path.join(project, ".claude", "claude-auto-review", "state.jsonl")
+    if os.path.exists(state):
+        with open(state, errors="replace") as file:
+            for line in file:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                events.append((record.get("event"), record.get("kind")))
+    position = 0
+    for index, (event, kind) in enumerate(GATE_EVENTS):
+        while position < len(events) and not (
+            events[position][0] == event and kind in (None, events[position][1])
+        ):
+            position += 1
+        if position == len(events):
+            return [f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS[index:]]
+        position += 1
+    return []
 
 
 def save_recorded(raw_payloads, destination, root):
