@@ -41,6 +41,13 @@ impl Agent {
                 payload["tool_input"]["file_path"] = json!(path);
                 payload["tool_input"]["old_string"] = json!(old);
                 payload["tool_input"]["new_string"] = json!(new);
+                // The file as the tool found it and left it, as Gemini CLI reports them.
+                let now = project.read("src/tls.py");
+                let display = &mut payload["tool_response"]["returnDisplay"];
+                display["filePath"] = json!(path);
+                display["fileName"] = json!("tls.py");
+                display["originalContent"] = json!(now.replacen(new, old, 1));
+                display["newContent"] = json!(now);
                 payload
             }
             Agent::Cursor => {
