@@ -43,7 +43,7 @@ const AGENTS: [Agent; 4] = [
     Agent {
         name: "gemini",
         edit_fixture: "gemini-after-tool-replace.json",
-        stop_fixture: "claude-stop.json",
+        stop_fixture: "gemini-after-agent.json",
         hook_event: "stop",
     },
     Agent {
@@ -139,16 +139,12 @@ fn stop_answers_of_every_agent() {
     for agent in &AGENTS {
         let (project, _) = post_edit(agent, false, false);
         let mut stop = project.fixture_json(agent.stop_fixture);
-        // The edit and the stop of one session (Gemini's AfterAgent is shaped like Claude's Stop).
+        // The edit and the stop of one session.
         let edit = project.fixture_json(agent.edit_fixture);
         for key in ["session_id", "conversation_id"] {
             if let Some(id) = edit.get(key) {
                 stop[key] = id.clone();
             }
-        }
-        if agent.name == "gemini" {
-            stop["hook_event_name"] = json!("AfterAgent");
-            stop["transcript_path"] = edit["transcript_path"].clone();
         }
         let answer = project.hook(agent.hook_event, &stop.to_string());
         assert_eq!(answer.code, 0, "{answer:?}");
@@ -173,6 +169,8 @@ fn answers_to_the_other_events() {
         ("stop", "claude-subagent-stop.json"),
         ("stop", "claude-stop-active.json"),
         ("session-end", "claude-session-end.json"),
+        ("session-end", "codex-session-end.json"),
+        ("session-end", "gemini-session-end.json"),
         ("post-tool-use", "claude-post-bash-rm.json"),
     ] {
         let answer = project.hook(event, &project.fixture(fixture));
@@ -190,4 +188,23 @@ fn answers_to_the_other_events() {
         answers.insert(name.to_string(), answer.redacted(&project));
     }
     insta::assert_json_snapshot!("other_events", answers);
+}
+
+/// Codex's and Gemini CLI's SessionEnd, in their real shapes, close the session their edit
+/// opened: the lifecycle log names the agent's own reason and the change no review covered.
+#[test]
+fn session_end_of_codex_and_gemini_closes_the_edits_session() {
+    for (agent, fixture, reason) in [
+        (&AGENTS[1], "codex-session-end.json", "other"),
+        (&AGENTS[2], "gemini-session-end.json", "exit"),
+    ] {
+        let (project, _) = post_edit(agent, false, false);
+        let answer = project.hook("session-end", &project.fixture(fixture));
+        assert_eq!(answer.code, 0, "{}: {answer:?}", agent.name);
+        let lifecycle = project.read(".claude/claude-auto-review/state.jsonl");
+        let ended = format!(
+            "\"event\":\"session_ended\",\"reason\":\"{reason}\",\"unreviewed\":[\"src/app.py\""
+        );
+        assert!(lifecycle.contains(&ended), "{}: {lifecycle}", agent.name);
+    }
 }

@@ -145,7 +145,10 @@ fn other_agents_edits_are_tracked() {
         project.post_fixture("gemini-after-tool-replace.json").code,
         0
     );
-    assert_eq!(tracked_files(&project, "gm-51e2"), vec!["src/app.py"]);
+    assert_eq!(
+        tracked_files(&project, "51e2c0d4-7a3b-4f1e-9c2d-8b6a5e4f3d21"),
+        vec!["src/app.py"]
+    );
 
     let cursor = project.post_fixture("cursor-after-file-edit.json");
     assert_eq!(
@@ -350,4 +353,52 @@ fn state_created_without_install_is_git_ignored() {
     let status = project.git_status();
     assert!(!status.contains("events.jsonl"), "{status}");
     assert!(status.contains("src/app.py"), "{status}");
+}
+
+/// Gemini CLI's `write_file` says what the file held before it ran (`returnDisplay`, as 0.61.0
+/// sends it): a line that was already there, uncommitted, is not what the agent wrote, so the
+/// lesson on it stays silent, while the lesson on the line the write added warns. Without the
+/// payload's word car would diff against git HEAD and warn on the person's line too.
+#[test]
+fn gemini_write_file_is_diffed_against_the_content_it_replaced() {
+    let project = TestProject::new();
+    project.write(
+        "src/app.py",
+        "def load(path):\n    return open(path).read()\n",
+    );
+    project.commit_all();
+    let before = "import os.path\n\n\ndef load(path):\n    return open(path).read()\n";
+    let after = format!("{before}\n\ndef save(path, text):\n    open(path, 'w').write(text)\n");
+    project.write("src/app.py", &after);
+    for (trigger, lesson) in [
+        ("import os.path", "this project uses pathlib"),
+        (
+            "open(path, 'w')",
+            "write through a temporary file and rename",
+        ),
+    ] {
+        assert_eq!(project.add_lesson("*.py", trigger, lesson).code, 0);
+    }
+    let mut payload =
+        project.fixture_json("captured/gemini-cli-0.61.0/01-AfterTool-write_file.json");
+    let file = project.path().join("src/app.py");
+    payload["tool_input"]["file_path"] = serde_json::json!(file);
+    payload["tool_input"]["content"] = serde_json::json!(after);
+    let display = &mut payload["tool_response"]["returnDisplay"];
+    display["filePath"] = serde_json::json!(file);
+    display["originalContent"] = serde_json::json!(before);
+    display["newContent"] = serde_json::json!(after);
+    display["isNewFile"] = serde_json::json!(false);
+
+    let answer = project.hook_as("gemini", "post-tool-use", &payload.to_string());
+    assert_eq!(answer.code, 0, "{answer:?}");
+    let context = answer.context();
+    assert!(
+        context.contains("write through a temporary file"),
+        "{answer:?}"
+    );
+    assert!(
+        !context.contains("pathlib"),
+        "the person's line is not the agent's: {context}"
+    );
 }

@@ -30,8 +30,10 @@ impl Agent {
                 payload["tool_input"]["command"] = json!(format!(
                     "*** Begin Patch\n*** Update File: src/tls.py\n@@\n{removed}{added}*** End Patch\n"
                 ));
-                payload["tool_response"]["output"] =
-                    json!("Success. Updated the following files:\nM src/tls.py\n");
+                // Codex sends the tool's output as one string.
+                payload["tool_response"] = json!(
+                    "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM src/tls.py\n"
+                );
                 payload
             }
             Agent::Gemini => {
@@ -39,6 +41,13 @@ impl Agent {
                 payload["tool_input"]["file_path"] = json!(path);
                 payload["tool_input"]["old_string"] = json!(old);
                 payload["tool_input"]["new_string"] = json!(new);
+                // The file as the tool found it and left it, as Gemini CLI reports them.
+                let now = project.read("src/tls.py");
+                let display = &mut payload["tool_response"]["returnDisplay"];
+                display["filePath"] = json!(path);
+                display["fileName"] = json!("tls.py");
+                display["originalContent"] = json!(now.replacen(new, old, 1));
+                display["newContent"] = json!(now);
                 payload
             }
             Agent::Cursor => {
@@ -77,7 +86,7 @@ impl Agent {
                 let mut payload = project.fixture_json("codex-post-apply-patch.json");
                 payload["tool_name"] = json!("Bash");
                 payload["tool_input"] = json!({"command": command});
-                payload["tool_response"] = json!({"output": ""});
+                payload["tool_response"] = json!("");
                 payload
             }
             Agent::Gemini => {

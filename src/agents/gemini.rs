@@ -3,16 +3,18 @@
 //!   Gemini's events (`AfterTool`, `AfterAgent`, `SessionStart`, `SessionEnd`), a `name` per hook (for
 //!   `/hooks enable|disable`), timeouts in **milliseconds**. The matcher is a regular expression
 //!   over tool names, anchored so that MCP tools whose names contain `replace` do not match.
-//! - Payload: `write_file` and `replace` (`file_path`, `old_string`/`new_string`; no
-//!   `expected_replacements`), `run_shell_command`; AfterAgent's final answer is
-//!   `prompt_response`.
+//! - Payload: `write_file` and `replace` (`file_path`, `old_string`/`new_string`, `instruction`;
+//!   no `expected_replacements`), `run_shell_command`; AfterAgent's final answer is
+//!   `prompt_response`. The edit tools' `tool_response.returnDisplay` is an object that holds the
+//!   file as the tool found it (`originalContent`, `isNewFile`): car diffs against that, as it
+//!   does against Claude Code's `originalFile`.
 //! - Answer: the Claude shape with `decision: deny` and `hookEventName: AfterTool`.
 //! - Transcript: read in Claude Code's shape, as before (Gemini always sends `prompt_response`).
 
 use serde_json::{Map, Value, json};
 
 use super::answer::{DecisionWords, HookEvent, decision_shaped};
-use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse};
+use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse};
 use super::{
     Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
 };
@@ -57,12 +59,64 @@ pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
     let name = raw.tool_name.clone().unwrap_or_default();
     // Its edit tools carry Claude Code's field names.
     let call = match name.as_str() {
-        "write_file" => super::claude::write_call(raw),
-        "replace" => super::claude::replace_call(raw),
+        "write_file" => with_found_content(super::claude::write_call(raw), raw),
+        "replace" => with_found_content(super::claude::replace_call(raw), raw),
         "run_shell_command" => super::payload::shell_call(raw),
         _ => ToolCall::Other,
     };
     ToolUse { name, call }
+}
+
+/// The edit with the file as the tool found it, where the payload says it and the Claude Code
+/// fields did not: without it a write is diffed against git HEAD, and a person's uncommitted
+/// lines would pass for the agent's.
+fn with_found_content(call: ToolCall, raw: &RawPayload) -> ToolCall {
+    let found = found_content(&raw.tool_response);
+    match (call, found) {
+        (
+            ToolCall::Write {
+                path,
+                before: Previous::Unknown,
+            },
+            Previous::Known(before),
+        ) => ToolCall::Write {
+            path,
+            before: Previous::Known(before),
+        },
+        (
+            ToolCall::Replace {
+                path,
+                original: None,
+                hunks,
+                replacements,
+            },
+            Previous::Known(original),
+        ) => ToolCall::Replace {
+            path,
+            original,
+            hunks,
+            replacements,
+        },
+        (call, _) => call,
+    }
+}
+
+/// `tool_response.returnDisplay` of `write_file` / `replace` (Gemini CLI 0.61): `isNewFile`, else
+/// `originalContent`. An older build's plain-text `returnDisplay` says nothing.
+fn found_content(response: &Value) -> Previous {
+    let Some(display) = response
+        .get("returnDisplay")
+        .filter(|display| display.is_object())
+    else {
+        return Previous::Unknown;
+    };
+    if display.get("isNewFile").and_then(Value::as_bool) == Some(true) {
+        return Previous::Known(None);
+    }
+    match display.get("originalContent") {
+        Some(Value::String(original)) => Previous::Known(Some(original.clone())),
+        _ => Previous::Unknown,
+    }
 }
 
 pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
@@ -97,5 +151,31 @@ mod tests {
             answer(&warn, HookEvent::PostToolUse)["hookSpecificOutput"]["hookEventName"],
             "AfterTool"
         );
+    }
+
+    /// Gemini CLI 0.61's returnDisplay object tells the file as the tool found it; an older
+    /// build's plain text, or an object without the content, says nothing.
+    #[test]
+    fn found_content_from_return_display() {
+        let display = |value: Value| json!({"llmContent": "ok", "returnDisplay": value});
+        assert_eq!(
+            found_content(&display(
+                json!({"originalContent": "a\n", "isNewFile": false})
+            )),
+            Previous::Known(Some("a\n".into()))
+        );
+        assert_eq!(
+            found_content(&display(json!({"originalContent": "", "isNewFile": true}))),
+            Previous::Known(None)
+        );
+        assert_eq!(
+            found_content(&display(json!("Successfully modified file"))),
+            Previous::Unknown
+        );
+        assert_eq!(
+            found_content(&display(json!({"fileName": "app.py"}))),
+            Previous::Unknown
+        );
+        assert_eq!(found_content(&json!("")), Previous::Unknown);
     }
 }

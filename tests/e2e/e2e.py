@@ -1,0 +1,260 @@
+"""Run car under the real agent CLIs, each against the scripted stand-in model; print PASS/FAIL.
+
+Usage: e2e.py --car PATH/TO/car --clients-bin DIR [--keep] [--record DIR] [CLIENT...]
+CLIENT is one of claude, claude-plugin, codex, gemini (default: all). `--record DIR` also wires a
+recorder hook for the events car does not wire (each client's record_events) and saves what it
+received as DIR/CLIENT/NN-EVENT.json, paths rewritten to /home/user/proj and /home/user.
+
+Per client: a throwaway git project with car wired in, one headless session with the stand-in
+playing the model (script.py), then the verdict: every scripted step's check passed, the client
+ended on its own with exit code 0, and its output never reported a broken hook answer.
+Exit code 0 when every client passed, 1 otherwise.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import clients as client_types
+from script import BAD_FILE, STEP_NAMES, Script
+from standin import StandIn
+
+# Generous: a client run takes seconds, but CI machines are small and shared.
+CLIENT_TIMEOUT_SECONDS = 300
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--car", required=True, help="the car binary to test")
+    parser.add_argument("--clients-bin", required=True, help="the folder with claude, codex and gemini")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep every run's folder (failed runs are always kept)"
+    )
+    parser.add_argument(
+        "--record", metavar="DIR", help="save the payloads of the client's record_events here"
+    )
+    parser.add_argument("clients", nargs="*", help="claude, claude-plugin, codex, gemini (default: all)")
+    args = parser.parse_args()
+
+    known = {client.name: client for client in client_types.CLIENTS}
+    names = args.clients or list(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        parser.error("unknown client {} (known: {})".format(", ".join(unknown), ", ".join(known)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    car = os.path.abspath(args.car)
+    failed = 0
+    for name in names:
+        client = known[name](os.path.abspath(args.clients_bin), repo)
+        started = time.monotonic()
+        record = os.path.abspath(os.path.join(args.record, name)) if args.record else None
+        passed, reasons, root = run(client, car, record)
+        seconds = time.monotonic() - started
+        print(
+            "{} {} ({:.0f} s){}".format("PASS" if passed else "FAIL", name, seconds, "" if passed else ":"),
+            flush=True,
+        )
+        for reason in reasons:
+            print("    " + reason.replace("\n", "\n    "), flush=True)
+        if passed and not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            print("    run folder: " + root, flush=True)
+        failed += not passed
+    print(f"{len(names) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def run(client, car, record=None):
+    """(passed, reasons, run folder) for one client session; `record`: where to save payloads."""
+    root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-")
+    project = os.path.join(root, "proj")
+    for folder in ("home", "tmp", "proj"):
+        os.makedirs(os.path.join(root, folder))
+    # car as a user has it installed (outside a cargo target folder), so the stop reason names it
+    # by its absolute path, as it does for a user.
+    installed = os.path.join(root, "bin", "car")
+    os.makedirs(os.path.dirname(installed))
+    shutil.copy2(car, installed)
+    car = installed
+    env = client_types.environment(root, [os.path.dirname(car), client.clients_bin], {})
+    try:
+        make_project(project, env)
+        if client.agent:
+            install = subprocess.run(
+                [car, "install", "--agent", client.agent, "--non-interactive"],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            if install.returncode != 0:
+                return (
+                    False,
+                    [f"car install --agent {client.agent} failed: {install.stderr.strip()}"],
+                    root,
+                )
+        raw_payloads = os.path.join(root, "recorded")
+        if record:
+            os.makedirs(raw_payloads)
+            client.add_recorder(project, f"cat > {shlex.quote(raw_payloads)}/$(date +%s%N)-$$.json")
+        script = Script()
+        standin = StandIn(client.api, script, project).start()
+        try:
+            env.update(client.prepare(root, project, env, standin.url))
+            exit_code, output = run_client(client.command(project), project, env, root)
+        finally:
+            standin.stop()
+            standin.save(os.path.join(root, "requests.jsonl"))
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        return False, [f"could not run {client.name}: {error}"], root
+    if record:
+        save_recorded(raw_payloads, record, root)
+    reasons = verdict(client, script, standin, exit_code, output, project)
+    if reasons:
+        reasons.append("client output (last lines):\n" + tail(output, 25))
+        return False, reasons, root
+    gate = " -> ".join(f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS)
+    passed = [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
+    return True, passed + ["the stop was allowed, the session ended on its own; car's log: " + gate], root
+
+
+def make_project(project, env):
+    git = ["git", "-c", "user.name=car e2e", "-c", "user.email=e2e@example.invalid"]
+    with open(os.path.join(project, "README.md"), "w") as file:
+        file.write("a throwaway project for car's end-to-end test\n")
+    for command in (["init", "-q"], ["add", "README.md"], ["commit", "-q", "-m", "start"]):
+        subprocess.run(git + command, cwd=project, env=env, check=True, capture_output=True, timeout=60)
+
+
+def run_client(command, project, env, root):
+    """(exit code or None on timeout, combined output); a client that hangs is killed."""
+    log_path = os.path.join(root, "client-output.txt")
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            command,
+            cwd=project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            exit_code = process.wait(timeout=CLIENT_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            exit_code = None
+    with open(log_path, errors="replace") as log:
+        return exit_code, log.read()
+
+
+def verdict(client, script, standin, exit_code, output, project):
+    """Every reason the run failed; empty when it passed."""
+    reasons = []
+    for step, name in sorted(STEP_NAMES.items()):
+        if step not in script.checks:
+            reasons.append("the session never got to the check: " + name)
+            continue
+        passed, detail = script.checks[step]
+        if not passed:
+            reasons.append(f"{name}: no: {detail}")
+    if 5 in script.checks:
+        reasons.append(script.checks[5][1])
+    if exit_code is None:
+        reasons.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
+    elif exit_code != 0:
+        reasons.append(f"the client exited with code {exit_code}")
+    reasons.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
+    reasons.extend("the stand-in failed on " + error for error in standin.errors)
+    missing = missing_gate_events(project)
+    if missing:
+        reasons.append("car's lifecycle log (state.jsonl) lacks, in order: " + ", ".join(missing))
+    bad_file = os.path.join(project, BAD_FILE)
+    content = ""
+    if os.path.exists(bad_file):
+        with open(bad_file, errors="replace") as file:
+            content = file.read()
+    if not reasons and "def f():" not in content:
+        reasons.append(f"{BAD_FILE} was not fixed on disk: {content!r}")
+    return reasons
+
+
+# What car's own lifecycle log must show, in this order (other events may come between): the
+# review request blocked the stop, the submitted review was recorded, the next stop was allowed
+# as clean, and the client's SessionEnd reached car.
+GATE_EVENTS = (
+    ("stop_blocked", "review_request"),
+    ("review_completed", None),
+    ("stop_allowed", "clean"),
+    ("session_ended", None),
+)
+
+
+def missing_gate_events(project):
+    """The GATE_EVENTS not found in order in the project's state.jsonl, as `event (kind)`."""
+    events = []
+    state = os.path.join(project, ".claude", "claude-auto-review", "state.jsonl")
+    if os.path.exists(state):
+        with open(state, errors="replace") as file:
+            for line in file:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                events.append((record.get("event"), record.get("kind")))
+    position = 0
+    for index, (event, kind) in enumerate(GATE_EVENTS):
+        while position < len(events) and not (
+            events[position][0] == event and kind in (None, events[position][1])
+        ):
+            position += 1
+        if position == len(events):
+            return [f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS[index:]]
+        position += 1
+    return []
+
+
+def save_recorded(raw_payloads, destination, root):
+    """The recorder's payloads in the order they came, as NN-EVENT.json with neutral paths."""
+    os.makedirs(destination, exist_ok=True)
+    names = sorted(os.listdir(raw_payloads), key=lambda name: int(name.split("-")[0]))
+    for number, name in enumerate(names):
+        with open(os.path.join(raw_payloads, name)) as file:
+            text = neutral_paths(file.read(), root)
+        payload = json.loads(text)
+        event = payload.get("hook_event_name", "unknown")
+        with open(os.path.join(destination, f"{number:02d}-{event}.json"), "w") as file:
+            json.dump(payload, file, indent=2, ensure_ascii=False)
+            file.write("\n")
+
+
+def neutral_paths(text, root):
+    """The run's folders as the fixtures name them: /home/user/proj, /home/user (and its .codex)."""
+    project = os.path.join(root, "proj")
+    for path, neutral in (
+        (project, "/home/user/proj"),
+        (project.replace("/", "-").replace(".", "-").replace("_", "-"), "-home-user-proj"),
+        (os.path.join(root, "codex-home"), "/home/user/.codex"),
+        (os.path.join(root, "home"), "/home/user"),
+        (os.path.join(root, "tmp"), "/tmp"),
+    ):
+        text = text.replace(path, neutral)
+    return text
+
+
+def tail(text, lines):
+    return "\n".join(text.strip().splitlines()[-lines:])[-4000:]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
