@@ -2,7 +2,8 @@
 //! with 10,000 events in the session log). Three cases: a session with no edits (the fast path),
 //! a session of 10,000 events whose changes were all reviewed (the allowed stop), and the same
 //! session with a pending manual review request (the gate reuses it and blocks), warm (the
-//! snapshot cache holds what earlier stops folded) and cold (the first stop reads the whole log).
+//! snapshot cache holds what earlier stops folded) and cold (the first stop reads the whole log);
+//! then SessionStart (the session's baseline) and SessionEnd.
 //!
 //! Run: `cargo bench --bench stop_hook` (prints medians; no pass/fail).
 
@@ -44,6 +45,17 @@ fn main() {
         let _ = std::fs::remove_file(&cache);
     });
     report(&format!("{EVENTS} events, no cache (cold)"), &times);
+
+    // SessionStart: the session's baseline (one `git status`), taken afresh each run.
+    let starting = project();
+    std::fs::write(starting.path().join("src/mod_0.py"), "value = 'dirty'\n").expect("write");
+    let held = starting
+        .path()
+        .join(".claude/claude-auto-review/clients/starting/start-baseline.json");
+    let times = time_hook_with(car, starting.path(), "session-start", "starting", || {
+        let _ = std::fs::remove_file(&held);
+    });
+    report("session-start (the baseline)", &times);
 
     // SessionEnd with 40 live sessions and 5 stale ones to remove on every call.
     let ending = project();
