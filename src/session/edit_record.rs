@@ -17,7 +17,8 @@ use crate::session::authored::ShellRun;
 use crate::session::baseline::Baselines;
 use crate::session::event::Event;
 use crate::session::log::EventLog;
-use crate::session::reconcile::{dirty_versions, version_on_disk};
+use crate::session::reconcile::version_on_disk;
+use crate::session::start;
 use crate::validate::Diagnostic;
 
 /// Records one checked edit; `hash` is the content hash of `edit.content` (computed once per edit
@@ -115,31 +116,10 @@ fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
-    crate::session::start::take(context)
-        .or_else(|| worktree_baseline(context, SystemTime::now(), |_| true))
+    start::take(context)
+        .or_else(|| start::worktree_baseline(context, SystemTime::now(), |_| true))
         .into_iter()
         .collect()
-}
-
-/// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
-/// already changed; `taken_at` is when the session's own work began.
-pub(crate) fn worktree_baseline(
-    context: Session<'_>,
-    taken_at: SystemTime,
-    keep: impl Fn(&str) -> bool,
-) -> Option<Event> {
-    let taken_at_ms = taken_at
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()
-        .and_then(|since| u64::try_from(since.as_millis()).ok());
-    let mut dirty = match dirty_versions(context.project, context.settings) {
-        Some(dirty) => dirty,
-        // Outside git the baseline is its time alone: a stop looks at what was modified since.
-        None if !crate::git::is_checkout(context.project.checkout()) => Default::default(),
-        None => return None,
-    };
-    dirty.retain(|file, _| keep(file));
-    Some(Event::WorktreeBaseline { dirty, taken_at_ms })
 }
 
 /// Records the session's worktree baseline at a shell command when it is the session's first
@@ -153,8 +133,8 @@ pub(crate) fn shell_ran(context: Session<'_>, run: &ShellRun) -> Result<(), File
         return Ok(());
     }
     let checkout = context.project.checkout();
-    let baseline = crate::session::start::take(context).or_else(|| {
-        worktree_baseline(context, run.started(), |file| {
+    let baseline = start::take(context).or_else(|| {
+        start::worktree_baseline(context, run.started(), |file| {
             !run.just_changed(file, &checkout.join(file))
         })
     });

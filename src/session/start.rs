@@ -9,14 +9,17 @@
 //! stop stays the fast path and a person's own edits during a chat are never its changes; a
 //! session that already has a log (a resumed one) keeps the baseline it has; a resumed session
 //! with no log yet takes a fresh one (nothing of the session's own work can be in it). The
-//! baseline costs one `git status` per session start.
+//! baseline costs one `git status` per session start. [`worktree_baseline`] is the one place a
+//! baseline is taken (here, or at the first record when the agent sent no SessionStart).
 
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use crate::files::{self, FileError};
 use crate::session::Session;
 use crate::session::event::Event;
 use crate::session::log::EventLog;
+use crate::session::reconcile::dirty_versions;
 use crate::state::names;
 
 /// Takes the session's worktree baseline at its start, unless the session already records.
@@ -25,11 +28,7 @@ pub(crate) fn record(context: Session<'_>) -> Result<(), FileError> {
     if log.exists() {
         return Ok(());
     }
-    let Some(baseline) = crate::session::edit_record::worktree_baseline(
-        context,
-        std::time::SystemTime::now(),
-        |_| true,
-    ) else {
+    let Some(baseline) = worktree_baseline(context, SystemTime::now(), |_| true) else {
         return Ok(());
     };
     let text = serde_json::to_string(&baseline).map_err(|error| {
@@ -59,4 +58,25 @@ fn held_at(context: Session<'_>) -> PathBuf {
         .project
         .client_dir(context.id)
         .join(names::START_BASELINE)
+}
+
+/// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
+/// already changed; `taken_at` is when the session's own work began.
+pub(crate) fn worktree_baseline(
+    context: Session<'_>,
+    taken_at: SystemTime,
+    keep: impl Fn(&str) -> bool,
+) -> Option<Event> {
+    let taken_at_ms = taken_at
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|since| u64::try_from(since.as_millis()).ok());
+    let mut dirty = match dirty_versions(context.project, context.settings) {
+        Some(dirty) => dirty,
+        // Outside git the baseline is its time alone: a stop looks at what was modified since.
+        None if !crate::git::is_checkout(context.project.checkout()) => Default::default(),
+        None => return None,
+    };
+    dirty.retain(|file, _| keep(file));
+    Some(Event::WorktreeBaseline { dirty, taken_at_ms })
 }
