@@ -385,8 +385,54 @@ fn read_plain<'a>(tag: &str, after: &'a str) -> Option<Frequent<'a>> {
             file: file.into(),
             errors: Vec::new(),
         }),
+        "lesson_warned" => {
+            let mut rest = rest.strip_prefix(",\"warnings\":[")?;
+            let mut warnings = Vec::new();
+            loop {
+                let (warning, after) = read_plain_warning(rest)?;
+                warnings.push(warning);
+                rest = match after.strip_prefix(',') {
+                    Some(next) => next,
+                    None => break (after == "]}").then_some(())?,
+                };
+            }
+            Some(Frequent::Warned {
+                file: file.into(),
+                warnings,
+            })
+        }
         _ => None,
     }
+}
+
+/// One lesson warning exactly as car writes it (fields in order, `origin` last when there is
+/// one), and the text after it; `None` for anything else.
+fn read_plain_warning(text: &str) -> Option<(WarningRef<'_>, &str)> {
+    let (lesson_id, rest) = split_at_byte(text.strip_prefix("{\"lesson_id\":\"")?, b'"')?;
+    let (weight, rest) = split_at_byte(rest.strip_prefix(",\"weight\":")?, b',')?;
+    let (lesson, rest) = split_at_byte(rest.strip_prefix("\"lesson\":\"")?, b'"')?;
+    let (trigger, rest) = split_at_byte(rest.strip_prefix(",\"trigger\":\"")?, b'"')?;
+    let (file, rest) = split_at_byte(rest.strip_prefix(",\"file\":\"")?, b'"')?;
+    let rest = rest.strip_prefix(",\"line\":")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let (line, rest) = rest.split_at(digits);
+    let (origin, rest) = match rest.strip_prefix(",\"origin\":\"") {
+        Some(origin) => {
+            let (origin, rest) = split_at_byte(origin, b'"')?;
+            (Some(origin.into()), rest)
+        }
+        None => (None, rest),
+    };
+    let warning = WarningRef {
+        lesson_id: lesson_id.into(),
+        weight: weight.parse().ok()?,
+        lesson: lesson.into(),
+        trigger: trigger.into(),
+        file: file.into(),
+        line: line.parse().ok()?,
+        origin,
+    };
+    Some((warning, rest.strip_prefix('}')?))
 }
 
 /// Reads the last 8 KiB of a log and returns the newest `ts` found there.
@@ -566,7 +612,20 @@ mod tests {
             file: "src/a.py".into(),
             errors: Vec::new(),
         };
-        for event in [edit(false), edit(true), clean] {
+        let warning = |line: usize, origin: Option<&str>| crate::lessons::Warning {
+            lesson_id: "L7".into(),
+            weight: 4,
+            lesson: "use the context manager".into(),
+            trigger: "open(".into(),
+            file: "src/a.py".into(),
+            line,
+            origin: origin.map(str::to_string),
+        };
+        let warned = Event::LessonWarned {
+            file: "src/a.py".into(),
+            warnings: vec![warning(3, None), warning(9, Some("review R2 of session s"))],
+        };
+        for event in [edit(false), edit(true), clean, warned] {
             let line = serde_json::to_string(&EventRecord {
                 ts: 5,
                 session: "s".into(),
@@ -585,7 +644,13 @@ mod tests {
         assert!(read_plain("edit_tracked", after(reordered)).is_none());
         let extra = r#"{"ts":1,"session":"s","event":"validated","file":"a","errors":[],"x":1}"#;
         assert!(read_plain("validated", after(extra)).is_none());
-        for line in [escaped, reordered, extra] {
+        let quoted = r#"{"ts":1,"session":"s","event":"lesson_warned","file":"a","warnings":[{"lesson_id":"L1","weight":2,"lesson":"say \"x\"","trigger":"t","file":"a","line":1}]}"#;
+        assert!(read_plain("lesson_warned", after(quoted)).is_none());
+        let empty = r#"{"ts":1,"session":"s","event":"lesson_warned","file":"a","warnings":[]}"#;
+        assert!(read_plain("lesson_warned", after(empty)).is_none());
+        let torn = r#"{"ts":1,"session":"s","event":"lesson_warned","file":"a","warnings":[{"lesson_id":"L1","weight":2,"lesson":"l","trigger":"t","file":"a","line":1}"#;
+        assert!(read_plain("lesson_warned", after(torn)).is_none());
+        for line in [escaped, reordered, extra, quoted, empty] {
             let (records, skipped) = parse_lines(line);
             assert_eq!((records.len(), skipped), (1, 0), "serde reads {line}");
         }

@@ -61,17 +61,17 @@ impl Frequent<'_> {
 #[derive(Debug, Deserialize)]
 pub(crate) struct WarningRef<'a> {
     #[serde(borrow)]
-    pub(super) lesson_id: Cow<'a, str>,
-    pub(super) weight: u32,
+    pub(crate) lesson_id: Cow<'a, str>,
+    pub(crate) weight: u32,
     #[serde(borrow)]
-    pub(super) lesson: Cow<'a, str>,
+    pub(crate) lesson: Cow<'a, str>,
     #[serde(borrow)]
-    pub(super) trigger: Cow<'a, str>,
+    pub(crate) trigger: Cow<'a, str>,
     #[serde(borrow)]
-    pub(super) file: Cow<'a, str>,
-    pub(super) line: usize,
+    pub(crate) file: Cow<'a, str>,
+    pub(crate) line: usize,
     #[serde(default, borrow)]
-    pub(super) origin: Option<Cow<'a, str>>,
+    pub(crate) origin: Option<Cow<'a, str>>,
 }
 
 impl WarningRef<'_> {
