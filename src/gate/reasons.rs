@@ -34,8 +34,10 @@ pub(crate) fn request(context: Session<'_>, request: &Request, also: &str) -> St
         reason.push_str(also.trim_start());
         reason.push('\n');
     }
-    let prompt_text = std::fs::read_to_string(context.project.root().join(&request.prompt_file))
-        .unwrap_or_default();
+    let prompt_text = match crate::gate::prompt::request_text(context.project, request) {
+        Ok(text) => text.unwrap_or_default(),
+        Err(error) => format!("{error}\n"),
+    };
     if prompt_text.len() <= INLINE_PROMPT_LIMIT {
         reason.push('\n');
         reason.push_str(&prompt_text);
