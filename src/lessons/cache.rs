@@ -43,7 +43,7 @@ const HEADER: usize = 8 + 8 + 8 + 4 + 8 + 4 + 4 + 8 * SECTIONS + 8;
 /// Where the checksum sits: the header's last 8 bytes.
 const CHECKSUM_AT: usize = HEADER - 8;
 /// An index larger than this is damaged (10,000 lessons make a few megabytes).
-const MAX_INDEX_BYTES: u64 = 512 * 1024 * 1024;
+pub(super) const MAX_INDEX_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Identifies one version of the lessons file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
