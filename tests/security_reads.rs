@@ -166,6 +166,16 @@ fn a_stdin_that_never_closes_gets_an_answer() {
 /// python3) take tens of megabytes; each test's bait would take 512 MiB or more if it were read.
 const SMALL_PEAK: u64 = 300 << 20;
 
+/// The hook answered (exit 0, JSON), and its peak memory stayed under [`SMALL_PEAK`].
+fn assert_answered_small(measured: &Measured, what: &str) {
+    assert_eq!(measured.answer.code, 0, "{what}: {:?}", measured.answer);
+    assert!(
+        measured.peak_bytes < SMALL_PEAK,
+        "{what}: peak {} MiB",
+        measured.peak_bytes >> 20
+    );
+}
+
 /// Hardening round 2, the audit: the edit hook read the nearest `Cargo.toml` (for rustfmt's
 /// edition) and the project's `.python-version` (for the interpreter cache's key) whole. Sparse
 /// 600 MiB ones are not read now. (A cap on the address space alone would not show it: the
@@ -193,12 +203,7 @@ fn a_giant_manifest_or_python_pin_is_not_read_on_an_edit() {
         project.write(file, &format!("{line}\n"));
         let payload = project.edit_payload(file, "", line);
         let measured = capped_hook(&project, "post-tool-use", &payload, 3 << 29);
-        assert_eq!(measured.answer.code, 0, "{file}: {:?}", measured.answer);
-        assert!(
-            measured.peak_bytes < SMALL_PEAK,
-            "{file}: peak {} MiB",
-            measured.peak_bytes >> 20
-        );
+        assert_answered_small(&measured, file);
     }
 }
 
@@ -236,12 +241,7 @@ fn a_lesson_index_linked_to_dev_zero_is_not_read_when_hits_are_folded() {
     std::os::unix::fs::symlink("/dev/zero", &index).unwrap();
     let end = project.fixture("claude-session-end.json");
     let measured = capped_hook(&project, "session-end", &end, 1 << 30);
-    assert_eq!(measured.answer.code, 0, "{:?}", measured.answer);
-    assert!(
-        measured.peak_bytes < SMALL_PEAK,
-        "peak {} MiB",
-        measured.peak_bytes >> 20
-    );
+    assert_answered_small(&measured, "session-end");
     assert!(
         !project.exists(".claude/claude-auto-review/lessons.json.hits"),
         "the hit was folded: {:?}",
