@@ -454,8 +454,16 @@ impl IndexReader {
             return None;
         }
         let head_len = usize::try_from(starts[Section::Records as usize] - HEADER as u64).ok()?;
-        let mut head = vec![0u8; head_len];
-        file.read_exact(&mut head).ok()?;
+        // Read into spare capacity: zeroing the buffer first (`vec![0; len]`) cost more than the
+        // read itself (the slot table is most of the head).
+        let mut head = Vec::with_capacity(head_len);
+        (&mut file)
+            .take(head_len as u64)
+            .read_to_end(&mut head)
+            .ok()?;
+        if head.len() != head_len {
+            return None;
+        }
         let reader = IndexReader {
             file,
             lesson_count,
