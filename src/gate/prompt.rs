@@ -31,8 +31,6 @@ pub(crate) const DEFAULT_RULES: &str = include_str!("default_rules.md");
 
 /// Largest diff shown per file, and for the whole prompt.
 const MAX_FILE_DIFF: usize = 60 * 1024;
-/// The largest rules file (`rulesFile`) read into a prompt.
-const MAX_RULES_BYTES: u64 = 1024 * 1024;
 const MAX_TOTAL_DIFF: usize = 240 * 1024;
 
 /// Writes the default rules file into the project unless one exists; its path when written.
@@ -50,7 +48,8 @@ pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>
 pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
     if let Some(file) = &settings.rules_file {
         let path = project.root().join(file);
-        let bytes = crate::project::read_inside_of(project.root(), &path, MAX_RULES_BYTES);
+        let bytes =
+            crate::project::read_inside_of(project.root(), &path, crate::files::MAX_STATE_BYTES);
         if let Some(text) = bytes.and_then(|bytes| String::from_utf8(bytes).ok()) {
             return (text, path.display().to_string());
         }
