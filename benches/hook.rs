@@ -22,19 +22,21 @@
 //! Run: `cargo bench --bench hook` (prints medians; no pass/fail). `CAR_BENCH_DIR=DIR` builds
 //! the projects in DIR and keeps them (with the payloads), to time single cases by other means.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use common::{
+    DAY, HIT_LINE, LESSONS, MISS_LINE, NOW, edit_payload, median, paired_ratio, project, report,
+    spawn_hook, time_hook,
+};
+
 const RUNS: usize = 60;
 const WARMUP: usize = 3;
-/// The clock of every case but the 91-day one; the lessons were last hit a day before.
-const NOW: i64 = 1_780_000_000;
-const DAY: i64 = 86_400;
-const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
 
 /// One timed hook call, repeated once per round.
 struct Case {
@@ -101,14 +103,7 @@ fn main() {
 /// starts (an interpreter, `git`) are not counted. Skipped, with a line saying so, where valgrind
 /// is not installed.
 fn instruction_counts(car: &str, cases: &[Case]) {
-    let installed = Command::new("valgrind")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success());
-    if !installed {
-        println!("instruction counts: valgrind is not installed; skipped");
+    if !common::valgrind_installed() {
         println!();
         return;
     }
@@ -117,41 +112,16 @@ fn instruction_counts(car: &str, cases: &[Case]) {
         if let Some(before) = &case.before {
             before();
         }
-        let out = tempfile::NamedTempFile::new().expect("temp file");
-        let mut child = Command::new("valgrind")
-            .arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", out.path().display()))
-            .args([car, "hook", "post-tool-use"])
+        let mut command = Command::new(car);
+        command
+            .args(["hook", "post-tool-use"])
             .current_dir(&case.root)
-            .env("CAR_NOW", case.now.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("valgrind starts");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(case.payload.as_bytes())
-            .expect("payload written");
-        let output = child.wait_with_output().expect("valgrind finishes");
-        let log = String::from_utf8_lossy(&output.stderr);
-        let collected = log
-            .lines()
-            .find_map(|line| {
-                line.split_once("Collected :")
-                    .map(|(_, count)| count.trim())
-            })
-            .unwrap_or("?");
+            .env("CAR_NOW", case.now.to_string());
+        let collected = common::instructions(&mut command, &case.payload);
         println!("{:<46} {collected:>14}", case.label);
     }
     println!();
 }
-
-/// An added line no lesson fires on, and one that fires lesson 0 (`OldThing0.value`).
-const MISS_LINE: &str = "  const total = values.reduce((a, b) => a + b, 0);";
-const HIT_LINE: &str = "  render(OldThing0.value);";
 
 /// The floor cases: 1,000 lessons, none of which fires.
 fn floor_cases(root: &Path) -> Vec<Case> {
@@ -248,24 +218,11 @@ fn case(label: &str, root: &Path, file: &str, line: &str) -> Case {
     Case {
         label: label.to_string(),
         root: root.to_path_buf(),
-        payload: edit_payload(root, file, line),
+        payload: edit_payload(root, "bench", file, line),
         now: NOW,
         before: None,
         times: Vec::with_capacity(RUNS),
     }
-}
-
-/// A git project with `count` lessons and a small TypeScript file holding both edits' lines.
-fn project(root: &Path, count: usize) -> PathBuf {
-    std::fs::create_dir_all(root).expect("project dir");
-    run(Command::new("git").args(["init", "-q"]).current_dir(root));
-    write_lessons(root, count);
-    std::fs::write(
-        root.join("small.ts"),
-        format!("export function total(values: number[]): number {{\n{MISS_LINE}\n{HIT_LINE}\n  return 0;\n}}\n"),
-    )
-    .expect("write");
-    root.to_path_buf()
 }
 
 /// Warm-up runs, not counted: they build the lesson index and fill the page cache.
@@ -282,36 +239,6 @@ fn run_case(car: &str, case: &Case) -> Duration {
     time_hook(car, &case.root, "post-tool-use", &case.payload, case.now)
 }
 
-/// One whole-process hook call.
-fn time_hook(car: &str, root: &Path, hook: &str, payload: &str, now: i64) -> Duration {
-    let started = Instant::now();
-    let output = spawn_hook(car, root, hook, payload, now)
-        .wait_with_output()
-        .expect("car finishes");
-    let elapsed = started.elapsed();
-    assert!(output.status.success(), "{output:?}");
-    elapsed
-}
-
-fn spawn_hook(car: &str, root: &Path, hook: &str, payload: &str, now: i64) -> std::process::Child {
-    let mut child = Command::new(car)
-        .args(["hook", hook])
-        .current_dir(root)
-        .env("CAR_NOW", now.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("car runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(payload.as_bytes())
-        .expect("payload written");
-    child
-}
-
 /// 24 sessions heeding a warning of one lesson of 10,000 at once (a hit is a heeded warning),
 /// then SessionEnd; ten rounds, each checked.
 fn parallel_hits(car: &str, root: &Path) {
@@ -320,7 +247,7 @@ fn parallel_hits(car: &str, root: &Path) {
     let end = json!({"session_id": "bench", "cwd": root, "hook_event_name": "SessionEnd",
         "reason": "other"})
     .to_string();
-    let miss = edit_payload(&root, "small.ts", MISS_LINE);
+    let miss = edit_payload(&root, "bench", "small.ts", MISS_LINE);
     time_hook(car, &root, "post-tool-use", &miss, NOW); // builds the index
     let marker = root.join(".claude/claude-auto-review/lessons-maintained");
     let file = |index: usize| format!("heed_{index}.ts");
@@ -436,17 +363,8 @@ fn ratios(cases: &[Case]) {
     println!("ratios: median of per-round ratios (ratio of the medians)");
     for (label, a, b) in rows {
         let (a, b) = (times_of(a), times_of(b));
-        let mut paired: Vec<f64> = a
-            .iter()
-            .zip(b)
-            .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
-            .collect();
-        paired.sort_by(f64::total_cmp);
         let of_medians = median(a).as_secs_f64() / median(b).as_secs_f64();
-        println!(
-            "{label:<34} {:>6.2}  ({of_medians:.2})",
-            paired[paired.len() / 2]
-        );
+        println!("{label:<34} {:>6.2}  ({of_medians:.2})", paired_ratio(a, b));
     }
 }
 
@@ -490,33 +408,6 @@ fn time_validation(root: &Path) -> Vec<Duration> {
         .collect()
 }
 
-fn median(times: &[Duration]) -> Duration {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    sorted[sorted.len() / 2]
-}
-
-fn report(label: &str, times: &[Duration]) {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    let p90 = sorted[sorted.len() * 9 / 10];
-    println!(
-        "{label:<46} median {:>7.2} ms   p90 {:>7.2} ms   min {:>7.2} ms",
-        ms(median(times)),
-        ms(p90),
-        ms(sorted[0])
-    );
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1_000.0
-}
-
-fn run(command: &mut Command) {
-    let status = command.status().expect("command runs");
-    assert!(status.success());
-}
-
 /// Each case's payload as `<project>/<label>.json`, with its clock in the file name's sibling
 /// `<label>.now`, for timing one case alone.
 fn save_payloads(dir: &Path, cases: &[Case]) {
@@ -529,52 +420,6 @@ fn save_payloads(dir: &Path, cases: &[Case]) {
         std::fs::write(dir.join(format!("{name}.json")), &case.payload).expect("payload");
         std::fs::write(dir.join(format!("{name}.now")), case.now.to_string()).expect("now");
     }
-}
-
-/// Claude Code's Edit payload for a file that now holds `line`: the line was inserted, and the
-/// response carries the file as it was before (`originalFile`), as Claude Code sends it.
-fn edit_payload(root: &Path, file: &str, line: &str) -> String {
-    let content = std::fs::read_to_string(root.join(file)).expect("the edited file exists");
-    let original = content.replacen(&format!("{line}\n"), "", 1);
-    json!({
-        "session_id": "bench",
-        "cwd": root,
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Edit",
-        "tool_input": {"file_path": root.join(file), "old_string": "", "new_string": line},
-        "tool_response": {"filePath": root.join(file), "oldString": "", "newString": line,
-                          "originalFile": original, "userModified": false}
-    })
-    .to_string()
-}
-
-/// `count` lessons in the seed format: mostly literal triggers, some regexes, spread over
-/// scopes, each with an unknown field; all last hit a day before [`NOW`].
-fn write_lessons(root: &Path, count: usize) {
-    let scopes = ["*.ts", "*.py", "*.rs", "*.go", "src/**/*.swift"];
-    let lessons: Vec<_> = (0..count)
-        .map(|index| {
-            let trigger = if index % 10 == 0 {
-                format!("regex:(?<!_)legacyHelper{index}\\(")
-            } else {
-                format!("deprecatedCall{index}(")
-            };
-            json!({
-                "scope": scopes[index % scopes.len()],
-                "triggers": [trigger, format!("OldThing{index}.value")],
-                "lesson": format!("lesson number {index}: use the new API"),
-                "weight": 3, "hits": 1, "last_hit": NOW - DAY, "created": "2026-05-21",
-                "team": "web"
-            })
-        })
-        .collect();
-    let dir = root.join(".claude/claude-auto-review");
-    std::fs::create_dir_all(&dir).expect("state dir");
-    std::fs::write(
-        dir.join("lessons.json"),
-        serde_json::to_string_pretty(&json!({"lessons": lessons})).expect("json"),
-    )
-    .expect("lessons written");
 }
 
 fn typescript_file(lines: usize) -> String {

@@ -248,12 +248,21 @@ pub(crate) struct Inside {
     pub(crate) resolved: PathBuf,
 }
 
-/// Whether `path` (absolute, or relative to `base`) resolves inside `base`: for files named by
-/// settings and rules relative to the project root.
-pub(crate) fn resolves_inside(base: &Path, path: &Path) -> bool {
+/// Where `path` (absolute, or relative to `base`) resolves, when that is inside `base`: for files
+/// named by settings and rules relative to the project root.
+fn resolve_inside(base: &Path, path: &Path) -> Option<PathBuf> {
     let joined = normalize(&base.join(path));
     let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
-    resolve_existing_prefix(&joined).starts_with(base)
+    let resolved = resolve_existing_prefix(&joined);
+    resolved.starts_with(base).then_some(resolved)
+}
+
+/// The bytes of a file named by settings or rules (absolute, or relative to `base`, the project
+/// root), at most `limit`: read as [`Project::read_inside`] reads, only where it resolves inside
+/// `base` and a regular file; a link that appears in its last component meanwhile is refused.
+/// `None` when it is missing, outside, too large or not a regular file.
+pub(crate) fn read_inside_of(base: &Path, path: &Path, limit: u64) -> Option<Vec<u8>> {
+    crate::files::read_resolved(&resolve_inside(base, path)?, limit).ok()
 }
 
 /// Reads `gitdir:` from a `.git` file and follows `commondir` to the main repository; the main
@@ -415,9 +424,14 @@ mod tests {
             project.relative(&root.join("alias.py")).as_deref(),
             Some("real.py")
         );
-        assert!(!resolves_inside(&root, Path::new("pw.json")));
-        assert!(!resolves_inside(&root, Path::new("../elsewhere/secret")));
-        assert!(resolves_inside(&root, Path::new("real.py")));
+        assert!(resolve_inside(&root, Path::new("pw.json")).is_none());
+        assert!(resolve_inside(&root, Path::new("../elsewhere/secret")).is_none());
+        assert!(resolve_inside(&root, Path::new("real.py")).is_some());
+        assert!(read_inside_of(&root, Path::new("pw.json"), 1024).is_none());
+        assert_eq!(
+            read_inside_of(&root, Path::new("real.py"), 1024).unwrap(),
+            b"x"
+        );
     }
 
     #[test]

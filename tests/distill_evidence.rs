@@ -16,7 +16,7 @@ fn evidence(bad: &str, fixed: &str) -> Value {
             "bad": bad, "fixed": fixed, "at": 1_800_000_000}])
 }
 
-fn shell_evidence_project() -> TestProject {
+pub fn shell_evidence_project() -> TestProject {
     let project = TestProject::new();
     project.write("src/a.ts", "export const a = spawn(program, args);\n");
     project.write(

@@ -287,3 +287,30 @@ fn parallel_identical_errors_leave_no_candidate_beside_its_lesson() {
     .unwrap_or_default();
     assert!(!pool.contains("fastjsonx"), "a stale candidate: {pool}");
 }
+
+/// Issue 22 item 6, the bound: a hook that finds the lesson index being built by another (its
+/// lock held) waits for that build only as long as a hook waits for any lock, then matches the
+/// lessons in memory: it still warns, and leaves the build to the other.
+#[test]
+fn a_hook_waiting_for_another_index_build_still_warns() {
+    let project = TestProject::new();
+    assert_eq!(
+        project
+            .add_lesson("*.py", "import os.path", "use pathlib")
+            .code,
+        0
+    );
+    let state = project.path().join(".claude/claude-auto-review");
+    let index = state.join("lessons.json.index");
+    let _ = std::fs::remove_file(&index);
+    let builder = std::fs::File::create(state.join("lessons.json.index.lock")).unwrap();
+    builder.lock().unwrap();
+    project.write("a.py", "import os.path\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "", "import os.path"),
+    );
+    assert!(answer.context().contains("use pathlib"), "{answer:?}");
+    assert!(!index.exists(), "the build was left to the lock's holder");
+    drop(builder);
+}

@@ -374,3 +374,71 @@ fn car_writes_nothing_through_a_committed_link_out_of_the_project() {
     assert!(!project.exists("CLAUDE.md"), "nothing half-done");
     assert_eq!(before(outside.path()), untouched, "nothing outside changed");
 }
+
+/// Hardening round 2, the audit: `car lessons distill` tries each proposal on the project's files
+/// and quoted the line it fires on; a file that is a link to an outside file was one of them.
+#[test]
+fn distill_never_reads_a_link_out_of_the_project() {
+    let project = crate::distill_evidence::shell_evidence_project();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("run.ts"),
+        format!("spawn(cmd, {{ shell: true }}); // {SECRET}\n"),
+    )
+    .unwrap();
+    symlink(
+        outside.path().join("run.ts"),
+        project.path().join("src/run.ts"),
+    )
+    .unwrap();
+    project.commit_all();
+    let answer = json!({"proposals": [
+        {"triggers": ["regex:shell: (?:true|'[^']+')"], "lesson": "spawn programs with an argument list",
+         "replaces": ["candidate:shell: true", "candidate:shell: 'bash'", "candidate:shell: '/bin/sh'"]}
+    ]});
+    let fakes = crate::review_helpers::FakeClis::new();
+    std::fs::write(fakes.path("answer.txt"), answer.to_string()).unwrap();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")]}),
+    );
+    let run = project.run(&["lessons", "distill", "--dry-run", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        !run.stdout.contains(SECRET) && !run.stderr.contains(SECRET),
+        "{run:?}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["proposals"].as_array().map(Vec::len),
+        Some(1),
+        "the link is no file of the project: {report:#}"
+    );
+}
+
+/// Hardening round 2, the audit: the stop that reuses a pending review request put the request's
+/// prompt file into the block reason, and the reviewer's input, following a link there.
+#[test]
+fn a_review_prompt_replaced_by_a_link_out_is_not_read_into_the_block_reason() {
+    let project = crate::review_helpers::pinned_project();
+    let outside = outside_secrets();
+    crate::review_helpers::write_file(&project, "a.py", "x = 1\n");
+    assert!(stop(&project).is_block());
+    let prompt = project
+        .path()
+        .join(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");
+    std::fs::remove_file(&prompt).unwrap();
+    symlink(outside.path().join("secret.py"), &prompt).unwrap();
+    let again = stop(&project);
+    assert!(again.is_block(), "{again:?}");
+    assert!(
+        crate::review_helpers::stages(&project, SESSION)
+            .contains(&"reuse=pending request".to_string())
+    );
+    assert!(!again.stdout.contains(SECRET), "{again:?}");
+    assert!(
+        again.reason().contains("R1.prompt.md") && again.reason().contains("symbolic link"),
+        "says why the prompt is not shown: {}",
+        again.reason()
+    );
+}

@@ -162,6 +162,95 @@ fn a_stdin_that_never_closes_gets_an_answer() {
     );
 }
 
+/// The peak memory a hook may reach in the tests below: car and the checker it starts (rustfmt,
+/// python3) take tens of megabytes; each test's bait would take 512 MiB or more if it were read.
+const SMALL_PEAK: u64 = 300 << 20;
+
+/// The hook answered (exit 0, JSON), and its peak memory stayed under [`SMALL_PEAK`].
+fn assert_answered_small(measured: &Measured, what: &str) {
+    assert_eq!(measured.answer.code, 0, "{what}: {:?}", measured.answer);
+    assert!(
+        measured.peak_bytes < SMALL_PEAK,
+        "{what}: peak {} MiB",
+        measured.peak_bytes >> 20
+    );
+}
+
+/// Hardening round 2, the audit: the edit hook read the nearest `Cargo.toml` (for rustfmt's
+/// edition) and the project's `.python-version` (for the interpreter cache's key) whole. Sparse
+/// 600 MiB ones are not read now. (A cap on the address space alone would not show it: the
+/// standard library's whole-file read gives up cleanly when it cannot reserve the file's size.)
+#[test]
+fn a_giant_manifest_or_python_pin_is_not_read_on_an_edit() {
+    let project = TestProject::new();
+    for name in ["Cargo.toml", ".python-version"] {
+        let file = std::fs::File::create(project.path().join(name)).unwrap();
+        file.set_len(600 << 20).unwrap();
+    }
+    // rustfmt is asked (and the manifest read) only when the grammar flags the file.
+    let mut edits = Vec::new();
+    if crate::support::is_installed("rustfmt") {
+        edits.push(("src/lib.rs", "pub fn a() { let x = ; }"));
+    }
+    if crate::support::is_installed("python3") {
+        edits.push(("a.py", "x = 1"));
+    }
+    assert!(
+        !edits.is_empty(),
+        "neither rustfmt nor python3 is installed"
+    );
+    for (file, line) in edits {
+        project.write(file, &format!("{line}\n"));
+        let payload = project.edit_payload(file, "", line);
+        let measured = capped_hook(&project, "post-tool-use", &payload, 3 << 29);
+        assert_answered_small(&measured, file);
+    }
+}
+
+/// Hardening round 2, the audit: folding the hits at SessionEnd re-stamps the lesson index, and
+/// read the index whole, through a link: a link to `/dev/zero` in its place filled memory.
+#[test]
+fn a_lesson_index_linked_to_dev_zero_is_not_read_when_hits_are_folded() {
+    let mut project = TestProject::new();
+    project.at(1_780_000_000);
+    assert_eq!(
+        project
+            .add_lesson("*.py", "import os.path", "use pathlib")
+            .code,
+        0
+    );
+    project.write("a.py", "import os.path\n");
+    let warned = project.hook(
+        "post-tool-use",
+        &project.edit_payload("a.py", "", "import os.path"),
+    );
+    assert!(warned.context().contains("use pathlib"), "{warned:?}");
+    project.write("a.py", "from pathlib import Path\n");
+    let heeded = project.edit_payload("a.py", "import os.path", "from pathlib import Path");
+    assert_eq!(project.hook("post-tool-use", &heeded).code, 0);
+    assert!(project.exists(".claude/claude-auto-review/lessons.json.hits"));
+    // The day's maintenance done: SessionEnd folds the hit in place and patches the index.
+    project.write(
+        ".claude/claude-auto-review/lessons-maintained",
+        "1780000000",
+    );
+    let index = project
+        .path()
+        .join(".claude/claude-auto-review/lessons.json.index");
+    let _ = std::fs::remove_file(&index);
+    std::os::unix::fs::symlink("/dev/zero", &index).unwrap();
+    let end = project.fixture("claude-session-end.json");
+    let measured = capped_hook(&project, "session-end", &end, 1 << 30);
+    assert_answered_small(&measured, "session-end");
+    assert!(
+        !project.exists(".claude/claude-auto-review/lessons.json.hits"),
+        "the hit was folded: {:?}",
+        measured.answer
+    );
+    let lessons = project.read_json(".claude/claude-auto-review/lessons.json");
+    assert_eq!(lessons["lessons"][0]["hits"], 1, "{lessons:#}");
+}
+
 /// A hook run with its time and peak memory.
 pub struct Measured {
     pub answer: HookAnswer,

@@ -170,7 +170,7 @@ fn prompt(context: &Context<'_>, session: Option<&str>) -> Result<Outcome, Error
         .into());
     };
     let path = context.project.root().join(&request.prompt_file);
-    let text = crate::files::read_optional(&path)
+    let text = crate::gate::prompt::request_text(context.project, request)
         .map_err(ReviewError::from)?
         .ok_or_else(|| {
             ReviewError::Invalid(format!(

@@ -23,7 +23,7 @@ use crate::lessons::Warning;
 use crate::project::Project;
 use crate::session::baseline::Baselines;
 use crate::session::event::Versions;
-use crate::session::snapshot::Snapshot;
+use crate::session::snapshot::{Request, Snapshot};
 use crate::settings::Settings;
 
 /// car's default review rules, installed as `.claude/claude-auto-review/rules.md`.
@@ -46,18 +46,30 @@ pub(crate) fn install_default_rules(project: &Project) -> Result<Option<PathBuf>
 /// The rules text and where it came from: `rulesFile`, else the installed file, else car's own.
 /// A rules file that resolves outside the project is not read (it would go to the reviewer).
 pub(crate) fn rules_text(project: &Project, settings: &Settings) -> (String, String) {
-    let configured = settings
-        .rules_file
-        .as_ref()
-        .map(|file| project.root().join(file))
-        .filter(|path| crate::project::resolves_inside(project.root(), path));
-    let installed = project.state_dir().join(crate::state::names::RULES);
-    for path in configured.into_iter().chain([installed]) {
-        if let Ok(Some(text)) = crate::files::read_optional(&path) {
+    if let Some(file) = &settings.rules_file {
+        let path = project.root().join(file);
+        let bytes =
+            crate::project::read_inside_of(project.root(), &path, crate::files::MAX_STATE_BYTES);
+        if let Some(text) = bytes.and_then(|bytes| String::from_utf8(bytes).ok()) {
             return (text, path.display().to_string());
         }
     }
+    let installed = project.state_dir().join(crate::state::names::RULES);
+    if let Ok(Some(text)) = crate::files::read_optional(&installed) {
+        return (text, installed.display().to_string());
+    }
     (DEFAULT_RULES.to_string(), "car's default rules".to_string())
+}
+
+/// The prompt car wrote for `request` (its `prompt_file`, relative to the project root), read like
+/// every state file: bounded, a regular file, no link followed in the state folder (a prompt file
+/// replaced by a link to an outside file would put that file into the block reason and the
+/// reviewer's input). `Ok(None)` when it is gone.
+pub(crate) fn request_text(
+    project: &Project,
+    request: &Request,
+) -> Result<Option<String>, crate::files::FileError> {
+    crate::files::read_optional(&project.root().join(&request.prompt_file))
 }
 
 /// Everything the prompt is made from.

@@ -376,9 +376,10 @@ impl<'a> Gate<'a> {
         let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);
         let now = Instant::now();
         let deadline = now.checked_add(timeout).unwrap_or(now);
-        let prompt_text =
-            std::fs::read_to_string(self.context.project.root().join(&request.prompt_file))
-                .unwrap_or_default();
+        let prompt_text = prompt::request_text(self.context.project, request)
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         let options = AskOptions {
             output_schema: Some(prompt::findings_schema()),
             files_prefix: Some(self.log.dir().join(names::REVIEWS_DIR).join(&request.id)),

@@ -159,12 +159,12 @@ fn read_definitions(reference: &ReferenceRule, project_root: &Path) -> Option<Ha
     let mut names = HashSet::new();
     let mut any = false;
     for relative in &reference.defined_in {
-        let path = project_root.join(relative);
         // A definitions file that resolves outside the project is not read.
-        if !crate::project::resolves_inside(project_root, &path) {
-            continue;
-        }
-        let Ok(bytes) = crate::files::read_bounded(&path, crate::edit::MAX_FILE_BYTES) else {
+        let Some(bytes) = crate::project::read_inside_of(
+            project_root,
+            Path::new(relative),
+            crate::edit::MAX_FILE_BYTES,
+        ) else {
             continue;
         };
         any = true;

@@ -287,6 +287,9 @@ fn run_rustfmt(program: &Path, source: &Source<'_>) -> Verdict {
     })
 }
 
+/// The largest `Cargo.toml` read for its edition.
+const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+
 /// The edition of the crate `path` belongs to: the nearest `Cargo.toml`'s `edition`, 2015 when
 /// it names none (Cargo's default), 2021 outside any crate or for an inherited edition.
 pub(crate) fn crate_edition(path: &Path) -> &'static str {
@@ -300,7 +303,8 @@ pub(crate) fn crate_edition(path: &Path) -> &'static str {
     else {
         return "2021";
     };
-    let text = std::fs::read_to_string(manifest).unwrap_or_default();
+    // Bounded and a regular file only, like every read of the project (a manifest is a few KB).
+    let text = crate::files::read_text_or_none(&manifest, MAX_MANIFEST_BYTES).unwrap_or_default();
     match pattern.captures(&text).map(|found| found[1].to_string()) {
         Some(edition) => match edition.as_str() {
             "2015" => "2015",

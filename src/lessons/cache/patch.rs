@@ -11,14 +11,19 @@
 
 use std::path::Path;
 
-use super::{HEADER, MAGIC, SECTIONS, Section, Stamp, read_u32, read_u64, write_index};
+use super::{
+    HEADER, MAGIC, MAX_INDEX_BYTES, SECTIONS, Section, Stamp, read_u32, read_u64, write_index,
+};
 use crate::lessons::model::Lesson;
 
 /// Re-stamps the index of `lessons_file` (fresh for version `previous`) for the file's current
 /// version, with the blobs of `changed` replaced; whether it did.
 pub(crate) fn patch(lessons_file: &Path, previous: Stamp, changed: &[&Lesson]) -> bool {
     let index = super::index_path(lessons_file);
-    let (Ok(bytes), Some(current)) = (std::fs::read(&index), Stamp::of(lessons_file)) else {
+    // Read like every state file: bounded, a regular file, no link followed (a FIFO or a link to
+    // `/dev/zero` in its place would hold or fill the process).
+    let read = crate::files::read_bounded(&index, MAX_INDEX_BYTES);
+    let (Ok(bytes), Some(current)) = (read, Stamp::of(lessons_file)) else {
         return false;
     };
     match patched(&bytes, previous, current, changed) {

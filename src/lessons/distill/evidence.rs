@@ -191,11 +191,11 @@ pub(crate) fn project_files(project: &Project, scope: &str) -> Option<Vec<(Strin
         listed
             .into_iter()
             .take(MAX_PROJECT_FILES)
-            .filter_map(|(relative, path)| {
-                Some((
-                    relative,
-                    crate::files::read_text_or_none(&path, MAX_FILE_BYTES)?,
-                ))
+            // Read through the project's one reader: a file that is a link out of the project
+            // is never read (its lines would be quoted as where a proposal fires).
+            .filter_map(|(relative, _)| {
+                let content = project.read_inside(&relative, MAX_FILE_BYTES)?;
+                Some((relative, content))
             })
             .collect(),
     )

@@ -191,7 +191,9 @@ fn cache_key(candidate: &Path, project_root: &Path) -> String {
     for pin in version_pins(project_root) {
         hasher.update([0]);
         hasher.update(pin.as_os_str().as_encoded_bytes());
-        hasher.update(std::fs::read(&pin).unwrap_or_default());
+        // Bounded and a regular file only: a pin is a line; a giant or a FIFO in its place must
+        // not cost the edit anything.
+        hasher.update(crate::files::read_bounded(&pin, MAX_PIN_BYTES).unwrap_or_default());
     }
     hasher
         .finalize()
@@ -200,6 +202,9 @@ fn cache_key(candidate: &Path, project_root: &Path) -> String {
         .map(|byte| format!("{byte:02x}"))
         .collect()
 }
+
+/// The largest version pin file read (`.python-version`, `.tool-versions`: a few lines).
+const MAX_PIN_BYTES: u64 = 64 * 1024;
 
 /// The files that pin a Python version for this project: the nearest `.python-version` and
 /// `.tool-versions` (pyenv, asdf) at or above the root, and pyenv's global `version` file.
@@ -232,8 +237,9 @@ pub(crate) fn cache_path() -> Option<PathBuf> {
 }
 
 fn read_cache(path: &Path) -> BTreeMap<String, String> {
-    std::fs::read_to_string(path)
+    crate::files::read_optional(path)
         .ok()
+        .flatten()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
 }
