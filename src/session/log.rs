@@ -149,10 +149,6 @@ pub(crate) fn decode_lines(bytes: Vec<u8>) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Logs at least this large are parsed in two halves on two threads (a first stop on a long
-/// session log, before the snapshot cache exists).
-const PARALLEL_FROM: usize = 512 * 1024;
-
 /// One line as read: car's frequent events borrowed from the text, anything else owned.
 enum Line<'a> {
     Frequent(i64, &'a str, Frequent<'a>),
@@ -193,21 +189,11 @@ pub(crate) fn parse_lines(text: &str) -> (Vec<EventRecord>, usize) {
 }
 
 /// Folds JSONL into `snapshot` (what [`parse_lines`] then [`Snapshot::apply`] would give) without
-/// owning the frequent events; returns how many lines were skipped.
+/// owning the frequent events; returns how many lines were skipped. One thread: reading the later
+/// half of a long log on a second one cost more (its memory, its start) than it saved (0.84× the
+/// wall time of the first stop of a 10,000-event session without it).
 pub(crate) fn fold_lines(text: &str, snapshot: &mut Snapshot) -> usize {
-    if text.len() < PARALLEL_FROM {
-        return fold(lines_of(text).map(read_line), snapshot);
-    }
-    // The later half is read on another thread while this one folds the earlier half.
-    let (first, second) = split_at_line(text);
-    std::thread::scope(|scope| {
-        let later = scope.spawn(|| lines_of(second).map(read_line).collect::<Vec<_>>());
-        let skipped = fold(lines_of(first).map(read_line), snapshot);
-        let later = later
-            .join()
-            .unwrap_or_else(|_| lines_of(second).map(read_line).collect());
-        skipped + fold(later.into_iter(), snapshot)
-    })
+    fold(lines_of(text).map(read_line), snapshot)
 }
 
 /// Applies lines in order; how many were unreadable.
@@ -221,21 +207,9 @@ fn fold<'a>(lines: impl Iterator<Item = Line<'a>>, snapshot: &mut Snapshot) -> u
     skipped
 }
 
-/// Every non-blank line read, in two halves on two threads for a large text.
+/// Every non-blank line read.
 fn read_lines(text: &str) -> Vec<Line<'_>> {
-    if text.len() < PARALLEL_FROM {
-        return lines_of(text).map(read_line).collect();
-    }
-    let (first, second) = split_at_line(text);
-    std::thread::scope(|scope| {
-        let later = scope.spawn(|| lines_of(second).map(read_line).collect::<Vec<_>>());
-        let mut lines: Vec<Line<'_>> = lines_of(first).map(read_line).collect();
-        let rest = later
-            .join()
-            .unwrap_or_else(|_| lines_of(second).map(read_line).collect());
-        lines.extend(rest);
-        lines
-    })
+    lines_of(text).map(read_line).collect()
 }
 
 /// The non-blank lines of `text` (a `\r` before the `\n` belongs to the line's blank end, as
@@ -250,15 +224,6 @@ fn lines_of(text: &str) -> impl Iterator<Item = &str> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         (!line.trim().is_empty()).then_some(line)
     })
-}
-
-/// The text cut in two at the line boundary nearest its middle.
-fn split_at_line(text: &str) -> (&str, &str) {
-    let half = text.len() / 2;
-    let middle = text[half..]
-        .find('\n')
-        .map_or(text.len(), |index| half + index + 1);
-    text.split_at(middle)
 }
 
 /// One line. car writes `{"ts":N,"session":"…","event":"…",` first, so the fast path reads those
@@ -539,7 +504,6 @@ mod tests {
             .unwrap()
         };
         let text: String = (0..5_000).map(|ts| line(ts) + "\n").collect();
-        assert!(text.len() > PARALLEL_FROM);
         let (events, skipped) = parse_lines(&text);
         assert_eq!(skipped, 0);
         assert!(
@@ -587,7 +551,6 @@ mod tests {
     fn folding_borrowed_gives_the_snapshot_of_owned_records() {
         for rounds in [40, 6_000] {
             let text = mixed_log(rounds);
-            assert_eq!(text.len() >= PARALLEL_FROM, rounds > 40);
             let (records, skipped) = parse_lines(&text);
             let owned = Snapshot::from_records("s", records, skipped);
             let mut folded = Snapshot::from_records("s", Vec::new(), 0);
