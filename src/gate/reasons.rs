@@ -34,15 +34,31 @@ pub(crate) fn request(context: Session<'_>, request: &Request, also: &str) -> St
         named.push_str(&format!(" and {} more", files.len() - NAMED_FILES_LIMIT));
     }
     let saved = context.project.root().join(&request.prompt_file);
+    // The agent is sent to read the saved request only when car itself can: a request file
+    // replaced by a link (or removed) would have the agent read whatever it points at.
+    let unreadable = match super::prompt::request_text(context.project, request) {
+        Ok(Some(_)) => None,
+        Ok(None) => Some("it is missing".to_string()),
+        Err(error) => Some(error.to_string()),
+    };
+    let what_to_do = match unreadable {
+        None => format!(
+            "Read the review request in {} (the changes, the rules, the answer format), review as \
+             it says, write the findings JSON to a file and record it:\n  \
+             {car} review submit --session {session} FILE\n\
+             or pipe it: {car} review submit --session {session} -",
+            saved.display()
+        ),
+        Some(problem) => format!(
+            "The saved review request {} cannot be read ({problem}), so it is not shown; drop it \
+             with `{car} review cancel --session {session}` and stop again for a new one.",
+            saved.display()
+        ),
+    };
     let mut reason = format!(
-        "car: review {} required before stopping ({}: {named}).\n\
-         Read the review request in {} (the changes, the rules, the answer format), review as it \
-         says, write the findings JSON to a file and record it:\n  \
-         {car} review submit --session {session} FILE\n\
-         or pipe it: {car} review submit --session {session} -\n",
+        "car: review {} required before stopping ({}: {named}).\n{what_to_do}\n",
         request.id,
         crate::text::plural(files.len(), "changed file"),
-        saved.display(),
     );
     if !also.is_empty() {
         reason.push_str(also.trim_start());
