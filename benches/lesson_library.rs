@@ -37,6 +37,37 @@ fn main() {
     bursts(car, &temp.path().join("burst"));
     println!();
     imports(car, &temp.path().join("import"));
+    println!();
+    briefings(car, &temp.path().join("briefing"));
+}
+
+/// `car hook session-start` (the baseline and the lesson briefing) at 100 and at 10,000 lessons,
+/// interleaved (DESIGN.md target: at most 10 ms at 10,000).
+fn briefings(car: &str, root: &Path) {
+    let sizes = [100, LESSON_COUNT];
+    let projects: Vec<_> = sizes
+        .iter()
+        .map(|&count| project(&root.join(format!("briefing-{count}")), count))
+        .collect();
+    let mut times = vec![Vec::new(), Vec::new()];
+    for run in 0..SINGLE_RUNS {
+        for (dir, times) in projects.iter().zip(&mut times) {
+            let payload = format!(
+                r#"{{"session_id":"start-{run}","cwd":{},"hook_event_name":"SessionStart","source":"startup"}}"#,
+                serde_json::json!(dir)
+            );
+            times.push(time_hook(car, dir, "session-start", &payload, NOW));
+        }
+    }
+    println!("session-start: the baseline and the briefing of the project's lessons");
+    for (count, times) in sizes.iter().zip(&times) {
+        report(&format!("{count} lessons"), times);
+    }
+    println!(
+        "{:<46} {:>6.2}",
+        "ratio 10,000 / 100 lessons (paired medians)",
+        paired_ratio(&times[1], &times[0])
+    );
 }
 
 /// Cold and warm bursts, interleaved round by round, then single hooks the same way.

@@ -150,6 +150,8 @@ pub struct Settings {
     pub(crate) offer_weight_threshold: u32,
     pub(crate) lessons_enabled: bool,
     pub(crate) learning_enabled: bool,
+    /// Whether SessionStart briefs the agent with the project's lessons.
+    pub(crate) session_briefing: bool,
     /// An explicit Python interpreter; otherwise the first real `python3` on PATH.
     pub(crate) python_interpreter: Option<String>,
 }
@@ -177,6 +179,7 @@ impl Default for Settings {
             offer_weight_threshold: 3,
             lessons_enabled: true,
             learning_enabled: true,
+            session_briefing: true,
             python_interpreter: None,
         }
     }

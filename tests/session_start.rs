@@ -189,3 +189,140 @@ fn a_bad_session_start_payload_fails_open() {
         answer.stdout
     );
 }
+
+/// The briefing: at session start the agent is told the project's lessons that apply to its
+/// files, heaviest first, as context in its own shape; lessons for files the project does not
+/// have, and light ones (offers to the person), are left out.
+#[test]
+fn the_session_starts_with_the_lessons_that_apply_to_the_projects_files() {
+    for (agent, folder, _, stop_name) in AGENTS {
+        let project = committed_project();
+        for (scope, trigger, lesson, weight) in [
+            (
+                "**/*.py",
+                "yaml.load(",
+                "Write `yaml.safe_load(`, not `yaml.load(`.",
+                5,
+            ),
+            (
+                "**/*.py",
+                "verify=False",
+                "Never turn off TLS verification.",
+                8,
+            ),
+            ("**/*.go", "ioutil.ReadAll", "Use io.ReadAll.", 9),
+            ("**/*.py", "print(", "Use the logger.", 1),
+        ] {
+            project.add_weighted_lesson(scope, trigger, lesson, weight);
+        }
+        let started = start(&project, agent, folder, stop_name, "startup");
+        let output = &started.json["hookSpecificOutput"];
+        assert_eq!(
+            output["hookEventName"], "SessionStart",
+            "{agent}: {}",
+            started.stdout
+        );
+        let context = output["additionalContext"].as_str().unwrap_or_default();
+        let tls = context.find("`verify=False`").expect(context);
+        let yaml = context.find("`yaml.load(`").expect(context);
+        assert!(tls < yaml, "heaviest first: {context}");
+        assert!(!context.contains("ioutil"), "no Go file here: {context}");
+        assert!(
+            !context.contains("logger"),
+            "weight 1 is an offer, not advice: {context}"
+        );
+        assert!(context.len() <= 4096, "{}", context.len());
+        assert!(
+            started.json.get("systemMessage").is_none(),
+            "{}",
+            started.stdout
+        );
+    }
+}
+
+/// A large library is briefed within 4 KB, never cut inside a lesson's line.
+#[test]
+fn the_briefing_of_a_large_library_stays_within_four_kilobytes() {
+    let (agent, folder, _, stop_name) = AGENTS[0];
+    let project = committed_project();
+    let lessons: Vec<serde_json::Value> = (0..300)
+        .map(|n| {
+            serde_json::json!({"scope": "**/*.py", "triggers": [format!("legacy_call_{n}(")],
+                "lesson": format!("Call modern_call_{n}() instead; the legacy one drops errors."),
+                "weight": 2 + n % 7})
+        })
+        .collect();
+    project.write(
+        ".claude/claude-auto-review/lessons.json",
+        &serde_json::json!({"lessons": lessons}).to_string(),
+    );
+    let started = start(&project, agent, folder, stop_name, "startup");
+    let context = started.json["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(!context.is_empty(), "{}", started.stdout);
+    assert!(context.len() <= 4096, "{}", context.len());
+    assert!(
+        context
+            .lines()
+            .skip(1)
+            .all(|line| line.ends_with("drops errors.")),
+        "whole lines only: {context}"
+    );
+    assert!(
+        context.contains("weight 8"),
+        "the heaviest first: {context}"
+    );
+    assert!(!context.contains("weight 2)"), "{context}");
+}
+
+/// `"sessionBriefing": false` turns the briefing off; the baseline is still taken.
+#[test]
+fn the_briefing_can_be_turned_off() {
+    let (agent, folder, _, stop_name) = AGENTS[0];
+    let project = committed_project();
+    project.add_weighted_lesson(
+        "**/*.py",
+        "verify=False",
+        "Never turn off TLS verification.",
+        8,
+    );
+    project.write(
+        ".claude/settings.json",
+        r#"{"claude-auto-review": {"sessionBriefing": false}}"#,
+    );
+    let started = start(&project, agent, folder, stop_name, "startup");
+    assert_eq!(started.json, serde_json::json!({}), "{}", started.stdout);
+    let held = session_folders(&project)
+        .into_iter()
+        .any(|folder| folder.join("start-baseline.json").exists());
+    assert!(held, "the baseline is taken all the same");
+}
+
+/// The ranked lessons are cached beside the library, and a changed library is ranked again.
+#[test]
+fn a_changed_library_is_briefed_as_it_is_now() {
+    let (agent, folder, _, stop_name) = AGENTS[0];
+    let project = committed_project();
+    let add = |trigger: &str, weight: u32| {
+        project.add_weighted_lesson("**/*.py", trigger, "Not this call.", weight);
+    };
+    add("first_call(", 4);
+    let context = |answer: &HookAnswer| {
+        answer.json["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let first = start(&project, agent, folder, stop_name, "startup");
+    assert!(context(&first).contains("first_call("), "{}", first.stdout);
+    assert!(project.exists(".claude/claude-auto-review/lessons.json.briefing"));
+    add("second_call(", 9);
+    let second = start(&project, agent, folder, stop_name, "resume");
+    let text = context(&second);
+    let (heavy, light) = (
+        text.find("second_call(").expect(&text),
+        text.find("first_call(").expect(&text),
+    );
+    assert!(heavy < light, "{text}");
+}

@@ -1,9 +1,10 @@
 //! The answer shapes the agents share: an [`Answer`] becomes the JSON object one agent's hook
 //! protocol reads on stdout. Each agent's file picks its shape and its words; `output` prints it.
 //!
-//! Invariant: `hookSpecificOutput` is only ever sent after an edit. Codex validates a Stop answer
-//! against a closed schema and fails the hook on any other field, and no agent reads extra
-//! context at a stop or session end; there, context becomes part of the human message.
+//! Invariant: `hookSpecificOutput` is only ever sent after an edit and at a session's start (the
+//! briefing, which Claude Code, Codex and Gemini CLI all put before the model). Codex validates a
+//! Stop answer against a closed schema and fails the hook on any other field, and no agent reads
+//! extra context at a stop or session end; there, context becomes part of the human message.
 
 use serde_json::{Map, Value, json};
 
@@ -33,13 +34,18 @@ pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &Decisio
     if let Some(reason) = &answer.block_reason {
         object.insert("decision".into(), json!(words.block));
         object.insert("reason".into(), json!(reason));
-    } else if let Some(context) = &answer.additional_context
-        && event == HookEvent::PostToolUse
-    {
-        object.insert(
-            "hookSpecificOutput".into(),
-            json!({"hookEventName": words.context_event, "additionalContext": context}),
-        );
+    } else if let Some(context) = &answer.additional_context {
+        let event_name = match event {
+            HookEvent::PostToolUse => Some(words.context_event),
+            HookEvent::SessionStart => Some("SessionStart"),
+            HookEvent::Stop | HookEvent::SessionEnd => None,
+        };
+        if let Some(event_name) = event_name {
+            object.insert(
+                "hookSpecificOutput".into(),
+                json!({"hookEventName": event_name, "additionalContext": context}),
+            );
+        }
     }
     if let Some(message) = message_for_people(answer, event) {
         object.insert("systemMessage".into(), json!(message));
@@ -49,10 +55,10 @@ pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &Decisio
 
 /// The line for the person: the answer's own, plus context no agent reads at this event.
 fn message_for_people(answer: &Answer, event: HookEvent) -> Option<String> {
-    let context_for_people = answer
-        .additional_context
-        .as_ref()
-        .filter(|_| event != HookEvent::PostToolUse && answer.block_reason.is_none());
+    let context_for_people = answer.additional_context.as_ref().filter(|_| {
+        !matches!(event, HookEvent::PostToolUse | HookEvent::SessionStart)
+            && answer.block_reason.is_none()
+    });
     match (&answer.system_message, context_for_people) {
         (Some(message), Some(context)) => Some(format!("{message}\n{context}")),
         (Some(message), None) => Some(message.clone()),

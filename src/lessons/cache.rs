@@ -76,6 +76,14 @@ impl Stamp {
         })
     }
 
+    /// The stamp as text, to key other caches of the same file by.
+    pub(crate) fn key(&self) -> String {
+        format!(
+            "{}:{}.{}:{}",
+            self.size, self.seconds, self.nanos, self.inode
+        )
+    }
+
     /// The stamp stored in an index header (bytes 8..36).
     fn from_header(header: &[u8]) -> Stamp {
         Stamp {

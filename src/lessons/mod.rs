@@ -13,6 +13,7 @@
 //! at [`close_session`] and `car lessons maintain`. Neither fails: every problem (a corrupt file,
 //! a busy lock, a regex that gave up) becomes a note.
 
+pub(crate) mod briefing;
 pub mod cache;
 pub(crate) mod counters;
 pub(crate) mod distill;

@@ -157,6 +157,7 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     });
     reader.read("lessonsEnabled", &mut s.lessons_enabled, boolean);
     reader.read("learningEnabled", &mut s.learning_enabled, boolean);
+    reader.read("sessionBriefing", &mut s.session_briefing, boolean);
     reader.read(
         "pythonInterpreter",
         &mut s.python_interpreter,

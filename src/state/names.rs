@@ -88,6 +88,10 @@ pub(crate) const INDEX_SUFFIX: &str = "index";
 /// the file at the end of a session.
 pub(crate) const HITS_SUFFIX: &str = "hits";
 
+/// Suffix of the lessons file's briefing cache: its lessons ranked for the session-start
+/// briefing, valid for one version of the file and its hit log.
+pub(crate) const BRIEFING_SUFFIX: &str = "briefing";
+
 // A session's folder (`clients/<session>/`).
 
 /// The session's event log, one JSON event per line.

@@ -406,7 +406,17 @@ impl TestProject {
 
     /// `car lessons add --scope SCOPE --trigger TRIGGER --lesson LESSON`.
     pub fn add_lesson(&self, scope: &str, trigger: &str, lesson: &str) -> Run {
-        self.run(&[
+        self.add_lesson_with(scope, trigger, lesson, &[])
+    }
+
+    /// [`TestProject::add_lesson`] with `--weight WEIGHT`, asserting it was added.
+    pub fn add_weighted_lesson(&self, scope: &str, trigger: &str, lesson: &str, weight: u32) {
+        let run = self.add_lesson_with(scope, trigger, lesson, &["--weight", &weight.to_string()]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+
+    fn add_lesson_with(&self, scope: &str, trigger: &str, lesson: &str, extra: &[&str]) -> Run {
+        let mut args = vec![
             "lessons",
             "add",
             "--scope",
@@ -415,7 +425,9 @@ impl TestProject {
             trigger,
             "--lesson",
             lesson,
-        ])
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
     }
 
     /// A Write payload for `relative`; writes the file first.

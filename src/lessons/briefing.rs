@@ -1,0 +1,239 @@
+//! The session-start briefing: the project's lessons an agent should know before its first edit,
+//! as one compact list the agent reads as context (Claude Code, Codex and Gemini CLI put a
+//! SessionStart `additionalContext` before the model).
+//!
+//! Invariants: only lessons that can fire here — not retired, weight at least
+//! [`MIN_WEIGHT`] (a lighter one is an offer to the person, not advice), and a scope that matches
+//! one of the project's files when the file list is known; heaviest first, then most heeded, then
+//! most recently hit; at most [`MAX_BYTES`], whole lines only; nothing when no lesson qualifies.
+//!
+//! Speed: reading a 10,000-lesson library costs hundreds of milliseconds, so the ranked lines
+//! (the first [`CACHED_ROWS`]) are kept beside it in `lessons.json.briefing`, valid for exactly
+//! the library file and hit log they were ranked from; a session start reads only that. Writing
+//! it is best effort: a failure costs speed, never the briefing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::lessons::cache::Stamp;
+use crate::lessons::model::Lesson;
+use crate::scope::{Scope, ScopeSet};
+
+/// The briefing's size bound.
+pub(crate) const MAX_BYTES: usize = 4 * 1024;
+
+/// Lessons lighter than this are not briefed.
+pub(crate) const MIN_WEIGHT: u32 = 2;
+
+/// How many ranked lines the cache keeps (a briefing of 4 KB holds a few dozen; the rest leaves
+/// room for lessons whose scope matches no file of the project).
+const CACHED_ROWS: usize = 400;
+
+/// The cache's size bound when read.
+const MAX_CACHE_BYTES: u64 = 1024 * 1024;
+
+const HEADER: &str = "car: lessons this project learned from earlier mistakes (heaviest first). \
+                      Keep them in mind; each names the code that sets it off:";
+
+/// One ranked lesson: its scope and its line in the briefing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Row {
+    pub(crate) scope: String,
+    pub(crate) line: String,
+}
+
+/// The cache file: the rows and what they were ranked from.
+#[derive(Debug, Serialize, Deserialize)]
+struct Cached {
+    /// The library file's version and the hit log's length when ranked.
+    key: String,
+    rows: Vec<Row>,
+}
+
+/// The briefing for the library at `lessons_file`, given the project's files (`None` when car
+/// cannot list them: then every scope counts). `None` when nothing qualifies or the library
+/// cannot be read.
+pub(crate) fn for_library(lessons_file: &Path, files: Option<&[String]>) -> Option<String> {
+    let rows = cached_rows(lessons_file)?;
+    render(&rows, files)
+}
+
+/// The ranked rows: from the cache when it is current, else from the library (and cached).
+fn cached_rows(lessons_file: &Path) -> Option<Vec<Row>> {
+    let key = library_key(lessons_file)?;
+    let cache = cache_path(lessons_file);
+    let cached = crate::files::read_bounded(&cache, MAX_CACHE_BYTES)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Cached>(&bytes).ok());
+    if let Some(cached) = cached
+        && cached.key == key
+    {
+        return Some(cached.rows);
+    }
+    let library = crate::lessons::library::load_live(lessons_file).ok()?;
+    let rows = ranked_rows(library.lessons());
+    let fresh = Cached { key, rows };
+    if let Ok(text) = serde_json::to_vec(&fresh) {
+        let _ = crate::files::write_atomic_unsynced(&cache, &text);
+    }
+    Some(fresh.rows)
+}
+
+/// Which version of the library (and of its pending hits) the rows belong to.
+fn library_key(lessons_file: &Path) -> Option<String> {
+    let stamp = Stamp::of(lessons_file)?;
+    let hits = crate::lessons::counters::hits::HitLog::of(lessons_file).size();
+    Some(format!("{}:{hits}", stamp.key()))
+}
+
+fn cache_path(lessons_file: &Path) -> PathBuf {
+    crate::files::sidecar(lessons_file, crate::state::names::BRIEFING_SUFFIX)
+}
+
+/// The lessons worth briefing, best first, as lines.
+pub(crate) fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> Vec<Row> {
+    let mut chosen: Vec<&Lesson> = lessons
+        .into_iter()
+        .filter(|lesson| !lesson.is_retired() && lesson.weight >= MIN_WEIGHT)
+        .collect();
+    chosen.sort_by(|a, b| {
+        b.weight
+            .cmp(&a.weight)
+            .then(b.heeded.cmp(&a.heeded))
+            .then(b.last_hit.cmp(&a.last_hit))
+            .then(a.id.cmp(&b.id))
+    });
+    chosen
+        .into_iter()
+        .take(CACHED_ROWS)
+        .map(|lesson| Row {
+            scope: lesson.scope.as_str().to_string(),
+            line: line_of(lesson),
+        })
+        .collect()
+}
+
+/// The briefing text: the rows whose scope covers one of `files` (all when `None`), in order,
+/// whole lines up to [`MAX_BYTES`].
+pub(crate) fn render(rows: &[Row], files: Option<&[String]>) -> Option<String> {
+    let applies = scopes_that_apply(rows, files);
+    let mut text = String::from(HEADER);
+    let mut listed = 0;
+    for row in rows {
+        if !applies.get(&row.scope).copied().unwrap_or(false) {
+            continue;
+        }
+        if text.len() + 1 + row.line.len() > MAX_BYTES {
+            break;
+        }
+        text.push('\n');
+        text.push_str(&row.line);
+        listed += 1;
+    }
+    (listed > 0).then_some(text)
+}
+
+/// Each distinct scope of `rows`: does it cover one of `files`?
+fn scopes_that_apply(rows: &[Row], files: Option<&[String]>) -> BTreeMap<String, bool> {
+    let distinct: Vec<(String, Scope)> = {
+        let mut seen = BTreeMap::new();
+        for row in rows {
+            if !seen.contains_key(&row.scope)
+                && let Ok(scope) = Scope::parse(&row.scope)
+            {
+                seen.insert(row.scope.clone(), scope);
+            }
+        }
+        seen.into_iter().collect()
+    };
+    let Some(files) = files else {
+        return distinct.into_iter().map(|(text, _)| (text, true)).collect();
+    };
+    let scopes: Vec<&Scope> = distinct.iter().map(|(_, scope)| scope).collect();
+    let set = ScopeSet::new(&scopes);
+    let mut applies = vec![false; distinct.len()];
+    for file in files {
+        for (index, hit) in set.matching(file).into_iter().enumerate() {
+            applies[index] |= hit;
+        }
+        if applies.iter().all(|hit| *hit) {
+            break;
+        }
+    }
+    distinct
+        .into_iter()
+        .zip(applies)
+        .map(|((text, _), hit)| (text, hit))
+        .collect()
+}
+
+/// `- `trigger` (scope, weight N): the lesson`.
+fn line_of(lesson: &Lesson) -> String {
+    let triggers: Vec<String> = lesson
+        .triggers
+        .iter()
+        .take(3)
+        .map(|trigger| format!("`{}`", one_line(trigger.as_str(), 80)))
+        .collect();
+    format!(
+        "- {} ({}, weight {}): {}",
+        triggers.join(" or "),
+        lesson.scope.as_str(),
+        lesson.weight,
+        one_line(&lesson.text, 300)
+    )
+}
+
+/// `text` on one line, cut at `limit` characters with `…`.
+fn one_line(text: &str, limit: usize) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if flat.chars().count() <= limit {
+        return flat;
+    }
+    let cut: String = flat.chars().take(limit).collect();
+    format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(scope: &str, line: &str) -> Row {
+        Row {
+            scope: scope.into(),
+            line: line.into(),
+        }
+    }
+
+    #[test]
+    fn only_scopes_that_cover_a_file_and_whole_lines_within_the_bound() {
+        let rows = vec![
+            row("**/*.go", "- go"),
+            row("**/*.py", "- py one"),
+            row("src/**", "- src"),
+            row("**/*.py", &format!("- {}", "x".repeat(MAX_BYTES))),
+            row("**/*.py", "- py two"),
+        ];
+        let files = vec!["src/app.py".to_string(), "README.md".to_string()];
+        let text = render(&rows, Some(&files)).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            ["- py one", "- src"],
+            "stops at the first line too long"
+        );
+        assert!(
+            render(&rows[..1], Some(&files)).is_none(),
+            "no Go file here"
+        );
+        assert!(
+            render(&rows[..1], None).is_some(),
+            "no file list: every scope counts"
+        );
+    }
+}
