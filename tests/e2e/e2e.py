@@ -102,6 +102,18 @@ def run(client, car, record=None):
                     [f"car install --agent {client.agent} failed: {install.stderr.strip()}"],
                     root,
                 )
+        # A lesson for the session-start briefing, which must reach the model.
+        lesson = subprocess.run(
+            [car, "lessons", "add", "--scope", "**/*.md", "--trigger", BRIEFING_TRIGGER,
+             "--lesson", BRIEFING_MARKER, "--weight", "5"],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if lesson.returncode != 0:
+            return False, [f"car lessons add failed: {lesson.stderr.strip()}"], root
         raw_payloads = os.path.join(root, "recorded")
         if record:
             os.makedirs(raw_payloads)
@@ -119,11 +131,14 @@ def run(client, car, record=None):
     if record:
         save_recorded(raw_payloads, record, root)
     reasons = verdict(client, script, standin, exit_code, output, project)
+    if not briefed(standin):
+        reasons.insert(0, "the session-start briefing (car's lesson) never reached the model")
     if reasons:
         reasons.append("client output (last lines):\n" + tail(output, 25))
         return False, reasons, root
     gate = " -> ".join(f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS)
-    passed = [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
+    passed = ["the session-start briefing (car's lesson) reached the model"]
+    passed += [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
     return True, passed + ["the stop was allowed, the session ended on its own; car's log: " + gate], root
 
 
@@ -156,6 +171,19 @@ def run_client(command, project, env, root):
             exit_code = None
     with open(log_path, errors="replace") as log:
         return exit_code, log.read()
+
+
+# The lesson the briefing must carry to the model at session start.
+BRIEFING_TRIGGER = "TODO-E2E"
+BRIEFING_MARKER = "E2E briefing marker: never leave a TODO-E2E in the docs."
+
+
+def briefed(standin):
+    """Whether a model request carried the session-start briefing's lesson."""
+    return any(
+        body is not None and BRIEFING_MARKER in json.dumps(body, ensure_ascii=False)
+        for _, _, body in standin.requests
+    )
 
 
 def verdict(client, script, standin, exit_code, output, project):
