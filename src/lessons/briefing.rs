@@ -34,8 +34,9 @@ const CACHED_ROWS: usize = 400;
 /// The cache's size bound when read.
 const MAX_CACHE_BYTES: u64 = 1024 * 1024;
 
-const HEADER: &str = "car: lessons this project learned from earlier mistakes (heaviest first). \
-                      Keep them in mind; each names the code that sets it off:";
+const HEADER: &str = "car: lessons for this project's code, heaviest first (from mistakes made \
+                      here, reviews and car's starter set). Keep them in mind; each names the \
+                      code that sets it off:";
 
 /// One ranked lesson: its scope and its line in the briefing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
