@@ -51,7 +51,15 @@ fn the_review_command_names_an_installed_car_by_its_path() {
     write_file(&project, "src/app.py", "VALUE = 1\n");
     let program = project.home().join("my tools/car");
     std::fs::create_dir_all(program.parent().unwrap()).unwrap();
-    std::fs::copy(assert_cmd::cargo::cargo_bin("car"), &program).unwrap();
+    // Copied by `cp`, so no file descriptor open for writing it is ever in this process, where a
+    // test running beside this one could inherit it through a fork and make the exec fail with
+    // "text file busy".
+    let copied = std::process::Command::new("cp")
+        .arg(assert_cmd::cargo::cargo_bin("car"))
+        .arg(&program)
+        .status()
+        .unwrap();
+    assert!(copied.success());
     let payload = stop_payload(&project, SESSION, Some("Done."));
     let output = assert_cmd::Command::from_std(project.car_std_at(&program))
         .args(["hook", "stop"])
