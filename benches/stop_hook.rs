@@ -7,11 +7,13 @@
 //!
 //! Run: `cargo bench --bench stop_hook` (prints medians; no pass/fail).
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use common::{NOW, report, run, time_hook};
 use serde_json::{Value, json};
 
 const RUNS: usize = 60;
@@ -178,23 +180,7 @@ fn time_hook_with(
     let mut times = Vec::with_capacity(RUNS);
     for _ in 0..RUNS + 3 {
         before();
-        let started = Instant::now();
-        let mut child = Command::new(car)
-            .args(["hook", hook])
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("car runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(payload.as_bytes())
-            .expect("payload written");
-        child.wait().expect("car finishes");
-        times.push(started.elapsed());
+        times.push(time_hook(car, root, hook, &payload, NOW));
     }
     times.drain(..3);
     times
@@ -202,26 +188,4 @@ fn time_hook_with(
 
 fn sha256_hex(bytes: &[u8]) -> String {
     car::session::event::content_hash(bytes)
-}
-
-fn report(label: &str, times: &[Duration]) {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    let median = sorted[sorted.len() / 2];
-    let p90 = sorted[sorted.len() * 9 / 10];
-    println!(
-        "{label:<34} median {:>6.2} ms   p90 {:>6.2} ms   min {:>6.2} ms",
-        ms(median),
-        ms(p90),
-        ms(sorted[0])
-    );
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
-}
-
-fn run(command: &mut Command) {
-    let status = command.status().expect("command runs");
-    assert!(status.success(), "{command:?}");
 }

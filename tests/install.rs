@@ -118,19 +118,8 @@ fn runtime_state_is_git_ignored_but_lessons_are_not() {
 fn install_and_status_name_the_car_the_hooks_will_run() {
     let project = TestProject::new();
     let car = assert_cmd::cargo::cargo_bin("car");
-    let run_with_path = |path: &std::path::Path, args: &[&str]| {
-        let output = assert_cmd::Command::from_std(project.car_std())
-            .args(args)
-            .env("PATH", path)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{args:?}: {output:?}");
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    };
+    let run_with_path =
+        |path: &std::path::Path, args: &[&str]| said(&project, ("PATH", path), args);
     let empty = project.home().join("empty-bin");
     std::fs::create_dir_all(&empty).unwrap();
     let said = run_with_path(&empty, &["install", "--non-interactive"]);
@@ -169,19 +158,7 @@ fn codex_trust_is_read_from_codexs_own_records() {
     let project = TestProject::new();
     let codex_home = project.home().join("codex-home");
     std::fs::create_dir_all(&codex_home).unwrap();
-    let run = |args: &[&str]| {
-        let output = assert_cmd::Command::from_std(project.car_std())
-            .args(args)
-            .env("CODEX_HOME", &codex_home)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{args:?}: {output:?}");
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    };
+    let run = |args: &[&str]| said(&project, ("CODEX_HOME", &codex_home), args);
     let said = run(&["install", "--agent", "codex", "--non-interactive"]);
     assert!(
         said.contains("this project is not trusted") && said.contains("loads none of its hooks"),
@@ -244,4 +221,20 @@ fn codex_trust_is_read_from_codexs_own_records() {
         .find(|row| row["agent"] == "codex")
         .unwrap();
     assert_eq!(codex["codex_trust"]["state"], "not_all_trusted", "{codex}");
+}
+
+/// What `car ARGS…` printed (stdout, then stderr) with one environment variable set, asserting
+/// it succeeded.
+fn said(project: &TestProject, (name, value): (&str, &std::path::Path), args: &[&str]) -> String {
+    let output = assert_cmd::Command::from_std(project.car_std())
+        .args(args)
+        .env(name, value)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }

@@ -34,6 +34,23 @@ fn start(project: &TestProject, agent: &str, folder: &str, stop: &str, source: &
     )
 }
 
+/// The agent's shell tool ran `command` (its captured payload, `shell_name`).
+fn ran(project: &TestProject, agent: &str, folder: &str, shell_name: &str, command: &str) {
+    project.hook_as(
+        agent,
+        "post-tool-use",
+        &project.shell_payload(folder, shell_name, command),
+    );
+}
+
+/// The agent's first shell command writes `gen.py` with a syntax error and names the person's
+/// `notes.py` on its command line.
+fn writes_gen_py_naming_notes(project: &TestProject, agent: &str, folder: &str, shell_name: &str) {
+    project.write("gen.py", "def g(:\n    pass\n");
+    let command = "cat notes.py && cat > gen.py <<'EOF'\ndef g(:\nEOF";
+    ran(project, agent, folder, shell_name, command);
+}
+
 fn stop(project: &TestProject, agent: &str, folder: &str, name: &str) -> HookAnswer {
     project.hook_as(
         agent,
@@ -73,13 +90,7 @@ fn what_was_changed_before_the_session_started_is_not_its_change() {
             "{agent}: {}",
             started.stdout
         );
-        let command = "cat notes.py && cat > gen.py <<'EOF'\ndef g(:\nEOF";
-        project.write("gen.py", "def g(:\n    pass\n");
-        project.hook_as(
-            agent,
-            "post-tool-use",
-            &project.shell_payload(folder, shell_name, command),
-        );
+        writes_gen_py_naming_notes(&project, agent, folder, shell_name);
         let answer = stop(&project, agent, folder, stop_name);
         assert!(answer.holds_back(), "{agent}: {}", answer.stdout);
         let files = files_to_review(&answer);
@@ -102,13 +113,7 @@ fn without_a_session_start_a_file_named_on_the_first_command_is_taken_for_its_ch
     let (agent, folder, shell_name, stop_name) = AGENTS[0];
     let project = committed_project();
     project.write("notes.py", "PERSON = 1\n");
-    let command = "cat notes.py && cat > gen.py <<'EOF'\ndef g(:\nEOF";
-    project.write("gen.py", "def g(:\n    pass\n");
-    project.hook_as(
-        agent,
-        "post-tool-use",
-        &project.shell_payload(folder, shell_name, command),
-    );
+    writes_gen_py_naming_notes(&project, agent, folder, shell_name);
     let answer = stop(&project, agent, folder, stop_name);
     assert!(
         files_to_review(&answer).contains("notes.py"),
@@ -140,11 +145,7 @@ fn a_resumed_session_keeps_its_baseline() {
     let project = committed_project();
     start(&project, agent, folder, stop_name, "startup");
     project.write("app.py", "VALUE = 2\n");
-    project.hook_as(
-        agent,
-        "post-tool-use",
-        &project.shell_payload(folder, shell_name, "sed -i s/1/2/ app.py"),
-    );
+    ran(&project, agent, folder, shell_name, "sed -i s/1/2/ app.py");
     let resumed = start(&project, agent, folder, stop_name, "resume");
     assert_eq!(resumed.json, serde_json::json!({}), "{}", resumed.stdout);
     let answer = stop(&project, agent, folder, stop_name);

@@ -1,6 +1,9 @@
 //! What the whole-process benchmarks share: a git project with a generated lesson library, Claude
 //! Code's Edit payload, one hook process, and the median / p90 / min line each case prints.
 
+// Every bench compiles this module as its own and uses only part of it.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -13,7 +13,6 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
-use sha2::Digest;
 
 use crate::project::Project;
 
@@ -253,8 +252,7 @@ fn hook_hash(label: &str, matcher: Option<&str>, handler: &Value) -> String {
         identity.insert("matcher".into(), json!(matcher));
     }
     let canonical = sorted(&Value::Object(identity));
-    let digest = sha2::Sha256::digest(canonical.to_string().as_bytes());
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    let hex = crate::session::event::content_hash(canonical.to_string().as_bytes());
     format!("sha256:{hex}")
 }
 

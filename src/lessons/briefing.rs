@@ -22,10 +22,10 @@ use crate::lessons::model::Lesson;
 use crate::scope::{Scope, ScopeSet};
 
 /// The briefing's size bound.
-pub(crate) const MAX_BYTES: usize = 4 * 1024;
+const MAX_BYTES: usize = 4 * 1024;
 
 /// Lessons lighter than this are not briefed.
-pub(crate) const MIN_WEIGHT: u32 = 2;
+const MIN_WEIGHT: u32 = 2;
 
 /// How many ranked lines the cache keeps (a briefing of 4 KB holds a few dozen; the rest leaves
 /// room for lessons whose scope matches no file of the project).
@@ -40,7 +40,7 @@ const HEADER: &str = "car: lessons for this project's code, heaviest first (from
 
 /// One ranked lesson: its scope and its line in the briefing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Row {
+struct Row {
     pub(crate) scope: String,
     pub(crate) line: String,
 }
@@ -94,7 +94,7 @@ fn cache_path(lessons_file: &Path) -> PathBuf {
 }
 
 /// The lessons worth briefing, best first, as lines.
-pub(crate) fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> Vec<Row> {
+fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> Vec<Row> {
     let mut chosen: Vec<&Lesson> = lessons
         .into_iter()
         .filter(|lesson| !lesson.is_retired() && lesson.weight >= MIN_WEIGHT)
@@ -118,7 +118,7 @@ pub(crate) fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> 
 
 /// The briefing text: the rows whose scope covers one of `files` (all when `None`), in order,
 /// whole lines up to [`MAX_BYTES`].
-pub(crate) fn render(rows: &[Row], files: Option<&[String]>) -> Option<String> {
+fn render(rows: &[Row], files: Option<&[String]>) -> Option<String> {
     let applies = scopes_that_apply(rows, files);
     let mut text = String::from(HEADER);
     let mut listed = 0;
