@@ -134,6 +134,10 @@ pub(crate) enum HookCommand {
     /// PostToolUse (Write|Edit|MultiEdit|NotebookEdit, and Bash to tell the agent's own shell
     /// changes from the person's corrections): validate, match lessons, learn, track
     PostToolUse,
+    /// PreToolUse (Claude Code Write|Edit|MultiEdit, Codex apply_patch, Gemini CLI BeforeTool
+    /// write_file|replace): check the file as the tool would leave it and stop a write a trusted
+    /// checker rejects or that repeats a heavy lesson; otherwise silent
+    PreToolUse,
     /// Stop and SubagentStop: the review gate
     Stop,
     /// SessionEnd: close the session's state and remove stale sessions

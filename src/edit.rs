@@ -16,10 +16,13 @@ use similar::{ChangeTag, TextDiff};
 use crate::project::{Inside, Project};
 
 mod carried;
+pub(crate) mod codex_patch;
 mod not_checked;
+pub(crate) mod replace;
 
 pub(crate) use carried::CarriedOver;
 pub(crate) use not_checked::NotChecked;
+pub(crate) use replace::Replacement;
 
 /// Files larger than this are not checked (one note instead).
 pub(crate) const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
@@ -92,7 +95,7 @@ pub(crate) enum Delta {
     /// `structuredPatch` hunks.
     Patch(Vec<Hunk>),
     /// Old/new string pairs (Edit, MultiEdit, replace, afterFileEdit).
-    Replacements(Vec<(String, String)>),
+    Replacements(Vec<Replacement>),
     /// A whole-file write; `before` is the previous content (`None`: the file was created).
     Whole { before: Option<String> },
     /// Lines a patch added, with the patch's context to locate them.
@@ -176,7 +179,7 @@ impl Delta {
             Delta::Patch(hunks) => from_hunks(hunks),
             Delta::Replacements(pairs) => pairs
                 .iter()
-                .flat_map(|(old, new)| from_replacement(old, new, content))
+                .flat_map(|pair| from_replacement(&pair.old, &pair.new, content))
                 .collect(),
             Delta::Whole {
                 before: Some(before),
@@ -200,7 +203,8 @@ impl Delta {
             Delta::Patch(hunks) => undo_hunks(hunks, content),
             Delta::Replacements(pairs) => {
                 let mut text = content.to_string();
-                for (old, new) in pairs.iter().rev() {
+                for pair in pairs.iter().rev() {
+                    let (old, new) = (&pair.old, &pair.new);
                     if new.is_empty() || text.matches(new.as_str()).count() != 1 {
                         return None;
                     }
@@ -433,12 +437,12 @@ mod tests {
             lines: vec![" zzz".into()],
         };
         assert_eq!(Delta::Patch(vec![wrong_context]).undo(content), None);
-        let pairs = vec![("x = 1".to_string(), "x = 2".to_string())];
+        let pairs = vec![Replacement::once("x = 1", "x = 2")];
         assert_eq!(
             Delta::Replacements(pairs).undo("a\nx = 2\n").as_deref(),
             Some("a\nx = 1\n")
         );
-        let twice = vec![("x".to_string(), "y".to_string())];
+        let twice = vec![Replacement::once("x", "y")];
         assert_eq!(Delta::Replacements(twice).undo("y y"), None);
     }
 

@@ -152,6 +152,11 @@ pub struct Settings {
     pub(crate) learning_enabled: bool,
     /// Whether SessionStart briefs the agent with the project's lessons.
     pub(crate) session_briefing: bool,
+    /// Whether PreToolUse denies a write before it lands (a trusted checker's error, a heavy
+    /// lesson).
+    pub(crate) prevent_edits: bool,
+    /// A lesson of at least this weight denies the write that repeats it (PreToolUse).
+    pub(crate) prevent_weight: u32,
     /// An explicit Python interpreter; otherwise the first real `python3` on PATH.
     pub(crate) python_interpreter: Option<String>,
 }
@@ -180,6 +185,8 @@ impl Default for Settings {
             lessons_enabled: true,
             learning_enabled: true,
             session_briefing: true,
+            prevent_edits: true,
+            prevent_weight: 6,
             python_interpreter: None,
         }
     }

@@ -1,8 +1,8 @@
 //! The answer shapes the agents share: an [`Answer`] becomes the JSON object one agent's hook
 //! protocol reads on stdout. Each agent's file picks its shape and its words; `output` prints it.
 //!
-//! Invariant: `hookSpecificOutput` is only ever sent after an edit and at a session's start (the
-//! briefing, which Claude Code, Codex and Gemini CLI all put before the model). Codex validates a
+//! Invariant: `hookSpecificOutput` is only ever sent before and after an edit and at a session's
+//! start (the briefing, which Claude Code, Codex and Gemini CLI all put before the model). Codex validates a
 //! Stop answer against a closed schema and fails the hook on any other field, and no agent reads
 //! extra context at a stop or session end; there, context becomes part of the human message.
 
@@ -13,6 +13,7 @@ use crate::answer::Answer;
 /// Which hook event an answer answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HookEvent {
+    PreToolUse,
     PostToolUse,
     Stop,
     SessionEnd,
@@ -26,19 +27,41 @@ pub(super) struct DecisionWords {
     pub(super) block: &'static str,
     /// The `hookEventName` of context after an edit.
     pub(super) context_event: &'static str,
+    /// How a write is stopped before the tool runs: Claude Code's and Codex's
+    /// `hookSpecificOutput.permissionDecision: deny`, or Gemini CLI's `decision: deny`.
+    pub(super) deny_before_tool: DenyShape,
+}
+
+/// The shape of a stop before the tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DenyShape {
+    /// `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+    /// "permissionDecisionReason": …}}`.
+    PermissionDecision,
+    /// `{"decision": <block word>, "reason": …}`.
+    Decision,
 }
 
 /// The Claude-style answer in the agent's own words.
 pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &DecisionWords) -> Value {
     let mut object = Map::new();
-    if let Some(reason) = &answer.block_reason {
+    if let Some(reason) = &answer.block_reason
+        && event == HookEvent::PreToolUse
+        && words.deny_before_tool == DenyShape::PermissionDecision
+    {
+        object.insert(
+            "hookSpecificOutput".into(),
+            json!({"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}),
+        );
+    } else if let Some(reason) = &answer.block_reason {
         object.insert("decision".into(), json!(words.block));
         object.insert("reason".into(), json!(reason));
     } else if let Some(context) = &answer.additional_context {
         let event_name = match event {
             HookEvent::PostToolUse => Some(words.context_event),
             HookEvent::SessionStart => Some("SessionStart"),
-            HookEvent::Stop | HookEvent::SessionEnd => None,
+            // Nothing is said before an edit but a stop.
+            HookEvent::PreToolUse | HookEvent::Stop | HookEvent::SessionEnd => None,
         };
         if let Some(event_name) = event_name {
             object.insert(

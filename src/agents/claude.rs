@@ -10,10 +10,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::answer::{DecisionWords, HookEvent, decision_shaped};
+use super::answer::{DecisionWords, DenyShape, HookEvent, decision_shaped};
 use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse, text};
 use super::{
-    Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
+    Agent, POST_TOOL_USE_TIMEOUT, PRE_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT,
+    group, hook_command,
 };
 use crate::answer::Answer;
 use crate::edit::Hunk;
@@ -22,9 +23,19 @@ use crate::edit::Hunk;
 /// its work, not a person's correction (lessons from corrections, docs/lessons.md).
 pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
+/// The tools whose result PreToolUse can know before they run.
+pub(crate) const WRITE_MATCHER: &str = "Write|Edit|MultiEdit";
+
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     let handler = |event: &str, timeout: u64| json!({"type": "command", "command": hook_command(event, Agent::Claude), "timeout": timeout});
     let mut entries = Map::new();
+    entries.insert(
+        "PreToolUse".into(),
+        json!([group(
+            Some(WRITE_MATCHER),
+            handler("pre-tool-use", PRE_TOOL_USE_TIMEOUT)
+        )]),
+    );
     entries.insert(
         "PostToolUse".into(),
         json!([group(
@@ -73,7 +84,11 @@ pub(super) fn write_call(raw: &RawPayload) -> ToolCall {
         _ if text(response, "type").as_deref() == Some("create") => Previous::Known(None),
         _ => Previous::Unknown,
     };
-    ToolCall::Write { path, before }
+    ToolCall::Write {
+        path,
+        before,
+        content: text(input, "content"),
+    }
 }
 
 /// An edit of strings in one file, with Claude Code's own diff of it when the response has one.
@@ -144,6 +159,7 @@ pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
 pub(super) const WORDS: DecisionWords = DecisionWords {
     block: "block",
     context_event: "PostToolUse",
+    deny_before_tool: DenyShape::PermissionDecision,
 };
 
 /// The assistant text of one transcript line: `{"type": "assistant", "message": {"content": …}}`

@@ -15,7 +15,8 @@ use serde_json::{Map, Value, json};
 use super::answer::{HookEvent, decision_shaped};
 use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse, text};
 use super::{
-    Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
+    Agent, POST_TOOL_USE_TIMEOUT, PRE_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT,
+    group, hook_command,
 };
 use crate::answer::Answer;
 
@@ -24,9 +25,19 @@ use crate::answer::Answer;
 /// its work, never a person's correction.
 const EDIT_MATCHER: &str = "apply_patch|Edit|Write|Bash";
 
+/// The edit tools, whose result PreToolUse can know before they run.
+const WRITE_MATCHER: &str = "apply_patch|Edit|Write";
+
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     let handler = |event: &str, timeout: u64| json!({"type": "command", "command": hook_command(event, Agent::Codex), "timeout": timeout});
     let mut entries = Map::new();
+    entries.insert(
+        "PreToolUse".into(),
+        json!([group(
+            Some(WRITE_MATCHER),
+            handler("pre-tool-use", PRE_TOOL_USE_TIMEOUT)
+        )]),
+    );
     entries.insert(
         "PostToolUse".into(),
         json!([group(

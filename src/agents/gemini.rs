@@ -13,10 +13,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::answer::{DecisionWords, HookEvent, decision_shaped};
+use super::answer::{DecisionWords, DenyShape, HookEvent, decision_shaped};
 use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse};
 use super::{
-    Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT, group, hook_command,
+    Agent, POST_TOOL_USE_TIMEOUT, PRE_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT,
+    group, hook_command,
 };
 use crate::answer::Answer;
 
@@ -24,9 +25,19 @@ use crate::answer::Answer;
 /// work, never a person's correction.
 const EDIT_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
 
+/// The edit tools, whose result BeforeTool can know before they run.
+const WRITE_MATCHER: &str = "^(write_file|replace)$";
+
 pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     let handler = |name: &str, event: &str, seconds: u64| json!({"name": name, "type": "command", "command": hook_command(event, Agent::Gemini), "timeout": seconds.saturating_mul(1000)});
     let mut entries = Map::new();
+    entries.insert(
+        "BeforeTool".into(),
+        json!([group(
+            Some(WRITE_MATCHER),
+            handler("car-pre-tool-use", "pre-tool-use", PRE_TOOL_USE_TIMEOUT)
+        )]),
+    );
     entries.insert(
         "AfterTool".into(),
         json!([group(
@@ -77,11 +88,13 @@ fn with_found_content(call: ToolCall, raw: &RawPayload) -> ToolCall {
             ToolCall::Write {
                 path,
                 before: Previous::Unknown,
+                content,
             },
             Previous::Known(before),
         ) => ToolCall::Write {
             path,
             before: Previous::Known(before),
+            content,
         },
         (
             ToolCall::Replace {
@@ -127,6 +140,7 @@ pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
 const WORDS: DecisionWords = DecisionWords {
     block: "deny",
     context_event: "AfterTool",
+    deny_before_tool: DenyShape::Decision,
 };
 
 pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {

@@ -49,6 +49,10 @@ const STOP_TIMEOUT_MARGIN: u64 = 60;
 /// The PostToolUse hook's time limit in seconds (its own budget is 20 s).
 pub(crate) const POST_TOOL_USE_TIMEOUT: u64 = 30;
 
+/// The PreToolUse hook's time limit in seconds (its own budget is 10 s; past it the write goes
+/// through).
+pub(crate) const PRE_TOOL_USE_TIMEOUT: u64 = 15;
+
 /// The SessionEnd hook's time limit in seconds (its own budget is 0.9 s).
 pub(crate) const SESSION_END_TIMEOUT: u64 = 2;
 

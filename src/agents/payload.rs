@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::Agent;
 use crate::edit::Hunk;
+use crate::edit::replace::{Occurrences, Replacement};
 
 /// The session id of a payload that names none. It is no plain id (`@`), so its folder is hashed
 /// ([`crate::project::folder_name_of`]) and never the folder of a session an agent named,
@@ -99,7 +100,13 @@ pub(crate) struct ToolUse {
 #[derive(Debug, Default)]
 pub(crate) enum ToolCall {
     /// A whole file written (Claude Code `Write`, Gemini CLI `write_file`).
-    Write { path: String, before: Previous },
+    Write {
+        path: String,
+        before: Previous,
+        /// The content the tool writes, as its input says (what PreToolUse checks; after the
+        /// tool ran, the file on disk is read instead).
+        content: Option<String>,
+    },
     /// Strings replaced in one file (Claude Code `Edit` / `MultiEdit`, Gemini CLI `replace`,
     /// Cursor `afterFileEdit`).
     Replace {
@@ -108,8 +115,9 @@ pub(crate) enum ToolCall {
         original: Option<String>,
         /// The agent's own diff of the edit (Claude Code's `structuredPatch`), best first.
         hunks: Vec<Hunk>,
-        /// Old/new string pairs, to locate the new text when there is no diff.
-        replacements: Vec<(String, String)>,
+        /// Old/new string pairs, to locate the new text when there is no diff (and, before
+        /// the tool runs, to apply).
+        replacements: Vec<Replacement>,
     },
     /// One notebook cell written or deleted (Claude Code `NotebookEdit`).
     NotebookCell {
@@ -249,8 +257,9 @@ pub(super) fn text(value: &Value, key: &str) -> Option<String> {
 }
 
 /// Old/new pairs of an edit: `edits[]` (MultiEdit), a list of them (Cursor's afterFileEdit) or
-/// one `old_string`/`new_string` pair.
-pub(super) fn replacements(value: &Value) -> Vec<(String, String)> {
+/// one `old_string`/`new_string` pair, each with how many places it replaces (`replace_all`,
+/// Gemini CLI's `allow_multiple` or `expected_replacements`).
+pub(super) fn replacements(value: &Value) -> Vec<Replacement> {
     let pair = |value: &Value| {
         let new = value.get("new_string")?.as_str()?.to_string();
         let old = value
@@ -258,7 +267,20 @@ pub(super) fn replacements(value: &Value) -> Vec<(String, String)> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        Some((old, new))
+        let flag = |key: &str| value.get(key).and_then(Value::as_bool) == Some(true);
+        let expected = value.get("expected_replacements").and_then(Value::as_u64);
+        let occurrences = match expected {
+            _ if flag("replace_all") || flag("allow_multiple") => Occurrences::Every,
+            Some(count) if count > 1 => {
+                Occurrences::Exactly(usize::try_from(count).unwrap_or(usize::MAX))
+            }
+            _ => Occurrences::One,
+        };
+        Some(Replacement {
+            old,
+            new,
+            occurrences,
+        })
     };
     let list = value
         .get("edits")

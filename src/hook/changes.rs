@@ -15,6 +15,7 @@
 use std::path::PathBuf;
 
 use crate::agents::payload::{Payload, Previous, ToolCall};
+use crate::edit::codex_patch::{self, Action};
 use crate::edit::{AddedLine, Delta, Edit, NotChecked, PatchChunk, outside, read_project_file};
 use crate::project::{Inside, Project};
 use crate::session::authored::ShellRun;
@@ -138,7 +139,7 @@ fn touched_files(payload: &Payload) -> Vec<Touched> {
         is_before_unknown: false,
     };
     match &payload.tool.call {
-        ToolCall::Write { path, before } => vec![Touched {
+        ToolCall::Write { path, before, .. } => vec![Touched {
             is_before_unknown: *before == Previous::Unknown,
             ..touched(
                 path,
@@ -181,54 +182,42 @@ fn touched_files(payload: &Payload) -> Vec<Touched> {
     }
 }
 
-/// Parses the Codex patch envelope (`*** Add File:`, `*** Update File:`, `*** Delete File:`).
+/// The files of a Codex patch envelope, with the new-side lines of each to locate its added
+/// lines in the file as written.
 fn codex_patch(patch: &str) -> Vec<Touched> {
-    let mut touched: Vec<Touched> = Vec::new();
-    for line in patch.lines() {
-        if let Some(path) = line.strip_prefix("*** Add File: ") {
-            touched.push(Touched {
-                path: path.trim().to_string(),
-                delta: Some(Delta::PatchLines(vec![PatchChunk::default()])),
-                before: Some(String::new()),
-                is_before_unknown: false,
-            });
-        } else if let Some(path) = line.strip_prefix("*** Update File: ") {
-            touched.push(Touched {
-                path: path.trim().to_string(),
-                delta: Some(Delta::PatchLines(vec![PatchChunk::default()])),
-                before: None,
-                is_before_unknown: false,
-            });
-        } else if let Some(path) = line.strip_prefix("*** Delete File: ") {
-            touched.push(Touched {
-                path: path.trim().to_string(),
-                delta: None,
-                before: None,
-                is_before_unknown: false,
-            });
-        } else if let Some(path) = line.strip_prefix("*** Move to: ") {
-            if let Some(last) = touched.last_mut() {
-                last.path = path.trim().to_string();
-            }
-        } else if line.starts_with("***") {
-            continue;
-        } else if let Some(Touched {
-            delta: Some(Delta::PatchLines(chunks)),
-            ..
-        }) = touched.last_mut()
-        {
-            if line.starts_with("@@") {
-                chunks.push(PatchChunk::default());
-            } else if let Some(chunk) = chunks.last_mut() {
-                if let Some(added) = line.strip_prefix('+') {
-                    chunk.lines.push((true, added.to_string()));
-                } else if let Some(context) = line.strip_prefix(' ') {
-                    chunk.lines.push((false, context.to_string()));
+    codex_patch::parse(patch)
+        .into_iter()
+        .map(|file| {
+            let (delta, before) = match &file.action {
+                Action::Add(lines) => {
+                    let chunk = PatchChunk {
+                        lines: lines.iter().map(|line| (true, line.clone())).collect(),
+                    };
+                    (Some(Delta::PatchLines(vec![chunk])), Some(String::new()))
                 }
+                Action::Update(chunks) => {
+                    let chunks = chunks
+                        .iter()
+                        .map(|chunk| PatchChunk {
+                            lines: chunk
+                                .new_lines()
+                                .into_iter()
+                                .map(|(added, text)| (added, text.to_string()))
+                                .collect(),
+                        })
+                        .collect();
+                    (Some(Delta::PatchLines(chunks)), None)
+                }
+                Action::Delete => (None, None),
+            };
+            Touched {
+                path: file.path,
+                delta,
+                before,
+                is_before_unknown: false,
             }
-        }
-    }
-    touched
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 pub(crate) mod changes;
 pub(crate) mod context;
 pub(crate) mod post_tool_use;
+pub(crate) mod pre_tool_use;
+mod proposed;
 pub(crate) mod session_end;
 pub(crate) mod session_start;
 pub(crate) mod stdin;
@@ -28,6 +30,7 @@ use crate::state::log_hook_error;
 pub(crate) fn run(args: &HookArgs) {
     let event = match args.event {
         HookCommand::PostToolUse => HookEvent::PostToolUse,
+        HookCommand::PreToolUse => HookEvent::PreToolUse,
         HookCommand::Stop => HookEvent::Stop,
         HookCommand::SessionEnd => HookEvent::SessionEnd,
         HookCommand::SessionStart => HookEvent::SessionStart,
@@ -81,6 +84,9 @@ pub(crate) fn run(args: &HookArgs) {
 fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
     match event {
         HookEvent::PostToolUse => Duration::from_secs(20),
+        // The agent waits for it before every edit: past this, the write goes through unchecked
+        // here (the PostToolUse hook still checks it).
+        HookEvent::PreToolUse => Duration::from_secs(10),
         HookEvent::SessionEnd => Duration::from_millis(900),
         HookEvent::SessionStart => Duration::from_secs(4),
         HookEvent::Stop => {
@@ -138,6 +144,7 @@ fn guarded(
 fn dispatch(context: &HookContext, event: HookEvent) -> Answer {
     let answer = match event {
         HookEvent::PostToolUse => post_tool_use::handle(context),
+        HookEvent::PreToolUse => pre_tool_use::handle(context),
         HookEvent::Stop => stop::handle(context),
         HookEvent::SessionEnd => session_end::handle(context),
         HookEvent::SessionStart => session_start::handle(context),

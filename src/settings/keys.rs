@@ -158,6 +158,10 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     reader.read("lessonsEnabled", &mut s.lessons_enabled, boolean);
     reader.read("learningEnabled", &mut s.learning_enabled, boolean);
     reader.read("sessionBriefing", &mut s.session_briefing, boolean);
+    reader.read("preventEdits", &mut s.prevent_edits, boolean);
+    reader.read("preventWeight", &mut s.prevent_weight, |v| {
+        whole(v, 1).and_then(|n| u32::try_from(n).map_err(|_| ValueProblem::TooLarge))
+    });
     reader.read(
         "pythonInterpreter",
         &mut s.python_interpreter,

@@ -152,6 +152,10 @@ pub(crate) const LESSON_PROBLEMS: &str = "lesson-problems.json";
 /// The session's lesson warnings still waiting for their outcome (heeded or ignored).
 pub(crate) const OPEN_WARNINGS: &str = "open-warnings.json";
 
+/// The writes PreToolUse stopped in the session (file and content hash), so the same write sent
+/// again unchanged goes through.
+pub(crate) const STOPPED_WRITES: &str = "stopped-writes.json";
+
 // A review's files: one prefix (`reviews/<id>`, a deep review's `round-<n>`) and these suffixes.
 
 /// The prompt the reviewer was given.

@@ -96,6 +96,20 @@ pub(crate) fn needs_before(source: &Source<'_>) -> bool {
     })
 }
 
+/// Whether `diagnostic`, found in `source`, is an error car is certain of without the edit to
+/// compare with: a checker of the content alone ([`Origin::judges_content`]), or a grammar trusted
+/// to block ([`trust::Trust::Blocks`]). Only such an error may stop a write before it lands.
+pub(crate) fn is_certain(diagnostic: &Diagnostic, source: &Source<'_>) -> bool {
+    diagnostic.is_error()
+        && match diagnostic.origin {
+            Origin::TreeSitter => Language::detect(source.path, source.content, source.language)
+                .is_some_and(|language| {
+                    trust::trust(language, source.path, source.content) == trust::Trust::Blocks
+                }),
+            origin => origin.judges_content(),
+        }
+}
+
 /// What a validator gets to look at.
 #[derive(Debug, Clone, Copy)]
 pub struct Source<'a> {

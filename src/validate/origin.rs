@@ -10,9 +10,12 @@
 /// Which checker found a diagnostic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Origin {
-    /// The language's own interpreter run on the content (Python's `compile()` and its import
-    /// check).
+    /// The language's own interpreter or compiler front end judging the content alone (Python's
+    /// `compile()`).
     Interpreter,
+    /// Whether an import resolves: decided by what is installed and declared around the file
+    /// (Python's import check), not by the content alone.
+    Environment,
     /// `bash -n`.
     Shell,
     /// serde_json: JSON, JSON with comments, JSON Lines.
@@ -43,6 +46,21 @@ impl Origin {
         !matches!(self, Origin::TreeSitter)
     }
 
+    /// Whether the checker judges the content alone and is never wrong about it, so that its
+    /// error may stop a write before it lands (PreToolUse). A grammar's error may only where the
+    /// grammar is trusted to block ([`crate::validate::trust`]); an import depends on the
+    /// environment; a custom rule is a linter's opinion.
+    pub(crate) fn judges_content(self) -> bool {
+        matches!(
+            self,
+            Origin::Interpreter
+                | Origin::Shell
+                | Origin::JsonParser
+                | Origin::YamlParser
+                | Origin::ExternalTool
+        )
+    }
+
     /// Whether an error of this checker may become a learned lesson: a mistake written into the
     /// project's code. car's own configuration checks teach nothing (learning from them would
     /// turn a lesson's trigger into a new lesson), and a recorded diagnostic was already weighed
@@ -56,8 +74,9 @@ impl Origin {
 mod tests {
     use super::*;
 
-    const ALL: [Origin; 9] = [
+    const ALL: [Origin; 10] = [
         Origin::Interpreter,
+        Origin::Environment,
         Origin::Shell,
         Origin::JsonParser,
         Origin::YamlParser,
@@ -87,6 +106,24 @@ mod tests {
         // The checkers of the project's code teach, a grammar's (trusted) errors included.
         assert!(Origin::TreeSitter.may_teach());
         assert!(Origin::CustomRule.may_teach());
+    }
+
+    #[test]
+    fn only_checkers_of_the_content_alone_may_stop_a_write() {
+        let judges: Vec<Origin> = ALL
+            .into_iter()
+            .filter(|origin| origin.judges_content())
+            .collect();
+        assert_eq!(
+            judges,
+            [
+                Origin::Interpreter,
+                Origin::Shell,
+                Origin::JsonParser,
+                Origin::YamlParser,
+                Origin::ExternalTool
+            ]
+        );
     }
 
     #[test]

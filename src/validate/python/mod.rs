@@ -326,7 +326,7 @@ impl PythonProject {
         source: &Source<'_>,
         too_old: Option<&str>,
     ) -> Option<Diagnostic> {
-        let (line, column, severity, message, subject) = match finding {
+        let (line, column, severity, message, subject, origin) = match finding {
             Finding::Interpreter { .. } => return None,
             Finding::Error {
                 line,
@@ -339,8 +339,16 @@ impl PythonProject {
                     Severity::Warning,
                     format!("{message} ({why})"),
                     None,
+                    Origin::Interpreter,
                 ),
-                None => (line, column, Severity::Error, message, None),
+                None => (
+                    line,
+                    column,
+                    Severity::Error,
+                    message,
+                    None,
+                    Origin::Interpreter,
+                ),
             },
             Finding::Missing {
                 line,
@@ -352,7 +360,14 @@ impl PythonProject {
                 let (severity, message) =
                     self.missing(&module, top_found, conditional, program, source.path);
                 let subject = (severity == Severity::Error).then_some(module);
-                (line, column, severity, message, subject)
+                (
+                    line,
+                    column,
+                    severity,
+                    message,
+                    subject,
+                    Origin::Environment,
+                )
             }
         };
         let (line, column) = (line.max(1), column.max(1));
@@ -362,7 +377,7 @@ impl PythonProject {
             column,
             severity,
             validator: VALIDATOR.to_string(),
-            origin: Origin::Interpreter,
+            origin,
             message,
             snippet: snippet_at(source.content, line, column),
             subject,

@@ -1,0 +1,178 @@
+//! The PreToolUse hook (Claude Code `PreToolUse`, Codex `PreToolUse`, Gemini CLI `BeforeTool`):
+//! before an edit tool runs, check the file as the tool would leave it ([`super::proposed`]) and
+//! stop the write when car is certain it is wrong, so the broken file never touches disk:
+//! - a checker car fully trusts ([`crate::validate::is_certain`]: Python's compiler, `bash -n`,
+//!   the JSON and YAML parsers, `gofmt`, `ruby -c`, the grammars trusted to block) rejects the new
+//!   content where the file as it is now is clean;
+//! - the added lines repeat a lesson of weight at least `preventWeight`.
+//!
+//! Everything else is let through silently: a lighter lesson, an import (what is installed
+//! decides), a grammar trusted only for what an edit introduced, a linter's opinion, an edit car
+//! cannot apply the way the tool would. The PostToolUse hook still checks, warns and records what
+//! the write left; this hook records nothing and counts no hit.
+//!
+//! Invariants: this hook never learns and never writes the lessons; a failure lets the write
+//! through (fail open); the same write sent again unchanged after a stop goes through
+//! ([`crate::session::stopped_writes`]).
+
+use crate::answer::Answer;
+use crate::edit::Edit;
+use crate::hook::HookContext;
+use crate::hook::proposed;
+use crate::lessons::Warning;
+use crate::pipeline::{Checker, LessonUse};
+use crate::session::event::content_hash;
+use crate::validate::{Diagnostic, Source};
+
+/// Why one file's write was stopped.
+struct Stop {
+    relative_path: String,
+    hash: String,
+    errors: Vec<Diagnostic>,
+    lessons: Vec<Warning>,
+}
+
+pub(crate) fn handle(context: &HookContext) -> Answer {
+    let settings = &context.settings;
+    if !settings.enabled || !settings.prevent_edits {
+        return Answer::allow();
+    }
+    let edits: Vec<Edit> = proposed::derive(&context.payload, &context.project)
+        .into_iter()
+        .filter(|edit| settings.is_tracked_extension(&edit.relative_path))
+        .collect();
+    if edits.is_empty() {
+        return Answer::allow();
+    }
+    let lessons = LessonUse {
+        record: false,
+        user_layer: context.user_lessons,
+    };
+    let checker = Checker::new(&context.project, settings, context.clock, lessons);
+    let stops: Vec<Stop> = edits
+        .iter()
+        .filter_map(|edit| stop_for(context, &checker, edit))
+        .collect();
+    let mut answer = Answer::allow();
+    let mut stopped = Vec::new();
+    for stop in stops {
+        if crate::session::stopped_writes::take_if_stopped_before(
+            context.session(),
+            &stop.relative_path,
+            &stop.hash,
+        ) {
+            answer = answer.with_system_line(format!(
+                "car: let the write of {} through unchanged, as the agent sent it again after car stopped it; the check after the edit still reports it",
+                stop.relative_path
+            ));
+            continue;
+        }
+        if let Err(error) = crate::session::stopped_writes::remember(
+            context.session(),
+            &stop.relative_path,
+            &stop.hash,
+        ) {
+            answer = answer.with_system_line(format!("car: {error}"));
+        }
+        stopped.push(stop);
+    }
+    if stopped.is_empty() {
+        return answer;
+    }
+    Answer {
+        block_reason: Some(reason(&stopped, settings.prevent_weight)),
+        ..answer
+    }
+}
+
+/// What stops this edit, if anything.
+fn stop_for(context: &HookContext, checker: &Checker<'_>, edit: &Edit) -> Option<Stop> {
+    let report = checker.check(edit);
+    let source = source_of(edit, &edit.content);
+    let mut errors: Vec<Diagnostic> = report
+        .diagnostics
+        .into_iter()
+        .filter(|diagnostic| crate::validate::is_certain(diagnostic, &source))
+        .collect();
+    if !errors.is_empty() && !is_clean_now(checker, edit) {
+        // The file is broken already: the agent may be fixing it a piece at a time.
+        errors.clear();
+    }
+    let lessons: Vec<Warning> = if context.settings.lessons_enabled {
+        report
+            .warnings
+            .into_iter()
+            .filter(|warning| warning.weight >= context.settings.prevent_weight)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if errors.is_empty() && lessons.is_empty() {
+        return None;
+    }
+    Some(Stop {
+        relative_path: edit.relative_path.clone(),
+        hash: content_hash(edit.content.as_bytes()),
+        errors,
+        lessons,
+    })
+}
+
+/// Whether the file as it is now has no error car is certain of (a file that does not exist yet
+/// is clean).
+fn is_clean_now(checker: &Checker<'_>, edit: &Edit) -> bool {
+    let Some(current) = edit.before.as_deref() else {
+        return true;
+    };
+    let source = source_of(edit, current);
+    let report = checker.validators().check(&source, None);
+    !report
+        .diagnostics
+        .iter()
+        .any(|diagnostic| crate::validate::is_certain(diagnostic, &source))
+}
+
+/// The edit's file holding `content`, with nothing added (an import check looks at added lines
+/// only, and imports never stop a write).
+fn source_of<'a>(edit: &'a Edit, content: &'a str) -> Source<'a> {
+    Source {
+        path: &edit.path,
+        display_path: &edit.relative_path,
+        content,
+        language: edit.language.as_deref(),
+        added: &[],
+    }
+}
+
+/// The deny reason: the errors in the words the PostToolUse block uses, then the lessons.
+fn reason(stopped: &[Stop], prevent_weight: u32) -> String {
+    let mut text = String::new();
+    let errors: Vec<&Diagnostic> = stopped.iter().flat_map(|stop| &stop.errors).collect();
+    if !errors.is_empty() {
+        text.push_str(
+            "car: this edit was not made: the file would have errors; fix them in the edit and try again:\n",
+        );
+        for error in errors {
+            text.push_str(&error.render());
+            text.push('\n');
+        }
+    }
+    let mut lessons: Vec<&Warning> = stopped.iter().flat_map(|stop| &stop.lessons).collect();
+    lessons.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.line.cmp(&b.line)));
+    if !lessons.is_empty() {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "car: this edit was not made: it repeats a mistake car learned in this project (lessons of weight {prevent_weight} or more stop an edit); write it the way the lesson says and try again:\n"
+        ));
+        for warning in lessons
+            .iter()
+            .take(super::post_tool_use::MAX_WARNINGS_SHOWN)
+        {
+            text.push_str(&warning.render());
+            text.push('\n');
+        }
+    }
+    text.trim_end().to_string()
+}
