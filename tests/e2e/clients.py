@@ -49,8 +49,10 @@ class Client:
     # appear in a run.
     failure_markers = ()
     hooks_file = ""  # the project's hook configuration, relative to the project
-    # The events `--record` captures: those car does not (yet) wire, whose payloads we want to see.
+    # The events `--record` captures, beside car's own hooks, whose payloads we want to see.
     record_events = ()
+    # Whether car's PreToolUse (Gemini CLI: BeforeTool) hook stops the bad write before it lands.
+    stops_writes = True
 
     def __init__(self, clients_bin, repo):
         self.clients_bin = clients_bin
@@ -92,7 +94,7 @@ class ClaudeCode(Client):
     api = "anthropic"
     agent = "claude"
     hooks_file = ".claude/settings.json"
-    record_events = ("SessionStart", "SessionEnd")
+    record_events = ("SessionStart", "PreToolUse", "SessionEnd")
     failure_markers = (
         "hook output invalid",
         "hook error",
@@ -124,7 +126,13 @@ class ClaudeCode(Client):
         ]
 
     def output_problems(self, output):
-        """Also every hook run the stream-json log does not call a success (car's blocks are exit 0)."""
+        """Also every hook run the stream-json log does not call a success (car's blocks are exit 0).
+
+        Claude Code hands a PreToolUse deny to the model as a tool result "PreToolUse:Write hook
+        error: <reason>": car's own deny is no failure.
+        """
+        denied = "hook error: car: this edit was not made"
+        output = "\n".join(line for line in output.splitlines() if denied not in line)
         problems = super().output_problems(output)
         for line in output.splitlines():
             try:
@@ -162,7 +170,7 @@ class Codex(Client):
     api = "openai"
     agent = "codex"
     hooks_file = ".codex/hooks.json"
-    record_events = ("SessionStart", "SessionEnd")
+    record_events = ("SessionStart", "PreToolUse", "SessionEnd")
     failure_markers = ("failed to parse hook", "invalid hook")
 
     def output_problems(self, output):
@@ -269,7 +277,7 @@ class GeminiCli(Client):
     api = "gemini"
     agent = "gemini"
     hooks_file = ".gemini/settings.json"
-    record_events = ("SessionStart", "AfterAgent", "SessionEnd")
+    record_events = ("SessionStart", "BeforeTool", "AfterAgent", "SessionEnd")
     failure_markers = (
         "hook execution error",
         "hook execution failed",

@@ -118,7 +118,7 @@ def run(client, car, record=None):
         if record:
             os.makedirs(raw_payloads)
             client.add_recorder(project, f"cat > {shlex.quote(raw_payloads)}/$(date +%s%N)-$$.json")
-        script = Script()
+        script = Script(project)
         standin = StandIn(client.api, script, project).start()
         try:
             env.update(client.prepare(root, project, env, standin.url))
@@ -133,11 +133,18 @@ def run(client, car, record=None):
     reasons = verdict(client, script, standin, exit_code, output, project)
     if not briefed(standin):
         reasons.insert(0, "the session-start briefing (car's lesson) never reached the model")
+    if client.stops_writes and script.stopped != (True, False):
+        seen = "never got there" if script.stopped is None else (
+            "bad.py was on disk" if script.stopped[1] else "car's deny was not in the next request"
+        )
+        reasons.insert(0, f"car's PreToolUse did not stop the bad write before it landed ({seen})")
     if reasons:
         reasons.append("client output (last lines):\n" + tail(output, 25))
         return False, reasons, root
     gate = " -> ".join(f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS)
     passed = ["the session-start briefing (car's lesson) reached the model"]
+    if client.stops_writes:
+        passed.append("the write with a syntax error was stopped before it landed (no bad.py on disk) and the model saw why")
     passed += [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
     return True, passed + ["the stop was allowed, the session ended on its own; car's log: " + gate], root
 

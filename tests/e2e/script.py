@@ -6,7 +6,9 @@ already took in the conversation the client sent, so a retried request gets the 
 
 The steps:
   0. write bad.py with a syntax error through the client's edit tool
-  1. car's PostToolUse/AfterTool block must be in this request            -> fix bad.py
+  1. car's message must be in this request: its PreToolUse/BeforeTool deny (the write was stopped,
+     bad.py is not on disk) or its PostToolUse/AfterTool block         -> write bad.py fixed (a
+     stopped write) or fix it with an edit (a blocked one)
   2. the fix must pass (no new error for bad.py)                          -> end the turn
   3. car's stop gate must have blocked with the review request            -> run the submit command
   4. the submit command's output must say the review was recorded         -> end the turn
@@ -22,10 +24,15 @@ import shlex
 import threading
 from dataclasses import dataclass
 
+import os
+
 BAD_FILE = "bad.py"
 BAD_CONTENT = "def f(:\n    return 1\n"
 BAD_LINE = "def f(:"
 FIXED_LINE = "def f():"
+FIXED_CONTENT = "def f():\n    return 1\n"
+# car's PreToolUse deny says the edit was not made.
+STOPPED = "this edit was not made"
 REVIEW_JSON = '{"findings": [], "known_limits": []}'
 
 # car names itself in the stop reason either by its plain name or by the absolute path of the
@@ -38,7 +45,7 @@ SUBMIT_COMMAND = re.compile(
 VALIDATOR_ERROR = re.compile(re.escape(BAD_FILE) + r":\d+:\d+: [^\n]*\[python\]")
 
 STEP_NAMES = {
-    1: "the edit with a syntax error was blocked and the model saw car's message",
+    1: "car's message about the write with a syntax error reached the model",
     2: "the fix passed (no error for bad.py in the next request)",
     3: "the stop was blocked with car's review request",
     4: "the review submitted through the agent's shell was recorded",
@@ -79,9 +86,13 @@ class Conversation:
 class Script:
     """The scripted model for one client run, with the checks it made."""
 
-    def __init__(self):
+    def __init__(self, project=None):
         self.lock = threading.Lock()
         self.checks = {}  # step -> (passed, detail)
+        self.project = project
+        # After step 1: whether car stopped the bad write before it landed (its deny reached the
+        # model and bad.py was not on disk), and what was seen.
+        self.stopped = None
 
     def record(self, step, passed, detail):
         with self.lock:
@@ -99,6 +110,12 @@ class Script:
                 error is not None,
                 error.group(0) if error else "no 'bad.py:LINE:COL: … [python]' in: " + excerpt(tail),
             )
+            on_disk = self.project is not None and os.path.exists(os.path.join(self.project, BAD_FILE))
+            with self.lock:
+                if self.stopped is None:
+                    self.stopped = (STOPPED in tail and not on_disk, on_disk)
+            if STOPPED in tail:
+                return Write(BAD_FILE, FIXED_CONTENT)
             return Edit(BAD_FILE, BAD_LINE, FIXED_LINE)
         if step == 2:
             error = VALIDATOR_ERROR.search(tail)

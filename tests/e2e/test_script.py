@@ -3,7 +3,7 @@
 import shlex
 import unittest
 
-from script import Conversation, Script, Shell, submit_command
+from script import Conversation, Edit, Script, Shell, Write, submit_command
 
 
 def argv(command):
@@ -60,6 +60,19 @@ class Steps(unittest.TestCase):
         other = Script()
         other.reply(Conversation(1, "File created successfully at: /p/bad.py"))
         self.assertEqual(other.checks[1][0], False)
+
+    def test_a_stopped_write_is_written_again_fixed_and_a_blocked_one_is_edited(self):
+        stopped = Script()
+        action = stopped.reply(
+            Conversation(1, "car: this edit was not made: …\nbad.py:1:7: SyntaxError: x [python]")
+        )
+        self.assertIsInstance(action, Write)
+        self.assertEqual(action.content, "def f():\n    return 1\n")
+        self.assertEqual(stopped.stopped, (True, False))
+        blocked = Script()
+        action = blocked.reply(Conversation(1, "car: fix them now:\nbad.py:1:7: SyntaxError: x [python]"))
+        self.assertIsInstance(action, Edit)
+        self.assertEqual(blocked.stopped, (False, False))
 
     def test_a_request_after_the_allowed_stop_is_a_failure(self):
         script = Script()
