@@ -262,11 +262,12 @@ fn reinstall_upgrades_an_old_install_in_place() {
             ("SubagentStop", "car hook stop --agent claude"),
             ("SessionEnd", "car hook session-end --agent claude"),
             ("SessionStart", "car hook session-start --agent claude"),
+            ("PreToolUse", "car hook pre-tool-use --agent claude"),
         ]
         .map(|(event, command)| (event.to_string(), command.to_string()))
     );
     let codex = car_commands(&project.read_json(".codex/hooks.json"));
-    assert_eq!(codex.len(), 4, "{codex:?}");
+    assert_eq!(codex.len(), 5, "{codex:?}");
     assert!(
         codex
             .iter()

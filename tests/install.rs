@@ -171,11 +171,15 @@ fn codex_trust_is_read_from_codexs_own_records() {
     let status = run(&["status"]);
     assert!(
         status.contains(
-            "never trusted: PostToolUse, Stop, SessionStart, SessionEnd; open /hooks in Codex"
+            "never trusted: PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd; open /hooks in Codex"
         ),
         "{status}"
     );
     let hashes = [
+        (
+            "pre_tool_use",
+            "493ea4e0466cb41f33cb520d05cef0e4e757d4ea5105b5df4d6533739e3b3c3c",
+        ),
         (
             "post_tool_use",
             "f78e44c16bac26b66112ea2ae20d53f9b03830ea7636e90927c6e6d6cdf09be4",
@@ -203,10 +207,10 @@ fn codex_trust_is_read_from_codexs_own_records() {
         }
         text
     };
-    std::fs::write(&config, records(hashes[1].1)).unwrap();
+    std::fs::write(&config, records(hashes[2].1)).unwrap();
     let status = run(&["status"]);
     assert!(
-        status.contains("Codex trust: all 4 of car's hooks are trusted"),
+        status.contains("Codex trust: all 5 of car's hooks are trusted"),
         "{status}"
     );
     std::fs::write(&config, records(&"0".repeat(64))).unwrap();

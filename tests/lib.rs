@@ -28,6 +28,7 @@ mod lessons_hook;
 mod lessons_outcomes;
 mod lessons_rules;
 mod migrate;
+mod pre_tool_use;
 mod replay_command;
 mod replay_self_test;
 mod review_backends;

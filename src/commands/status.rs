@@ -45,6 +45,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     let wired_agents = agents_section(project, &settings, &mut report);
     enabled_section(&settings, &wired_agents, &mut report);
     reviewer_section(&settings, &mut report);
+    prevention_section(&settings, &mut report);
     lessons_section(project, &mut report);
     review_section(
         project,
@@ -279,6 +280,34 @@ fn enabled_section(settings: &Settings, wired: &[Agent], report: &mut Report) {
         "enabled",
         json!(settings.enabled && !wired.is_empty()),
         [line],
+    );
+}
+
+/// What the PreToolUse hook stops before a write lands, and the session-start briefing.
+fn prevention_section(settings: &Settings, report: &mut Report) {
+    let before = if settings.prevent_edits {
+        format!(
+            "before the edit: on (a write a trusted checker rejects, or that repeats a lesson of weight {} or more, is stopped before it lands; `preventEdits: false` turns it off)",
+            settings.prevent_weight
+        )
+    } else {
+        "before the edit: off (\"preventEdits\": false; edits are checked after they land)"
+            .to_string()
+    };
+    let briefing = if settings.session_briefing {
+        "at session start: the project's lessons are briefed (`sessionBriefing: false` turns it off)"
+    } else {
+        "at session start: no briefing (\"sessionBriefing\": false)"
+    };
+    report.add(
+        "before_the_edit",
+        json!({"enabled": settings.prevent_edits, "prevent_weight": settings.prevent_weight}),
+        [before],
+    );
+    report.add(
+        "session_briefing",
+        json!(settings.session_briefing),
+        [briefing.to_string()],
     );
 }
 
