@@ -404,3 +404,41 @@ fn install_wires_the_hook_for_each_agent_and_status_shows_it() {
         }
     }
 }
+
+/// A write stopped by a lesson counts for the lesson once the agent heeds it: its next write of
+/// the file leaves the line out, and the lesson gains its hit (weight 7, heeded 1), as a warning
+/// heeded after an edit does. Stopping alone counts nothing.
+#[test]
+fn a_stopped_lesson_counts_when_the_next_write_heeds_it() {
+    let project = committed(&[("README.md", "x\n")]);
+    project.add_weighted_lesson(
+        "**/*.py",
+        "yaml.load(",
+        "Use yaml.safe_load: yaml.load runs arbitrary constructors.",
+        6,
+    );
+    let lesson = |project: &TestProject| {
+        let list = project.run(&["lessons", "list", "--json"]);
+        let lessons: Value = serde_json::from_str(&list.stdout).unwrap();
+        lessons
+            .as_array()
+            .or_else(|| lessons["lessons"].as_array())
+            .unwrap()[0]
+            .clone()
+    };
+    denied(&write(&project, "load.py", "import yaml\n\ndata = yaml.load(text)\n"));
+    assert_eq!(lesson(&project)["weight"], 6, "stopping counts nothing");
+    let session = project.fixture_json(CLAUDE)["session_id"].clone();
+    let mut heeding: Value = serde_json::from_str(&project.write_payload(
+        "load.py",
+        "import yaml\n\ndata = yaml.safe_load(text)\n",
+        None,
+    ))
+    .unwrap();
+    heeding["session_id"] = session;
+    let after = project.hook_as("claude", "post-tool-use", &heeding.to_string());
+    assert!(!after.is_block(), "{}", after.stdout);
+    let lesson = lesson(&project);
+    assert_eq!(lesson["heeded"], 1, "{lesson}");
+    assert_eq!(lesson["weight"], 7, "{lesson}");
+}

@@ -9,11 +9,13 @@
 //! Everything else is let through silently: a lighter lesson, an import (what is installed
 //! decides), a grammar trusted only for what an edit introduced, a linter's opinion, an edit car
 //! cannot apply the way the tool would. The PostToolUse hook still checks, warns and records what
-//! the write left; this hook records nothing and counts no hit.
+//! the write left.
 //!
-//! Invariants: this hook never learns and never writes the lessons; a failure lets the write
-//! through (fail open); the same write sent again unchanged after a stop goes through
-//! ([`crate::session::stopped_writes`]).
+//! Invariants: this hook never learns and never writes the lessons: the only trace of a stop is
+//! the session's note of it ([`crate::session::stopped_writes`]: the same write sent again
+//! unchanged goes through) and, for a stop by lessons, their warnings waiting for an outcome like
+//! warnings after an edit ([`crate::learning::heed`]: heeded when the agent's next write leaves the
+//! line out); a failure lets the write through (fail open).
 
 use crate::answer::Answer;
 use crate::edit::Edit;
@@ -25,8 +27,8 @@ use crate::session::event::content_hash;
 use crate::validate::{Diagnostic, Source};
 
 /// Why one file's write was stopped.
-struct Stop {
-    relative_path: String,
+struct Stop<'a> {
+    edit: &'a Edit,
     hash: String,
     errors: Vec<Diagnostic>,
     lessons: Vec<Warning>,
@@ -56,23 +58,29 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     let mut answer = Answer::allow();
     let mut stopped = Vec::new();
     for stop in stops {
+        let file = &stop.edit.relative_path;
         if crate::session::stopped_writes::take_if_stopped_before(
             context.session(),
-            &stop.relative_path,
+            file,
             &stop.hash,
         ) {
             answer = answer.with_system_line(format!(
-                "car: let the write of {} through unchanged, as the agent sent it again after car stopped it; the check after the edit still reports it",
-                stop.relative_path
+                "car: let the write of {file} through unchanged, as the agent sent it again after car stopped it; the check after the edit still reports it"
             ));
             continue;
         }
-        if let Err(error) = crate::session::stopped_writes::remember(
-            context.session(),
-            &stop.relative_path,
-            &stop.hash,
-        ) {
+        if let Err(error) =
+            crate::session::stopped_writes::remember(context.session(), file, &stop.hash)
+        {
             answer = answer.with_system_line(format!("car: {error}"));
+        }
+        let taught = crate::learning::signals::after_stopped_write(
+            context.session(),
+            stop.edit,
+            &stop.lessons,
+        );
+        for note in taught.notes {
+            answer = answer.with_system_line(format!("car: {note}"));
         }
         stopped.push(stop);
     }
@@ -86,7 +94,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
 }
 
 /// What stops this edit, if anything.
-fn stop_for(context: &HookContext, checker: &Checker<'_>, edit: &Edit) -> Option<Stop> {
+fn stop_for<'a>(context: &HookContext, checker: &Checker<'_>, edit: &'a Edit) -> Option<Stop<'a>> {
     let report = checker.check(edit);
     let source = source_of(edit, &edit.content);
     let mut errors: Vec<Diagnostic> = report
@@ -111,7 +119,7 @@ fn stop_for(context: &HookContext, checker: &Checker<'_>, edit: &Edit) -> Option
         return None;
     }
     Some(Stop {
-        relative_path: edit.relative_path.clone(),
+        edit,
         hash: content_hash(edit.content.as_bytes()),
         errors,
         lessons,

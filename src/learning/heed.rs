@@ -107,12 +107,7 @@ pub(crate) fn after_edit(
                 .flatten()
         });
         for warning in fresh {
-            let known = open.iter().any(|known| {
-                known.lesson_id == warning.lesson_id
-                    && known.file == warning.file
-                    && known.text == warning.text
-            });
-            if !known {
+            if !open.iter().any(|known| is_same_place(known, &warning)) {
                 open.push(warning);
             }
         }
@@ -124,6 +119,43 @@ pub(crate) fn after_edit(
         Err(error) => return vec![format!("could not record lesson warnings: {error}")],
     };
     record(scope, &settled)
+}
+
+/// A write the PreToolUse hook stopped for its lessons: their warnings open as if the write had
+/// landed (nothing else is settled: the file did not change). The agent's next edit of the file
+/// then settles them like any warning: heeded when it leaves the line out, or at the stop; an
+/// agent that sends the same write again lands the line, and the review decides.
+pub(crate) fn after_stopped_write(
+    session: &Session<'_>,
+    edit: &Edit,
+    warnings: &[Warning],
+) -> Result<(), files::FileError> {
+    if edit.language.is_some() {
+        return Ok(());
+    }
+    let fresh: Vec<OpenWarning> = warnings
+        .iter()
+        .filter_map(|warning| opened(warning, edit, session.clock.now()))
+        .collect();
+    if fresh.is_empty() {
+        return Ok(());
+    }
+    let path = open_path(session);
+    files::ensure_parent(&path)?;
+    change_open(&path, |open| {
+        for warning in fresh {
+            if !open.iter().any(|known| is_same_place(known, &warning)) {
+                open.push(warning);
+            }
+        }
+        let excess = open.len().saturating_sub(MAX_OPEN);
+        open.drain(..excess);
+    })
+}
+
+/// The same lesson warned on the same line text of the same file.
+fn is_same_place(known: &OpenWarning, warning: &OpenWarning) -> bool {
+    known.lesson_id == warning.lesson_id && known.file == warning.file && known.text == warning.text
 }
 
 /// At a stop, after the gate: decides every open warning the files on disk and the session's

@@ -63,6 +63,24 @@ fn edit_step(session: Session<'_>, edit: &Edit, hash: &str, warnings: &[Warning]
     taught
 }
 
+/// A write the PreToolUse hook stopped for `warnings` (lessons heavy enough to stop it): they
+/// wait for their outcome like warnings after an edit ([`heed::after_stopped_write`]).
+pub(crate) fn after_stopped_write(
+    session: Session<'_>,
+    edit: &Edit,
+    warnings: &[Warning],
+) -> Taught {
+    contained(|| {
+        if warnings.is_empty() || lesson_scope(&session).is_none() {
+            return Taught::default();
+        }
+        match heed::after_stopped_write(&session, edit, warnings) {
+            Ok(()) => Taught::default(),
+            Err(error) => noted(format!("could not record lesson warnings: {error}")),
+        }
+    })
+}
+
 /// The agent's shell command changed files: what it plausibly touched is its own work, never a
 /// correction.
 pub(crate) fn after_shell(session: Session<'_>, run: &ShellRun) -> Taught {
