@@ -261,8 +261,8 @@ fn reinstall_upgrades_an_old_install_in_place() {
             ("Stop", "car hook stop --agent claude"),
             ("SubagentStop", "car hook stop --agent claude"),
             ("SessionEnd", "car hook session-end --agent claude"),
-            ("SessionStart", "car hook session-start --agent claude"),
             ("PreToolUse", "car hook pre-tool-use --agent claude"),
+            ("SessionStart", "car hook session-start --agent claude"),
         ]
         .map(|(event, command)| (event.to_string(), command.to_string()))
     );
