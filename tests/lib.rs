@@ -29,6 +29,7 @@ mod lessons_outcomes;
 mod lessons_rules;
 mod migrate;
 mod pre_tool_use;
+mod python_environments;
 mod replay_command;
 mod replay_self_test;
 mod review_backends;
