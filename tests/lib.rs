@@ -28,6 +28,7 @@ mod lessons_hook;
 mod lessons_outcomes;
 mod lessons_rules;
 mod migrate;
+mod new_file_slips;
 mod pre_tool_use;
 mod python_environments;
 mod replay_command;
