@@ -118,3 +118,31 @@ fn what_the_grammar_alone_reads_is_told_and_recorded_never_blocked() {
         answer.stdout
     );
 }
+
+/// Rust: statements at the top level of a file (a `let` outside a function) are accepted by the
+/// grammar and rejected by rustc: car blocks them (rustfmt, where installed, words the error).
+#[test]
+fn a_rust_statement_outside_a_function_blocks() {
+    let project = TestProject::new();
+    project.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    let answer = create(
+        &project,
+        "src/lib.rs",
+        "pub fn total() -> u32 {\n    1\n}\nlet limit = 10;\n",
+    );
+    assert!(answer.is_block(), "{}", answer.stdout);
+    assert!(
+        answer.reason().contains("src/lib.rs:4:1:"),
+        "{}",
+        answer.reason()
+    );
+    let fine = create(
+        &project,
+        "src/util.rs",
+        "macro_rules! twice { ($e:expr) => { $e * 2 } }\nthread_local! { static N: u8 = 1; }\npub fn f() -> u8 { let n = 1; twice!(n) }\n",
+    );
+    assert!(!fine.is_block(), "{}", fine.stdout);
+}
