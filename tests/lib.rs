@@ -30,6 +30,7 @@ mod lessons_rules;
 mod migrate;
 mod replay_command;
 mod replay_self_test;
+mod report;
 mod review_backends;
 mod review_blocking;
 mod review_gate;

@@ -32,7 +32,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px
 th{background:var(--soft);position:sticky;top:0;cursor:pointer;user-select:none;white-space:nowrap}
 #lesson-table td:nth-child(1),#lesson-table td:nth-child(5),#lesson-table td:nth-child(6),#lesson-table td:nth-child(7){text-align:right;font-variant-numeric:tabular-nums}
 #lesson-table td:nth-child(1){font-weight:700}
-code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--soft);padding:1px 4px;border-radius:4px}code.t{display:inline-block;margin:1px 3px 1px 0}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--soft);padding:1px 4px;border-radius:4px}code.t,#lesson-table td:nth-child(4) code{display:inline-block;margin:1px 3px 1px 0}
 .id{color:var(--muted);font-size:11px}.note{color:var(--muted)}.warn{color:var(--warn)}.from{color:var(--muted);font-size:12px}
 .tag{display:inline-block;border-radius:10px;padding:0 8px;font-size:11px;background:var(--soft);border:1px solid var(--line)}
 .tag.ok{color:var(--ok);border-color:var(--ok)}.tag.bad{color:var(--bad);border-color:var(--bad)}.tag.warn{color:var(--warn);border-color:var(--warn)}.tag.esc{color:var(--esc);border-color:var(--esc)}
@@ -43,7 +43,8 @@ details.session{border:1px solid var(--line);border-radius:8px;margin:8px 0;padd
 .counts{color:var(--muted);font-size:12px}ul.tight{margin:4px 0;padding-left:20px}ol.timeline{padding-left:22px}ol.timeline>li{margin:6px 0}
 ul.stages{margin:2px 0;color:#344054;font-size:12px}.when{color:var(--muted);font-size:12px;font-variant-numeric:tabular-nums}
 .round{border-left:3px solid var(--line);margin:8px 0;padding-left:10px}.esc-note{color:var(--esc)}
-svg.spark polyline{fill:none;stroke:#2563eb;stroke-width:1.5}svg.spark circle.h{fill:var(--ok)}svg.spark circle.i{fill:#98a2b3}svg.spark circle.p{fill:#2563eb}
+small{color:var(--muted);font-size:11px}#lesson-table td:nth-child(2) small{display:block}
+#lesson-table svg{width:120px;height:24px}#lesson-table polyline{fill:none;stroke:#2563eb;stroke-width:1.5}#lesson-table circle.h{fill:var(--ok)}#lesson-table circle.i{fill:#98a2b3}#lesson-table circle.p{fill:#2563eb}
 .dot{display:inline-block;width:8px;height:8px;border-radius:4px}.dot.h{background:var(--ok)}.dot.i{background:#98a2b3}
 input.filter{margin:6px 0;padding:5px 8px;width:320px;border:1px solid var(--line);border-radius:6px}
 ";

@@ -24,9 +24,9 @@ use crate::settings::Settings;
 use crate::validate::Diagnostic;
 
 /// Timeline entries kept per session (the newest).
-pub(crate) const TIMELINE_SHOWN: usize = 200;
+pub(crate) const TIMELINE_SHOWN: usize = 100;
 /// Blocks and warnings listed per session (the newest); the counts cover all.
-pub(crate) const DETAILS_SHOWN: usize = 50;
+pub(crate) const DETAILS_SHOWN: usize = 20;
 
 /// What the gate decided at the end of one stop attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use crate::report::html::Html;
 const WIDTH: f64 = 120.0;
 const HEIGHT: f64 = 24.0;
 /// At most this many points are drawn: the most recent ones.
-const MAX_POINTS: usize = 60;
+const MAX_POINTS: usize = 40;
 
 /// What one moment of a lesson's history was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,15 +45,13 @@ pub(crate) fn write(page: &mut Html, points: &[Point]) {
         let weight = f64::from(weight.min(MAX_WEIGHT));
         HEIGHT - 3.0 - weight / f64::from(MAX_WEIGHT) * (HEIGHT - 6.0)
     };
-    page.raw("<svg class=\"spark\" width=\"120\" height=\"24\" viewBox=\"0 0 120 24\" role=\"img\"><title>weight ")
+    page.raw("<svg viewBox=\"0 0 120 24\"><title>weight ")
         .number(points[0].weight)
-        .raw(" → ")
+        .raw("→")
         .number(points[points.len() - 1].weight)
-        .raw(", ")
-        .number(points.len())
-        .raw(" events</title><polyline points=\"");
+        .raw("</title><polyline points=\"");
     for point in points {
-        page.number(format_args!("{:.1},{:.1} ", x(point.at), y(point.weight)));
+        page.number(format_args!("{:.0},{:.0} ", x(point.at), y(point.weight)));
     }
     page.raw("\"/>");
     for point in points {
@@ -66,9 +64,9 @@ pub(crate) fn write(page: &mut Html, points: &[Point]) {
         page.raw("<circle class=\"")
             .raw(class)
             .raw("\" r=\"2\" cx=\"")
-            .number(format_args!("{:.1}", x(point.at)))
+            .number(format_args!("{:.0}", x(point.at)))
             .raw("\" cy=\"")
-            .number(format_args!("{:.1}", y(point.weight)))
+            .number(format_args!("{:.0}", y(point.weight)))
             .raw("\"/>");
     }
     page.raw("</svg>");
@@ -94,8 +92,8 @@ mod tests {
         );
         let svg = page.finish();
         assert!(svg.starts_with("<svg"), "{svg}");
-        assert!(svg.contains("points=\"2.0,16.8 118.0,15.0 \""), "{svg}");
+        assert!(svg.contains("points=\"2,17 118,16 \""), "{svg}");
         assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
-        assert!(svg.contains("weight 2 → 3"), "{svg}");
+        assert!(svg.contains("weight 2→3"), "{svg}");
     }
 }

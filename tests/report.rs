@@ -1,0 +1,281 @@
+//! `car report`: the page through the built binary — every lesson and session on it, reviewer and
+//! lesson text escaped, its size at 10,000 lessons and 100,000 events — and in a real browser
+//! (headless Chromium): the DOM holds the lesson rows and the rendered page is not blank.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::review_helpers::*;
+use crate::support::TestProject;
+
+/// Text a reviewer or a lesson could carry that must never become markup.
+const SCRIPT: &str = "<script>alert('car')</script>";
+
+/// A project with a lesson whose text holds [`SCRIPT`], one warning of it, a stop the manual
+/// review blocked, a review whose P1 finding's title holds [`SCRIPT`], and a P3 still offered.
+fn reviewed_project() -> TestProject {
+    let project = pinned_project();
+    project.write(
+        "src/app.py",
+        "def load(path):\n    return open(path).read()\n",
+    );
+    project.commit_all();
+    project.add_weighted_lesson(
+        "*.py",
+        "open(path).read()",
+        &format!("close what you open {SCRIPT}"),
+        3,
+    );
+    project.add_lesson("*.ts", "as any", "use a real type");
+    write_file(
+        &project,
+        "src/app.py",
+        "def load(path):\n    return open(path).read()\n\ndef again(path):\n    return open(path).read()\n",
+    );
+    assert!(stop(&project).is_block(), "the manual review is requested");
+    let run = submit(
+        &project,
+        &json!({"findings": [
+            finding("F1", "P1", "src/app.py", 2, &format!("leaks a handle {SCRIPT}")),
+            finding("F2", "P3", "src/app.py", 4, "name it load_again")]}),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(stop(&project).is_block(), "the P1 blocks");
+    project
+}
+
+fn report(project: &TestProject, out: &Path) -> String {
+    let run = project.run(&["report", "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout.trim(),
+        out.display().to_string(),
+        "the path is printed"
+    );
+    std::fs::read_to_string(out).unwrap()
+}
+
+fn lesson_ids(project: &TestProject) -> Vec<String> {
+    let list: serde_json::Value =
+        serde_json::from_str(&project.run(&["lessons", "list", "--json"]).stdout).unwrap();
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|lesson| lesson["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_page_holds_every_lesson_and_session_with_data_escaped() {
+    let project = reviewed_project();
+    let out = project.path().join("report.html");
+    let page = report(&project, &out);
+    for id in lesson_ids(&project) {
+        assert!(page.contains(&format!("<tr id=\"l-{id}\">")), "lesson {id}");
+    }
+    assert!(page.contains(&format!("<b>{SESSION}</b>")), "the session");
+    for section in ["lessons", "let-go", "sessions", "deep-review"] {
+        assert!(
+            page.contains(&format!("<section id=\"{section}\">")),
+            "{section}"
+        );
+    }
+    let escaped = "&lt;script&gt;alert(&#39;car&#39;)&lt;/script&gt;";
+    assert!(
+        page.contains(&format!("leaks a handle {escaped}")),
+        "the finding's title"
+    );
+    assert!(
+        page.contains(&format!("close what you open {escaped}")),
+        "the lesson's text"
+    );
+    assert_eq!(page.matches("<script").count(), 1, "only car's own script");
+    assert!(!page.contains(SCRIPT));
+    for fact in [
+        "blocked: review requested",
+        "blocked: open findings or checker errors",
+        "name it load_again",
+        "P3 offers still open",
+        "<b>review</b>",
+    ] {
+        assert!(page.contains(fact), "{fact}");
+    }
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "self-contained"
+    );
+}
+
+#[test]
+fn the_default_page_is_in_the_state_folder_and_git_ignored() {
+    let project = reviewed_project();
+    let run = project.run(&["report"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let path = PathBuf::from(run.stdout.trim());
+    assert_eq!(
+        path,
+        project
+            .path()
+            .join(".claude/claude-auto-review/report.html")
+    );
+    assert!(path.is_file());
+    assert!(
+        !project.git_status().contains("report.html"),
+        "{}",
+        project.git_status()
+    );
+}
+
+/// 10,000 lessons (each hit once in the pending log) and 100,000 events in 20 sessions: the page
+/// stays under 5 MB and shows every lesson. The time is measured by `cargo bench --bench report`.
+#[test]
+fn ten_thousand_lessons_and_a_hundred_thousand_events_stay_under_five_megabytes() {
+    let project = pinned_project();
+    write_large_state(project.path(), 10_000, 100_000, NOW);
+    let out = project.path().join("report.html");
+    let page = report(&project, &out);
+    let size = page.len();
+    assert!(size < 5 * 1024 * 1024, "{size} bytes");
+    assert_eq!(page.matches("<tr id=\"l-").count(), 10_000);
+    assert!(
+        page.contains("earlier entries not shown"),
+        "long timelines are folded"
+    );
+}
+
+/// A project's state as a large team would have it: `lessons` lessons and `events` events spread
+/// over 20 sessions (edits, warnings, checker errors, stops and reviews).
+pub fn write_large_state(root: &Path, lessons: usize, events: usize, now: i64) {
+    let state = root.join(".claude/claude-auto-review");
+    std::fs::create_dir_all(&state).unwrap();
+    let list: Vec<_> = (0..lessons)
+        .map(|index| {
+            json!({"id": format!("lesson{index:05}"), "scope": "*.ts",
+                   "triggers": [format!("deprecatedCall{index}(")],
+                   "lesson": format!("lesson number {index}: use the new API"),
+                   "weight": 1 + index % 9, "hits": index % 4, "created": "2026-05-21"})
+        })
+        .collect();
+    std::fs::write(
+        state.join("lessons.json"),
+        serde_json::to_string(&json!({"lessons": list})).unwrap(),
+    )
+    .unwrap();
+    let hits: String = (0..lessons)
+        .map(|index| {
+            format!(
+                "{{\"id\":\"lesson{index:05}\",\"at\":{},\"outcome\":\"heeded\"}}\n",
+                now - 3600
+            )
+        })
+        .collect();
+    std::fs::write(state.join("lessons.json.hits"), hits).unwrap();
+    let sessions = 20;
+    for session in 0..sessions {
+        let id = format!("session-{session:02}");
+        let dir = state.join("clients").join(&id);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut log = String::new();
+        for index in 0..events / sessions {
+            let ts = now - 86_400 + (index as i64);
+            let lesson = (session * 7919 + index) % lessons.max(1);
+            let event = match index % 10 {
+                0 => json!({"event": "lesson_warned", "file": "src/a.ts", "warnings": [
+                    {"lesson_id": format!("lesson{lesson:05}"), "weight": 3,
+                     "lesson": format!("lesson number {lesson}"), "trigger": "deprecatedCall(",
+                     "file": "src/a.ts", "line": index}]}),
+                1 => json!({"event": "validated", "file": "src/a.ts", "errors": [
+                    {"file": "src/a.ts", "line": 3, "column": 1, "severity": "error",
+                     "validator": "tree-sitter-typescript", "message": "syntax error"}]}),
+                2 => {
+                    json!({"event": "stop_stage", "stage": "changes", "outcome": "pending", "detail": "1 file"})
+                }
+                3 => json!({"event": "stop_blocked", "kind": "findings", "fingerprint": "f"}),
+                4 => {
+                    json!({"event": "review_completed", "review": format!("R{index}"), "files": {},
+                    "findings": [{"id": "F1", "severity": "P2", "file": "src/a.ts", "line": 2,
+                                  "title": "a finding", "wrong_output": "f(1) returns 2"}]})
+                }
+                _ => json!({"event": "edit_tracked", "file": format!("src/f{}.ts", index % 50),
+                    "tool": "Edit", "hash": "00"}),
+            };
+            let mut record = json!({"ts": ts, "session": id});
+            for (key, value) in event.as_object().unwrap() {
+                record[key] = value.clone();
+            }
+            log.push_str(&record.to_string());
+            log.push('\n');
+        }
+        std::fs::write(dir.join("events.jsonl"), log).unwrap();
+    }
+}
+
+/// Headless Chromium, or a failure saying how to get it (CI installs it: `.ci/run`).
+fn chromium() -> &'static str {
+    for name in ["chromium", "chromium-browser"] {
+        if crate::support::is_installed(name) {
+            return name;
+        }
+    }
+    panic!(
+        "the report's browser test needs Chromium: `apt-get install chromium` (.ci/run installs it)"
+    );
+}
+
+fn headless(page: &Path, args: &[&str]) -> std::process::Output {
+    let profile = tempfile::tempdir().unwrap();
+    std::process::Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_real_browser_renders_the_lesson_rows() {
+    let project = reviewed_project();
+    let out = project.path().join("report.html");
+    report(&project, &out);
+    let dom = headless(&out, &["--dump-dom"]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    for id in lesson_ids(&project) {
+        assert!(
+            dom.contains(&format!("<tr id=\"l-{id}\">")),
+            "lesson {id} in the DOM"
+        );
+    }
+    assert!(
+        dom.contains("leaks a handle &lt;script&gt;"),
+        "the title is text in the DOM"
+    );
+
+    let shot = project.path().join("report.png");
+    let run = headless(
+        &out,
+        &[
+            "--window-size=1200,900",
+            &format!("--screenshot={}", shot.display()),
+        ],
+    );
+    assert!(shot.is_file(), "{}", String::from_utf8_lossy(&run.stderr));
+    let decoder = png::Decoder::new(std::fs::File::open(&shot).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let pixels = &pixels[..frame.buffer_size()];
+    let step = frame.color_type.samples();
+    let first = &pixels[..step];
+    let differing = pixels.chunks(step).filter(|pixel| *pixel != first).count();
+    assert!(
+        differing > pixels.len() / step / 20,
+        "the screenshot is (nearly) one colour: {differing} pixels differ"
+    );
+}
