@@ -2,6 +2,10 @@
 
 mod support;
 
+/// The benchmarks' shared project builders (the report's large state).
+#[path = "../benches/common/mod.rs"]
+mod bench_common;
+
 mod agents;
 mod check_cli;
 mod check_sarif;

@@ -132,7 +132,7 @@ fn the_default_page_is_in_the_state_folder_and_git_ignored() {
 #[test]
 fn ten_thousand_lessons_and_a_hundred_thousand_events_stay_under_five_megabytes() {
     let project = pinned_project();
-    write_large_state(project.path(), 10_000, 100_000, NOW);
+    crate::bench_common::report_state(project.path(), 10_000, 100_000, NOW);
     let out = project.path().join("report.html");
     let page = report(&project, &out);
     let size = page.len();
@@ -142,73 +142,6 @@ fn ten_thousand_lessons_and_a_hundred_thousand_events_stay_under_five_megabytes(
         page.contains("earlier entries not shown"),
         "long timelines are folded"
     );
-}
-
-/// A project's state as a large team would have it: `lessons` lessons and `events` events spread
-/// over 20 sessions (edits, warnings, checker errors, stops and reviews).
-pub fn write_large_state(root: &Path, lessons: usize, events: usize, now: i64) {
-    let state = root.join(".claude/claude-auto-review");
-    std::fs::create_dir_all(&state).unwrap();
-    let list: Vec<_> = (0..lessons)
-        .map(|index| {
-            json!({"id": format!("lesson{index:05}"), "scope": "*.ts",
-                   "triggers": [format!("deprecatedCall{index}(")],
-                   "lesson": format!("lesson number {index}: use the new API"),
-                   "weight": 1 + index % 9, "hits": index % 4, "created": "2026-05-21"})
-        })
-        .collect();
-    std::fs::write(
-        state.join("lessons.json"),
-        serde_json::to_string(&json!({"lessons": list})).unwrap(),
-    )
-    .unwrap();
-    let hits: String = (0..lessons)
-        .map(|index| {
-            format!(
-                "{{\"id\":\"lesson{index:05}\",\"at\":{},\"outcome\":\"heeded\"}}\n",
-                now - 3600
-            )
-        })
-        .collect();
-    std::fs::write(state.join("lessons.json.hits"), hits).unwrap();
-    let sessions = 20;
-    for session in 0..sessions {
-        let id = format!("session-{session:02}");
-        let dir = state.join("clients").join(&id);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut log = String::new();
-        for index in 0..events / sessions {
-            let ts = now - 86_400 + (index as i64);
-            let lesson = (session * 7919 + index) % lessons.max(1);
-            let event = match index % 10 {
-                0 => json!({"event": "lesson_warned", "file": "src/a.ts", "warnings": [
-                    {"lesson_id": format!("lesson{lesson:05}"), "weight": 3,
-                     "lesson": format!("lesson number {lesson}"), "trigger": "deprecatedCall(",
-                     "file": "src/a.ts", "line": index}]}),
-                1 => json!({"event": "validated", "file": "src/a.ts", "errors": [
-                    {"file": "src/a.ts", "line": 3, "column": 1, "severity": "error",
-                     "validator": "tree-sitter-typescript", "message": "syntax error"}]}),
-                2 => {
-                    json!({"event": "stop_stage", "stage": "changes", "outcome": "pending", "detail": "1 file"})
-                }
-                3 => json!({"event": "stop_blocked", "kind": "findings", "fingerprint": "f"}),
-                4 => {
-                    json!({"event": "review_completed", "review": format!("R{index}"), "files": {},
-                    "findings": [{"id": "F1", "severity": "P2", "file": "src/a.ts", "line": 2,
-                                  "title": "a finding", "wrong_output": "f(1) returns 2"}]})
-                }
-                _ => json!({"event": "edit_tracked", "file": format!("src/f{}.ts", index % 50),
-                    "tool": "Edit", "hash": "00"}),
-            };
-            let mut record = json!({"ts": ts, "session": id});
-            for (key, value) in event.as_object().unwrap() {
-                record[key] = value.clone();
-            }
-            log.push_str(&record.to_string());
-            log.push('\n');
-        }
-        std::fs::write(dir.join("events.jsonl"), log).unwrap();
-    }
 }
 
 /// Headless Chromium, or a failure saying how to get it (CI installs it: `.ci/run`).
