@@ -212,3 +212,43 @@ fn a_real_browser_renders_the_lesson_rows() {
         "the screenshot is (nearly) one colour: {differing} pixels differ"
     );
 }
+
+/// What car let go of stays on the page after the files forgot it: a candidate a maintenance run
+/// let expire, a retired lesson with why, and a candidate still waiting.
+#[test]
+fn the_page_shows_what_car_let_go_of() {
+    let project = pinned_project();
+    let state = project.path().join(".claude/claude-auto-review");
+    std::fs::create_dir_all(&state).unwrap();
+    let day = 86_400;
+    std::fs::write(
+        state.join("lesson_candidates.json"),
+        json!({"candidates": [
+            {"scope": "*.py", "trigger": "import fastjsonx", "lesson": "no such module",
+             "hits": 1, "last_hit": NOW - 40 * day},
+            {"scope": "*.py", "trigger": "import yamlx", "lesson": "no such module either",
+             "hits": 1, "last_hit": NOW - day}]})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        state.join("retired-lessons.json"),
+        json!({"lessons": [{"id": "r1", "scope": "*.py", "triggers": ["print("],
+            "lesson": "use logging", "weight": 1, "ignored": 5,
+            "retired_at": NOW - day, "retired_because": "warned 5 times and never heeded"}]})
+        .to_string(),
+    )
+    .unwrap();
+    assert_eq!(project.run(&["lessons", "maintain"]).code, 0);
+    let page = report(&project, &project.path().join("report.html"));
+    for fact in [
+        "candidate expired (30 days without a second sighting) <code>import fastjsonx</code>",
+        "Candidates waiting for a second sighting (1)",
+        "<code>import yamlx</code>",
+        "Retired lessons (1)",
+        "warned 5 times and never heeded",
+        "car lessons restore r1",
+    ] {
+        assert!(page.contains(fact), "{fact}");
+    }
+}

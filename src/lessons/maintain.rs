@@ -369,8 +369,28 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
         Ok(((), pool_changed))
     })?;
     // Best effort: what was let go of stays visible in `car report`.
-    let _ = super::maintenance_log::append(project, now, &report);
+    if !report.is_empty() {
+        let run = LoggedRun {
+            at: now,
+            report: report.clone(),
+        };
+        let _ = super::maintenance_log::append(project, &run);
+    }
     Ok(report)
+}
+
+/// One line of the maintenance log ([`super::maintenance_log`]): when a run changed something,
+/// and what.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct LoggedRun {
+    pub(crate) at: i64,
+    #[serde(flatten)]
+    pub(crate) report: Report,
+}
+
+/// The runs the maintenance log holds, oldest first.
+pub(crate) fn logged_runs(project: &Project) -> Result<Vec<LoggedRun>, LessonsError> {
+    Ok(super::maintenance_log::read(project)?)
 }
 
 /// Decay, removal and merge on the lessons file, and the fold of its hit log. Most runs change

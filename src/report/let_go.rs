@@ -9,8 +9,7 @@
 use crate::clock::date_of;
 use crate::lessons::LessonsError;
 use crate::lessons::counters::retired;
-use crate::lessons::maintain::CANDIDATE_EXPIRY;
-use crate::lessons::maintenance_log::{self, LoggedRun};
+use crate::lessons::maintain::{CANDIDATE_EXPIRY, LoggedRun, logged_runs};
 use crate::lessons::model::{Candidate, Lesson};
 use crate::lessons::store::{CandidateFile, LessonFile};
 use crate::project::Project;
@@ -34,7 +33,7 @@ impl LetGo {
     pub(crate) fn read(project: &Project) -> Result<LetGo, LessonsError> {
         Ok(LetGo {
             retired: retired::load(&project.lessons_file())?,
-            runs: maintenance_log::read(project)?,
+            runs: logged_runs(project)?,
             candidates: CandidateFile::load(&project.candidates_file())?,
         })
     }
