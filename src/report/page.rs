@@ -43,7 +43,7 @@ details.session{border:1px solid var(--line);border-radius:8px;margin:8px 0;padd
 .counts{color:var(--muted);font-size:12px}ul.tight{margin:4px 0;padding-left:20px}ol.timeline{padding-left:22px}ol.timeline>li{margin:6px 0}
 ul.stages{margin:2px 0;color:#344054;font-size:12px}.when{color:var(--muted);font-size:12px;font-variant-numeric:tabular-nums}
 .round{border-left:3px solid var(--line);margin:8px 0;padding-left:10px}.esc-note{color:var(--esc)}
-small{color:var(--muted);font-size:11px}#lesson-table td:nth-child(2) small{display:block}
+small{color:var(--muted);font-size:11px}#lesson-table td:nth-child(2) small{display:block}#lesson-table td:nth-child(2){min-width:300px;max-width:520px}#lesson-table td:nth-child(4){max-width:300px}td small{white-space:nowrap}
 #lesson-table svg{width:120px;height:24px}#lesson-table polyline{fill:none;stroke:#2563eb;stroke-width:1.5}#lesson-table circle.h{fill:var(--ok)}#lesson-table circle.i{fill:#98a2b3}#lesson-table circle.p{fill:#2563eb}
 .dot{display:inline-block;width:8px;height:8px;border-radius:4px}.dot.h{background:var(--ok)}.dot.i{background:#98a2b3}
 input.filter{margin:6px 0;padding:5px 8px;width:320px;border:1px solid var(--line);border-radius:6px}
