@@ -2,6 +2,10 @@
 
 mod support;
 
+/// The benchmarks' shared project builders (the report's large state).
+#[path = "../benches/common/mod.rs"]
+mod bench_common;
+
 mod agents;
 mod check_cli;
 mod check_sarif;
@@ -33,6 +37,7 @@ mod pre_tool_use;
 mod python_environments;
 mod replay_command;
 mod replay_self_test;
+mod report;
 mod review_backends;
 mod review_blocking;
 mod review_gate;

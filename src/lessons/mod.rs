@@ -6,7 +6,7 @@
 //! warning: heeded, ignored; demotion and retirement), `hits` (the hit log: an outcome is one
 //! appended line), `retired` (the retired lessons' file), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
-//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`.
+//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `distill`, `starter`.
 //!
 //! The entry point for edits is [`match_edit`]: match and record hits. Its cost does not grow
 //! with the library: whole-library work (folding the hit log, decay, candidate expiry, merge) runs
@@ -22,6 +22,7 @@ pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod library;
 pub(crate) mod maintain;
+pub(crate) mod maintenance_log;
 pub mod matcher;
 pub mod model;
 pub(crate) mod placement;
