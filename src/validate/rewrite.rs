@@ -10,6 +10,8 @@
 //! | TypeScript, TSX | an import type with type arguments, `import("./t").F<string>` (what `tsc` emits into `.d.ts` files) | `import("./t")` becomes `_` of the same length, an identifier |
 //! | TypeScript, TSX | `export default function (): T;`, a default export's signature | `export function ______(): T;` |
 //! | TypeScript, TSX | variance annotations `<in T, out U>` (TypeScript 4.7) | `in`, `out` become spaces |
+//! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
+//! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
 //! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
 
 use std::borrow::Cow;
@@ -26,6 +28,8 @@ pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
             blank_import_types,
             name_default_function_signatures,
             blank_variance_annotations,
+            separate_generic_call_signatures,
+            blank_typeof_imports,
         ]
         .into_iter()
         .fold(
@@ -93,6 +97,61 @@ fn blank_import_types(content: &str) -> Cow<'_, str> {
     pattern.replace_all(content, |found: &regex::Captures<'_>| {
         let call = found[0].len() - found[1].len();
         format!("{}{}", "_".repeat(call), &found[1])
+    })
+}
+
+/// A member, then a line that starts (indented) with a generic call signature `<U>(…`: the
+/// grammar reads `S <U>(…)` as one type; TypeScript ends the member at the line break. The
+/// next line's first indentation character becomes `;`, the separator TypeScript inserts.
+fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
+    static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let signature = SIGNATURE.get_or_init(|| {
+        Regex::new(r"^[ \t]+<[A-Za-z_$][\w$]*(?:[ \t]+extends[^>\n]*)?(?:,[ \t]*[A-Za-z_$][\w$]*)*>[ \t]*\(")
+            .expect("valid regex")
+    });
+    if !content.contains("\n ") && !content.contains("\n\t") {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut previous_end: Option<char> = None;
+    let mut changed = false;
+    for line in content.split_inclusive('\n') {
+        let ends_member = previous_end.is_some_and(|end| {
+            end.is_alphanumeric() || matches!(end, '_' | '$' | ')' | ']' | '}' | '>')
+        });
+        if ends_member && signature.is_match(line) {
+            out.push(';');
+            out.push_str(&line[1..]);
+            changed = true;
+        } else {
+            out.push_str(line);
+        }
+        let code = line.trim_end();
+        if !code.is_empty() {
+            previous_end = code.chars().last();
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+/// `typeof import("./m")` → `typeof _______________`: a type query of an identifier, which the
+/// grammar reads (it misreads the import type as a type argument, then a call's trailing comma).
+fn blank_typeof_imports(content: &str) -> Cow<'_, str> {
+    if !content.contains("typeof import(") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r#"\btypeof([ \t]+)import\([ \t]*(?:"[^"\n\\]*"|'[^'\n\\]*')[ \t]*\)"#)
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        let call = found[0].len() - "typeof".len() - found[1].len();
+        format!("typeof{}{}", &found[1], "_".repeat(call))
     })
 }
 
@@ -229,6 +288,21 @@ mod tests {
             let prepared = prepare(Language::TypeScript, invalid);
             assert!(errors(Language::TypeScript, &prepared) > 0, "{prepared}");
         }
+    }
+
+    #[test]
+    fn typescript_call_signatures_without_separators_and_typeof_imports() {
+        rewritten(
+            &[
+                "export interface UseBoundStore<S> {\n  (): S\n  <U>(selector: (state: S) => U): U\n  getState(): S\n}\n",
+                "type Draft = {\n  <T extends object>(base: T): T\n  (base: number): number\n}\nexport type P<S> = {\n  (): S\n  <U>(s: (state: S) => U): U\n}\n",
+                "const mod = load<typeof import(\"./mod\")>(\n  \"./mod\",\n  true,\n)\n",
+            ],
+            &[
+                "export interface S<S> {\n  (): S\n  <U>(selector: (state: S) => U): \n}\n",
+                "const mod = load<typeof import(\"./mod\")>(\n  \"./mod\"\n  true,\n)\n",
+            ],
+        );
     }
 
     #[test]
