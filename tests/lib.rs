@@ -57,5 +57,6 @@ mod session_start;
 mod settings_compat;
 mod validate_hook;
 mod validate_json_corpus;
+mod validate_misreads;
 mod validate_real_parsers;
 mod validate_trust;
