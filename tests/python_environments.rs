@@ -104,3 +104,33 @@ fn declared_but_only_installed_outside_the_isolated_venv_is_told_not_installed()
         answer.stdout
     );
 }
+
+/// `car status` names the Python that checks the project's files and the environment whose
+/// packages count, and says there are no lessons yet rather than "0 lessons in" a file that does
+/// not exist.
+#[test]
+fn status_names_the_python_and_the_environment_and_no_lessons_yet() {
+    let project = TestProject::new();
+    let status = project.run(&["status"]);
+    assert!(
+        status.stdout.contains("project: none yet ("),
+        "{}",
+        status.stdout
+    );
+    let venv = make_isolated_venv(&project);
+    let status = project.run(&["status"]);
+    let real = venv.canonicalize().unwrap();
+    let expected = format!(
+        "packages: {} (the project's virtual environment, without system site-packages)",
+        real.display()
+    );
+    assert!(status.stdout.contains(&expected), "{}", status.stdout);
+    let json: serde_json::Value =
+        serde_json::from_str(&project.run(&["status", "--json"]).stdout).unwrap();
+    assert!(
+        json["python"]
+            .as_str()
+            .unwrap()
+            .contains("without system site-packages")
+    );
+}

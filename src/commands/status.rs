@@ -87,6 +87,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     enabled_section(&settings, &wired_agents, &mut report);
     reviewer_section(&settings, &mut report);
     prevention_section(&settings, &mut report);
+    python_section(project, &settings, &mut report);
     lessons_section(project, &mut report);
     review_section(
         project,
@@ -371,6 +372,15 @@ fn prevention_section(settings: &Settings, report: &mut Report) {
     );
 }
 
+/// The Python that checks the project's Python files.
+fn python_section(project: &Project, settings: &Settings, report: &mut Report) {
+    let line = crate::validate::python::describe_interpreter(
+        project.checkout(),
+        settings.python_interpreter.as_deref(),
+    );
+    report.add("python", json!(line), "python", [line.clone()]);
+}
+
 fn reviewer_section(settings: &Settings, report: &mut Report) {
     let (line, found) = match settings.reviewer_program() {
         None => (
@@ -430,6 +440,10 @@ fn lessons_section(project: &Project, report: &mut Report) {
     let project_file = project.lessons_file();
     let project_count = count_lessons(&project_file);
     let mut lines = vec![match &project_count {
+        Ok(_) if !project_file.exists() => format!(
+            "project: none yet ({} is written when car learns a lesson or `car lessons add` adds one)",
+            project_file.display()
+        ),
         Ok(n) => format!(
             "project: {} in {}",
             plural(*n, "lesson"),

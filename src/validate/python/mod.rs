@@ -568,3 +568,29 @@ fn fallback(source: &Source<'_>, why: &str, report: &mut Report) {
 
 #[cfg(test)]
 mod tests;
+
+/// Which Python checks the project's Python files, in words for `car status`: the program (or
+/// why there is none) and the environment whose packages count first.
+pub(crate) fn describe_interpreter(project_root: &Path, explicit: Option<&str>) -> String {
+    let python = interpreter::find(explicit, project_root, project_root);
+    let program = match &python.program {
+        Ok(program) => program.display().to_string(),
+        Err(why) => format!("none ({why}); Python files are read by tree-sitter only"),
+    };
+    let packages = python.environments.first().map_or_else(
+        || "; packages: the interpreter's own (no project environment found)".to_string(),
+        |environment| {
+            let isolated = if environment.is_isolated() {
+                ", without system site-packages"
+            } else {
+                ""
+            };
+            format!(
+                "; packages: {} ({}{isolated})",
+                environment.dir.display(),
+                environment.origin.describe()
+            )
+        },
+    );
+    format!("{program}{packages}")
+}
