@@ -176,7 +176,10 @@ fn line_of(lesson: &Lesson) -> String {
         .triggers
         .iter()
         .take(3)
-        .map(|trigger| format!("`{}`", one_line(trigger.as_str(), 80)))
+        .map(|trigger| {
+            let readable = super::trigger_text::readable(trigger.as_str());
+            format!("`{}`", one_line(&readable, 80))
+        })
         .collect();
     format!(
         "- {} ({}, weight {}): {}",

@@ -31,6 +31,7 @@ pub(crate) mod provenance;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;
+pub(crate) mod trigger_text;
 pub(crate) mod warn;
 
 use serde::{Deserialize, Serialize};
