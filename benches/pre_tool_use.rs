@@ -3,7 +3,10 @@
 //! it after. Each case is one Edit (a placeholder line replaced by the line shown) in a project of
 //! 1,000 lessons: the PreToolUse call gets the edit before it ran (the file holds the
 //! placeholder), the PostToolUse call after (a twin file holds the line, the payload carries the
-//! original). Pre and post run next to each other in every round, so their ratio is paired.
+//! original). Pre and post run next to each other in every round, so their ratio is paired. After
+//! each timed PostToolUse call the twin file is edited back (the agent's own edit, its own
+//! PostToolUse call, not timed), so every timed call sees a session in which only the agent wrote
+//! the file: nothing looks like a person's correction to learn from.
 //!
 //! Cases: a 100-line TypeScript file (grammar in process), a 100-line Python file (one interpreter
 //! start), a line that fires a lesson (weight 3: warned after, not stopped before), and a Python
@@ -36,6 +39,11 @@ struct Case {
     label: &'static str,
     pre: String,
     post: String,
+    /// The edit back to the placeholder, and the files' two contents.
+    back: String,
+    after_file: std::path::PathBuf,
+    with_placeholder: String,
+    with_line: String,
     pre_times: Vec<Duration>,
     post_times: Vec<Duration>,
 }
@@ -79,15 +87,15 @@ fn main() {
     for case in &cases {
         for _ in 0..WARMUP {
             time_hook(car, &root, "pre-tool-use", &case.pre, NOW);
-            time_hook(car, &root, "post-tool-use", &case.post, NOW);
+            time_post(car, &root, case);
         }
     }
     for _ in 0..RUNS {
         for case in &mut cases {
             case.pre_times
                 .push(time_hook(car, &root, "pre-tool-use", &case.pre, NOW));
-            case.post_times
-                .push(time_hook(car, &root, "post-tool-use", &case.post, NOW));
+            let time = time_post(car, &root, case);
+            case.post_times.push(time);
         }
     }
     println!(
@@ -115,14 +123,23 @@ fn main() {
                     payload,
                 )
             };
-            println!(
-                "{:<46} {} / {}",
-                case.label,
-                count("pre-tool-use", &case.pre),
-                count("post-tool-use", &case.post)
-            );
+            let before = count("pre-tool-use", &case.pre);
+            std::fs::write(&case.after_file, &case.with_line).expect("write");
+            let after = count("post-tool-use", &case.post);
+            std::fs::write(&case.after_file, &case.with_placeholder).expect("write");
+            time_hook(car, &root, "post-tool-use", &case.back, NOW);
+            println!("{:<46} {before} / {after}", case.label);
         }
     }
+}
+
+/// The PostToolUse call of the edit (timed), then the edit back (not timed).
+fn time_post(car: &str, root: &Path, case: &Case) -> Duration {
+    std::fs::write(&case.after_file, &case.with_line).expect("write");
+    let time = time_hook(car, root, "post-tool-use", &case.post, NOW);
+    std::fs::write(&case.after_file, &case.with_placeholder).expect("write");
+    time_hook(car, root, "post-tool-use", &case.back, NOW);
+    time
 }
 
 /// The edit replacing the placeholder of `content` by `line`, in twin files of `root`:
@@ -155,10 +172,22 @@ fn case(root: &Path, label: &'static str, ext: &str, content: &str, line: &str) 
                           "originalFile": content, "userModified": false},
     })
     .to_string();
+    let back = json!({
+        "session_id": "bench", "cwd": root, "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": after_file, "old_string": line, "new_string": placeholder, "replace_all": false},
+        "tool_response": {"filePath": after_file, "oldString": line, "newString": placeholder,
+                          "originalFile": after, "userModified": false},
+    })
+    .to_string();
     Case {
         label,
         pre,
         post,
+        back,
+        after_file,
+        with_placeholder: content.to_string(),
+        with_line: after,
         pre_times: Vec::with_capacity(RUNS),
         post_times: Vec::with_capacity(RUNS),
     }
