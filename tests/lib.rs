@@ -27,6 +27,7 @@ mod lessons_commands;
 mod lessons_hook;
 mod lessons_outcomes;
 mod lessons_rules;
+mod lessons_team;
 mod migrate;
 mod pre_tool_use;
 mod replay_command;

@@ -426,7 +426,11 @@ fn a_stopped_lesson_counts_when_the_next_write_heeds_it() {
             .unwrap()[0]
             .clone()
     };
-    denied(&write(&project, "load.py", "import yaml\n\ndata = yaml.load(text)\n"));
+    denied(&write(
+        &project,
+        "load.py",
+        "import yaml\n\ndata = yaml.load(text)\n",
+    ));
     assert_eq!(lesson(&project)["weight"], 6, "stopping counts nothing");
     let session = project.fixture_json(CLAUDE)["session_id"].clone();
     let mut heeding: Value = serde_json::from_str(&project.write_payload(

@@ -24,7 +24,7 @@ use crate::lessons::import::Imported;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, update_json_document};
-use crate::state::names;
+use crate::state::{merge_driver, names};
 use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
@@ -37,6 +37,7 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
         }
     }
     create_state_dir(project)?;
+    register_merge_driver(project);
     if let Some(rules) = crate::gate::install_default_rules(project)? {
         output::print_message(&format!(
             "wrote the review rules to {} (edit them to fit your project)",
@@ -77,6 +78,18 @@ pub(crate) fn uninstall(project: &Project, agent: AgentChoice) -> Result<Outcome
         output::print_message(&format!("removed car's hooks from {}", agent.file()));
         remove_if_left_empty(project, agent)?;
     }
+    if !Agent::ALL.iter().any(|agent| is_wired(project, *agent)) {
+        match merge_driver::unregister(project) {
+            Ok(removed) => {
+                for removed in removed {
+                    output::print_message(&format!("removed {removed}"));
+                }
+            }
+            Err(error) => output::print_message(&format!(
+                "warning: git's merge driver for the lesson files was not removed: {error}"
+            )),
+        }
+    }
     output::print_hint(&format!(
         "lessons and state are kept in {}; delete that folder to forget them",
         project.state_dir().display()
@@ -92,17 +105,56 @@ pub(crate) fn refresh_wiring(
 ) -> Result<Vec<PathBuf>, Error> {
     let mut changed = Vec::new();
     for agent in Agent::ALL {
-        let path = agent.path(project);
-        let document =
-            crate::settings::parse_document(&path, crate::files::read_optional(&path)?.as_deref())?;
-        let is_wired = agents::handlers(&document)
-            .iter()
-            .any(|handler| agents::is_car_command(&handler.command));
-        if is_wired && wire(project, agent, settings, false)?.changed {
-            changed.push(path);
+        if is_wired(project, agent) && wire(project, agent, settings, false)?.changed {
+            changed.push(agent.path(project));
         }
     }
     Ok(changed)
+}
+
+/// Whether car's hooks are in the agent's file (a file car cannot read counts as not wired).
+fn is_wired(project: &Project, agent: Agent) -> bool {
+    let path = agent.path(project);
+    let Ok(text) = crate::files::read_optional(&path) else {
+        return false;
+    };
+    crate::settings::parse_document(&path, text.as_deref()).is_ok_and(|document| {
+        agents::handlers(&document)
+            .iter()
+            .any(|handler| agents::is_car_command(&handler.command))
+    })
+}
+
+/// Registers git's merge driver for the lesson files, naming this binary the way the agent's
+/// commands do ([`crate::gate::program::name`]: git may run it from a shell without car on PATH).
+/// A driver that cannot be registered costs only clean merges of the lessons: install goes on.
+fn register_merge_driver(project: &Project) {
+    let program = crate::gate::program::name();
+    match merge_driver::register(project, program) {
+        Err(error) => {
+            output::print_message(&format!(
+                "warning: git's merge driver for the lesson files was not registered: {error}"
+            ));
+            output::print_hint(&format!(
+                "without it git merges lessons.json line by line; register it by hand: git config \
+                 merge.car-lessons.driver '{}'",
+                merge_driver::driver_command(program)
+            ));
+        }
+        Ok(None) => output::print_message(
+            "not a git checkout: no merge driver registered for the lesson files",
+        ),
+        Ok(Some(registered)) if registered.attributes || registered.config => {
+            output::print_message(&format!(
+                "registered git's merge driver for the lesson files: `{}` ({}/{} and the \
+                 repository's git config; in another clone run `car install` again)",
+                merge_driver::driver_command(program),
+                names::STATE_DIR,
+                names::GITATTRIBUTES
+            ));
+        }
+        Ok(Some(_)) => {}
+    }
 }
 
 /// What wiring one agent did.

@@ -38,8 +38,10 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
         LessonsCommand::Distill { dry_run, json } => {
             crate::commands::lessons_distill::run(project, dry_run, json)
         }
-        LessonsCommand::Test { .. } => Err(Error::Usage(
-            "`car lessons test` is handled by the replay runner".into(),
+        LessonsCommand::Test { .. }
+        | LessonsCommand::Merge { .. }
+        | LessonsCommand::Diff { .. } => Err(Error::Usage(
+            "`car lessons test`, `merge` and `diff` have their own command files".into(),
         )),
     }
 }
@@ -58,7 +60,7 @@ fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error>
     Ok((file, user))
 }
 
-fn summary(lesson: &Lesson, origin: &str) -> Value {
+pub(crate) fn summary(lesson: &Lesson, origin: &str) -> Value {
     let source = provenance::Source::of(&lesson.extra).map(provenance::Source::as_str);
     json!({
         "id": lesson.id,

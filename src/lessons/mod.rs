@@ -13,6 +13,7 @@
 //! at [`close_session`] and `car lessons maintain`. Neither fails: every problem (a corrupt file,
 //! a busy lock, a regex that gave up) becomes a note.
 
+pub(crate) mod branch_merge;
 pub(crate) mod briefing;
 pub mod cache;
 pub(crate) mod counters;
@@ -21,6 +22,7 @@ pub(crate) mod examples;
 pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod library;
+pub(crate) mod library_diff;
 pub(crate) mod maintain;
 pub mod matcher;
 pub mod model;

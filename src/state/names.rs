@@ -37,6 +37,10 @@ pub(crate) const OWN_WRITES: &str = "own-writes.json";
 /// Keeps car's runtime files out of git (what a team shares stays tracked).
 pub(crate) const GITIGNORE: &str = ".gitignore";
 
+/// Names car's merge driver for its library files (`merge=car-lessons`); shared by a team, so a
+/// clone merges them the same way once the driver is registered.
+pub(crate) const GITATTRIBUTES: &str = ".gitattributes";
+
 /// The hooks' internal errors, newest last, one JSON object a line (`car status` shows them).
 pub(crate) const HOOK_ERRORS: &str = "hook-errors.jsonl";
 
