@@ -221,7 +221,14 @@ fn a_text_both_branches_changed_stops_the_merge_with_both_texts_readable() {
                           "theirs": "Use backoff.wait(), never time.sleep"}})
     );
     assert_eq!((&sleep["hits"], &sleep["weight"]), (&json!(2), &json!(5)));
-    assert_eq!(project.run(&["lessons", "list"]).code, 0);
+    let listed = project.run(&["lessons", "list"]);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    assert!(
+        listed
+            .stderr
+            .contains("warning: lesson sleep holds an unsettled merge conflict"),
+        "{listed:?}"
+    );
     let status =
         String::from_utf8_lossy(&git(&project, &["status", "--porcelain"]).stdout).into_owned();
     assert!(status.contains(&format!("UU {LESSONS}")), "{status}");

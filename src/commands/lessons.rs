@@ -12,6 +12,7 @@ use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::branch_merge::CONFLICT_FIELD;
 use crate::lessons::counters::retired;
 use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
@@ -52,6 +53,16 @@ fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error>
     let file = library::load_live(&project.lessons_file())?;
     for problem in file.problems() {
         output::print_message(&format!("warning: {problem}"));
+    }
+    for lesson in file.lessons() {
+        if lesson.extra.contains_key(CONFLICT_FIELD) {
+            output::print_message(&format!(
+                "warning: lesson {} holds an unsettled merge conflict (its \"{CONFLICT_FIELD}\" \
+                 field has both branches' versions): choose one, delete the field, `git add` \
+                 the file",
+                lesson.id
+            ));
+        }
     }
     let user = match store::user_lessons_path() {
         Some(path) if path.exists() => Some(LessonFile::load(&path)?),

@@ -6,7 +6,9 @@
 //! warning: heeded, ignored; demotion and retirement), `hits` (the hit log: an outcome is one
 //! appended line), `retired` (the retired lessons' file), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
-//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`.
+//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`,
+//! `branch_merge` (two branches' versions of a library file merged, for git's merge driver),
+//! `library_diff` (what changed between two versions of the library).
 //!
 //! The entry point for edits is [`match_edit`]: match and record hits. Its cost does not grow
 //! with the library: whole-library work (folding the hit log, decay, candidate expiry, merge) runs
