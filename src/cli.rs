@@ -51,7 +51,7 @@ pub(crate) enum Command {
     DeepReview(DeepReviewCommand),
     /// Wire car's hooks into this project (idempotent; keeps your other hooks and settings)
     Install(InstallArgs),
-    /// Remove car's hooks from this project (keeps lessons and your other settings)
+    /// Remove car's hooks from this project (keeps lessons and settings unless --purge)
     Uninstall(UninstallArgs),
     /// Set the reviewers (stop gate and deep review), model and gate limits (interactive unless --non-interactive)
     Config(ConfigArgs),
@@ -365,6 +365,10 @@ pub(crate) struct UninstallArgs {
     /// The agent whose project hook file to unwire
     #[arg(long, value_enum, default_value_t = AgentChoice::Claude)]
     pub(crate) agent: AgentChoice,
+    /// Also remove car's settings block and its state folder (lessons included) once no agent
+    /// is wired any more
+    #[arg(long)]
+    pub(crate) purge: bool,
 }
 
 #[derive(Debug, Args)]

@@ -49,6 +49,7 @@ mod security_state;
 mod session_changes;
 mod session_start;
 mod settings_compat;
+mod uninstall;
 mod validate_hook;
 mod validate_json_corpus;
 mod validate_real_parsers;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::agents::hook_binary::HookBinary;
 use crate::agents::{self, Agent, Handler, migrate};
-use crate::cli::{AgentChoice, InstallArgs};
+use crate::cli::{InstallArgs, UninstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
@@ -55,46 +55,132 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     Ok(Outcome::Success)
 }
 
-pub(crate) fn uninstall(project: &Project, agent: AgentChoice) -> Result<Outcome, Error> {
-    for agent in agent.agents() {
-        let path = agent.path(project);
-        if !path.exists() {
-            output::print_message(&format!("no {} here; nothing to remove", agent.file()));
-            continue;
-        }
-        let removed =
-            update_json_document(project, &path, &lock_for(project, agent), |document| {
-                Ok::<bool, Error>(
-                    !agents::remove_handlers(document, agents::is_car_command).is_empty(),
-                )
-            })?;
-        if !removed {
-            output::print_message(&format!(
-                "car's hooks were not wired in {}; nothing changed",
-                agent.file()
-            ));
-            continue;
-        }
-        output::print_message(&format!("removed car's hooks from {}", agent.file()));
-        remove_if_left_empty(project, agent)?;
+pub(crate) fn uninstall(project: &Project, args: &UninstallArgs) -> Result<Outcome, Error> {
+    for agent in args.agent.agents() {
+        unwire(project, agent)?;
     }
-    if !Agent::ALL.iter().any(|agent| is_wired(project, *agent)) {
-        match merge_driver::unregister(project) {
-            Ok(removed) => {
-                for removed in removed {
-                    output::print_message(&format!("removed {removed}"));
-                }
-            }
-            Err(error) => output::print_message(&format!(
-                "warning: git's merge driver for the lesson files was not removed: {error}"
-            )),
-        }
+    let still_wired: Vec<&str> = Agent::ALL
+        .iter()
+        .filter(|agent| is_wired(project, **agent))
+        .map(|agent| agent.title())
+        .collect();
+    if still_wired.is_empty() {
+        unregister_merge_driver(project);
     }
-    output::print_hint(&format!(
-        "lessons and state are kept in {}; delete that folder to forget them",
-        project.state_dir().display()
-    ));
+    if !args.purge {
+        tell_kept(project);
+    } else if still_wired.is_empty() {
+        purge(project)?;
+    } else {
+        output::print_message(&format!(
+            "kept car's settings and state folder: its hooks are still wired for {}",
+            still_wired.join(", ")
+        ));
+        output::print_hint("`car uninstall --agent all --purge` removes car from the project");
+    }
     Ok(Outcome::Success)
+}
+
+/// Removes car's hooks from one agent's file (and the file, when that leaves it empty and car
+/// created it or it holds only hooks).
+fn unwire(project: &Project, agent: Agent) -> Result<(), Error> {
+    let path = agent.path(project);
+    if !path.exists() {
+        output::print_message(&format!("no {} here; nothing to remove", agent.file()));
+        return Ok(());
+    }
+    let removed = update_json_document(project, &path, &lock_for(project, agent), |document| {
+        Ok::<bool, Error>(!agents::remove_handlers(document, agents::is_car_command).is_empty())
+    })?;
+    if !removed {
+        output::print_message(&format!(
+            "car's hooks were not wired in {}; nothing changed",
+            agent.file()
+        ));
+        return Ok(());
+    }
+    output::print_message(&format!("removed car's hooks from {}", agent.file()));
+    remove_if_left_empty(project, agent)
+}
+
+fn unregister_merge_driver(project: &Project) {
+    match merge_driver::unregister(project) {
+        Ok(removed) => {
+            for removed in removed {
+                output::print_message(&format!("removed {removed}"));
+            }
+        }
+        Err(error) => output::print_message(&format!(
+            "warning: git's merge driver for the lesson files was not removed: {error}"
+        )),
+    }
+}
+
+/// A plain uninstall keeps car's settings and state: say which, and how to remove them.
+fn tell_kept(project: &Project) {
+    let mut kept = Vec::new();
+    if project.state_dir().is_dir() {
+        kept.push(format!(
+            "the lessons and state in {}",
+            project.state_dir().display()
+        ));
+    }
+    if has_settings_block(project) {
+        kept.push(format!(
+            "car's settings (\"{}\" in {})",
+            crate::settings::SETTINGS_KEY,
+            Agent::Claude.file()
+        ));
+    }
+    if !kept.is_empty() {
+        output::print_message(&format!("kept {}", kept.join(" and ")));
+        output::print_hint("`car uninstall --purge` removes them too");
+    }
+}
+
+fn has_settings_block(project: &Project) -> bool {
+    let path = project.settings_file();
+    crate::files::read_optional(&path)
+        .ok()
+        .flatten()
+        .and_then(|text| crate::settings::parse_document(&path, Some(&text)).ok())
+        .is_some_and(|document| document.contains_key(crate::settings::SETTINGS_KEY))
+}
+
+/// `--purge`: car's settings block (and a settings file car created that is left empty), then
+/// the state folder with everything in it, then a `.claude` folder that leaves empty.
+fn purge(project: &Project) -> Result<(), Error> {
+    let settings = project.settings_file();
+    if settings.exists() {
+        let removed = update_json_document(
+            project,
+            &settings,
+            &lock_for(project, Agent::Claude),
+            |document| Ok::<bool, Error>(document.remove(crate::settings::SETTINGS_KEY).is_some()),
+        )?;
+        if removed {
+            output::print_message(&format!(
+                "removed car's settings (\"{}\") from {}",
+                crate::settings::SETTINGS_KEY,
+                Agent::Claude.file()
+            ));
+        }
+        remove_if_left_empty(project, Agent::Claude)?;
+    }
+    let state = project.state_dir();
+    if state.is_dir() {
+        std::fs::remove_dir_all(&state)
+            .map_err(|source| crate::files::FileError::io(&state, source))?;
+        output::print_message(&format!(
+            "removed {} (lessons, candidates, sessions and logs; lessons committed to git stay \
+             in its history)",
+            state.display()
+        ));
+        if let Some(folder) = state.parent() {
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+    Ok(())
 }
 
 /// Re-wires every agent car is already wired into, so timeouts follow changed settings; the files
@@ -270,10 +356,12 @@ fn lock_for(project: &Project, agent: Agent) -> PathBuf {
     }
 }
 
-/// Deletes a hooks-only file (and its folder) that car's removal left empty.
+/// Deletes a file (and its folder) that car's removal left empty: a hooks-only file, or one car
+/// created (a file the user had, even `{}`, stays).
 fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
     let path = agent.path(project);
-    if !agent.is_hooks_only_file() {
+    let was_created = crate::state::created_files::was_created(project, &path);
+    if !agent.is_hooks_only_file() && !was_created {
         return Ok(());
     }
     let document =
@@ -283,6 +371,7 @@ fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
         if let Some(folder) = path.parent() {
             let _ = std::fs::remove_dir(folder);
         }
+        crate::state::created_files::forget(project, &path);
         output::print_message(&format!(
             "removed {} (car's entries were all it held)",
             agent.file()

@@ -138,7 +138,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
             recording_own_writes(&project, || install::install(&project, &args))
         }
         Command::Uninstall(args) => {
-            recording_own_writes(&project, || install::uninstall(&project, args.agent))
+            recording_own_writes(&project, || install::uninstall(&project, &args))
         }
         Command::Config(args) => recording_own_writes(&project, || config::run(&project, &args)),
         Command::Status(args) => status::run(&project, args.json),

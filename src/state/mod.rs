@@ -6,6 +6,7 @@
 //! local and what a team shares (lessons, validators, rules) tracked; logging an internal error
 //! never fails the hook that reports it.
 
+pub(crate) mod created_files;
 pub(crate) mod merge_driver;
 pub(crate) mod names;
 
