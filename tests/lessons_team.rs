@@ -478,3 +478,37 @@ fn lessons_diff_shows_what_a_branch_learned_lost_and_reweighted() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("not a revision"), "{bad:?}");
 }
+
+#[test]
+fn lessons_retired_on_both_branches_all_land_in_the_retired_file() {
+    let project = team_project();
+    const RETIRED: &str = ".claude/claude-auto-review/retired-lessons.json";
+    let noisy = lesson("noisy", "abcd.noisy", "warns on correct code", 1, 0);
+    let quiet = lesson("quiet", "abcd.quiet", "never heeded", 1, 0);
+    let base = sleep("Use the scheduler's backoff", 4, 1);
+    write_lessons(&project, &[base.clone(), noisy.clone(), quiet.clone()]);
+    commit(&project, "three lessons");
+    let retire = |gone: &Value, kept: &Value| {
+        let mut retired = gone.clone();
+        retired["ignored"] = json!(5);
+        retired["retired_because"] = json!("warned 5 times and never heeded");
+        write_lessons(&project, &[base.clone(), kept.clone()]);
+        project.write(RETIRED, &json!({ "lessons": [retired] }).to_string());
+    };
+    let merged = merge_alice(
+        &project,
+        || retire(&noisy, &quiet),
+        || retire(&quiet, &noisy),
+    );
+    ok(&merged);
+    let ids = |file: &str| -> Vec<Value> {
+        project.read_json(file)["lessons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|lesson| lesson["id"].clone())
+            .collect()
+    };
+    assert_eq!(ids(LESSONS), [json!("sleep")]);
+    assert_eq!(ids(RETIRED), [json!("quiet"), json!("noisy")]);
+}

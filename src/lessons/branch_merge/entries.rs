@@ -135,6 +135,13 @@ impl Mergeable for Entry {
             Some(Entry::Valid(b)) => Some(b),
             _ => None,
         };
+        if ours.content() == theirs.content() {
+            // Most lessons say the same on both sides: only their counters move, and ours is
+            // already a valid lesson (no second parse of its scope and triggers).
+            let mut lesson = o.clone();
+            combine_lesson_counters(b, o, t, &mut lesson);
+            return Ok(Entry::Valid(lesson));
+        }
         let content = merged_content(base, ours, theirs, conflicts);
         let mut lesson = Lesson::from_value(&content).map_err(|problem| {
             LessonsError::Invalid(format!(

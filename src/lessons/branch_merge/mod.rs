@@ -50,14 +50,19 @@ impl Library {
     /// A candidate pool when any side has a `candidates` array and none a `lessons` one; else
     /// lessons (an empty or `{}` side says nothing).
     pub(crate) fn of(texts: [&str; 3]) -> Library {
-        let has = |key: &str| {
-            texts.iter().any(|text| {
-                serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}'))
-                    .ok()
-                    .is_some_and(|value| value.get(key).is_some())
-            })
-        };
-        if has("candidates") && !has("lessons") {
+        /// The top-level keys that tell the files apart; their values are skipped, not built.
+        #[derive(serde::Deserialize)]
+        struct Keys {
+            lessons: Option<serde::de::IgnoredAny>,
+            candidates: Option<serde::de::IgnoredAny>,
+        }
+        let keys: Vec<Keys> = texts
+            .iter()
+            .filter_map(|text| serde_json::from_str(text.trim_start_matches('\u{feff}')).ok())
+            .collect();
+        let has_candidates = keys.iter().any(|keys| keys.candidates.is_some());
+        let has_lessons = keys.iter().any(|keys| keys.lessons.is_some());
+        if has_candidates && !has_lessons {
             Library::Candidates
         } else {
             Library::Lessons
