@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # car on a real example: a throwaway git project with car installed, and the payloads Claude Code
 # sends after an edit and at a stop piped into `car hook`. Each answer is shown as a short
-# human rendering; --json shows the raw JSON the agent reads instead.
+# human rendering; --json shows the raw JSON the agent reads instead. It ends by writing the
+# project's report page (`car report`) and printing its path.
 #
 # Usage: examples/demo.sh [--json] [--keep]
 #   --json   print car's raw JSON answers
@@ -114,3 +115,12 @@ show "$(payload claude-stop-active.json | car hook stop)"
 
 step "10. car status"
 car status | sed 's/^/  /' || true
+
+step "11. car report: one page of what car learned and why each stop was blocked or allowed"
+page="$(car report)"
+echo "  the report: $page"
+if [ "$keep" = 1 ]; then
+  echo "  open it in a browser (or: car report --open)"
+else
+  echo "  (the demo project is removed on exit; run with --keep to open the page)"
+fi

@@ -57,6 +57,9 @@ pub(crate) enum Command {
     Config(ConfigArgs),
     /// One screen: enabled?, each agent's hooks, settings, lessons, open reviews, deep review, last errors
     Status(StatusArgs),
+    /// One self-contained HTML page: lessons with their history, what car let go of, sessions
+    /// with their stops and reviews, deep reviews, open P3 offers
+    Report(ReportArgs),
     /// Internal: runs a reviewer CLI and kills it (with everything it started) as soon as the car
     /// process that started it is gone
     #[command(hide = true)]
@@ -369,6 +372,16 @@ pub(crate) struct UninstallArgs {
     /// is wired any more
     #[arg(long)]
     pub(crate) purge: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// Where to write the page (default: .claude/claude-auto-review/report.html)
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: Option<std::path::PathBuf>,
+    /// Open the page in the desktop's browser once written
+    #[arg(long)]
+    pub(crate) open: bool,
 }
 
 #[derive(Debug, Args)]

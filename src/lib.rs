@@ -3,7 +3,7 @@
 //!
 //! Layers; data flows down this list and never back up (README "Design"):
 //! - top: [`commands`] (one file per subcommand), [`hook`] (one entry per hook event; the calling
-//!   agent's file reads its payload and shapes its answer), [`replay`] (scenarios run through the pipeline), [`pipeline`] (check one edit:
+//!   agent's file reads its payload and shapes its answer), [`replay`] (scenarios run through the pipeline), [`report`] (`car report`'s page), [`pipeline`] (check one edit:
 //!   validators → lessons → report, for the hook, `car check` and replay alike);
 //! - middle: [`agents`] (one file per agent: hook entries, payload names, answer shape, transcript
 //!   format; the one place that knows them), [`validate`], [`lessons`], [`review`], [`scenario`]:
@@ -43,6 +43,7 @@ mod pipeline;
 mod process;
 pub mod project;
 pub mod replay;
+mod report;
 mod reviewer;
 mod scenario;
 mod scope;

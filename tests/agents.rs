@@ -98,9 +98,9 @@ fn every_agents_file_is_written_read_back_and_removed() {
 
     let status = project.run(&["status"]);
     for line in [
-        "hooks (Codex CLI, .codex/hooks.json): PreToolUse yes (timeout 15 s), PostToolUse yes (timeout 30 s), Stop yes (timeout 360 s), SessionStart yes (timeout 5 s), SessionEnd yes (timeout 2 s)",
-        "hooks (Gemini CLI, .gemini/settings.json): BeforeTool yes (timeout 15000 ms), AfterTool yes (timeout 30000 ms), AfterAgent yes (timeout 360000 ms), SessionStart yes (timeout 5000 ms), SessionEnd yes (timeout 2000 ms)",
-        "hooks (Cursor, .cursor/hooks.json): afterFileEdit yes (timeout 30 s), afterShellExecution yes (timeout 30 s), stop yes (timeout 360 s), sessionEnd yes (timeout 2 s)",
+        "  Codex CLI (.codex/hooks.json)\n    PreToolUse: yes (timeout 15 s)\n    PostToolUse: yes (timeout 30 s)\n    Stop: yes (timeout 360 s)\n    SessionStart: yes (timeout 5 s)\n    SessionEnd: yes (timeout 2 s)\n",
+        "  Gemini CLI (.gemini/settings.json)\n    BeforeTool: yes (timeout 15000 ms)\n    AfterTool: yes (timeout 30000 ms)\n    AfterAgent: yes (timeout 360000 ms)\n    SessionStart: yes (timeout 5000 ms)\n    SessionEnd: yes (timeout 2000 ms)\n",
+        "  Cursor (.cursor/hooks.json)\n    afterFileEdit: yes (timeout 30 s)\n    afterShellExecution: yes (timeout 30 s)\n    stop: yes (timeout 360 s)\n    sessionEnd: yes (timeout 2 s)\n",
     ] {
         assert!(status.stdout.contains(line), "{line}\n{}", status.stdout);
     }

@@ -232,7 +232,7 @@ fn context_file_and_focus_words_reach_the_prompt() {
     // `car status` names the context files, the deep reviewer and the loop's state.
     let status = deep.project.run(&["status"]);
     for line in [
-        "deep review: reviewer command; 1 context file: fx",
+        "deep review\n  reviewer: command\n  context files: fx\n",
         "  fx: ended with PASS in round 1",
     ] {
         assert!(status.stdout.contains(line), "{line}\n{}", status.stdout);

@@ -61,6 +61,8 @@ fn the_demo_shows_each_step_of_the_product() {
         ("9", "lesson (weight 2): A bare `except:`"),
         ("9", "retries could be documented"),
         ("10", "enabled: yes (Claude Code)"),
+        ("11", "the report: /"),
+        ("11", ".claude/claude-auto-review/report.html"),
     ];
     for (step, text) in expectations {
         assert!(
@@ -90,6 +92,12 @@ fn the_demo_prints_raw_answers_and_keeps_its_project_on_request() {
         .find_map(|line| line.strip_prefix("The demo project is kept in "))
         .unwrap_or_else(|| panic!("no kept project named:\n{out}"));
     let kept = PathBuf::from(kept.trim());
+    let page = kept.join(".claude/claude-auto-review/report.html");
+    assert!(
+        section(&out, "11").contains(&format!("the report: {}", page.display())),
+        "{out}"
+    );
+    assert!(page.is_file(), "{}", page.display());
     assert!(
         kept.join(".claude/claude-auto-review/lessons.json")
             .is_file(),

@@ -2,6 +2,10 @@
 
 mod support;
 
+/// The benchmarks' shared project builders (the report's large state).
+#[path = "../benches/common/mod.rs"]
+mod bench_common;
+
 mod agents;
 mod check_cli;
 mod check_sarif;
@@ -29,9 +33,12 @@ mod lessons_outcomes;
 mod lessons_rules;
 mod lessons_team;
 mod migrate;
+mod new_file_slips;
 mod pre_tool_use;
+mod python_environments;
 mod replay_command;
 mod replay_self_test;
+mod report;
 mod review_backends;
 mod review_blocking;
 mod review_gate;
@@ -52,5 +59,6 @@ mod settings_compat;
 mod uninstall;
 mod validate_hook;
 mod validate_json_corpus;
+mod validate_misreads;
 mod validate_real_parsers;
 mod validate_trust;

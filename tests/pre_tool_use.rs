@@ -372,7 +372,7 @@ fn install_wires_the_hook_for_each_agent_and_status_shows_it() {
     );
     let status = project.run(&["status"]);
     assert!(
-        status.stdout.contains("PreToolUse yes (timeout 15 s)"),
+        status.stdout.contains("PreToolUse: yes (timeout 15 s)"),
         "{}",
         status.stdout
     );

@@ -225,3 +225,25 @@ fn a_file_deleted_by_an_edit_tool_is_reviewed_with_its_removed_lines() {
         request_view(&answer, &project)
     );
 }
+
+/// Regression (issue 25): `car review status` showed the time of the command as a session's last
+/// event, not the time in its log.
+#[test]
+fn review_status_shows_the_logs_last_event_time() {
+    let mut project = pinned_project();
+    write_file(&project, "a.py", "x = 1\n");
+    // Changed outside the edit tools: the look reconciles it, which is not a logged event.
+    project.write("a.py", "x = 2\n");
+    project.at(NOW + 3_600);
+    let status = project.run(&["review", "status", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&status.stdout).unwrap();
+    assert_eq!(
+        json["sessions"][0]["last_event"], "2026-11-29T12:00:00+00:00",
+        "{status:?}"
+    );
+    let text = project.run(&["review", "status"]).stdout;
+    assert!(
+        text.contains("(last event 2026-11-29T12:00:00+00:00"),
+        "{text}"
+    );
+}

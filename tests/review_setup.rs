@@ -117,7 +117,7 @@ fn config_sets_the_deep_reviewer_and_refuses_self_review() {
     );
     let status = project.run(&["status"]);
     assert!(
-        status.stdout.contains("deepReviewBackend claude"),
+        status.stdout.contains("deepReviewBackend: claude"),
         "{}",
         status.stdout
     );
@@ -167,15 +167,15 @@ fn status_shows_wiring_settings_lessons_pending_reviews_and_errors() {
     let out = run.stdout;
     assert!(out.contains("enabled: yes"), "{out}");
     assert!(
-        out.contains("Stop yes (timeout 100 s)") && out.contains("PostToolUse NO"),
+        out.contains("    Stop: yes (timeout 100 s)\n") && out.contains("    PostToolUse: NO\n"),
         "{out}"
     );
     assert!(
         out.contains("not above reviewerTimeoutSeconds (300)"),
         "{out}"
     );
-    assert!(out.contains("reviewerBackend manual"), "{out}");
-    assert!(out.contains("lessons: 2 lessons in"), "{out}");
+    assert!(out.contains("  reviewerBackend: manual\n"), "{out}");
+    assert!(out.contains("lessons\n  project: 2 lessons in"), "{out}");
     assert!(
         out.contains("session test-session: 1 unreviewed file,")
             && out.contains("pending review R1"),
@@ -303,7 +303,7 @@ fn status_names_the_user_lessons_file_the_hook_reads() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&status.stdout);
     assert!(
-        stdout.contains(&format!("1 user-wide in {}", user_file.display())),
+        stdout.contains(&format!("user-wide: 1 lesson in {}", user_file.display())),
         "{stdout}"
     );
     project.write("fetch.py", "import requests\nrequests.get(url)\n");

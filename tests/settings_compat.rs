@@ -47,8 +47,8 @@ fn the_python_tools_block_is_honoured_key_by_key() {
     let status = project.run(&["status"]);
     assert!(status.stdout.contains("enabled: no"), "{}", status.stdout);
     assert!(
-        status.stdout.contains("reviewerTimeoutSeconds 600")
-            && status.stdout.contains("minimumBlockingSeverity P2"),
+        status.stdout.contains("reviewerTimeoutSeconds: 600")
+            && status.stdout.contains("minimumBlockingSeverity: P2"),
         "{}",
         status.stdout
     );

@@ -207,3 +207,70 @@ pub fn run(command: &mut Command) {
     let status = command.status().expect("command runs");
     assert!(status.success());
 }
+
+/// `car report`'s benchmark and size test: a project's state as a large team would have it: `lessons` lessons and `events` events spread
+/// over 20 sessions (edits, warnings, checker errors, stops and reviews).
+pub fn report_state(root: &Path, lessons: usize, events: usize, now: i64) {
+    let state = root.join(".claude/claude-auto-review");
+    std::fs::create_dir_all(&state).expect("state written");
+    let list: Vec<_> = (0..lessons)
+        .map(|index| {
+            json!({"id": format!("lesson{index:05}"), "scope": "*.ts",
+                   "triggers": [format!("deprecatedCall{index}(")],
+                   "lesson": format!("lesson number {index}: use the new API"),
+                   "weight": 1 + index % 9, "hits": index % 4, "created": "2026-05-21"})
+        })
+        .collect();
+    std::fs::write(
+        state.join("lessons.json"),
+        serde_json::to_string(&json!({"lessons": list})).expect("state written"),
+    )
+    .expect("state written");
+    let hits: String = (0..lessons)
+        .map(|index| {
+            format!(
+                "{{\"id\":\"lesson{index:05}\",\"at\":{},\"outcome\":\"heeded\"}}\n",
+                now - 3600
+            )
+        })
+        .collect();
+    std::fs::write(state.join("lessons.json.hits"), hits).expect("state written");
+    let sessions = 20;
+    for session in 0..sessions {
+        let id = format!("session-{session:02}");
+        let dir = state.join("clients").join(&id);
+        std::fs::create_dir_all(&dir).expect("state written");
+        let mut log = String::new();
+        for index in 0..events / sessions {
+            let ts = now - 86_400 + (index as i64);
+            let lesson = (session * 7919 + index) % lessons.max(1);
+            let event = match index % 10 {
+                0 => json!({"event": "lesson_warned", "file": "src/a.ts", "warnings": [
+                    {"lesson_id": format!("lesson{lesson:05}"), "weight": 3,
+                     "lesson": format!("lesson number {lesson}"), "trigger": "deprecatedCall(",
+                     "file": "src/a.ts", "line": index}]}),
+                1 => json!({"event": "validated", "file": "src/a.ts", "errors": [
+                    {"file": "src/a.ts", "line": 3, "column": 1, "severity": "error",
+                     "validator": "tree-sitter-typescript", "message": "syntax error"}]}),
+                2 => {
+                    json!({"event": "stop_stage", "stage": "changes", "outcome": "pending", "detail": "1 file"})
+                }
+                3 => json!({"event": "stop_blocked", "kind": "findings", "fingerprint": "f"}),
+                4 => {
+                    json!({"event": "review_completed", "review": format!("R{index}"), "files": {},
+                    "findings": [{"id": "F1", "severity": "P2", "file": "src/a.ts", "line": 2,
+                                  "title": "a finding", "wrong_output": "f(1) returns 2"}]})
+                }
+                _ => json!({"event": "edit_tracked", "file": format!("src/f{}.ts", index % 50),
+                    "tool": "Edit", "hash": "00"}),
+            };
+            let mut record = json!({"ts": ts, "session": id});
+            for (key, value) in event.as_object().expect("an object") {
+                record[key] = value.clone();
+            }
+            log.push_str(&record.to_string());
+            log.push('\n');
+        }
+        std::fs::write(dir.join("events.jsonl"), log).expect("state written");
+    }
+}

@@ -1,7 +1,9 @@
 //! `car status`: one screen — enabled?, each agent's hooks, settings (and the keys car could not
 //! use, with their values), the reviewer CLI, lessons, pending reviews, deep review (context
-//! files, its reviewer, each context's round state), the hooks' last internal errors, and a warning when the `car` on PATH is the Python tool. `--json` prints the same as
-//! one object.
+//! files, its reviewer, each context's round state), the hooks' last internal errors, and a
+//! warning when the `car` on PATH is the Python tool. The text is laid out in sections, a heading
+//! and one fact per line under it; `--json` prints the same as one object (its keys are a
+//! contract: other tools read them).
 //!
 //! Invariant: read-only; a broken file is reported on its line, never "fixed" here.
 
@@ -18,29 +20,68 @@ use crate::settings::{Settings, keys::IGNORED_PYTHON_KEYS};
 use crate::state::names::HOOK_ERRORS;
 use crate::text::plural;
 
+/// Where the "enabled" section is added (after the project, the settings and the hooks, which it
+/// needs); it is shown first.
+const ENABLED_SECTION: usize = 3;
+
 /// How many of the last hook errors are shown.
 const ERRORS_SHOWN: usize = 5;
 
-/// What `car status` found, as text lines and as JSON.
+/// One section of the text: a heading (none for a section of one headline fact) and its facts,
+/// one a line; a fact's own notes are indented under it.
+struct Section {
+    heading: String,
+    lines: Vec<String>,
+}
+
+/// What `car status` found, as text sections and as JSON.
 #[derive(Default)]
 struct Report {
-    lines: Vec<String>,
+    sections: Vec<Section>,
     json: serde_json::Map<String, Value>,
 }
 
 impl Report {
-    fn add(&mut self, key: &str, value: Value, lines: impl IntoIterator<Item = String>) {
+    fn add(
+        &mut self,
+        key: &str,
+        value: Value,
+        heading: impl Into<String>,
+        lines: impl IntoIterator<Item = String>,
+    ) {
         self.json.insert(key.to_string(), value);
-        self.lines.extend(lines);
+        self.sections.push(Section {
+            heading: heading.into(),
+            lines: lines.into_iter().collect(),
+        });
+    }
+
+    /// The sections as text: a heading, its facts indented under it, a blank line between.
+    fn text(&self) -> String {
+        let mut blocks = Vec::with_capacity(self.sections.len());
+        for section in &self.sections {
+            let mut block = Vec::with_capacity(section.lines.len() + 1);
+            let indent = if section.heading.is_empty() {
+                ""
+            } else {
+                block.push(section.heading.clone());
+                "  "
+            };
+            block.extend(section.lines.iter().map(|line| format!("{indent}{line}")));
+            blocks.push(block.join("\n"));
+        }
+        blocks.join("\n\n")
     }
 }
 
 pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     let mut report = Report::default();
-    report
-        .lines
-        .push(format!("car status for {}", project.root().display()));
-    report.json.insert("project".into(), json!(project.root()));
+    report.add(
+        "project",
+        json!(project.root()),
+        "",
+        [format!("car status for {}", project.root().display())],
+    );
     let settings = settings_section(project, &mut report);
     let wired_agents = agents_section(project, &settings, &mut report);
     enabled_section(&settings, &wired_agents, &mut report);
@@ -59,6 +100,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     report.add(
         "hook_binary",
         binary.to_json(),
+        "",
         [
             Some(binary.describe()),
             binary.warning().map(|warning| format!("  {warning}")),
@@ -72,16 +114,10 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     if as_json {
         output::print_json(&Value::Object(report.json));
     } else {
-        // "enabled" first: the question people ask.
-        if let Some(index) = report
-            .lines
-            .iter()
-            .position(|line| line.starts_with("enabled:"))
-        {
-            let line = report.lines.remove(index);
-            report.lines.insert(1, line);
-        }
-        output::print_data(&report.lines.join("\n"));
+        // "enabled" first, after the project: the question people ask.
+        let enabled = report.sections.remove(ENABLED_SECTION);
+        report.sections.insert(1, enabled);
+        output::print_data(&report.text());
     }
     Ok(Outcome::Success)
 }
@@ -92,37 +128,61 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
         Err(error) => (Default::default(), Some(error.to_string())),
     };
     let settings = checked.settings;
-    let mut lines = vec![format!(
-        "settings: reviewerBackend {}, reviewerModel {}, reviewerTimeoutSeconds {}, maxStopPasses {}, minimumBlockingSeverity {}, rulesFile {}, classifierBackend {}, deepReviewBackend {}",
-        settings.reviewer_backend.name(),
-        settings
-            .reviewer_model
-            .as_deref()
-            .unwrap_or("(CLI default)"),
-        settings.reviewer_timeout_seconds,
-        settings.max_stop_passes,
-        settings.minimum_blocking_severity,
-        settings
-            .rules_file
-            .as_deref()
-            .unwrap_or("(installed rules.md or car's default)"),
-        settings.classifier_backend.name(),
-        settings.deep_review_backend.name()
-    )];
+    let facts = [
+        (
+            "reviewerBackend",
+            settings.reviewer_backend.name().to_string(),
+        ),
+        (
+            "reviewerModel",
+            settings
+                .reviewer_model
+                .clone()
+                .unwrap_or_else(|| "(CLI default)".into()),
+        ),
+        (
+            "reviewerTimeoutSeconds",
+            settings.reviewer_timeout_seconds.to_string(),
+        ),
+        ("maxStopPasses", settings.max_stop_passes.to_string()),
+        (
+            "minimumBlockingSeverity",
+            settings.minimum_blocking_severity.to_string(),
+        ),
+        (
+            "rulesFile",
+            settings
+                .rules_file
+                .clone()
+                .unwrap_or_else(|| "(installed rules.md or car's default)".into()),
+        ),
+        (
+            "classifierBackend",
+            settings.classifier_backend.name().to_string(),
+        ),
+        (
+            "deepReviewBackend",
+            settings.deep_review_backend.name().to_string(),
+        ),
+    ];
+    let mut lines: Vec<String> = facts
+        .iter()
+        .map(|(key, value)| format!("{key}: {value}"))
+        .collect();
     if let Some(error) = &unreadable {
-        lines.push(format!("  warning: {error} (the hooks use the defaults)"));
+        lines.push(format!("warning: {error} (the hooks use the defaults)"));
     }
     for problem in &checked.problems {
-        lines.push(format!("  warning: {problem}"));
+        lines.push(format!("warning: {problem}"));
     }
     if !checked.problems.is_empty() {
-        lines.push("  hint: `car config --non-interactive` repairs these keys".into());
+        lines.push("hint: `car config --non-interactive` repairs these keys".into());
     }
     let block = crate::settings::read_block(&project.settings_file()).unwrap_or_default();
     for (key, why) in IGNORED_PYTHON_KEYS {
         if block.contains_key(key) {
             lines.push(format!(
-                "  note: \"{key}\" (the Python tool's) has no effect in car: {why}"
+                "note: \"{key}\" (the Python tool's) has no effect in car: {why}"
             ));
         }
     }
@@ -145,6 +205,7 @@ fn settings_section(project: &Project, report: &mut Report) -> Settings {
             "classifierBackend": settings.classifier_backend.name(),
             "deepReviewBackend": settings.deep_review_backend.name(),
         }),
+        format!("settings ({})", project.settings_file().display()),
         lines,
     );
     settings
@@ -161,7 +222,7 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
         let document = match crate::settings::parse_document(&path, text.as_deref()) {
             Ok(document) => document,
             Err(error) => {
-                lines.push(format!("hooks ({}): cannot read: {error}", agent.title()));
+                lines.push(format!("{}: cannot read: {error}", agent.title()));
                 continue;
             }
         };
@@ -176,11 +237,14 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
             parts.push(match wired {
                 Some(handler) => match handler.timeout {
                     Some(timeout) => {
-                        format!("{event} yes (timeout {timeout} {})", agent.timeout_unit())
+                        format!(
+                            "  {event}: yes (timeout {timeout} {})",
+                            agent.timeout_unit()
+                        )
                     }
-                    None => format!("{event} yes"),
+                    None => format!("  {event}: yes"),
                 },
-                None => format!("{event} NO"),
+                None => format!("  {event}: NO"),
             });
             events.push(json!({"event": event, "wired": wired.is_some(), "timeout": wired.and_then(|h| h.timeout)}));
         }
@@ -188,7 +252,7 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
         rows.push(json!({"agent": agent.name(), "file": agent.file(), "wired": any_wired, "events": events}));
         if !any_wired {
             lines.push(format!(
-                "hooks ({}, {}): not wired (`car install --agent {}`)",
+                "{} ({}): not wired (`car install --agent {}`)",
                 agent.title(),
                 agent.file(),
                 agent.name()
@@ -196,12 +260,8 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
             continue;
         }
         wired_agents.push(agent);
-        lines.push(format!(
-            "hooks ({}, {}): {}",
-            agent.title(),
-            agent.file(),
-            parts.join(", ")
-        ));
+        lines.push(format!("{} ({})", agent.title(), agent.file()));
+        lines.extend(parts.iter().cloned());
         if parts.iter().any(|part| part.ends_with("NO")) {
             lines.push(format!(
                 "  hint: `car install --agent {}` wires the missing hooks",
@@ -237,7 +297,7 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
             ));
         }
     }
-    report.add("agents", Value::Array(rows), lines);
+    report.add("agents", Value::Array(rows), "hooks", lines);
     wired_agents
 }
 
@@ -279,6 +339,7 @@ fn enabled_section(settings: &Settings, wired: &[Agent], report: &mut Report) {
     report.add(
         "enabled",
         json!(settings.enabled && !wired.is_empty()),
+        "",
         [line],
     );
 }
@@ -299,33 +360,31 @@ fn prevention_section(settings: &Settings, report: &mut Report) {
     } else {
         "at session start: no briefing (\"sessionBriefing\": false)"
     };
+    report
+        .json
+        .insert("session_briefing".into(), json!(settings.session_briefing));
     report.add(
         "before_the_edit",
         json!({"enabled": settings.prevent_edits, "prevent_weight": settings.prevent_weight}),
-        [before],
-    );
-    report.add(
-        "session_briefing",
-        json!(settings.session_briefing),
-        [briefing.to_string()],
+        "prevention",
+        [before, briefing.to_string()],
     );
 }
 
 fn reviewer_section(settings: &Settings, report: &mut Report) {
     let (line, found) = match settings.reviewer_program() {
         None => (
-            "reviewer: manual (the agent reviews in-session and runs `car review submit`)"
-                .to_string(),
+            "manual (the agent reviews in-session and runs `car review submit`)".to_string(),
             Value::Null,
         ),
         Some(program) => match find_on_path(&program) {
             Some(path) => (
-                format!("reviewer: `{program}` found at {}", path.display()),
+                format!("`{program}` found at {}", path.display()),
                 json!(path),
             ),
             None => (
                 format!(
-                    "reviewer: warning: `{program}` is not on PATH; the stop gate will block until it is"
+                    "warning: `{program}` is not on PATH; the stop gate will block until it is"
                 ),
                 Value::Null,
             ),
@@ -334,6 +393,7 @@ fn reviewer_section(settings: &Settings, report: &mut Report) {
     report.add(
         "reviewer",
         json!({"backend": settings.reviewer_backend.name(), "found": found}),
+        "reviewer",
         [line],
     );
 }
@@ -369,26 +429,31 @@ fn count_lessons(path: &std::path::Path) -> Result<usize, CountError> {
 fn lessons_section(project: &Project, report: &mut Report) {
     let project_file = project.lessons_file();
     let project_count = count_lessons(&project_file);
-    let mut line = match &project_count {
+    let mut lines = vec![match &project_count {
         Ok(n) => format!(
-            "lessons: {} in {}",
+            "project: {} in {}",
             plural(*n, "lesson"),
             project_file.display()
         ),
-        Err(error) => format!("lessons: cannot read: {error}"),
-    };
+        Err(error) => format!("project: cannot read: {error}"),
+    }];
     let mut user_count = 0;
     if let Some(user_file) = crate::paths::user_lessons_file()
         && let Ok(n) = count_lessons(&user_file)
         && n > 0
     {
         user_count = n;
-        line.push_str(&format!(", {n} user-wide in {}", user_file.display()));
+        lines.push(format!(
+            "user-wide: {} in {}",
+            plural(n, "lesson"),
+            user_file.display()
+        ));
     }
     report.add(
         "lessons",
         json!({"project": project_count.ok(), "user": user_count}),
-        [line],
+        "lessons",
+        lines,
     );
 }
 
@@ -402,10 +467,7 @@ fn review_section(
     let validate = crate::pipeline::OnDisk::new(project, settings);
     let sessions = crate::gate::session_view::sessions_now(project, settings, clock, &validate);
     let threshold = settings.minimum_blocking_severity;
-    let mut lines = vec![format!(
-        "reviews: {} with recorded edits",
-        plural(sessions.len(), "session")
-    )];
+    let mut lines = vec![format!("sessions with recorded edits: {}", sessions.len())];
     let mut open = Vec::new();
     for snapshot in sessions.iter().filter(|snapshot| !snapshot.ended) {
         let unreviewed = snapshot.review_scope().len();
@@ -416,7 +478,7 @@ fn review_section(
             continue;
         }
         lines.push(format!(
-            "  session {}: {}, {}, {}{}",
+            "session {}: {}, {}, {}{}",
             snapshot.session,
             plural(unreviewed, "unreviewed file"),
             plural(findings, "open finding"),
@@ -430,6 +492,7 @@ fn review_section(
     report.add(
         "reviews",
         json!({"sessions": sessions.len(), "open": open}),
+        "reviews",
         lines,
     );
 }
@@ -460,15 +523,14 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
         contexts.extend(names);
     }
     let backend = settings.deep_review_backend.name();
-    let mut lines = vec![format!(
-        "deep review: reviewer {backend}; {}{}",
-        plural(contexts.len(), "context file"),
+    let mut lines = vec![
+        format!("reviewer: {backend}"),
         if contexts.is_empty() {
-            " (`car deep-review init FEATURE` writes one)".to_string()
+            "context files: none (`car deep-review init FEATURE` writes one)".to_string()
         } else {
-            format!(": {}", contexts.join(", "))
-        }
-    )];
+            format!("context files: {}", contexts.join(", "))
+        },
+    ];
     let mut rounds = Vec::new();
     for (_, state) in crate::deep_review::state::RoundStore::all(project) {
         let condition = match state.closed {
@@ -476,7 +538,7 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
             Some(status) => format!("ended with {} in round {}", status.as_str(), state.round),
         };
         lines.push(format!(
-            "  {}: {condition} (`car deep-review status`)",
+            "{}: {condition} (`car deep-review status`)",
             state.context
         ));
         rounds.push(json!({"context": state.context, "round": state.round,
@@ -485,6 +547,7 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
     report.add(
         "deep_review",
         json!({"backend": backend, "contexts": contexts, "rounds": rounds}),
+        "deep review",
         lines,
     );
 }
@@ -492,11 +555,16 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
 fn errors_section(project: &Project, report: &mut Report) {
     let path = project.state_dir().join(HOOK_ERRORS);
     let Ok(Some(text)) = crate::files::read_optional(&path) else {
-        report.add("last_errors", json!([]), ["last errors: none".to_string()]);
+        report.add(
+            "last_errors",
+            json!([]),
+            "last errors",
+            ["none".to_string()],
+        );
         return;
     };
     let recent: Vec<&str> = text.lines().rev().take(ERRORS_SHOWN).collect();
-    let mut lines = vec![format!("last errors ({}):", path.display())];
+    let mut lines = Vec::new();
     let mut entries = Vec::new();
     for line in recent.into_iter().rev() {
         let value: Value = serde_json::from_str(line).unwrap_or(Value::Null);
@@ -505,8 +573,13 @@ fn errors_section(project: &Project, report: &mut Report) {
             |ts| crate::clock::Clock::fixed(ts).rfc3339(),
         );
         let message = value["error"].as_str().unwrap_or(line);
-        lines.push(format!("  {when} {message}"));
+        lines.push(format!("{when} {message}"));
         entries.push(json!({"at": when, "error": message}));
     }
-    report.add("last_errors", Value::Array(entries), lines);
+    report.add(
+        "last_errors",
+        Value::Array(entries),
+        format!("last errors ({})", path.display()),
+        lines,
+    );
 }

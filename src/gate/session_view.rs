@@ -3,7 +3,8 @@
 //! ([`change_set::refresh`]), then the gate's convergence guards, folded into a copy of its
 //! snapshot.
 //!
-//! Invariants: nothing is written; one `git status` serves every session.
+//! Invariants: nothing is written; one `git status` serves every session; a session's last event
+//! time is its log's, never the time of the look.
 
 use crate::clock::Clock;
 use crate::gate::guards;
@@ -23,11 +24,14 @@ fn look(
     dirty: Option<Versions>,
     validate: &dyn Revalidate,
 ) {
+    // What the look folds in is not logged: the session's last event stays the log's.
+    let last_logged = snapshot.last_ts;
     change_set::refresh(session, snapshot, dirty, validate);
     let now = session.clock.now();
     for event in guards::escalations(snapshot, session.settings) {
         snapshot.apply_event(now, event);
     }
+    snapshot.last_ts = last_logged;
 }
 
 /// Every session of the project as its gate would see it now, oldest activity first (one

@@ -34,6 +34,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     }
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut warnings: Vec<Warning> = Vec::new();
+    let mut told: Vec<String> = Vec::new();
     let tracked: Vec<&Edit> = changes
         .edits
         .iter()
@@ -66,6 +67,17 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
                 &report.warnings,
             );
             notes.extend(taught.notes);
+            if let Some((finding, why)) = told_finding(edit, &report.diagnostics) {
+                if let Err(error) =
+                    crate::session::edit_record::not_blocked(context.session(), &finding, &why)
+                {
+                    notes.push(format!("could not record the edit for review: {error}"));
+                }
+                told.push(format!(
+                    "car: a possible slip in this new file: {}\n  Not blocking: {why}; check that line.",
+                    finding.render()
+                ));
+            }
             diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
             warnings.extend(report.warnings);
         }
@@ -89,7 +101,27 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if context.settings.lessons_enabled {
         notes.extend(lesson_problems(context));
     }
-    respond(&diagnostics, &mut warnings, &notes)
+    respond(&diagnostics, &mut warnings, &told, &notes)
+}
+
+/// In a new file, the first finding of a grammar car does not block on (trusted only for what an
+/// edit introduced, its bracket balance not agreeing), with why: told to the agent, never silent.
+/// Nothing when the file has an error (that one is said).
+fn told_finding(edit: &Edit, diagnostics: &[Diagnostic]) -> Option<(Diagnostic, String)> {
+    let is_new = edit.before.as_deref().is_none_or(str::is_empty);
+    if !is_new || diagnostics.iter().any(Diagnostic::is_error) {
+        return None;
+    }
+    let source = crate::validate::Source {
+        path: &edit.path,
+        display_path: &edit.relative_path,
+        content: &edit.content,
+        language: edit.language.as_deref(),
+        added: &edit.added,
+    };
+    diagnostics.iter().find_map(|diagnostic| {
+        crate::validate::told_not_blocked(diagnostic, &source).map(|why| (diagnostic.clone(), why))
+    })
 }
 
 /// Lesson entries car ignores, each told once per session (see `lessons::problems`).
@@ -115,13 +147,19 @@ fn is_worth_showing(diagnostic: &Diagnostic) -> bool {
     diagnostic.is_error() || diagnostic.origin.is_authoritative()
 }
 
-fn respond(diagnostics: &[Diagnostic], warnings: &mut [Warning], notes: &[String]) -> Answer {
+fn respond(
+    diagnostics: &[Diagnostic],
+    warnings: &mut [Warning],
+    told: &[String],
+    notes: &[String],
+) -> Answer {
     warnings.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.line.cmp(&b.line)));
     let (errors, validator_warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diagnostics
         .iter()
         .partition(|diagnostic| diagnostic.is_error());
+    let told = (!told.is_empty()).then(|| told.join("\n"));
     let warning_text = join_sections(
-        render_validator_warnings(&validator_warnings),
+        join_sections(told, render_validator_warnings(&validator_warnings)),
         render_warnings(warnings),
     );
     let mut answer = if errors.is_empty() {

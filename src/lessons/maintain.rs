@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::clock::{Clock, DAY};
 use crate::files::HOOK_LOCK_WAIT;
@@ -30,7 +30,8 @@ use crate::state::names::LESSONS_MAINTAINED;
 pub(crate) const DECAY_AFTER: i64 = 90 * DAY;
 pub(crate) const CANDIDATE_EXPIRY: i64 = 30 * DAY;
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub(crate) struct Report {
     pub(crate) decayed: Vec<Decayed>,
     pub(crate) removed: Vec<Removed>,
@@ -38,26 +39,26 @@ pub(crate) struct Report {
     pub(crate) merged: Vec<Merged>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Decayed {
     pub(crate) id: String,
     pub(crate) from: u32,
     pub(crate) to: u32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Removed {
     pub(crate) id: String,
     pub(crate) lesson: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Expired {
     pub(crate) scope: String,
     pub(crate) trigger: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Merged {
     pub(crate) into: String,
     pub(crate) absorbed: Vec<String>,
@@ -367,7 +368,29 @@ pub(crate) fn run(project: &Project, clock: Clock, dry_run: bool) -> Result<Repo
         }
         Ok(((), pool_changed))
     })?;
+    // Best effort: what was let go of stays visible in `car report`.
+    if !report.is_empty() {
+        let run = LoggedRun {
+            at: now,
+            report: report.clone(),
+        };
+        let _ = super::maintenance_log::append(project, &run);
+    }
     Ok(report)
+}
+
+/// One line of the maintenance log ([`super::maintenance_log`]): when a run changed something,
+/// and what.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct LoggedRun {
+    pub(crate) at: i64,
+    #[serde(flatten)]
+    pub(crate) report: Report,
+}
+
+/// The runs the maintenance log holds, oldest first.
+pub(crate) fn logged_runs(project: &Project) -> Result<Vec<LoggedRun>, LessonsError> {
+    Ok(super::maintenance_log::read(project)?)
 }
 
 /// Decay, removal and merge on the lessons file, and the fold of its hit log. Most runs change

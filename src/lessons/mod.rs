@@ -6,7 +6,7 @@
 //! warning: heeded, ignored; demotion and retirement), `hits` (the hit log: an outcome is one
 //! appended line), `retired` (the retired lessons' file), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
-//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain`, `distill`, `starter`,
+//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `distill`, `starter`,
 //! `branch_merge` (two branches' versions of a library file merged, for git's merge driver),
 //! `library_diff` (what changed between two versions of the library).
 //!
@@ -26,6 +26,7 @@ pub mod keyword;
 pub(crate) mod library;
 pub(crate) mod library_diff;
 pub(crate) mod maintain;
+pub(crate) mod maintenance_log;
 pub mod matcher;
 pub mod model;
 pub(crate) mod placement;

@@ -61,6 +61,23 @@ pub(crate) fn edit_checked(
     log.append_all(context.clock.now(), events)
 }
 
+/// Records that a checker's finding was told to the agent and did not block, and why.
+pub(crate) fn not_blocked(
+    context: Session<'_>,
+    finding: &Diagnostic,
+    why: &str,
+) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    log.append(
+        context.clock.now(),
+        Event::NotBlocked {
+            file: finding.file.clone(),
+            finding: finding.clone(),
+            why: why.to_string(),
+        },
+    )
+}
+
 /// Records an edit of a file over the read bound, which car does not read: tracked by its
 /// version on disk (hash, or stamp when huge) so the stop reviews it, never validated; the
 /// review request names it with its size.

@@ -134,6 +134,13 @@ pub(crate) enum Event {
         file: String,
         errors: Vec<Diagnostic>,
     },
+    /// A checker that does not block on its own read a slip, and the agent was told as context (a
+    /// grammar trusted only for edits, on a new file): what it read, and why it did not block.
+    NotBlocked {
+        file: String,
+        finding: Diagnostic,
+        why: String,
+    },
     /// Lessons fired on what an edit added.
     LessonWarned {
         file: String,

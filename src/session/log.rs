@@ -412,9 +412,18 @@ pub(crate) fn last_ts_of(path: &Path) -> Option<i64> {
     })
 }
 
-/// Every session of the project that recorded events, as snapshots, oldest activity first.
-pub(crate) fn sessions(project: &Project) -> Vec<crate::session::snapshot::Snapshot> {
-    let mut snapshots: Vec<crate::session::snapshot::Snapshot> = project
+/// One session's log as read: its id (the first event's, else the folder's name), its events in
+/// order and how many lines were unreadable.
+#[derive(Debug, Clone)]
+pub(crate) struct SessionRecords {
+    pub(crate) session: String,
+    pub(crate) records: Vec<EventRecord>,
+    pub(crate) skipped: usize,
+}
+
+/// The event log of every session folder of the project that recorded events, in folder order.
+pub(crate) fn session_records(project: &Project) -> Vec<SessionRecords> {
+    project
         .session_folders()
         .into_iter()
         .filter(|(_, folder)| folder.join(EVENTS).exists())
@@ -423,9 +432,32 @@ pub(crate) fn sessions(project: &Project) -> Vec<crate::session::snapshot::Snaps
             let session = records
                 .first()
                 .map_or(name.clone(), |record| record.session.clone());
-            Some(crate::session::snapshot::Snapshot::from_records(
-                &session, records, skipped,
-            ))
+            Some(SessionRecords {
+                session,
+                records,
+                skipped,
+            })
+        })
+        .collect()
+}
+
+/// The project lifecycle log (`state.jsonl`): every session's reviews, stop decisions and end,
+/// kept after a session's folder is removed; `(events, skipped_lines)`, empty when missing.
+pub(crate) fn lifecycle_records(project: &Project) -> Result<(Vec<EventRecord>, usize), FileError> {
+    let path = project.state_log();
+    match files::read_bounded(&path, files::MAX_STATE_BYTES) {
+        Ok(bytes) => Ok(parse_lines(&decode_lines(bytes))),
+        Err(error) if error.is_not_found() => Ok((Vec::new(), 0)),
+        Err(error) => Err(error),
+    }
+}
+
+/// Every session of the project that recorded events, as snapshots, oldest activity first.
+pub(crate) fn sessions(project: &Project) -> Vec<crate::session::snapshot::Snapshot> {
+    let mut snapshots: Vec<crate::session::snapshot::Snapshot> = session_records(project)
+        .into_iter()
+        .map(|log| {
+            crate::session::snapshot::Snapshot::from_records(&log.session, log.records, log.skipped)
         })
         .collect();
     snapshots.sort_by_key(|snapshot| snapshot.last_ts);

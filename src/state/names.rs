@@ -52,6 +52,13 @@ pub(crate) const HOOK_ERRORS: &str = "hook-errors.jsonl";
 /// `retired_at` and `retired_because`); shared by a team beside [`LESSONS`].
 pub(crate) const RETIRED_LESSONS: &str = "retired-lessons.json";
 
+/// What each lesson maintenance run changed (decayed, removed, merged lessons; expired
+/// candidates), one JSON object a line.
+pub(crate) const LESSONS_MAINTENANCE_LOG: &str = "lessons-maintenance.jsonl";
+
+/// `car report`'s page (one self-contained HTML file), unless `-o` names another.
+pub(crate) const REPORT: &str = "report.html";
+
 /// When the daily lesson maintenance last ran (Unix seconds).
 pub(crate) const LESSONS_MAINTAINED: &str = "lessons-maintained";
 

@@ -7,9 +7,14 @@
 //!    file; the others only a file the grammar flagged.
 //! 3. Otherwise the grammar's [`Trust`] decides what its findings may do: block, block only
 //!    what the edit introduced, or warn.
+//! 4. Where nothing was introduced because nothing came before (a new file, `car check`), a
+//!    grammar trusted only for edits has a second, independent witness: the file's bracket balance
+//!    ([`brackets`]). When the grammar reports an error and the brackets do not balance either,
+//!    the unbalanced bracket blocks; the grammar's own findings stay warnings.
 //!
 //! HTML that is a template (`{{`, `{%`, `<%`) is not HTML until rendered.
 
+use crate::validate::brackets::{self, Balance};
 use crate::validate::language::Language;
 use crate::validate::tools::{Tools, Verdict};
 use crate::validate::treesitter::{self, MAX_REPORTED, SyntaxError};
@@ -73,7 +78,38 @@ pub(crate) fn check(
     judged.sort_by_key(|diagnostic| !diagnostic.is_error());
     judged.truncate(MAX_REPORTED);
     judged.sort_by_key(|diagnostic| (diagnostic.line, diagnostic.column));
+    if trust == Trust::Introduced && has_no_before(source, before) {
+        judged.extend(witnessed_bracket(source, language));
+    }
     report.diagnostics.extend(judged);
+}
+
+/// Whether the check has no content before the edit to compare with.
+fn has_no_before(source: &Source<'_>, before: Option<&str>) -> bool {
+    before.is_none_or(str::is_empty) || source.added_everything()
+}
+
+/// The bracket a grammar's error agrees with: the file's brackets do not balance (the caller knows
+/// the grammar reported an error), as an error.
+fn witnessed_bracket(source: &Source<'_>, language: Language) -> Option<Diagnostic> {
+    let Balance::Problem(problem) = brackets::balance(source.content, language) else {
+        return None;
+    };
+    Some(Diagnostic {
+        file: source.display_path.to_string(),
+        line: problem.line,
+        column: problem.column,
+        severity: Severity::Error,
+        validator: treesitter::validator_name(language),
+        origin: crate::validate::Origin::TreeSitter,
+        message: format!(
+            "{} (the {} grammar reports an error too)",
+            problem.message(),
+            language.name()
+        ),
+        snippet: crate::validate::snippet_at(source.content, problem.line, problem.column),
+        subject: None,
+    })
 }
 
 /// The severity of each finding under the grammar's trust.

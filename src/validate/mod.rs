@@ -8,6 +8,7 @@
 //! data files. Every error is a [`Diagnostic`] naming
 //! `file:line:col`, the validator and the message.
 
+pub(crate) mod brackets;
 pub(crate) mod custom;
 pub(crate) mod grammar;
 pub mod json;
@@ -108,6 +109,27 @@ pub(crate) fn is_certain(diagnostic: &Diagnostic, source: &Source<'_>) -> bool {
                 }),
             origin => origin.judges_content(),
         }
+}
+
+/// A grammar's finding car tells rather than blocks on, in a file nothing came before (a new
+/// file): the grammar is trusted only for what an edit introduced, and the bracket balance did not
+/// agree. With why it did not block, in words for the agent.
+pub(crate) fn told_not_blocked(diagnostic: &Diagnostic, source: &Source<'_>) -> Option<String> {
+    if diagnostic.origin != Origin::TreeSitter || diagnostic.is_error() {
+        return None;
+    }
+    let language = Language::detect(source.path, source.content, source.language)?;
+    if trust::trust(language, source.path, source.content) != trust::Trust::Introduced {
+        return None;
+    }
+    let brackets = match brackets::balance(source.content, language) {
+        brackets::Balance::Balanced => "the file's brackets balance",
+        _ => "car cannot count the file's brackets for certain",
+    };
+    Some(format!(
+        "car's {} grammar misreads some valid code, and {brackets}",
+        language.name()
+    ))
 }
 
 /// What a validator gets to look at.

@@ -10,6 +10,11 @@
 //! | TypeScript, TSX | an import type with type arguments, `import("./t").F<string>` (what `tsc` emits into `.d.ts` files) | `import("./t")` becomes `_` of the same length, an identifier |
 //! | TypeScript, TSX | `export default function (): T;`, a default export's signature | `export function ______(): T;` |
 //! | TypeScript, TSX | variance annotations `<in T, out U>` (TypeScript 4.7) | `in`, `out` become spaces |
+//! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
+//! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
+//! | Swift | an empty tuple as the only argument, `Just(())`, `.success(())` | `(())` becomes `(0 )` |
+//! | Swift | `#if … #endif` holding only attributes before a declaration (Swift 5.8) | the directive lines become spaces |
+//! | Kotlin | multi-dollar string interpolation, `$$"…$$name…"` (Kotlin 2.x) | the `$$` prefix becomes spaces |
 //! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
 
 use std::borrow::Cow;
@@ -26,6 +31,8 @@ pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
             blank_import_types,
             name_default_function_signatures,
             blank_variance_annotations,
+            separate_generic_call_signatures,
+            blank_typeof_imports,
         ]
         .into_iter()
         .fold(
@@ -36,6 +43,13 @@ pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
             },
         ),
         Language::Html => blank_processing_instructions(content),
+        Language::Swift => match empty_tuple_arguments(content) {
+            Cow::Borrowed(_) => blank_attribute_conditions(content),
+            Cow::Owned(rewritten) => {
+                Cow::Owned(blank_attribute_conditions(&rewritten).into_owned())
+            }
+        },
+        Language::Kotlin => blank_multi_dollar_prefixes(content),
         _ => Cow::Borrowed(content),
     }
 }
@@ -93,6 +107,168 @@ fn blank_import_types(content: &str) -> Cow<'_, str> {
     pattern.replace_all(content, |found: &regex::Captures<'_>| {
         let call = found[0].len() - found[1].len();
         format!("{}{}", "_".repeat(call), &found[1])
+    })
+}
+
+/// A member, then a line that starts (indented) with a generic call signature `<U>(…`: the
+/// grammar reads `S <U>(…)` as one type; TypeScript ends the member at the line break. The
+/// next line's first indentation character becomes `;`, the separator TypeScript inserts.
+fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
+    static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let signature = SIGNATURE.get_or_init(|| {
+        Regex::new(r"^[ \t]+<[A-Za-z_$][\w$]*(?:[ \t]+extends[^>\n]*)?(?:,[ \t]*[A-Za-z_$][\w$]*)*>[ \t]*\(")
+            .expect("valid regex")
+    });
+    if !content.contains("\n ") && !content.contains("\n\t") {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut previous_end: Option<char> = None;
+    let mut changed = false;
+    for line in content.split_inclusive('\n') {
+        let ends_member = previous_end.is_some_and(|end| {
+            end.is_alphanumeric() || matches!(end, '_' | '$' | ')' | ']' | '}' | '>')
+        });
+        if ends_member && signature.is_match(line) {
+            out.push(';');
+            out.push_str(&line[1..]);
+            changed = true;
+        } else {
+            out.push_str(line);
+        }
+        let code = line.trim_end();
+        if !code.is_empty() {
+            previous_end = code.chars().last();
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+/// `typeof import("./m")` → `typeof _______________`: a type query of an identifier, which the
+/// grammar reads (it misreads the import type as a type argument, then a call's trailing comma).
+fn blank_typeof_imports(content: &str) -> Cow<'_, str> {
+    if !content.contains("typeof import(") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r#"\btypeof([ \t]+)import\([ \t]*(?:"[^"\n\\]*"|'[^'\n\\]*')[ \t]*\)"#)
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        let call = found[0].len() - "typeof".len() - found[1].len();
+        format!("typeof{}{}", &found[1], "_".repeat(call))
+    })
+}
+
+/// Swift `(())`, an empty tuple as the only argument → `(0 )`, a literal the grammar reads.
+fn empty_tuple_arguments(content: &str) -> Cow<'_, str> {
+    if content.contains("(())") {
+        Cow::Owned(content.replace("(())", "(0 )"))
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+/// Swift `#if COND` … `#endif` (with `#elseif` / `#else` branches) whose branches hold only
+/// attributes (`@MainActor`) and that a declaration or attribute follows: the directive lines
+/// become spaces, so the grammar reads the attributes on the declaration. A block with anything
+/// else in it, or never closed, is left as it is.
+fn blank_attribute_conditions(content: &str) -> Cow<'_, str> {
+    if !content.contains("#if") {
+        return Cow::Borrowed(content);
+    }
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let directive = |line: &str, word: &str| {
+        line.trim_start()
+            .strip_prefix(word)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+    };
+    let mut blank: Vec<usize> = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        if !directive(lines[index], "#if") {
+            index += 1;
+            continue;
+        }
+        let mut directives = vec![index];
+        let mut end = None;
+        for (at, line) in lines.iter().enumerate().skip(index + 1) {
+            let text = line.trim();
+            if directive(line, "#endif") {
+                directives.push(at);
+                end = Some(at);
+                break;
+            } else if directive(line, "#elseif") || directive(line, "#else") {
+                directives.push(at);
+            } else if !(text.is_empty() || text.starts_with('@') || text.starts_with("//")) {
+                break;
+            }
+        }
+        let Some(end) = end else {
+            index += 1;
+            continue;
+        };
+        let next = lines[end + 1..]
+            .iter()
+            .map(|line| line.trim())
+            .find(|line| !line.is_empty() && !line.starts_with("//"));
+        let declares = next.is_some_and(|line| {
+            line.starts_with('@')
+                || line.split_whitespace().any(|word| {
+                    matches!(
+                        word,
+                        "class"
+                            | "struct"
+                            | "enum"
+                            | "protocol"
+                            | "extension"
+                            | "func"
+                            | "var"
+                            | "let"
+                            | "actor"
+                            | "init"
+                            | "typealias"
+                            | "subscript"
+                    )
+                })
+        });
+        if declares {
+            blank.extend(directives);
+        }
+        index = end + 1;
+    }
+    if blank.is_empty() {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    for (at, line) in lines.iter().enumerate() {
+        if blank.contains(&at) {
+            let body = line.trim_end_matches(['\n', '\r']);
+            out.push_str(&" ".repeat(body.len()));
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Kotlin `$$"…"` / `$$"""…"""` (multi-dollar interpolation) → the prefix becomes spaces: a plain
+/// string the grammar reads (its `$$name` reads as a `$` and an interpolation).
+fn blank_multi_dollar_prefixes(content: &str) -> Cow<'_, str> {
+    if !content.contains("$$\"") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern =
+        PATTERN.get_or_init(|| Regex::new(r#"(^|[^\w$"])(\$\$+)""#).expect("valid regex"));
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        format!("{}{}\"", &found[1], " ".repeat(found[2].len()))
     })
 }
 
@@ -229,6 +405,63 @@ mod tests {
             let prepared = prepare(Language::TypeScript, invalid);
             assert!(errors(Language::TypeScript, &prepared) > 0, "{prepared}");
         }
+    }
+
+    /// Valid `language` code its grammar misreads, read right after the rewrite (same length), and
+    /// the same constructs broken, still errors.
+    fn rewritten_in(language: Language, valid: &[&str], invalid: &[&str]) {
+        for valid in valid {
+            assert!(errors(language, valid) > 0, "misread: {valid}");
+            let prepared = prepare(language, valid);
+            assert_eq!(prepared.len(), valid.len());
+            assert_eq!(errors(language, &prepared), 0, "{prepared}");
+        }
+        for invalid in invalid {
+            let prepared = prepare(language, invalid);
+            assert!(errors(language, &prepared) > 0, "{prepared}");
+        }
+    }
+
+    #[test]
+    fn swift_empty_tuple_arguments_and_attribute_conditions() {
+        rewritten_in(
+            Language::Swift,
+            &[
+                "import Combine\nfunc f() -> AnyPublisher<Void, Never> {\n    return Just(()).eraseToAnyPublisher()\n}\n",
+                "#if os(iOS)\n@MainActor\n#endif\nfinal class A {\n    var x = 1\n}\n",
+                "#if compiler(>=5.9)\n@preconcurrency\n#else\n@available(*, deprecated)\n#endif\nfunc run() {}\n",
+            ],
+            &[
+                "func f() {\n    return Just(()).erase(\n}\n",
+                "#if os(iOS)\n@MainActor\n#endif\nfinal class A {\n    var x = \n}\n",
+            ],
+        );
+    }
+
+    #[test]
+    fn kotlin_multi_dollar_strings() {
+        rewritten_in(
+            Language::Kotlin,
+            &[
+                "fun f(name: String) = $$\"\"\"{ \"name\": \"$$name\", \"x\": \"$default\" }\"\"\"\nval s = $$\"cost: $$amount $\"\n",
+            ],
+            &["fun f(name: String) = $$\"{ $$name\nval s = 1\n"],
+        );
+    }
+
+    #[test]
+    fn typescript_call_signatures_without_separators_and_typeof_imports() {
+        rewritten(
+            &[
+                "export interface UseBoundStore<S> {\n  (): S\n  <U>(selector: (state: S) => U): U\n  getState(): S\n}\n",
+                "type Draft = {\n  <T extends object>(base: T): T\n  (base: number): number\n}\nexport type P<S> = {\n  (): S\n  <U>(s: (state: S) => U): U\n}\n",
+                "const mod = load<typeof import(\"./mod\")>(\n  \"./mod\",\n  true,\n)\n",
+            ],
+            &[
+                "export interface S<S> {\n  (): S\n  <U>(selector: (state: S) => U): \n}\n",
+                "const mod = load<typeof import(\"./mod\")>(\n  \"./mod\"\n  true,\n)\n",
+            ],
+        );
     }
 
     #[test]

@@ -104,7 +104,48 @@ pub(crate) fn parse_rewritten_errors(
     };
     let tree =
         parse(&grammar, prepared).map_err(|why| format!("the {} parse {why}", language.name()))?;
-    Ok(syntax_errors(tree.root_node(), content, limit))
+    let mut found = syntax_errors(tree.root_node(), content, limit);
+    if language == Language::Rust && found.len() < limit {
+        found.extend(statements_outside_items(tree.root_node(), content));
+        found.sort_by_key(|error| (error.line, error.column));
+        found.truncate(limit);
+    }
+    Ok(found)
+}
+
+/// Rust: a file holds items (`fn`, `struct`, `use`, `impl`, a macro invocation, …), never
+/// statements, but the grammar accepts a `let` or an expression at the top level, which rustc
+/// rejects (`expected item, found keyword `let``). Each such statement is an error; a macro
+/// invocation is an item.
+fn statements_outside_items(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .filter(|node| match node.kind() {
+            "let_declaration" => true,
+            "expression_statement" => node
+                .named_child(0)
+                .is_some_and(|inner| inner.kind() != "macro_invocation"),
+            _ => false,
+        })
+        .map(|node| {
+            let start = node.start_position();
+            let what = if node.kind() == "let_declaration" {
+                "`let`"
+            } else {
+                "an expression"
+            };
+            SyntaxError {
+                line: start.row + 1,
+                end_line: node.end_position().row + 1,
+                scope: (start.row + 1, node.end_position().row + 1),
+                column: char_column(content, start.row, start.column),
+                message: format!(
+                    "syntax error: {what} outside a function (a Rust file holds items: fn, struct, use, …)"
+                ),
+                subject: None,
+            }
+        })
+        .collect()
 }
 
 /// Parses within [`PARSE_BUDGET`]; `Err` says why there is no tree.
@@ -310,6 +351,29 @@ fn char_column(content: &str, row: usize, byte_column: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_statements_outside_a_function_are_errors_and_macros_are_items() {
+        let content = "use std::io;\nlet x = 1;\nlazy_static! { static ref A: u8 = 1; }\nx + 1;\nfn main() {\n    let y = 2;\n    y + 1;\n}\n";
+        let found = parse_errors(content, Language::Rust, 10).unwrap();
+        let lines: Vec<(usize, &str)> = found
+            .iter()
+            .map(|error| (error.line, error.message.as_str()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (
+                    2,
+                    "syntax error: `let` outside a function (a Rust file holds items: fn, struct, use, …)"
+                ),
+                (
+                    4,
+                    "syntax error: an expression outside a function (a Rust file holds items: fn, struct, use, …)"
+                ),
+            ]
+        );
+    }
 
     fn errors(language: Language, content: &str) -> Vec<Diagnostic> {
         check("file", content, language).expect("grammar available")

@@ -55,7 +55,7 @@ const TABLE: &[(Language, Trust, &str)] = &[
     (
         Language::Swift,
         Trust::Introduced,
-        "multiple trailing closures, `.success(())`, `nonisolated(unsafe)`, `sending`",
+        "a second trailing closure's label on its own line, `nonisolated(unsafe)` on a stored `let`",
     ),
     (
         Language::Kotlin,

@@ -63,6 +63,25 @@ impl Environment {
         .find(|path| path.is_file())
     }
 
+    /// Whether the environment sees only its own packages: a virtual environment whose
+    /// `pyvenv.cfg` says `include-system-site-packages = false` (the default of `python -m venv`,
+    /// uv and virtualenv). Its base interpreter's site-packages and the user's are not importable
+    /// when the project runs in it. An unreadable `pyvenv.cfg`, or one that does not say, is not
+    /// isolated (rather miss than false-alarm).
+    pub(crate) fn is_isolated(&self) -> bool {
+        let Some(config) = crate::files::read_text_or_none(&self.dir.join("pyvenv.cfg"), 64 * 1024)
+        else {
+            return false;
+        };
+        config.lines().any(|line| {
+            line.split_once('=').is_some_and(|(key, value)| {
+                key.trim()
+                    .eq_ignore_ascii_case("include-system-site-packages")
+                    && value.trim().eq_ignore_ascii_case("false")
+            })
+        })
+    }
+
     /// Its site-packages folders: `lib/python3.X/site-packages` (and `lib64`), or Windows'
     /// `Lib/site-packages`.
     pub(crate) fn site_packages(&self) -> Vec<PathBuf> {

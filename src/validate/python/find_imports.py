@@ -10,8 +10,10 @@
 # so every module this script imports comes from the standard library. Modules are *found*, by
 # the import system's own path finder over explicit folders: the project's source roots (`r:`),
 # the interpreter's own `sys.path`, its site-packages, the project's other environments (`s:`),
-# and what their `.pth` files and editable installs point to, read as text. A dotted name is
-# walked folder by folder, so no package's `__init__.py` runs. Must run on Python 3.6+.
+# and what their `.pth` files and editable installs point to, read as text. With `x:isolated`
+# (the project runs in a virtual environment without system site-packages), the interpreter's own
+# and the user's site-packages are left out: only the environments' folders count. A dotted name
+# is walked folder by folder, so no package's `__init__.py` runs. Must run on Python 3.6+.
 import sys
 
 FINDER = sys.modules["_frozen_importlib_external"].PathFinder
@@ -134,9 +136,10 @@ def walk_down(spec, parts):
 class Places:
     """Where modules are looked for, widened only as far as a module is still missing."""
 
-    def __init__(self, roots, sites):
+    def __init__(self, roots, sites, isolated=False):
         self.roots = roots
         self.sites = sites
+        self.isolated = isolated
         self.stage = 0
         self.folders = []
         self.editables = {}
@@ -146,7 +149,7 @@ class Places:
         what their `.pth` files and editable installs add. False when there is nothing more."""
         self.stage += 1
         if self.stage == 1:
-            self.folders = site_folders(self.sites)
+            self.folders = site_folders(self.sites, self.isolated)
             return True
         if self.stage == 2:
             extra, self.editables = pth_folders(self.folders)
@@ -176,14 +179,15 @@ class Places:
                 yield spec
 
 
-def site_folders(extra):
+def site_folders(extra, isolated=False):
     import os
     import site  # the standard library's (sys.path is unchanged); -S: its main() never runs
 
     folders = []
     try:
-        folders.extend(site.getsitepackages())
-        folders.append(site.getusersitepackages())
+        if not isolated:
+            folders.extend(site.getsitepackages())
+            folders.append(site.getusersitepackages())
     except AttributeError:  # an old virtualenv's site.py
         pass
     folders.extend(extra)
@@ -267,5 +271,6 @@ def check(tree, lines, args):
     import os
 
     roots.extend(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
-    for (line, col, module, how), top_found in find(imports, Places(roots, sites)):
+    isolated = "x:isolated" in args
+    for (line, col, module, how), top_found in find(imports, Places(roots, sites, isolated)):
         emit("M", line, col, module, int(top_found), how)

@@ -47,6 +47,7 @@ use crate::process::run_command;
 use crate::validate::language::Language;
 use crate::validate::python::built_extensions::built_by_project;
 use crate::validate::python::declared_dependencies::{Declared, pytest_conftest};
+use crate::validate::python::environments::Environment;
 use crate::validate::python::interpreter::ProjectPython;
 use crate::validate::python::notebook_cell::ipython_to_python;
 use crate::validate::python::project_files::ProjectFiles;
@@ -239,6 +240,15 @@ impl PythonProject {
             for site in environment.site_packages() {
                 command.arg(format!("s:{}", site.display()));
             }
+        }
+        // The project runs in its first environment: when that one sees only its own packages,
+        // the running interpreter's (and the user's) site-packages do not count.
+        if python
+            .environments
+            .first()
+            .is_some_and(Environment::is_isolated)
+        {
+            command.arg("x:isolated");
         }
         command.current_dir(&self.root);
         let output = match run_command(command, Some(source.content.as_bytes()), TIMEOUT) {

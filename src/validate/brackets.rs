@@ -1,0 +1,450 @@
+//! A second witness for grammars that misread valid code: whether the brackets of a file balance,
+//! read by a small lexer that knows the language's comments, strings, character literals and
+//! string interpolation (Swift `\(…)`, Kotlin `${…}`), and nothing else. It sees a slip a grammar
+//! also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of newer syntax.
+//!
+//! Invariant: rather no verdict than a wrong one. Whatever the lexer cannot read for certain gives
+//! [`Balance::Unknown`]: C and C++ conditional compilation (`#if` branches may each open a brace)
+//! and macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
+//! strings, C++ raw strings, a string or comment still open at the end of the file.
+
+use crate::validate::language::Language;
+
+/// What the brackets of a file say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Balance {
+    Balanced,
+    Problem(BracketProblem),
+    /// The lexer cannot read this file for certain.
+    Unknown,
+}
+
+/// The first bracket that does not balance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BracketProblem {
+    /// 1-based.
+    pub(crate) line: usize,
+    /// 1-based, in characters.
+    pub(crate) column: usize,
+    pub(crate) kind: ProblemKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ProblemKind {
+    /// Opened and never closed (the innermost one still open at the end).
+    Unclosed(char),
+    /// A closing bracket with nothing open.
+    Stray(char),
+    /// A closing bracket that does not match the one open (`{` closed by `)`).
+    Mismatched { open: char, close: char },
+}
+
+impl BracketProblem {
+    pub(crate) fn message(&self) -> String {
+        match self.kind {
+            ProblemKind::Unclosed(open) => format!("unclosed `{open}` (never closed)"),
+            ProblemKind::Stray(close) => format!("stray `{close}` (nothing open to close)"),
+            ProblemKind::Mismatched { open, close } => {
+                format!("`{close}` closes a `{open}`")
+            }
+        }
+    }
+}
+
+/// The languages the lexer reads: those whose grammar car trusts only for what an edit introduced.
+pub(crate) fn reads(language: Language) -> bool {
+    matches!(
+        language,
+        Language::Swift | Language::Kotlin | Language::C | Language::Cpp | Language::Css
+    )
+}
+
+/// Whether the brackets of `content` balance in `language`.
+pub(crate) fn balance(content: &str, language: Language) -> Balance {
+    if !reads(language) || is_unreadable(content, language) {
+        return Balance::Unknown;
+    }
+    Lexer::new(content, language).run()
+}
+
+/// What the lexer does not read for certain, found before it runs.
+fn is_unreadable(content: &str, language: Language) -> bool {
+    match language {
+        Language::C | Language::Cpp => content.lines().any(|line| {
+            let line = line.trim_start();
+            let directive = line.strip_prefix('#').map(str::trim_start);
+            directive.is_some_and(|directive| {
+                ["if", "elif", "else"]
+                    .iter()
+                    .any(|word| directive.starts_with(word))
+                    || (directive.starts_with("define")
+                        && directive.contains(['{', '}', '(', ')', '[', ']'])
+                        && macro_unbalanced(directive))
+            }) || line.contains("R\"")
+        }),
+        Language::Swift => {
+            content.contains("#\"")
+                || content.lines().any(|line| {
+                    let code = line.split("//").next().unwrap_or("");
+                    code.contains("= /")
+                        || code.contains("(/")
+                        || code.contains(", /")
+                        || code.trim_start().starts_with('/')
+                            && !code.trim_start().starts_with("/*")
+                })
+        }
+        Language::Kotlin => content.contains("$$\""),
+        _ => false,
+    }
+}
+
+/// Whether a `#define` line's own brackets do not balance (a macro that opens a block another
+/// closes: `#define BEGIN {`).
+fn macro_unbalanced(directive: &str) -> bool {
+    let mut depth: i64 = 0;
+    for c in directive.chars() {
+        match c {
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    depth != 0
+}
+
+/// What the lexer is inside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// An open bracket of code.
+    Bracket(char),
+    /// An interpolation in a string: code until its closing bracket, then the string goes on.
+    Interpolation { multiline: bool },
+}
+
+struct Lexer {
+    chars: Vec<char>,
+    at: usize,
+    line: usize,
+    column: usize,
+    language: Language,
+    /// Open brackets and interpolations, with where each opened.
+    stack: Vec<(Context, usize, usize)>,
+}
+
+impl Lexer {
+    fn new(content: &str, language: Language) -> Lexer {
+        Lexer {
+            chars: content.chars().collect(),
+            at: 0,
+            line: 1,
+            column: 1,
+            language,
+            stack: Vec::new(),
+        }
+    }
+
+    fn peek(&self, ahead: usize) -> Option<char> {
+        self.chars.get(self.at + ahead).copied()
+    }
+
+    fn starts_with(&self, text: &str) -> bool {
+        text.chars()
+            .enumerate()
+            .all(|(index, c)| self.peek(index) == Some(c))
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek(0)?;
+        self.at += 1;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+
+    fn skip(&mut self, count: usize) {
+        for _ in 0..count {
+            self.bump();
+        }
+    }
+
+    fn run(mut self) -> Balance {
+        while let Some(c) = self.peek(0) {
+            let (line, column) = (self.line, self.column);
+            let done = match c {
+                '/' if self.peek(1) == Some('/') && self.language != Language::Css => {
+                    self.skip_line();
+                    true
+                }
+                '/' if self.peek(1) == Some('*') => self.skip_block_comment(),
+                '#' if matches!(self.language, Language::C | Language::Cpp)
+                    && self.at_line_start() =>
+                {
+                    self.skip_directive();
+                    true
+                }
+                '"' | '\'' => self.skip_string(),
+                '{' | '(' | '[' => {
+                    self.bump();
+                    self.stack.push((Context::Bracket(c), line, column));
+                    true
+                }
+                '}' | ')' | ']' => match self.close(c, line, column) {
+                    Ok(readable) => readable,
+                    Err(problem) => return Balance::Problem(problem),
+                },
+                _ => {
+                    self.bump();
+                    true
+                }
+            };
+            if !done {
+                return Balance::Unknown;
+            }
+        }
+        match self.stack.last() {
+            None => Balance::Balanced,
+            Some((Context::Bracket(open), line, column)) => Balance::Problem(BracketProblem {
+                line: *line,
+                column: *column,
+                kind: ProblemKind::Unclosed(*open),
+            }),
+            Some((Context::Interpolation { .. }, _, _)) => Balance::Unknown,
+        }
+    }
+
+    /// A closing bracket: it closes the open one, or ends an interpolation (then the string it
+    /// was in goes on). `Ok(false)`: what follows cannot be read for certain.
+    fn close(&mut self, close: char, line: usize, column: usize) -> Result<bool, BracketProblem> {
+        self.bump();
+        match self.stack.pop() {
+            None => Err(BracketProblem {
+                line,
+                column,
+                kind: ProblemKind::Stray(close),
+            }),
+            Some((Context::Bracket(open), _, _)) if matches(open, close) => Ok(true),
+            Some((Context::Bracket(open), _, _)) => Err(BracketProblem {
+                line,
+                column,
+                kind: ProblemKind::Mismatched { open, close },
+            }),
+            Some((Context::Interpolation { multiline }, _, _)) => {
+                let ends = if self.language == Language::Swift {
+                    ')'
+                } else {
+                    '}'
+                };
+                Ok(close == ends && self.string_body(if multiline { "\"\"\"" } else { "\"" }))
+            }
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.chars[..self.at]
+            .iter()
+            .rev()
+            .take_while(|c| **c != '\n')
+            .all(|c| c.is_whitespace())
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.peek(0) {
+            if c == '\n' {
+                return;
+            }
+            self.bump();
+        }
+    }
+
+    /// A preprocessor line and its `\` continuations.
+    fn skip_directive(&mut self) {
+        while let Some(c) = self.peek(0) {
+            if c == '\\' && self.peek(1) == Some('\n') {
+                self.skip(2);
+                continue;
+            }
+            if c == '\n' {
+                return;
+            }
+            self.bump();
+        }
+    }
+
+    /// `/* … */`, nested in Swift and Kotlin; false when it never ends.
+    fn skip_block_comment(&mut self) -> bool {
+        let nests = matches!(self.language, Language::Swift | Language::Kotlin);
+        self.skip(2);
+        let mut depth = 1;
+        while self.peek(0).is_some() {
+            if self.starts_with("*/") {
+                self.skip(2);
+                depth -= 1;
+                if depth == 0 {
+                    return true;
+                }
+            } else if nests && self.starts_with("/*") {
+                self.skip(2);
+                depth += 1;
+            } else {
+                self.bump();
+            }
+        }
+        false
+    }
+
+    /// A string or character literal from its opening quote; false when it never ends.
+    fn skip_string(&mut self) -> bool {
+        let quote = self.peek(0).unwrap_or('"');
+        if quote == '\'' {
+            // A character literal (C, C++, Kotlin) or a CSS string: to the closing quote.
+            self.bump();
+            return self.plain_body('\'');
+        }
+        let interpolates = matches!(self.language, Language::Swift | Language::Kotlin);
+        if self.starts_with("\"\"\"") && interpolates {
+            self.skip(3);
+            return self.string_body("\"\"\"");
+        }
+        self.bump();
+        if interpolates {
+            self.string_body("\"")
+        } else {
+            self.plain_body('"')
+        }
+    }
+
+    /// A string body without interpolation, to `quote`; a line end ends it (C, CSS) only
+    /// unterminated, which gives no verdict.
+    fn plain_body(&mut self, quote: char) -> bool {
+        while let Some(c) = self.bump() {
+            match c {
+                '\\' => {
+                    self.bump();
+                }
+                '\n' => return false,
+                c if c == quote => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// A Swift or Kotlin string body to `end` (`"` or `"""`); an interpolation opens code on the
+    /// stack and returns (its closing bracket resumes the string). False when it never ends.
+    fn string_body(&mut self, end: &str) -> bool {
+        let multiline = end.len() == 3;
+        while self.peek(0).is_some() {
+            if self.starts_with(end) {
+                self.skip(end.len());
+                return true;
+            }
+            let (line, column) = (self.line, self.column);
+            match (self.language, self.peek(0), self.peek(1)) {
+                (Language::Swift, Some('\\'), Some('(')) => {
+                    self.skip(2);
+                    self.stack
+                        .push((Context::Interpolation { multiline }, line, column));
+                    return true;
+                }
+                (Language::Kotlin, Some('$'), Some('{')) => {
+                    self.skip(2);
+                    self.stack
+                        .push((Context::Interpolation { multiline }, line, column));
+                    return true;
+                }
+                (_, Some('\\'), _) if !multiline || self.language == Language::Swift => {
+                    self.skip(2);
+                }
+                (_, Some('\n'), _) if !multiline => return false,
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+        false
+    }
+}
+
+fn matches(open: char, close: char) -> bool {
+    matches!((open, close), ('{', '}') | ('(', ')') | ('[', ']'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(content: &str, language: Language) -> Option<(usize, usize, ProblemKind)> {
+        match balance(content, language) {
+            Balance::Problem(problem) => Some((problem.line, problem.column, problem.kind)),
+            Balance::Balanced => None,
+            Balance::Unknown => panic!("no verdict on {content:?}"),
+        }
+    }
+
+    #[test]
+    fn comments_strings_and_interpolation_hide_their_brackets() {
+        let swift = "func f() {\n    // }\n    /* { /* } */ ( */\n    let s = \"}\\(g(x)) ) \\\" {\"\n    let m = \"\"\"\n    { \\(a[0]) \n    \"\"\"\n}\n";
+        assert_eq!(problem(swift, Language::Swift), None);
+        let kotlin = "fun f() {\n    val s = \"}${map[\"k\"]} { $x\"\n    val c = '{'\n    val r = \"\"\"\n    ) ${ listOf(1) }\n    \"\"\"\n}\n";
+        assert_eq!(problem(kotlin, Language::Kotlin), None);
+        let c = "#include <stdio.h>\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\nint f(void) {\n    char c = '}';\n    puts(\"{ (\");\n    return MAX(1, 2);\n}\n";
+        assert_eq!(problem(c, Language::C), None);
+        let css =
+            "a { content: \"}\"; }\n/* { */\n@media (min-width: 10px) { b { color: red; } }\n";
+        assert_eq!(problem(css, Language::Css), None);
+    }
+
+    #[test]
+    fn a_slip_is_found_where_the_bracket_opened_or_strayed() {
+        assert_eq!(
+            problem("func f() {\n    if x {\n        g()\n}\n", Language::Swift),
+            Some((1, 10, ProblemKind::Unclosed('{')))
+        );
+        assert_eq!(
+            problem("fun f() {\n}\n}\n", Language::Kotlin),
+            Some((3, 1, ProblemKind::Stray('}')))
+        );
+        assert_eq!(
+            problem("int f(void) {\n    g(1;\n}\n", Language::C),
+            Some((
+                3,
+                1,
+                ProblemKind::Mismatched {
+                    open: '(',
+                    close: '}'
+                }
+            ))
+        );
+        assert_eq!(
+            problem("a { color: red;\n", Language::Css),
+            Some((1, 3, ProblemKind::Unclosed('{')))
+        );
+    }
+
+    #[test]
+    fn what_the_lexer_cannot_read_gives_no_verdict() {
+        for (content, language) in [
+            (
+                "#ifdef X\nint f() {\n#else\nint f(int a) {\n#endif\n}\n",
+                Language::C,
+            ),
+            ("#define BEGIN {\nBEGIN\n}\n", Language::Cpp),
+            ("auto s = R\"({)\";\n", Language::Cpp),
+            ("let r = #\"\\d{\"#\n", Language::Swift),
+            ("let r = /[a-z/\n", Language::Swift),
+            ("val s = $$\"{$x\"\n", Language::Kotlin),
+            ("let s = \"never ends\n", Language::Swift),
+            ("/* never ends {\n", Language::Kotlin),
+        ] {
+            assert_eq!(balance(content, language), Balance::Unknown, "{content:?}");
+        }
+        assert_eq!(balance("x", Language::Rust), Balance::Unknown);
+    }
+}
