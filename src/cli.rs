@@ -51,7 +51,7 @@ pub(crate) enum Command {
     DeepReview(DeepReviewCommand),
     /// Wire car's hooks into this project (idempotent; keeps your other hooks and settings)
     Install(InstallArgs),
-    /// Remove car's hooks from this project (keeps lessons and your other settings)
+    /// Remove car's hooks from this project (keeps lessons and settings unless --purge)
     Uninstall(UninstallArgs),
     /// Set the reviewers (stop gate and deep review), model and gate limits (interactive unless --non-interactive)
     Config(ConfigArgs),
@@ -231,6 +231,26 @@ pub(crate) enum LessonsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// git's merge driver for car's library files (lessons.json, retired-lessons.json, the
+    /// candidate pool): combines both branches' lessons and counters into OURS; exit 1 when a
+    /// person must settle a lesson both branches changed. `car install` registers it
+    Merge {
+        /// The common ancestor's version (git's %O)
+        base: PathBuf,
+        /// This branch's version, where the result is written (git's %A)
+        ours: PathBuf,
+        /// The other branch's version (git's %B)
+        theirs: PathBuf,
+    },
+    /// What the lessons learned, lost, retired or reweighted since REV (for a pull request)
+    Diff {
+        /// The revision to compare the working tree's lessons with (default: where this branch
+        /// left the default branch, else HEAD)
+        rev: Option<String>,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// Run the replay suite and every lesson's examples; prints `N passed, N failed`
     Test {
         /// Scenario folder (default: the project's replay-tests/ plus car's own)
@@ -348,6 +368,10 @@ pub(crate) struct UninstallArgs {
     /// The agent whose project hook file to unwire
     #[arg(long, value_enum, default_value_t = AgentChoice::Claude)]
     pub(crate) agent: AgentChoice,
+    /// Also remove car's settings block and its state folder (lessons included) once no agent
+    /// is wired any more
+    #[arg(long)]
+    pub(crate) purge: bool,
 }
 
 #[derive(Debug, Args)]

@@ -19,6 +19,8 @@ pub(crate) enum Error {
     #[error(transparent)]
     Lessons(#[from] crate::lessons::LessonsError),
     #[error(transparent)]
+    MergeDriver(#[from] crate::state::merge_driver::DriverError),
+    #[error(transparent)]
     Review(#[from] crate::gate::ReviewError),
     #[error(transparent)]
     Replay(#[from] crate::replay::ReplayError),

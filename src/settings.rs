@@ -379,6 +379,9 @@ pub(crate) fn update_json_document<E: From<SettingsError>>(
     }
     let text = crate::json_edit::rewrite_text(original.as_deref(), &Value::Object(document));
     crate::files::write_atomic(path, text.as_bytes()).map_err(file_error)?;
+    if original.is_none() {
+        crate::state::created_files::remember(project, path);
+    }
     Ok(true)
 }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::agents::hook_binary::HookBinary;
 use crate::agents::{self, Agent, Handler, migrate};
-use crate::cli::{AgentChoice, InstallArgs};
+use crate::cli::{InstallArgs, UninstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
@@ -24,7 +24,7 @@ use crate::lessons::import::Imported;
 use crate::output;
 use crate::project::Project;
 use crate::settings::{Settings, update_json_document};
-use crate::state::names;
+use crate::state::{merge_driver, names};
 use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
@@ -37,6 +37,7 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
         }
     }
     create_state_dir(project)?;
+    register_merge_driver(project);
     if let Some(rules) = crate::gate::install_default_rules(project)? {
         output::print_message(&format!(
             "wrote the review rules to {} (edit them to fit your project)",
@@ -54,34 +55,132 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     Ok(Outcome::Success)
 }
 
-pub(crate) fn uninstall(project: &Project, agent: AgentChoice) -> Result<Outcome, Error> {
-    for agent in agent.agents() {
-        let path = agent.path(project);
-        if !path.exists() {
-            output::print_message(&format!("no {} here; nothing to remove", agent.file()));
-            continue;
-        }
-        let removed =
-            update_json_document(project, &path, &lock_for(project, agent), |document| {
-                Ok::<bool, Error>(
-                    !agents::remove_handlers(document, agents::is_car_command).is_empty(),
-                )
-            })?;
-        if !removed {
-            output::print_message(&format!(
-                "car's hooks were not wired in {}; nothing changed",
-                agent.file()
-            ));
-            continue;
-        }
-        output::print_message(&format!("removed car's hooks from {}", agent.file()));
-        remove_if_left_empty(project, agent)?;
+pub(crate) fn uninstall(project: &Project, args: &UninstallArgs) -> Result<Outcome, Error> {
+    for agent in args.agent.agents() {
+        unwire(project, agent)?;
     }
-    output::print_hint(&format!(
-        "lessons and state are kept in {}; delete that folder to forget them",
-        project.state_dir().display()
-    ));
+    let still_wired: Vec<&str> = Agent::ALL
+        .iter()
+        .filter(|agent| is_wired(project, **agent))
+        .map(|agent| agent.title())
+        .collect();
+    if still_wired.is_empty() {
+        unregister_merge_driver(project);
+    }
+    if !args.purge {
+        tell_kept(project);
+    } else if still_wired.is_empty() {
+        purge(project)?;
+    } else {
+        output::print_message(&format!(
+            "kept car's settings and state folder: its hooks are still wired for {}",
+            still_wired.join(", ")
+        ));
+        output::print_hint("`car uninstall --agent all --purge` removes car from the project");
+    }
     Ok(Outcome::Success)
+}
+
+/// Removes car's hooks from one agent's file (and the file, when that leaves it empty and car
+/// created it or it holds only hooks).
+fn unwire(project: &Project, agent: Agent) -> Result<(), Error> {
+    let path = agent.path(project);
+    if !path.exists() {
+        output::print_message(&format!("no {} here; nothing to remove", agent.file()));
+        return Ok(());
+    }
+    let removed = update_json_document(project, &path, &lock_for(project, agent), |document| {
+        Ok::<bool, Error>(!agents::remove_handlers(document, agents::is_car_command).is_empty())
+    })?;
+    if !removed {
+        output::print_message(&format!(
+            "car's hooks were not wired in {}; nothing changed",
+            agent.file()
+        ));
+        return Ok(());
+    }
+    output::print_message(&format!("removed car's hooks from {}", agent.file()));
+    remove_if_left_empty(project, agent)
+}
+
+fn unregister_merge_driver(project: &Project) {
+    match merge_driver::unregister(project) {
+        Ok(removed) => {
+            for removed in removed {
+                output::print_message(&format!("removed {removed}"));
+            }
+        }
+        Err(error) => output::print_message(&format!(
+            "warning: git's merge driver for the lesson files was not removed: {error}"
+        )),
+    }
+}
+
+/// A plain uninstall keeps car's settings and state: say which, and how to remove them.
+fn tell_kept(project: &Project) {
+    let mut kept = Vec::new();
+    if project.state_dir().is_dir() {
+        kept.push(format!(
+            "the lessons and state in {}",
+            project.state_dir().display()
+        ));
+    }
+    if has_settings_block(project) {
+        kept.push(format!(
+            "car's settings (\"{}\" in {})",
+            crate::settings::SETTINGS_KEY,
+            Agent::Claude.file()
+        ));
+    }
+    if !kept.is_empty() {
+        output::print_message(&format!("kept {}", kept.join(" and ")));
+        output::print_hint("`car uninstall --purge` removes them too");
+    }
+}
+
+fn has_settings_block(project: &Project) -> bool {
+    let path = project.settings_file();
+    crate::files::read_optional(&path)
+        .ok()
+        .flatten()
+        .and_then(|text| crate::settings::parse_document(&path, Some(&text)).ok())
+        .is_some_and(|document| document.contains_key(crate::settings::SETTINGS_KEY))
+}
+
+/// `--purge`: car's settings block (and a settings file car created that is left empty), then
+/// the state folder with everything in it, then a `.claude` folder that leaves empty.
+fn purge(project: &Project) -> Result<(), Error> {
+    let settings = project.settings_file();
+    if settings.exists() {
+        let removed = update_json_document(
+            project,
+            &settings,
+            &lock_for(project, Agent::Claude),
+            |document| Ok::<bool, Error>(document.remove(crate::settings::SETTINGS_KEY).is_some()),
+        )?;
+        if removed {
+            output::print_message(&format!(
+                "removed car's settings (\"{}\") from {}",
+                crate::settings::SETTINGS_KEY,
+                Agent::Claude.file()
+            ));
+        }
+        remove_if_left_empty(project, Agent::Claude)?;
+    }
+    let state = project.state_dir();
+    if state.is_dir() {
+        std::fs::remove_dir_all(&state)
+            .map_err(|source| crate::files::FileError::io(&state, source))?;
+        output::print_message(&format!(
+            "removed {} (lessons, candidates, sessions and logs; lessons committed to git stay \
+             in its history)",
+            state.display()
+        ));
+        if let Some(folder) = state.parent() {
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+    Ok(())
 }
 
 /// Re-wires every agent car is already wired into, so timeouts follow changed settings; the files
@@ -92,17 +191,56 @@ pub(crate) fn refresh_wiring(
 ) -> Result<Vec<PathBuf>, Error> {
     let mut changed = Vec::new();
     for agent in Agent::ALL {
-        let path = agent.path(project);
-        let document =
-            crate::settings::parse_document(&path, crate::files::read_optional(&path)?.as_deref())?;
-        let is_wired = agents::handlers(&document)
-            .iter()
-            .any(|handler| agents::is_car_command(&handler.command));
-        if is_wired && wire(project, agent, settings, false)?.changed {
-            changed.push(path);
+        if is_wired(project, agent) && wire(project, agent, settings, false)?.changed {
+            changed.push(agent.path(project));
         }
     }
     Ok(changed)
+}
+
+/// Whether car's hooks are in the agent's file (a file car cannot read counts as not wired).
+fn is_wired(project: &Project, agent: Agent) -> bool {
+    let path = agent.path(project);
+    let Ok(text) = crate::files::read_optional(&path) else {
+        return false;
+    };
+    crate::settings::parse_document(&path, text.as_deref()).is_ok_and(|document| {
+        agents::handlers(&document)
+            .iter()
+            .any(|handler| agents::is_car_command(&handler.command))
+    })
+}
+
+/// Registers git's merge driver for the lesson files, naming this binary the way the agent's
+/// commands do ([`crate::gate::program::name`]: git may run it from a shell without car on PATH).
+/// A driver that cannot be registered costs only clean merges of the lessons: install goes on.
+fn register_merge_driver(project: &Project) {
+    let program = crate::gate::program::name();
+    match merge_driver::register(project, program) {
+        Err(error) => {
+            output::print_message(&format!(
+                "warning: git's merge driver for the lesson files was not registered: {error}"
+            ));
+            output::print_hint(&format!(
+                "without it git merges lessons.json line by line; register it by hand: git config \
+                 merge.car-lessons.driver '{}'",
+                merge_driver::driver_command(program)
+            ));
+        }
+        Ok(None) => output::print_message(
+            "not a git checkout: no merge driver registered for the lesson files",
+        ),
+        Ok(Some(registered)) if registered.attributes || registered.config => {
+            output::print_message(&format!(
+                "registered git's merge driver for the lesson files: `{}` ({}/{} and the \
+                 repository's git config; in another clone run `car install` again)",
+                merge_driver::driver_command(program),
+                names::STATE_DIR,
+                names::GITATTRIBUTES
+            ));
+        }
+        Ok(Some(_)) => {}
+    }
 }
 
 /// What wiring one agent did.
@@ -218,10 +356,12 @@ fn lock_for(project: &Project, agent: Agent) -> PathBuf {
     }
 }
 
-/// Deletes a hooks-only file (and its folder) that car's removal left empty.
+/// Deletes a file (and its folder) that car's removal left empty: a hooks-only file, or one car
+/// created (a file the user had, even `{}`, stays).
 fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
     let path = agent.path(project);
-    if !agent.is_hooks_only_file() {
+    let was_created = crate::state::created_files::was_created(project, &path);
+    if !agent.is_hooks_only_file() && !was_created {
         return Ok(());
     }
     let document =
@@ -231,6 +371,7 @@ fn remove_if_left_empty(project: &Project, agent: Agent) -> Result<(), Error> {
         if let Some(folder) = path.parent() {
             let _ = std::fs::remove_dir(folder);
         }
+        crate::state::created_files::forget(project, &path);
         output::print_message(&format!(
             "removed {} (car's entries were all it held)",
             agent.file()

@@ -12,6 +12,7 @@ use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
+use crate::lessons::branch_merge::CONFLICT_FIELD;
 use crate::lessons::counters::retired;
 use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
@@ -38,8 +39,10 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
         LessonsCommand::Distill { dry_run, json } => {
             crate::commands::lessons_distill::run(project, dry_run, json)
         }
-        LessonsCommand::Test { .. } => Err(Error::Usage(
-            "`car lessons test` is handled by the replay runner".into(),
+        LessonsCommand::Test { .. }
+        | LessonsCommand::Merge { .. }
+        | LessonsCommand::Diff { .. } => Err(Error::Usage(
+            "`car lessons test`, `merge` and `diff` have their own command files".into(),
         )),
     }
 }
@@ -51,6 +54,16 @@ fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error>
     for problem in file.problems() {
         output::print_message(&format!("warning: {problem}"));
     }
+    for lesson in file.lessons() {
+        if lesson.extra.contains_key(CONFLICT_FIELD) {
+            output::print_message(&format!(
+                "warning: lesson {} holds an unsettled merge conflict (its \"{CONFLICT_FIELD}\" \
+                 field has both branches' versions): choose one, delete the field, `git add` \
+                 the file",
+                lesson.id
+            ));
+        }
+    }
     let user = match store::user_lessons_path() {
         Some(path) if path.exists() => Some(LessonFile::load(&path)?),
         _ => None,
@@ -58,7 +71,7 @@ fn layered(project: &Project) -> Result<(LessonFile, Option<LessonFile>), Error>
     Ok((file, user))
 }
 
-fn summary(lesson: &Lesson, origin: &str) -> Value {
+pub(crate) fn summary(lesson: &Lesson, origin: &str) -> Value {
     let source = provenance::Source::of(&lesson.extra).map(provenance::Source::as_str);
     json!({
         "id": lesson.id,

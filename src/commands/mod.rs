@@ -9,7 +9,9 @@ pub(crate) mod config;
 pub(crate) mod deep_review;
 pub(crate) mod install;
 pub(crate) mod lessons;
+pub(crate) mod lessons_diff;
 pub(crate) mod lessons_distill;
+pub(crate) mod lessons_merge;
 pub(crate) mod lessons_test;
 pub(crate) mod report;
 pub(crate) mod review;
@@ -106,13 +108,26 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
     }
     let working_dir = working_dir(cli.project.as_ref())?;
     let project = Project::discover(&working_dir);
-    // `car check` is read-only: it writes nothing, not even this .gitignore.
-    let is_read_only = matches!(cli.command, Command::Check(_));
+    // `car check` and `car lessons merge|diff` are read-only (the merge writes only git's file):
+    // they write nothing, not even this .gitignore.
+    let is_read_only = matches!(
+        cli.command,
+        Command::Check(_)
+            | Command::Lessons(
+                crate::cli::LessonsCommand::Merge { .. } | crate::cli::LessonsCommand::Diff { .. }
+            )
+    );
     let outcome = match cli.command {
         Command::Hook(_) | Command::ReviewerGuard(_) => Ok(Outcome::Success),
         Command::Check(args) => check::run(&working_dir, &args),
         Command::Lessons(crate::cli::LessonsCommand::Test { dir }) => {
             lessons_test::run(&project, dir.as_deref())
+        }
+        Command::Lessons(crate::cli::LessonsCommand::Merge { base, ours, theirs }) => {
+            lessons_merge::run(&base, &ours, &theirs)
+        }
+        Command::Lessons(crate::cli::LessonsCommand::Diff { rev, json }) => {
+            lessons_diff::run(&project, rev.as_deref(), json)
         }
         Command::Lessons(command) => lessons::run(&project, command),
         Command::Review(command) => review::run(&project, command),
@@ -124,7 +139,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
             recording_own_writes(&project, || install::install(&project, &args))
         }
         Command::Uninstall(args) => {
-            recording_own_writes(&project, || install::uninstall(&project, args.agent))
+            recording_own_writes(&project, || install::uninstall(&project, &args))
         }
         Command::Config(args) => recording_own_writes(&project, || config::run(&project, &args)),
         Command::Status(args) => status::run(&project, args.json),

@@ -6,13 +6,16 @@
 //! warning: heeded, ignored; demotion and retirement), `hits` (the hit log: an outcome is one
 //! appended line), `retired` (the retired lessons' file), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
-//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `distill`, `starter`.
+//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `distill`, `starter`,
+//! `branch_merge` (two branches' versions of a library file merged, for git's merge driver),
+//! `library_diff` (what changed between two versions of the library).
 //!
 //! The entry point for edits is [`match_edit`]: match and record hits. Its cost does not grow
 //! with the library: whole-library work (folding the hit log, decay, candidate expiry, merge) runs
 //! at [`close_session`] and `car lessons maintain`. Neither fails: every problem (a corrupt file,
 //! a busy lock, a regex that gave up) becomes a note.
 
+pub(crate) mod branch_merge;
 pub(crate) mod briefing;
 pub mod cache;
 pub(crate) mod counters;
@@ -21,6 +24,7 @@ pub(crate) mod examples;
 pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod library;
+pub(crate) mod library_diff;
 pub(crate) mod maintain;
 pub(crate) mod maintenance_log;
 pub mod matcher;

@@ -170,15 +170,20 @@ impl LessonFile {
     /// Writes atomically; the caller holds the lock when others may write. A file read from disk
     /// is edited minimally (see [`LessonFile::original`]).
     pub(crate) fn save(&self) -> Result<(), LessonsError> {
-        let text = match &self.original {
+        files::write_atomic(&self.path, self.text().as_bytes())?;
+        Ok(())
+    }
+
+    /// The text [`LessonFile::save`] writes: the file as read, edited minimally, else
+    /// [`LessonFile::render`].
+    pub(crate) fn text(&self) -> String {
+        match &self.original {
             Some(original) => match serde_json::to_value(self.rendered()) {
                 Ok(value) => crate::json_edit::rewrite_text(Some(original), &value),
                 Err(_) => self.render(),
             },
             None => self.render(),
-        };
-        files::write_atomic(&self.path, text.as_bytes())?;
-        Ok(())
+        }
     }
 }
 
@@ -231,7 +236,12 @@ impl CandidateFile {
                 ..CandidateFile::default()
             });
         };
-        let document = parse_document(path, &text)?;
+        CandidateFile::parse(path, &text)
+    }
+
+    /// Parses candidate-pool text; `path` is for messages.
+    pub(crate) fn parse(path: &Path, text: &str) -> Result<CandidateFile, LessonsError> {
+        let document = parse_document(path, text)?;
         let raw: RawCandidateFile =
             serde_json::from_value(Value::Object(document)).map_err(|error| {
                 LessonsError::Shape {

@@ -46,6 +46,10 @@ impl OwnWrites {
 /// Adds the versions car's own command left (best effort: a record that cannot be written only
 /// widens a later review).
 pub(crate) fn remember(project: &Project, changed: BTreeMap<String, Version>) {
+    // No state folder (`car uninstall --purge` removed it): no session to hide them from.
+    if !project.state_dir().is_dir() {
+        return;
+    }
     let path = project.state_dir().join(names::OWN_WRITES);
     let Ok(_lock) = files::FileLock::acquire(&path, files::HOOK_LOCK_WAIT) else {
         return;

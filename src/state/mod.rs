@@ -6,6 +6,8 @@
 //! local and what a team shares (lessons, validators, rules) tracked; logging an internal error
 //! never fails the hook that reports it.
 
+pub(crate) mod created_files;
+pub(crate) mod merge_driver;
 pub(crate) mod names;
 
 use std::path::Path;
@@ -20,9 +22,10 @@ use crate::project::Project;
 const STATE_GITIGNORE: &str = "\
 # car runtime state (sessions, logs, locks, caches, candidates) stays local.
 # lessons.json (and the lessons it retired), validators/ and rules are meant to be committed and
-# shared.
+# shared; .gitattributes makes git merge the lesson files with `car lessons merge`.
 *
 !.gitignore
+!.gitattributes
 !lessons.json
 !retired-lessons.json
 !validators/
@@ -80,7 +83,13 @@ mod tests {
 
     #[test]
     fn the_gitignore_keeps_what_a_team_shares() {
-        for shared in [names::GITIGNORE, names::LESSONS, names::RULES] {
+        for shared in [
+            names::GITIGNORE,
+            names::GITATTRIBUTES,
+            names::LESSONS,
+            names::RETIRED_LESSONS,
+            names::RULES,
+        ] {
             assert!(
                 STATE_GITIGNORE.contains(&format!("\n!{shared}\n")),
                 "{shared}"

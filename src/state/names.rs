@@ -37,6 +37,14 @@ pub(crate) const OWN_WRITES: &str = "own-writes.json";
 /// Keeps car's runtime files out of git (what a team shares stays tracked).
 pub(crate) const GITIGNORE: &str = ".gitignore";
 
+/// The user's files car created (project-relative paths), so an uninstall that leaves one empty
+/// deletes it instead of leaving `{}`.
+pub(crate) const CREATED_FILES: &str = "created-files.json";
+
+/// Names car's merge driver for its library files (`merge=car-lessons`); shared by a team, so a
+/// clone merges them the same way once the driver is registered.
+pub(crate) const GITATTRIBUTES: &str = ".gitattributes";
+
 /// The hooks' internal errors, newest last, one JSON object a line (`car status` shows them).
 pub(crate) const HOOK_ERRORS: &str = "hook-errors.jsonl";
 
