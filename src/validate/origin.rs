@@ -25,6 +25,9 @@ pub(crate) enum Origin {
     TreeSitter,
     /// The language's real tool (`gofmt`, `ruby -c`, …) judging what a grammar flagged.
     ExternalTool,
+    /// car's own module resolution of the imports an edit added (JavaScript and TypeScript, Go,
+    /// Rust): the lookups the language's tool makes, done in process.
+    ImportResolver,
     /// A custom validator rule (a reference rule, or a command such as `ruff check`).
     CustomRule,
     /// car checking its own configuration: a lessons file, car's settings block, a replay
@@ -56,13 +59,14 @@ impl Origin {
 mod tests {
     use super::*;
 
-    const ALL: [Origin; 9] = [
+    const ALL: [Origin; 10] = [
         Origin::Interpreter,
         Origin::Shell,
         Origin::JsonParser,
         Origin::YamlParser,
         Origin::TreeSitter,
         Origin::ExternalTool,
+        Origin::ImportResolver,
         Origin::CustomRule,
         Origin::CarConfig,
         Origin::Recorded,
@@ -87,6 +91,7 @@ mod tests {
         // The checkers of the project's code teach, a grammar's (trusted) errors included.
         assert!(Origin::TreeSitter.may_teach());
         assert!(Origin::CustomRule.may_teach());
+        assert!(Origin::ImportResolver.may_teach());
     }
 
     #[test]
