@@ -48,6 +48,7 @@ mod session_changes;
 mod session_start;
 mod settings_compat;
 mod validate_hook;
+mod validate_imports;
 mod validate_json_corpus;
 mod validate_real_parsers;
 mod validate_trust;

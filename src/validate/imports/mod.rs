@@ -71,7 +71,7 @@ impl Imports {
         };
         let (verdicts, unreadable) = self.verdicts(source, language, top, &imports);
         for problem in unreadable {
-            report.notes.push(problem.to_string());
+            report.notes.push(problem.note(&self.checkout));
         }
         for (import, verdict) in imports.iter().zip(verdicts) {
             if let Some(diagnostic) = self.diagnostic(source, import, &verdict) {

@@ -25,6 +25,12 @@ pub(crate) struct Unreadable {
 }
 
 impl Unreadable {
+    /// The note naming the file (relative to `checkout` when inside it).
+    pub(crate) fn note(&self, checkout: &Path) -> String {
+        let shown = self.path.strip_prefix(checkout).unwrap_or(&self.path);
+        Unreadable::new(shown, &self.why).to_string()
+    }
+
     pub(crate) fn new(path: &Path, why: impl ToString) -> Unreadable {
         Unreadable {
             path: path.to_path_buf(),
