@@ -23,6 +23,42 @@ pub(crate) struct Import {
     /// The module as written: `./util`, `fetch-retryx/sub`, `github.com/a/b`, or a Rust
     /// crate name.
     pub(crate) specifier: String,
+    /// A `require()` or `import()` that runs only in some cases: inside a function, a `try`,
+    /// an `if`, a loop or a condition (an optional dependency loaded when present).
+    pub(crate) is_conditional: bool,
+}
+
+/// Where a `require()` or `import()` stops running on every load of the module.
+const CONDITIONAL: &[&str] = &[
+    "try_statement",
+    "catch_clause",
+    "if_statement",
+    "switch_statement",
+    "ternary_expression",
+    "binary_expression",
+    "for_statement",
+    "for_in_statement",
+    "while_statement",
+    "do_statement",
+    "function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+    "class_body",
+];
+
+/// Whether `node` runs only in some cases (see [`CONDITIONAL`]).
+fn is_conditional(node: Node<'_>) -> bool {
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        if CONDITIONAL.contains(&ancestor.kind()) {
+            return true;
+        }
+        current = ancestor.parent();
+    }
+    false
 }
 
 /// The imports of `content` (as `language`) whose module name starts on one of `added`'s lines.
@@ -97,6 +133,11 @@ fn script_import(node: Node<'_>, content: &str, found: &mut Vec<Import>) {
     };
     if let Some(source) = source.filter(|source| source.kind() == "string") {
         push_literal(source, content, found);
+        if node.kind() == "call_expression"
+            && let Some(last) = found.last_mut()
+        {
+            last.is_conditional = is_conditional(node);
+        }
     }
 }
 
@@ -131,6 +172,7 @@ fn rust_import(node: Node<'_>, content: &str, found: &mut Vec<Import>) {
             line: position.row + 1,
             column: position.column + 1,
             specifier: text(segment, content).to_string(),
+            is_conditional: false,
         });
     }
 }
@@ -178,6 +220,7 @@ fn push_literal(literal: Node<'_>, content: &str, found: &mut Vec<Import>) {
         line: position.row + 1,
         column: position.column + 2,
         specifier: inner.to_string(),
+        is_conditional: false,
     });
 }
 
@@ -205,6 +248,32 @@ mod tests {
         );
         let js = "import a from 'a';\nmodule.exports = require('b');\n";
         assert_eq!(imports(Language::JavaScript, js), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_require_inside_a_function_or_try_is_conditional() {
+        let content = "const a = require('a');\nconst b = require('b').x;\ntry { require('c'); } catch {}\nfunction f() { return require('d'); }\nconst e = x ? require('e') : null;\nconst g = () => import('g');\nimport h from 'h';\n";
+        let found: Vec<(String, bool)> = added_imports(
+            Language::JavaScript,
+            content,
+            &AddedLine::every_line(content),
+        )
+        .into_iter()
+        .map(|import| (import.specifier, import.is_conditional))
+        .collect();
+        let expected = [
+            ("a", false),
+            ("b", false),
+            ("c", true),
+            ("d", true),
+            ("e", true),
+            ("g", true),
+            ("h", false),
+        ];
+        assert_eq!(
+            found,
+            expected.map(|(name, conditional)| (name.to_string(), conditional))
+        );
     }
 
     #[test]

@@ -148,6 +148,25 @@ pub(crate) fn resolve(specifier: &str, context: &GoContext) -> Verdict {
     })
 }
 
+/// Whether a build constraint before the package clause keeps the file out of every build
+/// (`//go:build ignore`, or the older `// +build ignore`).
+pub(crate) fn is_build_ignored(content: &str) -> bool {
+    content
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.starts_with("package "))
+        .any(|line| {
+            let constraint = line
+                .strip_prefix("//go:build ")
+                .or_else(|| line.strip_prefix("// +build "));
+            constraint.is_some_and(|expression| {
+                expression
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!'))
+                    .any(|word| word == "ignore")
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +210,16 @@ mod tests {
             resolve("github.com/acme/retryx", &GoContext::Unsure),
             Verdict::Unsure(Unsure::GoLayout)
         );
+    }
+
+    #[test]
+    fn build_ignored_files() {
+        assert!(is_build_ignored(
+            "// c\n\n//go:build ignore\n\npackage main\n"
+        ));
+        assert!(is_build_ignored("// +build ignore\n\npackage main\n"));
+        assert!(!is_build_ignored("//go:build linux\n\npackage main\n"));
+        assert!(!is_build_ignored("package main\n\n//go:build ignore\n"));
     }
 
     #[test]

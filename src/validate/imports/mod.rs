@@ -95,9 +95,15 @@ impl Imports {
                     go::GoContext::Module(module) => module.as_ref().clone().err(),
                     go::GoContext::Unsure => None,
                 };
+                let is_ignored = go::is_build_ignored(source.content);
                 let verdicts = imports
                     .iter()
-                    .map(|import| go::resolve(&import.specifier, &context))
+                    .map(|import| match go::resolve(&import.specifier, &context) {
+                        Verdict::Missing(_) if is_ignored => {
+                            Verdict::NotHere(verdict::NotHere::GoBuildIgnored)
+                        }
+                        verdict => verdict,
+                    })
                     .collect();
                 (verdicts, unreadable.into_iter().collect())
             }
@@ -123,7 +129,15 @@ impl Imports {
                 let around = self.node.surroundings(source.path, top);
                 let verdicts = imports
                     .iter()
-                    .map(|import| self.node.resolve(source.path, &import.specifier, &around))
+                    .map(|import| {
+                        let verdict = self.node.resolve(source.path, &import.specifier, &around);
+                        match verdict {
+                            Verdict::Missing(_) if import.is_conditional => {
+                                Verdict::NotHere(verdict::NotHere::Conditional)
+                            }
+                            verdict => verdict,
+                        }
+                    })
                     .collect();
                 (verdicts, around.unreadable())
             }

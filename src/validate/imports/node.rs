@@ -41,7 +41,8 @@ const SOURCE_FOR: &[(&str, &[&str])] = &[
     (".cjs", &[".cts", ".d.cts"]),
 ];
 
-/// Node's built-in modules (`require("module").builtinModules`, top-level names, Node 22).
+/// Node's built-in modules: the top-level names of `require("module").builtinModules` (Node 22),
+/// and those only `node:` reaches (`node:test`, `node:sqlite`, `node:sea`).
 const BUILTINS: &[&str] = &[
     "assert",
     "async_hooks",
@@ -75,6 +76,7 @@ const BUILTINS: &[&str] = &[
     "string_decoder",
     "sys",
     "timers",
+    "tls",
     "trace_events",
     "tty",
     "url",
@@ -84,6 +86,20 @@ const BUILTINS: &[&str] = &[
     "wasi",
     "worker_threads",
     "zlib",
+    "_http_agent",
+    "_http_client",
+    "_http_common",
+    "_http_incoming",
+    "_http_outgoing",
+    "_http_server",
+    "_stream_duplex",
+    "_stream_passthrough",
+    "_stream_readable",
+    "_stream_transform",
+    "_stream_wrap",
+    "_stream_writable",
+    "_tls_common",
+    "_tls_wrap",
     "test",
     "sqlite",
     "sea",

@@ -53,6 +53,12 @@ pub(crate) enum NotHere {
     /// Neither installed nor declared, but nothing is installed at all: no node_modules up the
     /// tree, so car cannot tell a missing package from a project not installed here.
     NothingInstalled,
+    /// Missing, but loaded only in some cases (a `require()` in a `try` or a function: an
+    /// optional dependency).
+    Conditional,
+    /// A Go file `go build` never builds (`//go:build ignore`: a generator run with its own
+    /// module setup).
+    GoBuildIgnored,
     /// Installed, but the package does not export that subpath and no such file exists.
     NotExported { package: String },
     /// A Rust crate name that is no dependency in `Cargo.toml` and no module of the crate (a
@@ -98,6 +104,12 @@ impl Verdict {
             ),
             Verdict::NotHere(NotHere::NothingInstalled) => format!(
                 "Cannot find module '{specifier}': no package.json declares it, and no node_modules up the tree to look in (a warning until the project is installed)"
+            ),
+            Verdict::NotHere(NotHere::Conditional) => format!(
+                "Cannot find module '{specifier}' (a warning, not an error: it is loaded only conditionally, in a function, `try`, `if` or loop)"
+            ),
+            Verdict::NotHere(NotHere::GoBuildIgnored) => format!(
+                "no required module provides package {specifier} (a warning, not an error: `//go:build ignore` keeps this file out of the build)"
             ),
             Verdict::NotHere(NotHere::NotExported { package }) => format!(
                 "'{specifier}': `{package}` is installed, but neither its `exports` nor its files provide this path"
