@@ -26,6 +26,8 @@ pub(crate) struct Import {
     /// A `require()` or `import()` that runs only in some cases: inside a function, a `try`,
     /// an `if`, a loop or a condition (an optional dependency loaded when present).
     pub(crate) is_conditional: bool,
+    /// A Rust `extern crate` (rather than a `use`).
+    pub(crate) is_extern_crate: bool,
 }
 
 /// Where a `require()` or `import()` stops running on every load of the module.
@@ -173,6 +175,7 @@ fn rust_import(node: Node<'_>, content: &str, found: &mut Vec<Import>) {
             column: position.column + 1,
             specifier: text(segment, content).to_string(),
             is_conditional: false,
+            is_extern_crate: node.kind() == "extern_crate_declaration",
         });
     }
 }
@@ -221,6 +224,7 @@ fn push_literal(literal: Node<'_>, content: &str, found: &mut Vec<Import>) {
         column: position.column + 2,
         specifier: inner.to_string(),
         is_conditional: false,
+        is_extern_crate: false,
     });
 }
 

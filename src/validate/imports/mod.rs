@@ -116,6 +116,7 @@ impl Imports {
                     .map(|import| {
                         rust::resolve(
                             &import.specifier,
+                            import.is_extern_crate,
                             source.path,
                             source.content,
                             &root,

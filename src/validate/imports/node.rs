@@ -17,6 +17,7 @@
 //! in a note), a URL or `scheme:` import, a `#` subpath import, a name that is no package name
 //! (`@/x`, `~/x`, `$lib`), a file in no package.
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -142,58 +143,61 @@ const ALIAS_WORDS: &[&str] = &[
 
 const MAX_CONFIG: u64 = 1 << 20;
 
+/// A package.json as read: what it says, none there (`None`), or why it was not read.
+type Manifest = Result<Option<PackageJson>, Unreadable>;
+
 /// JavaScript and TypeScript resolution for one process: the manifests it read, kept.
 #[derive(Debug, Default)]
 pub(crate) struct NodeResolver {
-    manifests: Memo<Result<Option<PackageJson>, Unreadable>>,
+    manifests: Memo<Manifest>,
     tsconfigs: Memo<Result<Tsconfig, Unreadable>>,
     workspaces: Memo<Workspace>,
 }
 
-/// What the folders around one file say about its imports, found once per file.
+/// What the folders around one file say about its imports: found once per file by listing each
+/// folder up to the project's top (never a `node_modules`); the project files among them are
+/// parsed only when an import needs them (most imports are installed packages or files).
 #[derive(Debug, Default)]
 pub(crate) struct Surroundings {
     /// `node_modules` folders from the file's folder up to the file system's root, nearest first.
     node_modules: Vec<PathBuf>,
     /// package.json files from the file's folder up to the project's top, nearest first.
-    manifests: Vec<Arc<Result<Option<PackageJson>, Unreadable>>>,
-    tsconfig: Option<Arc<Result<Tsconfig, Unreadable>>>,
+    manifest_paths: Vec<PathBuf>,
+    /// The nearest tsconfig.json or jsconfig.json.
+    tsconfig_path: Option<PathBuf>,
+    /// The folder of a pnpm-workspace.yaml, the topmost.
+    pnpm_root: Option<PathBuf>,
     has_plug_n_play: bool,
-    has_alias: bool,
-    workspace: Option<Arc<Workspace>>,
+    has_alias_config: bool,
+    manifests: OnceCell<Vec<Arc<Manifest>>>,
+    tsconfig: OnceCell<Option<Arc<Result<Tsconfig, Unreadable>>>>,
+    workspace: OnceCell<Option<Arc<Workspace>>>,
 }
 
 impl Surroundings {
-    /// The project files that could not be read (each to be named once).
+    /// The project files an import needed that could not be read (each to be named once).
     pub(crate) fn unreadable(&self) -> Vec<Unreadable> {
         let manifests = self
             .manifests
-            .iter()
+            .get()
+            .into_iter()
+            .flatten()
             .filter_map(|m| m.as_ref().as_ref().err());
         let tsconfig = self
             .tsconfig
-            .iter()
+            .get()
+            .into_iter()
+            .flatten()
             .filter_map(|t| t.as_ref().as_ref().err());
         manifests.chain(tsconfig).cloned().collect()
-    }
-
-    fn packages(&self) -> impl Iterator<Item = &PackageJson> {
-        self.manifests
-            .iter()
-            .filter_map(|manifest| manifest.as_ref().as_ref().ok()?.as_ref())
-    }
-
-    fn has_unreadable_manifest(&self) -> bool {
-        self.manifests.iter().any(|manifest| manifest.is_err())
     }
 }
 
 impl NodeResolver {
-    /// Reads the folders around `file`: up to `top` (the project's) for project files, up to
+    /// Lists the folders around `file`: up to `top` (the project's) for project files, up to
     /// the file system's root for `node_modules`.
     pub(crate) fn surroundings(&self, file: &Path, top: &Path) -> Surroundings {
         let mut found = Surroundings::default();
-        let mut workspace_root: Option<(PathBuf, Vec<String>)> = None;
         let folder = file.parent().unwrap_or(Path::new("/"));
         for dir in folder.ancestors() {
             if !dir.starts_with(top) {
@@ -204,37 +208,70 @@ impl NodeResolver {
             }
             for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
                 let name = entry.file_name();
-                let name = name.to_string_lossy();
-                match name.as_ref() {
+                match name.to_string_lossy().as_ref() {
                     "node_modules" => found.node_modules.push(entry.path()),
-                    "package.json" => {
-                        let path = entry.path();
-                        let manifest = self.manifests.get(&path, || PackageJson::read(&path));
-                        if let Ok(Some(read)) = manifest.as_ref() {
-                            found.has_alias |= read.has_aliases;
-                            if !read.workspaces.is_empty() {
-                                workspace_root = Some((dir.to_path_buf(), read.workspaces.clone()));
-                            }
-                        }
-                        found.manifests.push(manifest);
-                    }
-                    "pnpm-workspace.yaml" => {
-                        workspace_root = Some((dir.to_path_buf(), Vec::new()));
-                    }
-                    "tsconfig.json" | "jsconfig.json" if found.tsconfig.is_none() => {
-                        let path = entry.path();
-                        found.tsconfig = Some(self.tsconfigs.get(&path, || Tsconfig::read(&path)));
+                    "package.json" => found.manifest_paths.push(entry.path()),
+                    "pnpm-workspace.yaml" => found.pnpm_root = Some(dir.to_path_buf()),
+                    "tsconfig.json" | "jsconfig.json" if found.tsconfig_path.is_none() => {
+                        found.tsconfig_path = Some(entry.path());
                     }
                     ".pnp.cjs" | ".pnp.js" => found.has_plug_n_play = true,
-                    name => found.has_alias |= maps_names(name, &entry.path()),
+                    name => found.has_alias_config |= maps_names(name, &entry.path()),
                 }
             }
         }
-        found.workspace = workspace_root.map(|(root, globs)| {
-            self.workspaces
-                .get(&root, || Workspace::find(&root, &globs))
-        });
         found
+    }
+
+    /// The package.json files around, parsed (once per process).
+    fn manifests<'a>(&self, around: &'a Surroundings) -> &'a [Arc<Manifest>] {
+        around.manifests.get_or_init(|| {
+            around
+                .manifest_paths
+                .iter()
+                .map(|path| self.manifests.get(path, || PackageJson::read(path)))
+                .collect()
+        })
+    }
+
+    fn packages<'a>(&self, around: &'a Surroundings) -> impl Iterator<Item = &'a PackageJson> {
+        self.manifests(around)
+            .iter()
+            .filter_map(|manifest| manifest.as_ref().as_ref().ok()?.as_ref())
+    }
+
+    fn tsconfig<'a>(&self, around: &'a Surroundings) -> Option<&'a Result<Tsconfig, Unreadable>> {
+        around
+            .tsconfig
+            .get_or_init(|| {
+                let path = around.tsconfig_path.as_ref()?;
+                Some(self.tsconfigs.get(path, || Tsconfig::read(path)))
+            })
+            .as_deref()
+    }
+
+    /// The workspace the file is in: the topmost package.json with `workspaces`, or a
+    /// pnpm-workspace.yaml (its members expanded once per process).
+    fn workspace<'a>(&self, around: &'a Surroundings) -> Option<&'a Workspace> {
+        around
+            .workspace
+            .get_or_init(|| {
+                let npm_root = self
+                    .packages(around)
+                    .filter(|manifest| !manifest.workspaces.is_empty())
+                    .last()
+                    .map(|manifest| {
+                        let root = manifest.path.parent().unwrap_or(Path::new("/"));
+                        (root.to_path_buf(), manifest.workspaces.clone())
+                    });
+                let (root, globs) =
+                    npm_root.or_else(|| Some((around.pnpm_root.clone()?, Vec::new())))?;
+                Some(
+                    self.workspaces
+                        .get(&root, || Workspace::find(&root, &globs)),
+                )
+            })
+            .as_deref()
     }
 
     /// The verdict on `specifier`, imported by `file`, with what surrounds the file.
@@ -265,10 +302,15 @@ impl NodeResolver {
         if BUILTINS.contains(&package) {
             return Verdict::Resolves;
         }
-        if let Some(verdict) = through_tsconfig(specifier, around) {
+        // Installed first: a few lookups, and what most imports are. What a `paths` entry maps
+        // the name to would resolve it too.
+        if let Some(verdict) = installed(package, subpath, around) {
             return verdict;
         }
-        if let Some(verdict) = installed(package, subpath, around) {
+        if let Some(verdict) = self
+            .tsconfig(around)
+            .and_then(|c| through_tsconfig(specifier, c))
+        {
             return verdict;
         }
         self.not_installed(package, around)
@@ -280,35 +322,38 @@ impl NodeResolver {
         if around.has_plug_n_play {
             return Verdict::Unsure(Unsure::PlugNPlay);
         }
-        if around.has_unreadable_manifest() {
+        let manifests = self.manifests(around);
+        if manifests.iter().any(|manifest| manifest.is_err()) {
             return Verdict::Unsure(Unsure::Unreadable);
         }
-        if around.manifests.is_empty() {
+        if manifests.is_empty() {
             return Verdict::Unsure(Unsure::NotAProject);
         }
-        let is_member = around
-            .workspace
-            .as_ref()
+        let is_member = self
+            .workspace(around)
             .is_some_and(|workspace| workspace.names.contains(package));
         if is_member
-            || around
-                .packages()
+            || self
+                .packages(around)
                 .any(|p| p.name.as_deref() == Some(package))
         {
             return Verdict::Resolves;
         }
-        if around.has_alias {
+        let has_alias = around.has_alias_config || self.packages(around).any(|p| p.has_aliases);
+        if has_alias || package.chars().any(|c| c.is_ascii_uppercase()) {
+            // A name with capitals is no package npm accepts today (babel's helpers import each
+            // other by such names): a name something else resolves.
             return Verdict::Unsure(Unsure::BundlerAlias);
         }
         let is_partial = |config: &Result<Tsconfig, Unreadable>| {
             config.as_ref().is_ok_and(|config| config.is_partial)
         };
-        if around.tsconfig.as_deref().is_some_and(is_partial) {
+        if self.tsconfig(around).is_some_and(is_partial) {
             // An `extends` car could not read may map the name.
             return Verdict::Unsure(Unsure::TsconfigPaths);
         }
-        let declared_in = around
-            .packages()
+        let declared_in = self
+            .packages(around)
             .find(|manifest| manifest.declared.contains(package));
         match (declared_in, around.node_modules.is_empty()) {
             (Some(_), true) => Verdict::Resolves,
@@ -322,8 +367,8 @@ impl NodeResolver {
 }
 
 /// `paths` and `baseUrl` of the nearest tsconfig: `Some` when they decide.
-fn through_tsconfig(specifier: &str, around: &Surroundings) -> Option<Verdict> {
-    let config = match around.tsconfig.as_deref()? {
+fn through_tsconfig(specifier: &str, config: &Result<Tsconfig, Unreadable>) -> Option<Verdict> {
+    let config = match config {
         Ok(config) => config,
         Err(_) => return Some(Verdict::Unsure(Unsure::Unreadable)),
     };

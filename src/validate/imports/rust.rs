@@ -17,7 +17,16 @@ use crate::validate::imports::verdict::{NotHere, Unsure, Verdict};
 const MAX_FILE: u64 = 1 << 20;
 
 /// Names every crate can use without a dependency.
-const BUILT_IN: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
+const BUILT_IN: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "test",
+    "self",
+    "crate",
+    "super",
+];
 
 /// The crate names a package's Cargo.toml makes available (in their `_` spelling).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -107,16 +116,18 @@ impl RustCrates {
     }
 }
 
-/// The verdict on the crate name `name`, used in `file` (whose text is `content`) of the package
-/// at `root` with `names`.
+/// The verdict on the crate name `name` (of an `extern crate` or a `use`), used in `file` (whose
+/// text is `content`) of the package at `root` with `names`.
 pub(crate) fn resolve(
     name: &str,
+    is_extern_crate: bool,
     file: &Path,
     content: &str,
     root: &Path,
     names: &Manifest,
 ) -> Verdict {
-    if BUILT_IN.contains(&name) {
+    // `rustc_*`: the compiler's own crates, linked from the sysroot under `rustc_private`.
+    if BUILT_IN.contains(&name) || name.starts_with("rustc_") {
         return Verdict::Resolves;
     }
     let names = match names {
@@ -124,8 +135,18 @@ pub(crate) fn resolve(
         Ok(None) => return Verdict::Unsure(Unsure::NotAProject),
         Err(_) => return Verdict::Unsure(Unsure::Unreadable),
     };
-    if names.names.contains(name) || may_be_the_crates_own(name, file, content, root) {
+    if names.names.contains(name)
+        || may_be_the_crates_own(name, is_extern_crate, file, content, root)
+    {
         return Verdict::Resolves;
+    }
+    // A published crate (`cargo publish` keeps the original as Cargo.toml.orig) lost its
+    // path-only dev-dependencies: its tests, benches and examples may use them.
+    let outside_src = file
+        .strip_prefix(root)
+        .is_ok_and(|path| !path.starts_with("src"));
+    if outside_src && root.join("Cargo.toml.orig").is_file() {
+        return Verdict::Unsure(Unsure::NotAProject);
     }
     Verdict::NotHere(NotHere::RustNotADependency {
         manifest: names.manifest.clone(),
@@ -134,12 +155,19 @@ pub(crate) fn resolve(
 
 /// Whether something of the crate may be called `name`: the file mentions it outside the `use`
 /// that starts with it, a crate root declares `mod name`, or a module file of that name exists.
-fn may_be_the_crates_own(name: &str, file: &Path, content: &str, root: &Path) -> bool {
+fn may_be_the_crates_own(
+    name: &str,
+    is_extern_crate: bool,
+    file: &Path,
+    content: &str,
+    root: &Path,
+) -> bool {
     let mentioned = content
         .lines()
-        .filter(|line| !is_use_of(line, name))
+        .filter(|line| !is_use_of(line, name, is_extern_crate))
         .any(|line| has_word(line, name));
-    if mentioned {
+    // A glob import (`use libc::*;`) may bring the name in.
+    if mentioned || content.contains("::*;") {
         return true;
     }
     let src = root.join("src");
@@ -152,16 +180,23 @@ fn may_be_the_crates_own(name: &str, file: &Path, content: &str, root: &Path) ->
         crate::files::read_text_or_none(&src.join(root_file), MAX_FILE).is_some_and(|text| {
             text.lines().any(|line| {
                 let line = line.trim_start();
-                (line.starts_with("mod ") || line.starts_with("pub mod ") || line.contains(" mod "))
-                    && has_word(line, name)
+                // `mod name;`, or `extern crate alloc as name;` (the crate root's alias is in
+                // scope everywhere).
+                let declares = line.starts_with("mod ")
+                    || line.starts_with("pub mod ")
+                    || line.contains(" mod ")
+                    || line.contains("extern crate ");
+                declares && has_word(line, name)
             })
         })
     });
     module_file || declared_in_root
 }
 
-/// Whether `line` is a `use` whose path starts with `name`, or `extern crate name`.
-fn is_use_of(line: &str, name: &str) -> bool {
+/// Whether `line` is a `use` whose path starts with `name`, or (when the import checked is an
+/// `extern crate` itself) `extern crate name`: for a `use`, an `extern crate` of the same name
+/// is what brings the crate in.
+fn is_use_of(line: &str, name: &str, is_extern_crate: bool) -> bool {
     let line = line.trim_start();
     let line = match line.strip_prefix("pub") {
         Some(rest) if rest.starts_with('(') => rest.split_once(')').map_or(rest, |(_, r)| r),
@@ -171,7 +206,10 @@ fn is_use_of(line: &str, name: &str) -> bool {
     .trim_start();
     let rest = line
         .strip_prefix("use ")
-        .or_else(|| line.strip_prefix("extern crate "))
+        .or_else(|| {
+            line.strip_prefix("extern crate ")
+                .filter(|_| is_extern_crate)
+        })
         .map(|rest| rest.trim_start().trim_start_matches("::"));
     rest.and_then(|rest| rest.strip_prefix(name))
         .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
@@ -225,17 +263,46 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("src/net")).unwrap();
-        std::fs::write(root.join("src/lib.rs"), "pub mod config;\nmod net;\n").unwrap();
+        std::fs::write(
+            root.join("src/lib.rs"),
+            "pub mod config;\nmod net;\nextern crate alloc as stdalloc;\n",
+        )
+        .unwrap();
         let file = root.join("src/net/mod.rs");
-        let content = "use serde::Serialize;\nuse reqwestx::Client;\nuse config::Settings;\nuse Kind::*;\nenum Kind { A }\nuse std::io;\n";
-        let verdict = |name: &str| resolve(name, &file, content, root, &names());
+        let content = "use serde::Serialize;\nuse reqwestx::Client;\nuse config::Settings;\nuse Kind::A;\nenum Kind { A }\nuse std::io;\n";
+        let verdict = |name: &str| resolve(name, false, &file, content, root, &names());
         assert!(!verdict("reqwestx").is_error());
         assert!(matches!(
             verdict("reqwestx"),
             Verdict::NotHere(NotHere::RustNotADependency { .. })
         ));
-        for name in ["serde", "config", "Kind", "std", "my_app", "net"] {
+        for name in [
+            "serde",
+            "config",
+            "Kind",
+            "std",
+            "my_app",
+            "net",
+            "rustc_span",
+        ] {
             assert_eq!(verdict(name), Verdict::Resolves, "{name}");
         }
+        // A glob import may bring any name in.
+        let globbed = "use libc::*;\nuse open64 as open;\n";
+        assert_eq!(
+            resolve("open64", false, &file, globbed, root, &names()),
+            Verdict::Resolves
+        );
+        // An `extern crate` warns once; the `use` it brings in does not.
+        let content = "extern crate sysx;\nuse sysx::Thing;\n";
+        assert!(!resolve("sysx", false, &file, content, root, &names()).is_error());
+        assert_eq!(
+            resolve("sysx", false, &file, content, root, &names()),
+            Verdict::Resolves
+        );
+        assert!(matches!(
+            resolve("sysx", true, &file, content, root, &names()),
+            Verdict::NotHere(NotHere::RustNotADependency { .. })
+        ));
     }
 }

@@ -98,7 +98,12 @@ fn installed_declared_and_missing_packages() {
         verdict(&dir, "src/a.ts", "fetch-retryx"),
         Verdict::Missing(Missing::Package)
     );
-    for unsure in ["https://esm.sh/x", "virtual:pwa", "#internal"] {
+    for unsure in [
+        "https://esm.sh/x",
+        "virtual:pwa",
+        "#internal",
+        "assertClassBrand",
+    ] {
         assert!(
             matches!(verdict(&dir, "src/a.ts", unsure), Verdict::Unsure(_)),
             "{unsure}"
