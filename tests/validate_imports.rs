@@ -342,3 +342,45 @@ fn a_hallucinated_package_imported_twice_becomes_a_lesson_of_its_package() {
     assert!(!web.is_block(), "{web:?}");
     assert!(!web.context().contains("lesson"), "{web:?}");
 }
+
+/// The same for Go: a module path the agent made up, fixed to the one go.mod requires, is
+/// learned in the module's folder (the nearest go.mod) with the real path in its text.
+#[test]
+fn a_hallucinated_go_module_imported_twice_becomes_a_lesson_of_its_module() {
+    let mut project = go_module();
+    project.at(T0);
+    let wrong = "package main\n\nimport \"github.com/pkg/errorsx\"\n\nvar _ = errorsx.New\n";
+    let fixed = "package main\n\nimport \"github.com/pkg/errors\"\n\nvar _ = errors.New\n";
+    let first = project.hook(
+        "post-tool-use",
+        &project.write_payload("svc/a.go", wrong, None),
+    );
+    assert!(first.is_block(), "{first:?}");
+    project.at(T0 + 60);
+    project.hook(
+        "post-tool-use",
+        &project.write_payload("svc/a.go", fixed, Some(wrong)),
+    );
+    project.at(T0 + 120);
+    let learned = project.hook(
+        "post-tool-use",
+        &project.write_payload("svc/b.go", wrong, None),
+    );
+    assert!(
+        learned.system_message().contains("learned a lesson"),
+        "{learned:?}"
+    );
+    let lessons = project.read_json(LESSONS);
+    let lesson = &lessons["lessons"][0];
+    assert_eq!(lesson["scope"], "svc/**/*.go", "{lesson}");
+    assert_eq!(
+        lesson["triggers"],
+        json!(["github.com/pkg/errorsx"]),
+        "{lesson}"
+    );
+    let text = lesson["lesson"].as_str().unwrap();
+    assert!(
+        text.contains("Write `github.com/pkg/errors`, not `github.com/pkg/errorsx`"),
+        "{text}"
+    );
+}
