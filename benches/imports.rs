@@ -1,7 +1,7 @@
 //! What the import check costs per edit (issue 28 item 5: at most 1 ms with 1,000 packages in
-//! `node_modules`). The project: an npm workspace (20 member packages) whose root declares and
-//! installs 1,000 packages, a tsconfig with `paths` extending a base, and a 100-line TypeScript
-//! file in one member.
+//! `node_modules`). The project: an npm workspace (20 member packages, linked into
+//! `node_modules` as npm links them) whose root declares and installs 1,000 packages, a tsconfig
+//! with `paths` extending a base, and a 100-line TypeScript file in one member.
 //!
 //! Two edits of that file, interleaved round by round: one adds a line of six imports (an
 //! installed package, a scoped one, a subpath of an installed package, a workspace member, a
@@ -197,12 +197,19 @@ fn build_project(root: &Path) {
         );
     }
     write(root, "node_modules/pkg-9/sub.js", "module.exports = 2;\n");
+    std::fs::create_dir_all(root.join("node_modules/@acme")).expect("dir");
     for member in 0..MEMBERS {
         write(
             root,
             &format!("packages/member{member}/package.json"),
             &format!("{{\"name\": \"@acme/member{member}\", \"version\": \"1.0.0\"}}"),
         );
+        // What npm, yarn and pnpm do with a workspace's members.
+        std::os::unix::fs::symlink(
+            format!("../../packages/member{member}"),
+            root.join(format!("node_modules/@acme/member{member}")),
+        )
+        .expect("member linked");
     }
     write(
         root,

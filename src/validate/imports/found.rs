@@ -88,15 +88,45 @@ pub(crate) fn added_imports(language: Language, content: &str, added: &[AddedLin
     else {
         return Vec::new();
     };
+    let spans = line_spans(content, &lines);
     let mut found = Vec::new();
-    collect(tree.root_node(), language, content, &mut found);
+    collect(tree.root_node(), language, content, &spans, &mut found);
     found.retain(|import| lines.contains(&import.line));
     found
 }
 
-fn collect(node: Node<'_>, language: Language, content: &str, found: &mut Vec<Import>) {
+/// The byte ranges of `lines` (1-based) in `content`, in order.
+fn line_spans(content: &str, lines: &HashSet<usize>) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for (index, line) in content.split_inclusive('\n').enumerate() {
+        if lines.contains(&(index + 1)) {
+            spans.push((start, start + line.len()));
+        }
+        start += line.len();
+    }
+    spans
+}
+
+/// Walks only the nodes that overlap an added line: the rest of the tree (most of a file) holds
+/// no added import, and visiting every node cost more than the parse.
+fn collect(
+    node: Node<'_>,
+    language: Language,
+    content: &str,
+    spans: &[(usize, usize)],
+    found: &mut Vec<Import>,
+) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
+        let (start, end) = (child.start_byte(), child.end_byte());
+        let after = spans.partition_point(|span| span.1 <= start);
+        if spans
+            .get(after)
+            .is_none_or(|span| span.0 >= end.max(start + 1))
+        {
+            continue;
+        }
         match language {
             Language::Go => go_import(child, content, found),
             Language::Rust => {
@@ -108,7 +138,7 @@ fn collect(node: Node<'_>, language: Language, content: &str, found: &mut Vec<Im
             _ => script_import(child, content, found),
         }
         if child.child_count() > 0 {
-            collect(child, language, content, found);
+            collect(child, language, content, spans, found);
         }
     }
 }
