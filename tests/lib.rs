@@ -58,6 +58,7 @@ mod session_start;
 mod settings_compat;
 mod uninstall;
 mod validate_hook;
+mod validate_imports;
 mod validate_json_corpus;
 mod validate_misreads;
 mod validate_real_parsers;

@@ -446,3 +446,28 @@ fn a_stopped_lesson_counts_when_the_next_write_heeds_it() {
     assert_eq!(lesson["heeded"], 1, "{lesson}");
     assert_eq!(lesson["weight"], 7, "{lesson}");
 }
+
+/// An import that resolves nowhere blocks after the edit (what is installed decides), never
+/// before it: the agent may be about to install it.
+#[test]
+fn an_import_that_resolves_nowhere_is_not_stopped_before_the_edit() {
+    let project = committed(&[
+        (
+            "package.json",
+            "{\"name\": \"app\", \"version\": \"1.0.0\", \"dependencies\": {}}\n",
+        ),
+        ("node_modules/.package-lock.json", "{}\n"),
+    ]);
+    let content = "import { retry } from \"fetch-retryx\";\n\nexport const run = () => retry(1);\n";
+    assert_silent(&write(&project, "src/app.ts", content));
+    let after = project.hook_as(
+        "claude",
+        "post-tool-use",
+        &project.write_payload("src/app.ts", content, None),
+    );
+    assert!(
+        after.is_block(),
+        "the check after the edit blocks it: {}",
+        after.stdout
+    );
+}

@@ -155,6 +155,8 @@ fn valid_constructs_the_grammars_misread_pass_car_check() {
         ),
         // TypeScript 5.0, and what tsc emits into declaration files.
         ("index.ts", "export type * from './types';\n".to_string()),
+        // The module it re-exports (imports that resolve nowhere are checked too).
+        ("types.ts", "export type A = 1;\n".to_string()),
         (
             "t.d.ts",
             "export declare const a: import(\"./t\").F<string>;\n".to_string(),

@@ -219,9 +219,29 @@ pub(crate) fn common_replacement<'a>(
     let start = tokens.iter().position(|t| t.kind != Kind::Space)?;
     let end = tokens.iter().rposition(|t| t.kind != Kind::Space)? + 1;
     let kept = &tokens[start..end];
-    kept.iter()
+    let text: String = kept
+        .iter()
         .any(|t| t.is_significant() || t.is_value())
-        .then(|| kept.iter().map(|t| t.text).collect())
+        .then(|| kept.iter().map(|t| t.text).collect())?;
+    Some(unquoted_name(trigger, text))
+}
+
+/// A replacement that is one quoted name, for a trigger that is a bare name (a package in an
+/// import's string: `"fetch-retryx"` became `"p-retry"`), is the name: `p-retry`.
+fn unquoted_name(trigger: &str, text: String) -> String {
+    let is_quote = |c: char| matches!(c, '"' | '\'' | '`');
+    let inner = text
+        .strip_prefix(is_quote)
+        .and_then(|rest| rest.strip_suffix(is_quote))
+        .filter(|inner| {
+            text.starts_with(|c: char| text.ends_with(c))
+                && !inner.is_empty()
+                && !inner.contains(|c: char| c.is_whitespace() || is_quote(c))
+        });
+    match inner {
+        Some(inner) if !trigger.starts_with(is_quote) => inner.to_string(),
+        _ => text,
+    }
 }
 
 /// The new line's tokens that replaced the changed part, with the context `trigger` holds
@@ -615,6 +635,22 @@ mod tests {
         assert_eq!(
             common_replacement("fastyaml", [("import fastyaml", "import yaml")]).as_deref(),
             Some("yaml")
+        );
+        // A package named in an import's string: the package, not its quotes.
+        assert_eq!(
+            common_replacement(
+                "fetch-retryx",
+                [(
+                    "import { retry } from \"fetch-retryx\";",
+                    "import { retry } from \"p-retry\";"
+                )]
+            )
+            .as_deref(),
+            Some("p-retry")
+        );
+        assert_eq!(
+            common_replacement("'latin1'", [("open(p, 'latin1')", "open(p, 'utf-8')")]).as_deref(),
+            Some("'utf-8'")
         );
         // Two fixes that share nothing specific name no fix; a removed line names none.
         assert_eq!(

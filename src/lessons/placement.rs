@@ -34,7 +34,7 @@ pub(crate) struct Placement<'a> {
     in_content: Vec<Option<usize>>,
     language: Option<Language>,
     content: &'a str,
-    prose: OnceCell<Prose>,
+    prose: OnceCell<Prose<'a>>,
 }
 
 impl<'a> Placement<'a> {

@@ -11,6 +11,7 @@
 pub(crate) mod brackets;
 pub(crate) mod custom;
 pub(crate) mod grammar;
+pub(crate) mod imports;
 pub mod json;
 pub(crate) mod language;
 pub(crate) mod origin;
@@ -172,6 +173,9 @@ pub struct Validators {
     project_root: std::path::PathBuf,
     /// Python checking: the interpreter and environments, found on first use.
     python: python::PythonProjects,
+    /// The imports JavaScript, TypeScript, Go and Rust edits add: what the project files say,
+    /// read on first use.
+    imports: imports::Imports,
     rules: Vec<rules::Rule>,
     /// Broken rule files and rules, reported with every file checked.
     rule_errors: Vec<rules::RuleError>,
@@ -191,6 +195,7 @@ impl Validators {
                 project.checkout(),
                 settings.python_interpreter.clone(),
             ),
+            imports: imports::Imports::new(project.checkout()),
             rules: rule_set.rules,
             rule_errors: rule_set.errors,
             custom: custom::CustomRunner::default(),
@@ -292,6 +297,14 @@ impl Validators {
             Language::Shell => shell::check(source.display_path, source.content, report),
             Language::Yaml => yaml::check(source.display_path, source.content, report),
             Language::Python => self.python.check(source, report),
+            Language::JavaScript
+            | Language::TypeScript
+            | Language::Tsx
+            | Language::Go
+            | Language::Rust => {
+                grammar::check(&self.tools, source, before, language, report);
+                self.imports.check(source, language, report);
+            }
             _ => grammar::check(&self.tools, source, before, language, report),
         }
     }

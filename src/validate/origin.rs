@@ -13,8 +13,10 @@ pub(crate) enum Origin {
     /// The language's own interpreter or compiler front end judging the content alone (Python's
     /// `compile()`).
     Interpreter,
-    /// Whether an import resolves: decided by what is installed and declared around the file
-    /// (Python's import check), not by the content alone.
+    /// Whether an import resolves: decided by what is installed and declared around the file, not
+    /// by the content alone (Python's import check; car's own module resolution of the imports a
+    /// JavaScript, TypeScript, Go or Rust edit added, the lookups the language's tool makes, done
+    /// in process). Its errors block after an edit, never before one (PreToolUse).
     Environment,
     /// `bash -n`.
     Shell,
@@ -106,6 +108,7 @@ mod tests {
         // The checkers of the project's code teach, a grammar's (trusted) errors included.
         assert!(Origin::TreeSitter.may_teach());
         assert!(Origin::CustomRule.may_teach());
+        assert!(Origin::Environment.may_teach());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! Invariants: decided by the language's tree-sitter parse, made only when asked (a file whose
 //! lessons did not fire is never parsed); code inside a string (an f-string's `{…}`, a template
-//! literal's `${…}`, a shell `"$(…)"`) is code; in data languages (TOML, CSS, HTML) strings are
+//! literal's `${…}`, a shell `"$(…)"`) is code; so is a string that names a module (`from
+//! "fetch-retryx"`, `require("x")`, Go's `import "x"`): the import is the code; in data languages (TOML, CSS, HTML) strings are
 //! the content, only comments are prose; a language without a grammar has no prose (the whole
 //! line counts), and so has a file that could not be parsed in time.
 
@@ -16,20 +17,22 @@ use crate::validate::language::Language;
 use crate::validate::treesitter;
 
 /// Where the prose of one file's content is.
-pub(crate) struct Prose {
+pub(crate) struct Prose<'a> {
     tree: Option<Tree>,
     strings_are_prose: bool,
+    content: &'a str,
 }
 
-impl Prose {
+impl<'a> Prose<'a> {
     /// Parses `content` as `language` (no language, or no grammar in this build: no prose).
-    pub(crate) fn of(language: Option<Language>, content: &str) -> Prose {
+    pub(crate) fn of(language: Option<Language>, content: &'a str) -> Prose<'a> {
         let tree = language
             .and_then(treesitter::grammar)
             .and_then(|grammar| treesitter::parse(&grammar, content).ok());
         Prose {
             tree,
             strings_are_prose: language.is_some_and(strings_are_prose),
+            content,
         }
     }
 
@@ -44,6 +47,7 @@ impl Prose {
         while let Some(current) = node {
             match kind_of(&current) {
                 Kind::CodeInString => return false,
+                Kind::String if names_a_module(&current, self.content) => return false,
                 Kind::Comment => return true,
                 Kind::String if self.strings_are_prose => return true,
                 Kind::String | Kind::Other => {}
@@ -80,6 +84,33 @@ fn kind_of(node: &Node<'_>) -> Kind {
         Kind::String
     } else {
         Kind::Other
+    }
+}
+
+/// Whether a string literal is the module an import names: the source of an `import`/`export …
+/// from`, of `import x = require(…)`, a Go import spec's path, or the one argument of
+/// `require(…)` or `import(…)`.
+fn names_a_module(node: &Node<'_>, content: &str) -> bool {
+    // From the text inside the literal (`string_fragment`) up to the literal itself.
+    let mut literal = *node;
+    while let Some(parent) = literal.parent().filter(|p| p.kind().contains("string")) {
+        literal = parent;
+    }
+    let Some(parent) = literal.parent() else {
+        return false;
+    };
+    match parent.kind() {
+        "import_statement" | "export_statement" | "import_require_clause" | "import_spec" => true,
+        "arguments" => parent
+            .parent()
+            .filter(|call| call.kind() == "call_expression" && parent.named_child_count() == 1)
+            .and_then(|call| call.child_by_field_name("function"))
+            .is_some_and(|function| {
+                function.kind() == "import"
+                    || (function.kind() == "identifier"
+                        && content.get(function.byte_range()) == Some("require"))
+            }),
+        _ => false,
     }
 }
 
@@ -169,6 +200,27 @@ mod tests {
             Language::TypeScript,
             "/* as any */\nconst x = 1;\n",
             "as any"
+        ));
+    }
+
+    #[test]
+    fn a_string_naming_a_module_is_code() {
+        let content = "import { retry } from \"fetch-retryx\";\nconst a = require('fetch-retryx');\nconst b = await import('fetch-retryx');\nlog('fetch-retryx');\nresolve('fetch-retryx');\n";
+        let prose = Prose::of(Some(Language::TypeScript), content);
+        let at: Vec<bool> = content
+            .match_indices("fetch-retryx")
+            .map(|(start, found)| prose.contains(start..start + found.len()))
+            .collect();
+        assert_eq!(at, [false, false, false, true, true]);
+        assert!(!prose_at(
+            Language::Go,
+            "package x\n\nimport \"github.com/acme/retryx\"\n",
+            "github.com/acme/retryx"
+        ));
+        assert!(prose_at(
+            Language::Go,
+            "package x\n\nvar s = \"github.com/acme/retryx\"\n",
+            "github.com/acme/retryx"
         ));
     }
 
