@@ -24,6 +24,7 @@ use crate::hook::proposed;
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::session::event::content_hash;
+use crate::validate::language::Language;
 use crate::validate::{Diagnostic, Source};
 
 /// Why one file's write was stopped.
@@ -127,12 +128,20 @@ fn stop_for<'a>(context: &HookContext, checker: &Checker<'_>, edit: &'a Edit) ->
 }
 
 /// Whether the file as it is now has no error car is certain of (a file that does not exist yet
-/// is clean).
+/// is clean). Python's is read by its grammar, in process, instead of a second interpreter start:
+/// a grammar error (or a misread of valid code) counts as not clean, which lets the write
+/// through; a file only the compiler finds broken counts as clean, and the write, whose new
+/// content the compiler rejected, is stopped.
 fn is_clean_now(checker: &Checker<'_>, edit: &Edit) -> bool {
     let Some(current) = edit.before.as_deref() else {
         return true;
     };
     let source = source_of(edit, current);
+    let language = Language::detect(source.path, source.content, source.language);
+    if language == Some(Language::Python) {
+        return crate::validate::treesitter::parse_errors(current, Language::Python, 1)
+            .is_ok_and(|errors| errors.is_empty());
+    }
     let report = checker.validators().check(&source, None);
     !report
         .diagnostics
