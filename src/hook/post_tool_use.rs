@@ -112,13 +112,7 @@ fn told_finding(edit: &Edit, diagnostics: &[Diagnostic]) -> Option<(Diagnostic, 
     if !is_new || diagnostics.iter().any(Diagnostic::is_error) {
         return None;
     }
-    let source = crate::validate::Source {
-        path: &edit.path,
-        display_path: &edit.relative_path,
-        content: &edit.content,
-        language: edit.language.as_deref(),
-        added: &edit.added,
-    };
+    let source = crate::validate::Source::of_edit(edit);
     diagnostics.iter().find_map(|diagnostic| {
         crate::validate::told_not_blocked(diagnostic, &source).map(|why| (diagnostic.clone(), why))
     })

@@ -153,11 +153,9 @@ fn is_clean_now(checker: &Checker<'_>, edit: &Edit) -> bool {
 /// only, and imports never stop a write).
 fn source_of<'a>(edit: &'a Edit, content: &'a str) -> Source<'a> {
     Source {
-        path: &edit.path,
-        display_path: &edit.relative_path,
         content,
-        language: edit.language.as_deref(),
         added: &[],
+        ..Source::of_edit(edit)
     }
 }
 

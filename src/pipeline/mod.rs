@@ -116,13 +116,7 @@ fn validate(
     edit: &Edit,
     head: impl FnOnce() -> Option<String>,
 ) -> EditReport {
-    let source = Source {
-        path: &edit.path,
-        display_path: &edit.relative_path,
-        content: &edit.content,
-        language: edit.language.as_deref(),
-        added: &edit.added,
-    };
+    let source = Source::of_edit(edit);
     let committed;
     let before = match edit.before.as_deref() {
         Some(before) => Some(before),

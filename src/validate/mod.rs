@@ -146,6 +146,19 @@ pub struct Source<'a> {
     pub added: &'a [AddedLine],
 }
 
+impl<'a> Source<'a> {
+    /// What a validator looks at for `edit`: its file as the edit left it, with the lines it added.
+    pub(crate) fn of_edit(edit: &'a crate::edit::Edit) -> Source<'a> {
+        Source {
+            path: &edit.path,
+            display_path: &edit.relative_path,
+            content: &edit.content,
+            language: edit.language.as_deref(),
+            added: &edit.added,
+        }
+    }
+}
+
 impl Source<'_> {
     /// Whether the added lines are the whole file, in order (a new file, a notebook cell,
     /// `car check`).
