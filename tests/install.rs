@@ -243,3 +243,27 @@ fn said(project: &TestProject, (name, value): (&str, &std::path::Path), args: &[
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// `car install --agent all` wires every agent it may and goes on past a file it must refuse (a
+/// Gemini settings file that is not JSON), ending with one line per agent and exit 1; the refused
+/// file is left byte for byte.
+#[test]
+fn install_all_goes_on_past_a_refused_file_and_names_each_agent() {
+    let project = TestProject::new();
+    let broken = "{ \"theme\": \"GitHub\",, }\n";
+    project.write(".gemini/settings.json", broken);
+    let run = project.run(&["install", "--non-interactive", "--agent", "all"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    for line in [
+        "Claude Code: wired (.claude/settings.json)",
+        "Codex CLI: wired (.codex/hooks.json)",
+        "Cursor: wired (.cursor/hooks.json)",
+        "Gemini CLI: refused: ",
+    ] {
+        assert!(run.stderr.contains(line), "{line}\n{}", run.stderr);
+    }
+    assert_eq!(project.read(".gemini/settings.json"), broken);
+    let claude = project.read_json(".claude/settings.json");
+    assert!(claude["hooks"]["PreToolUse"].is_array(), "{claude}");
+    assert!(project.exists(".codex/hooks.json") && project.exists(".cursor/hooks.json"));
+}

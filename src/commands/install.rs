@@ -29,11 +29,29 @@ use crate::text::plural;
 
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings = Settings::load(project).unwrap_or_default();
-    for agent in args.agent.agents() {
+    let agents = args.agent.agents();
+    if let [agent] = agents[..] {
         let wired = wire(project, agent, &settings, agent == Agent::Claude)?;
         report_wiring(project, agent, &wired);
         if agent == Agent::Codex {
             report_codex_trust(project);
+        }
+    }
+    // Several agents: each is wired or refused on its own (a file car must not touch stops only
+    // its agent), and one line per agent ends the run.
+    let mut outcomes: Vec<(Agent, Option<Error>)> = Vec::new();
+    if agents.len() > 1 {
+        for agent in agents {
+            match wire(project, agent, &settings, agent == Agent::Claude) {
+                Ok(wired) => {
+                    report_wiring(project, agent, &wired);
+                    if agent == Agent::Codex {
+                        report_codex_trust(project);
+                    }
+                    outcomes.push((agent, None));
+                }
+                Err(error) => outcomes.push((agent, Some(error))),
+            }
         }
     }
     create_state_dir(project)?;
@@ -52,6 +70,15 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
         output::print_message(&warning);
     }
     output::print_hint("`car config` chooses the reviewer; `car status` shows what car sees");
+    for (agent, refused) in &outcomes {
+        output::print_message(&match refused {
+            None => format!("{}: wired ({})", agent.title(), agent.file()),
+            Some(error) => format!("{}: refused: {error}", agent.title()),
+        });
+    }
+    if outcomes.iter().any(|(_, refused)| refused.is_some()) {
+        return Ok(Outcome::ProblemsFound);
+    }
     Ok(Outcome::Success)
 }
 
