@@ -267,3 +267,27 @@ fn install_all_goes_on_past_a_refused_file_and_names_each_agent() {
     assert!(claude["hooks"]["PreToolUse"].is_array(), "{claude}");
     assert!(project.exists(".codex/hooks.json") && project.exists(".cursor/hooks.json"));
 }
+
+/// `car status` says whether this clone has car's merge driver for the lesson library (a fresh
+/// clone does not: git config is not cloned).
+#[test]
+fn status_says_whether_the_merge_driver_is_registered_in_this_clone() {
+    let project = TestProject::new();
+    let status = project.run(&["status"]);
+    assert!(
+        status
+            .stdout
+            .contains("merge driver: not registered in this clone"),
+        "{}",
+        status.stdout
+    );
+    assert_eq!(project.run(&["install", "--non-interactive"]).code, 0);
+    let status = project.run(&["status"]);
+    assert!(
+        status
+            .stdout
+            .contains("merge driver: registered in this clone (`"),
+        "{}",
+        status.stdout
+    );
+}

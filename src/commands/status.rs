@@ -463,6 +463,13 @@ fn lessons_section(project: &Project, report: &mut Report) {
             user_file.display()
         ));
     }
+    let driver = crate::state::merge_driver::registered_command(project);
+    lines.push(match &driver {
+        Some(command) => format!("merge driver: registered in this clone (`{command}`)"),
+        None if crate::git::is_checkout(project.checkout()) => "merge driver: not registered in this clone, so git merges lessons.json line by line (`car install` registers it)".to_string(),
+        None => "merge driver: not a git checkout".to_string(),
+    });
+    report.json.insert("merge_driver".into(), json!(driver));
     report.add(
         "lessons",
         json!({"project": project_count.ok(), "user": user_count}),
