@@ -41,7 +41,9 @@ fn notebook_python_cell_with_unclosed_paren_blocks() {
     assert!(answer.is_block(), "{answer:?}");
     let reason = answer.reason();
     assert!(
-        reason.contains("analysis.ipynb:1:10: SyntaxError: '(' was never closed [python]"),
+        reason.contains(
+            "analysis.ipynb:1:10: in cell c3: SyntaxError: '(' was never closed [python]"
+        ),
         "{reason}"
     );
     assert!(reason.contains("df = load('data.csv'"), "{reason}");

@@ -120,6 +120,14 @@ fn notebook_call(raw: &RawPayload) -> ToolCall {
         source: text(input, "new_source").unwrap_or_default(),
         language,
         is_delete: text(input, "edit_mode").as_deref() == Some("delete"),
+        cell: text(input, "cell_id")
+            .or_else(|| text(response, "cell_id"))
+            .or_else(|| {
+                input
+                    .get("cell_number")
+                    .and_then(Value::as_u64)
+                    .map(|n| n.to_string())
+            }),
     }
 }
 

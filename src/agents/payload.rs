@@ -125,6 +125,8 @@ pub(crate) enum ToolCall {
         source: String,
         language: String,
         is_delete: bool,
+        /// The cell's id (or number), to name it in what car says.
+        cell: Option<String>,
     },
     /// A patch envelope naming files to add, update and delete (Codex `apply_patch`).
     Patch { text: String },

@@ -170,6 +170,7 @@ fn touched_files(payload: &Payload) -> Vec<Touched> {
             source,
             language,
             is_delete,
+            ..
         } => {
             let cell = Delta::Cell {
                 source: source.clone(),

@@ -78,7 +78,14 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
                     finding.render()
                 ));
             }
-            diagnostics.extend(report.diagnostics.into_iter().filter(is_worth_showing));
+            let cell = notebook_cell(context);
+            diagnostics.extend(
+                report
+                    .diagnostics
+                    .into_iter()
+                    .filter(is_worth_showing)
+                    .map(|diagnostic| in_cell(diagnostic, cell)),
+            );
             warnings.extend(report.warnings);
         }
     }
@@ -102,6 +109,22 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         notes.extend(lesson_problems(context));
     }
     respond(&diagnostics, &mut warnings, &told, &notes)
+}
+
+/// The notebook cell the tool wrote, when it was one (its id or number).
+fn notebook_cell(context: &HookContext) -> Option<&str> {
+    match &context.payload.tool.call {
+        crate::agents::payload::ToolCall::NotebookCell { cell, .. } => cell.as_deref(),
+        _ => None,
+    }
+}
+
+/// A finding in a notebook cell names the cell: its line and column count in the cell.
+fn in_cell(mut diagnostic: Diagnostic, cell: Option<&str>) -> Diagnostic {
+    if let Some(cell) = cell {
+        diagnostic.message = format!("in cell {cell}: {}", diagnostic.message);
+    }
+    diagnostic
 }
 
 /// In a new file, the first finding of a grammar car does not block on (trusted only for what an
