@@ -405,8 +405,9 @@ pub(crate) struct ConfigArgs {
     /// Model name passed to the reviewer CLI
     #[arg(long)]
     pub(crate) model: Option<String>,
-    /// P1 or P2: the least severe finding that blocks the stop
-    #[arg(long, value_name = "P1|P2")]
+    /// P1 or P2: the least severe finding that blocks the stop (`--severity`, as the Python
+    /// tool spells it, is the same)
+    #[arg(long, value_name = "P1|P2", alias = "severity")]
     pub(crate) minimum_blocking_severity: Option<String>,
     /// Consecutive blocked stops before the breaker lets the agent stop
     #[arg(long, value_name = "N")]

@@ -242,7 +242,7 @@ fn config_wizard_asks_on_a_terminal() {
                 .stdin
                 .take()
                 .unwrap()
-                .write_all(b"gpt\nclaude\nsonnet\np1\n\n45\n")?;
+                .write_all(b"gpt\nclaude\nsonnet\n\np1\n\n45\n")?;
             child.wait_with_output()
         })
         .expect("`script` (util-linux) runs the wizard on a pseudo-terminal");
@@ -262,6 +262,48 @@ fn config_wizard_asks_on_a_terminal() {
     assert_eq!(car_key["maxStopPasses"], 9, "Enter keeps the current value");
     assert_eq!(car_key["reviewerTimeoutSeconds"], 45);
     assert_eq!(car_key["customKey"], true);
+    assert_eq!(
+        car_key["deepReviewBackend"], "claude",
+        "the deep review's default follows a reviewer CLI"
+    );
+}
+
+/// Answers piped in (not a terminal) are applied; accepting every default leaves a deep review
+/// that can run (its reviewer is never the agent itself); the `command` backend is not asked for
+/// a model; `--severity` is the Python tool's spelling of `--minimum-blocking-severity`.
+#[test]
+fn config_wizard_takes_piped_answers_and_its_defaults_leave_deep_review_usable() {
+    let project = TestProject::new();
+    let piped = |answers: &str| {
+        project
+            .car()
+            .arg("config")
+            .write_stdin(answers.to_string())
+            .output()
+            .unwrap()
+    };
+    let output = piped("\n\n\n\n\n\n\n");
+    assert!(output.status.success(), "{output:?}");
+    let car_key = &project.read_json(".claude/settings.json")["claude-auto-review"];
+    assert_eq!(car_key["reviewerBackend"], "manual");
+    assert_eq!(car_key["deepReviewBackend"], "codex", "{car_key}");
+    let status = project.run(&["status"]);
+    assert!(
+        status.stdout.contains("reviewer: codex"),
+        "{}",
+        status.stdout
+    );
+
+    let output = piped("command\nmy-reviewer --json\n\np2\n\n\n");
+    let asked = String::from_utf8_lossy(&output.stderr);
+    assert!(!asked.contains("Reviewer model"), "{asked}");
+    let car_key = &project.read_json(".claude/settings.json")["claude-auto-review"];
+    assert_eq!(car_key["reviewerCommand"], json!(["my-reviewer", "--json"]));
+
+    let run = project.run(&["config", "--non-interactive", "--severity", "P1"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let car_key = &project.read_json(".claude/settings.json")["claude-auto-review"];
+    assert_eq!(car_key["minimumBlockingSeverity"], "P1");
 }
 
 #[test]

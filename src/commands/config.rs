@@ -1,6 +1,8 @@
-//! `car config`: the settings wizard. On a terminal it asks for the reviewer backend, the model,
-//! the blocking severity, `maxStopPasses` and the reviewer timeout (Enter keeps the current
-//! value); flags set values directly and `--non-interactive` never asks.
+//! `car config`: the settings wizard. It asks for the reviewer backend, the model (for a reviewer
+//! CLI that takes one), the deep review's reviewer, the blocking severity, `maxStopPasses` and the
+//! reviewer timeout (Enter keeps the current value) — on a terminal, or from answers piped in when
+//! no flag is given; flags set values directly and `--non-interactive` never asks. Accepting every
+//! default leaves a usable deep review: its reviewer is written explicitly and is never `manual`.
 //!
 //! Invariants: only the keys it sets or repairs inside the `"claude-auto-review"` key of
 //! `.claude/settings.json` change — every other key and byte of the file is kept; a value given by
@@ -27,11 +29,11 @@ pub(crate) fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error
     let path = project.settings_file();
     let document = read_settings_document(&path)?;
     let (mut block, mut repairs) = repaired_block(&document);
-    let interactive = !args.non_interactive && std::io::stdin().is_terminal();
-    if interactive {
+    // Answers come from a person at a terminal, or piped in (`printf 'codex\n…' | car config`)
+    // when no flag says what to set.
+    let asks = !args.non_interactive && (std::io::stdin().is_terminal() || !has_flags(args));
+    if asks {
         ask_all(&mut block)?;
-    } else if !args.non_interactive && !has_flags(args) {
-        output::print_hint("not a terminal and no flags: nothing to set (see `car config --help`)");
     }
     apply_flags(&mut block, args)?;
     let settings = Settings::from_block(&block).settings;
@@ -199,15 +201,40 @@ fn ask_all(block: &mut Map<String, Value>) -> Result<(), Error> {
         let argv: Vec<&str> = command.split_whitespace().collect();
         block.insert("reviewerCommand".into(), json!(argv));
     }
-    let model = ask(
-        "Reviewer model (empty: the CLI's default)",
-        current.reviewer_model.as_deref().unwrap_or(""),
-    )?;
-    if model.is_empty() {
-        block.shift_remove("reviewerModel");
-    } else {
-        block.insert("reviewerModel".into(), json!(model));
+    // Only a reviewer CLI takes a model: the agent itself (manual) and a command do not.
+    if ["claude", "codex", "opencode"]
+        .iter()
+        .any(|cli| backend.eq_ignore_ascii_case(cli))
+    {
+        let model = ask(
+            "Reviewer model (empty: the CLI's default)",
+            current.reviewer_model.as_deref().unwrap_or(""),
+        )?;
+        if model.is_empty() {
+            block.shift_remove("reviewerModel");
+        } else {
+            block.insert("reviewerModel".into(), json!(model));
+        }
     }
+    // The deep review asks a second model, never the agent that wrote the change: its default is
+    // the stop gate's reviewer CLI, else codex.
+    let chosen = backend.to_lowercase();
+    let deep_default = if block.contains_key("deepReviewBackend") {
+        current.deep_review_backend.name().to_string()
+    } else {
+        chosen
+    };
+    let deep_default = if deep_default == "manual" {
+        "codex"
+    } else {
+        deep_default.as_str()
+    };
+    let deep = ask_choice(
+        "Deep review's reviewer, a second model (codex, claude, opencode, command)",
+        deep_default,
+        &["codex", "claude", "opencode", "command"],
+    )?;
+    block.insert("deepReviewBackend".into(), json!(deep.to_lowercase()));
     let severity = ask_choice(
         "Least severe finding that blocks the stop (P1 or P2)",
         &current.minimum_blocking_severity.to_string(),
