@@ -8,7 +8,6 @@ pub(crate) mod changes;
 pub(crate) mod context;
 pub(crate) mod post_tool_use;
 pub(crate) mod pre_tool_use;
-mod proposed;
 pub(crate) mod session_end;
 pub(crate) mod session_start;
 pub(crate) mod stdin;

@@ -1,5 +1,5 @@
 //! The PreToolUse hook (Claude Code `PreToolUse`, Codex `PreToolUse`, Gemini CLI `BeforeTool`):
-//! before an edit tool runs, check the file as the tool would leave it ([`super::proposed`]) and
+//! before an edit tool runs, check the file as the tool would leave it ([`proposed`]) and
 //! stop the write when car is certain it is wrong, so the broken file never touches disk:
 //! - a checker car fully trusts ([`crate::validate::is_certain`]: Python's compiler, `bash -n`,
 //!   the JSON and YAML parsers, `gofmt`, `ruby -c`, the grammars trusted to block) rejects the new
@@ -12,15 +12,17 @@
 //! the write left.
 //!
 //! Invariants: this hook never learns and never writes the lessons: the only trace of a stop is
-//! the session's note of it ([`crate::session::stopped_writes`]: the same write sent again
+//! the session's note of it ([`stopped_writes`]: the same write sent again
 //! unchanged goes through) and, for a stop by lessons, their warnings waiting for an outcome like
 //! warnings after an edit ([`crate::learning::heed`]: heeded when the agent's next write leaves the
 //! line out); a failure lets the write through (fail open).
 
+mod proposed;
+mod stopped_writes;
+
 use crate::answer::Answer;
 use crate::edit::Edit;
 use crate::hook::HookContext;
-use crate::hook::proposed;
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::session::event::content_hash;
@@ -60,19 +62,13 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     let mut stopped = Vec::new();
     for stop in stops {
         let file = &stop.edit.relative_path;
-        if crate::session::stopped_writes::take_if_stopped_before(
-            context.session(),
-            file,
-            &stop.hash,
-        ) {
+        if stopped_writes::take_if_stopped_before(context.session(), file, &stop.hash) {
             answer = answer.with_system_line(format!(
                 "car: let the write of {file} through unchanged, as the agent sent it again after car stopped it; the check after the edit still reports it"
             ));
             continue;
         }
-        if let Err(error) =
-            crate::session::stopped_writes::remember(context.session(), file, &stop.hash)
-        {
+        if let Err(error) = stopped_writes::remember(context.session(), file, &stop.hash) {
             answer = answer.with_system_line(format!("car: {error}"));
         }
         let taught = crate::learning::signals::after_stopped_write(

@@ -177,7 +177,7 @@ fn line_of(lesson: &Lesson) -> String {
         .iter()
         .take(3)
         .map(|trigger| {
-            let readable = super::trigger_text::readable(trigger.as_str());
+            let readable = super::trigger::text::readable(trigger.as_str());
             format!("`{}`", one_line(&readable, 80))
         })
         .collect();

@@ -8,7 +8,7 @@
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
 //! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `distill`, `starter`,
 //! `branch_merge` (two branches' versions of a library file merged, for git's merge driver),
-//! `library_diff` (what changed between two versions of the library).
+//! `branch_merge/diff` (what changed between two versions of the library).
 //!
 //! The entry point for edits is [`match_edit`]: match and record hits. Its cost does not grow
 //! with the library: whole-library work (folding the hit log, decay, candidate expiry, merge) runs
@@ -24,7 +24,6 @@ pub(crate) mod examples;
 pub(crate) mod import;
 pub mod keyword;
 pub(crate) mod library;
-pub(crate) mod library_diff;
 pub(crate) mod maintain;
 pub(crate) mod maintenance_log;
 pub mod matcher;
@@ -35,7 +34,6 @@ pub(crate) mod provenance;
 pub(crate) mod starter;
 pub mod store;
 pub mod trigger;
-pub(crate) mod trigger_text;
 pub(crate) mod warn;
 
 use serde::{Deserialize, Serialize};

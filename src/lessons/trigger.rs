@@ -13,6 +13,8 @@
 //! thrashing the lazy DFA on a megabyte-long line. Literal triggers see every line whole. The
 //! matcher adds a time limit on top.
 
+pub(crate) mod text;
+
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 

@@ -21,7 +21,6 @@ pub(crate) mod reconcile;
 pub(crate) mod rounds;
 pub(crate) mod snapshot;
 pub(crate) mod start;
-pub(crate) mod stopped_writes;
 pub(crate) mod unreadable;
 pub(crate) mod vagueness;
 

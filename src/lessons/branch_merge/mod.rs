@@ -21,6 +21,7 @@
 //! `CandidateFile::parse`), so a side car cannot read is an error naming it and nothing is
 //! merged; the result is rendered by the store's writers, editing ours' text minimally.
 
+pub(crate) mod diff;
 pub(crate) mod entries;
 pub(crate) mod value;
 

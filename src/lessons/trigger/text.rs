@@ -2,11 +2,11 @@
 //! looks for (`regex:\byaml\.load\((?![^)]*Loader)` reads `yaml.load(`), with "a pattern" said,
 //! and as written only when it cannot be read back as plain code.
 //!
-//! Invariant: display only. Matching always uses the trigger as written ([`super::trigger`]).
+//! Invariant: display only. Matching always uses the trigger as written ([`super`]).
 //! Used by the session-start briefing; a warning after an edit still quotes the trigger as
 //! written, because replay scenarios name the trigger they expect a warning about that way.
 
-use super::trigger::REGEX_PREFIX;
+use super::REGEX_PREFIX;
 
 /// What an agent reads for `trigger` (as written in the lesson file).
 pub(crate) fn readable(trigger: &str) -> String {
