@@ -219,15 +219,14 @@ fn ask_all(block: &mut Map<String, Value>) -> Result<(), Error> {
     // The deep review asks a second model, never the agent that wrote the change: its default is
     // the stop gate's reviewer CLI, else codex.
     let chosen = backend.to_lowercase();
-    let deep_default = if block.contains_key("deepReviewBackend") {
-        current.deep_review_backend.name().to_string()
-    } else {
-        chosen
+    let deep_default = match block.contains_key("deepReviewBackend") {
+        true => current.deep_review_backend.name(),
+        false => chosen.as_str(),
     };
     let deep_default = if deep_default == "manual" {
         "codex"
     } else {
-        deep_default.as_str()
+        deep_default
     };
     let deep = ask_choice(
         "Deep review's reviewer, a second model (codex, claude, opencode, command)",

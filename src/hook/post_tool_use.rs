@@ -46,6 +46,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             user_layer: context.user_lessons,
         };
         let checker = Checker::new(&context.project, &context.settings, context.clock, lessons);
+        let cell = notebook_cell(context);
         for edit in tracked {
             let report = checker.check(edit);
             notes.extend(report.notes);
@@ -78,7 +79,6 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
                     finding.render()
                 ));
             }
-            let cell = notebook_cell(context);
             diagnostics.extend(
                 report
                     .diagnostics

@@ -106,13 +106,7 @@ pub(crate) fn after_edit(
                 .then(|| heeded(warning, &edit.content).then_some(Outcome::Heeded))
                 .flatten()
         });
-        for warning in fresh {
-            if !open.iter().any(|known| is_same_place(known, &warning)) {
-                open.push(warning);
-            }
-        }
-        let excess = open.len().saturating_sub(MAX_OPEN);
-        open.drain(..excess);
+        add_open(open, fresh);
         settled
     }) {
         Ok(settled) => settled,
@@ -142,15 +136,18 @@ pub(crate) fn after_stopped_write(
     }
     let path = open_path(session);
     files::ensure_parent(&path)?;
-    change_open(&path, |open| {
-        for warning in fresh {
-            if !open.iter().any(|known| is_same_place(known, &warning)) {
-                open.push(warning);
-            }
+    change_open(&path, |open| add_open(open, fresh))
+}
+
+/// Opens the `fresh` warnings not open yet at the same place; past [`MAX_OPEN`] the oldest go.
+fn add_open(open: &mut Vec<OpenWarning>, fresh: Vec<OpenWarning>) {
+    for warning in fresh {
+        if !open.iter().any(|known| is_same_place(known, &warning)) {
+            open.push(warning);
         }
-        let excess = open.len().saturating_sub(MAX_OPEN);
-        open.drain(..excess);
-    })
+    }
+    let excess = open.len().saturating_sub(MAX_OPEN);
+    open.drain(..excess);
 }
 
 /// The same lesson warned on the same line text of the same file.

@@ -8,8 +8,9 @@
 
 use crate::report::html::Html;
 use crate::report::sessions::{Decision, Entry, SessionReport, Step, Stop};
-use crate::session::event::{BlockKind, EscalationKind, Event, Stage};
+use crate::session::event::{BlockKind, Event, Stage};
 use crate::session::findings::{Finding, Severity};
+use crate::session::rounds::Escalation;
 
 /// Sessions shown open (the newest); the others start folded.
 const OPEN_SESSIONS: usize = 3;
@@ -340,39 +341,24 @@ fn write_event(page: &mut Html, at: i64, event: &Event) {
                 .text(reason)
                 .raw("</div>");
         }
-        Event::FindingEscalated {
-            review,
-            finding,
-            kind,
-            attempts,
-            tried,
-            challenge,
-        } => {
-            let why = match kind {
-                EscalationKind::Stuck => "still reported after the fix attempts",
-                EscalationKind::ChallengeUpheld => "challenged, and the reviewer reported it again",
-                EscalationKind::ChallengedP1 => "a challenged P1 the reviewer left out",
+        event @ Event::FindingEscalated { .. } => {
+            let Some(escalation) = Escalation::of(event) else {
+                return;
             };
+            // The gate's own words for why (they quote the agent's challenge).
             page.raw("<span class=\"tag esc\">escalated to a person</span> ")
-                .text(&finding.summary())
+                .text(&escalation.finding.summary())
                 .raw(" (")
-                .raw(why)
+                .text(&escalation.why())
                 .raw(", review ")
-                .text(review)
-                .raw(", ")
-                .number(attempts)
-                .raw(" attempts)");
-            if !finding.wrong_output.is_empty() {
+                .text(&escalation.review)
+                .raw(")");
+            if !escalation.finding.wrong_output.is_empty() {
                 page.raw("<div class=\"said\">reviewer: ")
-                    .text(&finding.wrong_output)
+                    .text(&escalation.finding.wrong_output)
                     .raw("</div>");
             }
-            if !challenge.is_empty() {
-                page.raw("<div class=\"said\">agent: ")
-                    .text(challenge)
-                    .raw("</div>");
-            }
-            for said in tried {
+            for said in &escalation.tried {
                 page.raw("<div class=\"said\">agent tried: ")
                     .text(said)
                     .raw("</div>");

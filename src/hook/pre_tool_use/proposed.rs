@@ -65,20 +65,16 @@ impl File {
     /// The file at `path`, when car reads it (inside the project, text, within the bound) or it
     /// does not exist yet.
     fn read(project: &Project, path: &std::path::Path) -> Option<File> {
-        let inside = project.inside(path)?;
-        match read_project_file(project, path) {
-            Ok((inside, current)) => Some(File {
-                path: inside.resolved,
-                relative_path: inside.relative,
-                current: Some(current),
-            }),
-            Err(NotChecked::Missing { .. }) => Some(File {
-                path: inside.resolved,
-                relative_path: inside.relative,
-                current: None,
-            }),
-            Err(_) => None,
-        }
+        let (inside, current) = match read_project_file(project, path) {
+            Ok((inside, current)) => (inside, Some(current)),
+            Err(NotChecked::Missing { .. }) => (project.inside(path)?, None),
+            Err(_) => return None,
+        };
+        Some(File {
+            path: inside.resolved,
+            relative_path: inside.relative,
+            current,
+        })
     }
 
     /// The edit that leaves `content` in this file (content past car's read bound is not
