@@ -337,9 +337,15 @@ pub(crate) enum ReviewCommand {
     },
     /// Print the pending review's prompt (for a person or another tool)
     Prompt {
-        /// The session (default: the one with the newest pending request)
+        /// The session (default: the one with the newest pending request; with --new, the most
+        /// recently active one)
         #[arg(long, value_name = "ID")]
         session: Option<String>,
+        /// Make the review request now, before the agent stops, for the session's unreviewed
+        /// changes (a pending request for exactly those versions is printed again); record the
+        /// review with `car review submit` and the stop has nothing left to ask for them
+        #[arg(long)]
+        new: bool,
     },
     /// Drop a session's pending review request and restart its blocked-stop count (the changes
     /// stay unreviewed: the next stop asks for a new review)

@@ -1,7 +1,7 @@
 //! Session state under stress: two sessions at once, parallel hooks, torn lines, edits made
 //! outside the edit tools, linked worktrees, and SessionEnd cleaning stale sessions.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::review_helpers::*;
 use crate::support::TestProject;
@@ -245,5 +245,92 @@ fn review_status_shows_the_logs_last_event_time() {
     assert!(
         text.contains("(last event 2026-11-29T12:00:00+00:00"),
         "{text}"
+    );
+}
+
+#[test]
+fn a_review_request_made_before_the_first_stop_is_the_one_the_stop_needs() {
+    let project = pinned_project();
+    // Nothing recorded yet: said, not a crash.
+    let none = project.run(&["review", "prompt", "--new"]);
+    assert_eq!(none.code, 2, "{none:?}");
+    assert!(
+        none.stderr.contains("no session has recorded anything"),
+        "{none:?}"
+    );
+    write_file(&project, "src/app.py", "def load(path):\n    return path\n");
+    // No stop yet: no pending request, so the plain prompt has nothing to print.
+    assert_ne!(project.run(&["review", "prompt"]).code, 0);
+    let made = project.run(&["review", "prompt", "--new"]);
+    assert_eq!(made.code, 0, "{made:?}");
+    assert!(made.stdout.contains("src/app.py"), "{made:?}");
+    assert!(
+        made.stderr
+            .contains("review R1 of session test-session; record the findings with: car review submit --session test-session"),
+        "{made:?}"
+    );
+    // Asked again for the same versions: the same request, said so, not a second one.
+    let again = project.run(&["review", "prompt", "--new", "--session", SESSION]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(
+        again
+            .stderr
+            .contains("review R1 already asks for exactly these versions"),
+        "{again:?}"
+    );
+    assert_eq!(again.stdout, made.stdout);
+    // The plain prompt now prints it too.
+    assert_eq!(project.run(&["review", "prompt"]).stdout, made.stdout);
+    let requested = |project: &TestProject| {
+        events(project, SESSION)
+            .iter()
+            .filter(|event| event["event"] == "review_requested")
+            .count()
+    };
+    assert_eq!(requested(&project), 1);
+    // The review recorded before the stop covers the versions: the first stop passes.
+    let submitted = submit(&project, &json!({"findings": []}));
+    assert_eq!(submitted.code, 0, "{submitted:?}");
+    let answer = stop(&project);
+    assert!(!answer.is_block(), "{answer:?}");
+    assert!(
+        stages(&project, SESSION).contains(&"changes=none".to_string()),
+        "{:?}",
+        stages(&project, SESSION)
+    );
+    assert_eq!(requested(&project), 1);
+    // Everything reviewed: nothing to ask for.
+    let nothing = project.run(&["review", "prompt", "--new"]);
+    assert_eq!(nothing.code, 2, "{nothing:?}");
+    assert!(
+        nothing
+            .stderr
+            .contains("session test-session has no unreviewed change: nothing to review"),
+        "{nothing:?}"
+    );
+    let unknown = project.run(&["review", "prompt", "--new", "--session", "nope"]);
+    assert!(
+        unknown.stderr.contains("no session \"nope\""),
+        "{unknown:?}"
+    );
+}
+
+#[test]
+fn an_edit_after_an_early_request_makes_the_stop_ask_again() {
+    let project = pinned_project();
+    write_file(&project, "a.py", "a = 1\n");
+    assert_eq!(project.run(&["review", "prompt", "--new"]).code, 0);
+    write_file(&project, "b.py", "b = 1\n");
+    let answer = stop(&project);
+    assert!(answer.is_block(), "{answer:?}");
+    let requests: Vec<Value> = events(&project, SESSION)
+        .into_iter()
+        .filter(|event| event["event"] == "review_requested")
+        .collect();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let files = requests[1]["files"].as_object().unwrap();
+    assert!(
+        files.contains_key("a.py") && files.contains_key("b.py"),
+        "{requests:?}"
     );
 }

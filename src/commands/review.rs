@@ -26,7 +26,7 @@ use crate::pipeline::OnDisk;
 use crate::project::Project;
 use crate::session::event::Event;
 use crate::session::log::EventLog;
-use crate::session::snapshot::Snapshot;
+use crate::session::snapshot::{Request, Snapshot};
 use crate::settings::Settings;
 
 pub(crate) fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, Error> {
@@ -66,7 +66,13 @@ pub(crate) fn run(project: &Project, command: ReviewCommand) -> Result<Outcome, 
                 session: session.as_deref(),
             },
         ),
-        ReviewCommand::Prompt { session } => prompt(&context, session.as_deref()),
+        ReviewCommand::Prompt { session, new } => {
+            if new {
+                new_prompt(&context, session.as_deref())
+            } else {
+                prompt(&context, session.as_deref())
+            }
+        }
         ReviewCommand::Cancel { session } => cancel(&context, session.as_deref()),
     }
 }
@@ -169,23 +175,55 @@ fn prompt(context: &Context<'_>, session: Option<&str>) -> Result<Outcome, Error
         }
         .into());
     };
+    print_prompt(context, &snapshot.session, request)?;
+    Ok(Outcome::Success)
+}
+
+/// Makes the session's review request now (before its stop) and prints its prompt.
+fn new_prompt(context: &Context<'_>, session: Option<&str>) -> Result<Outcome, Error> {
+    let id = match session {
+        Some(id) => id.to_string(),
+        None => crate::session::log::sessions(context.project)
+            .into_iter()
+            .max_by_key(|snapshot| snapshot.last_ts)
+            .map(|snapshot| snapshot.session)
+            .ok_or(ReviewError::NoSessions)?,
+    };
+    let validate = OnDisk::new(context.project, context.settings);
+    let session = crate::session::Session {
+        project: context.project,
+        settings: context.settings,
+        clock: context.clock,
+        id: &id,
+    };
+    let early = crate::gate::stages::early::request_now(session, &validate)?;
+    if early.reused {
+        output::print_message(&format!(
+            "session {id}: review {} already asks for exactly these versions",
+            early.request.id
+        ));
+    }
+    print_prompt(context, &id, &early.request)?;
+    Ok(Outcome::Success)
+}
+
+fn print_prompt(context: &Context<'_>, session: &str, request: &Request) -> Result<(), Error> {
     let path = context.project.root().join(&request.prompt_file);
     let text = crate::gate::prompt::request_text(context.project, request)
         .map_err(ReviewError::from)?
         .ok_or_else(|| {
             ReviewError::Invalid(format!(
-                "session {}: the prompt of review {} is missing ({})",
-                snapshot.session,
+                "session {session}: the prompt of review {} is missing ({})",
                 request.id,
                 path.display()
             ))
         })?;
     output::print_data(text.trim_end());
     output::print_hint(&format!(
-        "review {} of session {}; record the findings with: car review submit --session {} FILE",
-        request.id, snapshot.session, snapshot.session
+        "review {} of session {session}; record the findings with: car review submit --session {session} FILE",
+        request.id
     ));
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// Drops the pending request and restarts the blocked-stop count; the changes stay unreviewed.

@@ -35,6 +35,10 @@ pub(crate) enum ReviewError {
     },
     #[error("no session has recorded anything in this project yet")]
     NoSessions,
+    #[error(
+        "session {session} has no unreviewed change: nothing to review (a review request covers the files the session changed since its last review)"
+    )]
+    NothingToReview { session: String },
     #[error("no open finding {label:?} in any session of this project")]
     NoOpenFinding { label: String },
     #[error("{}", match session {

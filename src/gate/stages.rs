@@ -12,6 +12,8 @@
 //! in the session. SubagentStop is not gated: a subagent's edits are recorded in the parent
 //! session's log and reviewed when the main agent stops. Any internal error fails open.
 
+pub(crate) mod early;
+
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
