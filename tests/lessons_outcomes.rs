@@ -94,6 +94,78 @@ fn a_warning_counts_only_once_the_agent_heeds_it() {
 }
 
 #[test]
+fn the_offer_list_shows_what_still_stands_with_the_weight_it_has_now() {
+    let project = TestProject::new();
+    project.write(
+        LESSONS,
+        &json!({"lessons": [
+            {"id": "sleep", "scope": "*.py", "triggers": ["time.sleep("],
+             "lesson": "Use the scheduler's backoff, not time.sleep", "weight": 1},
+            {"id": "other", "scope": "*.py", "triggers": ["os.system("],
+             "lesson": "Use subprocess.run with a list", "weight": 2}
+        ]})
+        .to_string(),
+    );
+    for file in ["jobs/poll.py", "jobs/push.py", "jobs/run.py"] {
+        project.write(file, "import time\n\n\ndef poll():\n    return None\n");
+    }
+    project.commit_all();
+    for file in ["jobs/poll.py", "jobs/push.py"] {
+        let warned = edit(
+            &project,
+            file,
+            "    return None\n",
+            "    time.sleep(5)\n    return None\n",
+        );
+        assert!(warned.context().contains("lesson (weight 1)"), "{warned:?}");
+    }
+    let warned = edit(
+        &project,
+        "jobs/run.py",
+        "    return None\n",
+        "    os.system(cmd)\n",
+    );
+    assert!(warned.context().contains("lesson (weight 2)"), "{warned:?}");
+    // The agent heeds the warning in poll.py: its first hit, weight 1 -> 2.
+    edit(
+        &project,
+        "jobs/poll.py",
+        "    time.sleep(5)\n",
+        "    scheduler.backoff()\n",
+    );
+    assert_eq!(counts(&project, "sleep"), (2, 1, 1, 0));
+    let answer = reviewed_stop(&project, json!([]));
+    assert!(!answer.is_block(), "{answer:?}");
+    let offered = answer.system_message();
+    // push.py's warning stands, and shows the weight the lesson has now, not the one it was
+    // shown with; poll.py's was heeded: not offered.
+    assert!(
+        offered.contains("- jobs/push.py:5: lesson (weight 2): Use the scheduler's backoff"),
+        "{offered}"
+    );
+    assert!(!offered.contains("jobs/poll.py"), "{offered}");
+    assert!(!offered.contains("weight 1"), "{offered}");
+    assert!(
+        offered.contains("- jobs/run.py:5: lesson (weight 2): Use subprocess.run"),
+        "{offered}"
+    );
+    // `car review offers` says the same.
+    let listed = project.run(&["review", "offers"]);
+    assert!(
+        listed.stdout.contains("jobs/push.py:5: lesson (weight 2)")
+            && !listed.stdout.contains("jobs/poll.py"),
+        "{listed:?}"
+    );
+    // A lesson removed since is offered no more.
+    assert_eq!(project.run(&["lessons", "rm", "other"]).code, 0);
+    let listed = project.run(&["review", "offers"]);
+    assert!(
+        listed.stdout.contains("jobs/push.py:5") && !listed.stdout.contains("jobs/run.py"),
+        "{listed:?}"
+    );
+}
+
+#[test]
 fn a_finding_at_the_warned_line_is_no_ignore_and_a_heed_at_the_stop_counts() {
     let project = project_with_lesson();
     edit(

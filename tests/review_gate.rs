@@ -501,6 +501,18 @@ fn lesson_warnings_feed_the_prompt_or_the_offer_list_by_weight() {
     let mut text = std::fs::read_to_string(&log).unwrap();
     text.push_str(&format!("{event}\n"));
     std::fs::write(&log, text).unwrap();
+    // The lessons as the project's file holds them (a warning of a lesson removed since is not
+    // offered).
+    let lesson = |id: &str, weight: u32, text: &str| {
+        json!({"id": id, "scope": "*.swift", "triggers": ["DankeTheme.secondaryText"],
+               "lesson": text, "weight": weight})
+    };
+    project.write(
+        ".claude/claude-auto-review/lessons.json",
+        &json!({"lessons": [lesson("L1", 5, "The property is textSecondary"),
+                            lesson("L2", 2, "Prefer semantic colours")]})
+        .to_string(),
+    );
     assert!(stop(&project).is_block());
     let prompt =
         project.read(".claude/claude-auto-review/clients/test-session/reviews/R1.prompt.md");

@@ -141,7 +141,8 @@ fn show_offers(
         return Ok(Outcome::Success);
     }
     let snapshot = context.session(session)?;
-    let offers = offers::collect(&snapshot, context.settings);
+    let standing = crate::gate::standing::warnings(context.project, &snapshot.warnings);
+    let offers = offers::collect(&snapshot, &standing, context.settings);
     let limits = snapshot.known_limits();
     if as_json {
         let limits: Vec<serde_json::Value> = limits

@@ -14,6 +14,7 @@ pub(crate) mod prompt;
 pub(crate) mod reasons;
 pub(crate) mod session_view;
 pub(crate) mod stages;
+pub(crate) mod standing;
 pub(crate) mod stop_lock;
 
 pub(crate) use prompt::install_default_rules;

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use crate::lessons::Warning;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
@@ -25,8 +26,13 @@ pub(crate) struct Offer {
     pub(crate) why_not_blocking: Option<String>,
 }
 
-/// Every offer of the session, first seen first.
-pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
+/// Every offer of the session, first seen first; `warnings` are the session's lesson warnings
+/// that still stand ([`crate::gate::standing`]).
+pub(crate) fn collect(
+    snapshot: &Snapshot,
+    warnings: &[Warning],
+    settings: &Settings,
+) -> Vec<Offer> {
     let mut seen = BTreeSet::new();
     let mut offers = Vec::new();
     for (finding, not_blocking) in snapshot.non_blocking(settings.minimum_blocking_severity) {
@@ -45,7 +51,7 @@ pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
             offers.push(offer);
         }
     }
-    for warning in &snapshot.warnings {
+    for warning in warnings {
         if warning.weight >= settings.offer_weight_threshold {
             continue;
         }
@@ -69,8 +75,12 @@ pub(crate) fn collect(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
 }
 
 /// Offers not shown to the user yet.
-pub(crate) fn unshown(snapshot: &Snapshot, settings: &Settings) -> Vec<Offer> {
-    collect(snapshot, settings)
+pub(crate) fn unshown(
+    snapshot: &Snapshot,
+    warnings: &[Warning],
+    settings: &Settings,
+) -> Vec<Offer> {
+    collect(snapshot, warnings, settings)
         .into_iter()
         .filter(|offer| !snapshot.shown_offers.contains(&offer.key))
         .collect()
@@ -187,7 +197,7 @@ mod tests {
             })
             .collect();
         let snapshot = Snapshot::from_records("s", records, 0);
-        let offers = collect(&snapshot, &Settings::default());
+        let offers = collect(&snapshot, &snapshot.warnings, &Settings::default());
         assert_eq!(offers.len(), 2, "{offers:?}");
         assert_eq!(offers[0].location, "a.py:3");
         assert_eq!(offers[1].location, "a.swift:4");

@@ -118,7 +118,8 @@ Answer with ONE JSON object and nothing else:
 "#;
 
 fn pitfalls(input: &PromptInput<'_>) -> String {
-    let mut lines = lesson_pitfalls(&input.snapshot.warnings, input.settings, |warning| {
+    let standing = crate::gate::standing::warnings(input.project, &input.snapshot.warnings);
+    let mut lines = lesson_pitfalls(&standing, input.settings, |warning| {
         input.files.contains_key(&warning.file)
     });
     for error in input.snapshot.unresolved_errors() {

@@ -567,7 +567,9 @@ impl<'a> Gate<'a> {
     ) -> Result<Answer, ReviewError> {
         let settings = self.context.settings;
         let handed = self.unshown_escalations();
-        let offers = offers::unshown(&self.snapshot, settings);
+        let standing =
+            crate::gate::standing::warnings(self.context.project, &self.snapshot.warnings);
+        let offers = offers::unshown(&self.snapshot, &standing, settings);
         let limits: Vec<(String, String)> = self
             .snapshot
             .known_limits()

@@ -122,7 +122,7 @@ impl Sessions {
         let mut known = HashSet::new();
         for log in session_records(project) {
             known.insert(log.session.clone());
-            let session = all.fold(log, settings, now, false);
+            let session = all.fold(project, log, settings, now, false);
             all.sessions.push(session);
         }
         let (records, skipped) = lifecycle_records(project).unwrap_or_default();
@@ -142,7 +142,7 @@ impl Sessions {
                 records,
                 skipped: 0,
             };
-            let session = all.fold(log, settings, now, true);
+            let session = all.fold(project, log, settings, now, true);
             all.sessions.push(session);
         }
         all.sessions
@@ -152,6 +152,7 @@ impl Sessions {
 
     fn fold(
         &mut self,
+        project: &Project,
         log: SessionRecords,
         settings: &Settings,
         now: i64,
@@ -174,7 +175,8 @@ impl Sessions {
         report.last_ts = snapshot.last_ts;
         report.ended = snapshot.ended;
         if !archived && !snapshot.ended {
-            report.offers = offers::unshown(&snapshot, settings);
+            let standing = crate::gate::standing::warnings(project, &snapshot.warnings);
+            report.offers = offers::unshown(&snapshot, &standing, settings);
         }
         trim(&mut report);
         report
