@@ -143,8 +143,12 @@ pub(crate) fn lesson_pitfalls(
         .filter(|warning| warning.weight >= settings.offer_weight_threshold && is_reviewed(warning))
         .map(|warning| {
             format!(
-                "- lesson (weight {}): {} at {}:{} (trigger `{}`)",
-                warning.weight, warning.lesson, warning.file, warning.line, warning.trigger
+                "- lesson (weight {}): {} at {}:{} ({})",
+                warning.weight,
+                warning.lesson,
+                warning.file,
+                warning.line,
+                crate::lessons::trigger::text::labelled(&warning.trigger)
             )
         })
         .collect()

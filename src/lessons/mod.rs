@@ -96,8 +96,9 @@ pub(crate) struct Warning {
 }
 
 impl Warning {
-    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)`, and `; learned from …` for a learned
-    /// lesson: how every warning reads, to the agent and to people.
+    /// `⚠️ lesson (weight N): text (file:line, trigger `T`)` — a pattern trigger as the code it
+    /// looks for, ``pattern `yaml.load(` `` ([`trigger::text::labelled`]) — and `; learned from …`
+    /// for a learned lesson: how every warning reads, to the agent and to people.
     pub(crate) fn render(&self) -> String {
         let location = if self.line > 0 {
             format!("{}:{}", self.file, self.line)
@@ -110,8 +111,10 @@ impl Warning {
             .map(|origin| format!("; learned from {origin}"))
             .unwrap_or_default();
         format!(
-            "⚠️ lesson (weight {}): {} ({location}, trigger `{}`{origin})",
-            self.weight, self.lesson, self.trigger
+            "⚠️ lesson (weight {}): {} ({location}, {}{origin})",
+            self.weight,
+            self.lesson,
+            trigger::text::labelled(&self.trigger)
         )
     }
 }

@@ -569,6 +569,23 @@ mod tests {
                                "not_warned": ["other"], "warnings": 1}),
         );
         assert_eq!(check(&ok, 0, Some(&seen), &state), Vec::<String>::new());
+        // A pattern trigger reads as the code it looks for; a scenario names it as written.
+        let readable = Observation::from_response(&Answer {
+            additional_context: Some(
+                "⚠️ lesson (weight 3): use pathlib (src/a.py:2, pattern `re.compile`)".into(),
+            ),
+            ..Answer::default()
+        });
+        let named = expect(json!({"warned": ["regex:(?<!_)re\\.compile"], "warnings": 1}));
+        assert_eq!(
+            check(&named, 0, Some(&readable), &state),
+            Vec::<String>::new()
+        );
+        let other = expect(json!({"not_warned": ["regex:re\\.match"]}));
+        assert_eq!(
+            check(&other, 0, Some(&readable), &state),
+            Vec::<String>::new()
+        );
         let wrong = expect(json!({"block": true, "not_warned": ["pathlib"]}));
         let failures = check(&wrong, 0, Some(&seen), &state);
         assert_eq!(failures.len(), 2, "{failures:?}");

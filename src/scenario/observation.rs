@@ -35,13 +35,15 @@ impl Observation {
         }
     }
 
-    /// Whether a shown warning mentions `text`; a trigger is shown quoted, so its backslashes
-    /// are doubled there and compared both ways.
+    /// Whether a shown warning mentions `text`: as written, with backslashes doubled (JSON
+    /// quoting), or, for a trigger as written in the lesson file, as a warning names it
+    /// (``pattern `yaml.load(` ``).
     pub(crate) fn warned_about(&self, text: &str) -> bool {
         let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+        let labelled = crate::lessons::trigger::text::labelled(text);
         self.warnings
             .iter()
-            .any(|line| line.contains(text) || line.contains(&escaped))
+            .any(|line| line.contains(text) || line.contains(&escaped) || line.contains(&labelled))
     }
 
     /// A short account of what was shown, for failure messages.

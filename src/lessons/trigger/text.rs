@@ -2,20 +2,48 @@
 //! looks for (`regex:\byaml\.load\((?![^)]*Loader)` reads `yaml.load(`), with "a pattern" said,
 //! and as written only when it cannot be read back as plain code.
 //!
-//! Invariant: display only. Matching always uses the trigger as written ([`super`]).
-//! Used by the session-start briefing; a warning after an edit still quotes the trigger as
-//! written, because replay scenarios name the trigger they expect a warning about that way.
+//! Invariant: display only. Matching always uses the trigger as written ([`super`]). Used by the
+//! session-start briefing ([`readable`]) and by every lesson warning ([`labelled`]); a replay
+//! scenario that names a trigger as written finds it in a warning through [`labelled`] too.
 
 use super::REGEX_PREFIX;
 
-/// What an agent reads for `trigger` (as written in the lesson file).
-pub(crate) fn readable(trigger: &str) -> String {
+/// How a trigger reads.
+enum Reading<'a> {
+    /// A literal, as written.
+    Literal(&'a str),
+    /// A pattern read back as the code it looks for.
+    Code(String),
+    /// A pattern that does not read as plain code, without its `regex:` prefix.
+    Pattern(&'a str),
+}
+
+fn reading(trigger: &str) -> Reading<'_> {
     let Some(pattern) = trigger.strip_prefix(REGEX_PREFIX) else {
-        return trigger.to_string();
+        return Reading::Literal(trigger);
     };
     match plain(pattern) {
-        Some(text) if !text.trim().is_empty() => format!("{} (a pattern)", text.trim()),
-        _ => format!("pattern {pattern}"),
+        Some(text) if !text.trim().is_empty() => Reading::Code(text.trim().to_string()),
+        _ => Reading::Pattern(pattern),
+    }
+}
+
+/// What an agent reads for `trigger` (as written in the lesson file): `yaml.load( (a pattern)`.
+pub(crate) fn readable(trigger: &str) -> String {
+    match reading(trigger) {
+        Reading::Literal(text) => text.to_string(),
+        Reading::Code(code) => format!("{code} (a pattern)"),
+        Reading::Pattern(pattern) => format!("pattern {pattern}"),
+    }
+}
+
+/// `trigger` named with what it is, for a warning: ``trigger `shell=True` `` for a literal,
+/// ``pattern `yaml.load(` `` for a pattern that reads as code, else the pattern as written.
+pub(crate) fn labelled(trigger: &str) -> String {
+    match reading(trigger) {
+        Reading::Literal(text) => format!("trigger `{text}`"),
+        Reading::Code(code) => format!("pattern `{code}`"),
+        Reading::Pattern(pattern) => format!("pattern `{pattern}`"),
     }
 }
 
@@ -147,6 +175,16 @@ mod tests {
         );
         assert_eq!(readable(r"regex:\bas\s+any\b"), "as any (a pattern)");
         assert_eq!(readable(r"regex:(?m)^\s*except\s*:"), "except: (a pattern)");
+    }
+
+    #[test]
+    fn a_warning_names_the_trigger_with_what_it_is() {
+        assert_eq!(labelled("shell=True"), "trigger `shell=True`");
+        assert_eq!(
+            labelled(r"regex:\byaml\.load\((?![^)]*Loader)"),
+            "pattern `yaml.load(`"
+        );
+        assert_eq!(labelled(r"regex:a|b"), "pattern `a|b`");
     }
 
     #[test]
