@@ -6,7 +6,9 @@
 //!
 //! Invariants: the list is bounded ([`MAX_KEPT`], oldest dropped); a write that went through is
 //! taken off it, so a third attempt of the same content is stopped again only after it was
-//! stopped anew; nothing here fails a hook (an unreadable list is an empty one).
+//! stopped anew; every change is made under the list's lock (parallel hooks of one session lose
+//! no entry); nothing here fails a hook (an unreadable list is an empty one, a busy lock a
+//! write stopped again).
 
 use std::path::PathBuf;
 
@@ -38,28 +40,46 @@ struct StoppedFile {
 /// the list when it was.
 pub(crate) fn take_if_stopped_before(session: Session<'_>, file: &str, hash: &str) -> bool {
     let path = list_path(session);
-    let mut list = read(&path);
-    let before = list.stopped.len();
-    list.stopped
-        .retain(|stopped| !(stopped.file == file && stopped.hash == hash));
-    if list.stopped.len() == before {
+    if !path.exists() {
         return false;
     }
-    let _ = write(&path, &list);
-    true
+    change(&path, |list| {
+        let before = list.stopped.len();
+        list.stopped
+            .retain(|stopped| !(stopped.file == file && stopped.hash == hash));
+        list.stopped.len() != before
+    })
+    .unwrap_or(false)
 }
 
 /// Remembers a stopped write.
 pub(crate) fn remember(session: Session<'_>, file: &str, hash: &str) -> Result<(), FileError> {
     let path = list_path(session);
-    let mut list = read(&path);
-    list.stopped.push(Stopped {
-        file: file.to_string(),
-        hash: hash.to_string(),
-    });
-    let excess = list.stopped.len().saturating_sub(MAX_KEPT);
-    list.stopped.drain(..excess);
-    write(&path, &list)
+    files::ensure_parent(&path)?;
+    change(&path, |list| {
+        list.stopped.push(Stopped {
+            file: file.to_string(),
+            hash: hash.to_string(),
+        });
+        let excess = list.stopped.len().saturating_sub(MAX_KEPT);
+        list.stopped.drain(..excess);
+        true
+    })
+    .map(|_| ())
+}
+
+/// Reads, changes and (when `change` says it changed it) writes the list under its lock.
+fn change(
+    path: &std::path::Path,
+    change: impl FnOnce(&mut StoppedFile) -> bool,
+) -> Result<bool, FileError> {
+    let _lock = files::FileLock::acquire(path, files::HOOK_LOCK_WAIT)?;
+    let mut list = read(path);
+    let changed = change(&mut list);
+    if changed {
+        write(path, &list)?;
+    }
+    Ok(changed)
 }
 
 fn list_path(session: Session<'_>) -> PathBuf {
@@ -80,4 +100,40 @@ fn write(path: &std::path::Path, list: &StoppedFile) -> Result<(), FileError> {
     let text = serde_json::to_string(list)
         .map_err(|error| FileError::io(path, std::io::Error::other(error.to_string())))?;
     files::write_atomic_unsynced(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::Clock;
+    use crate::project::Project;
+    use crate::settings::Settings;
+
+    #[test]
+    fn parallel_hooks_of_one_session_lose_no_stopped_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let settings = Settings::default();
+        let session = Session {
+            project: &project,
+            settings: &settings,
+            clock: Clock::fixed(1),
+            id: "s",
+        };
+        std::thread::scope(|scope| {
+            for index in 0..16 {
+                scope.spawn(move || {
+                    remember(session, &format!("f{index}.py"), "h").unwrap();
+                });
+            }
+        });
+        for index in 0..16 {
+            assert!(
+                take_if_stopped_before(session, &format!("f{index}.py"), "h"),
+                "f{index}.py"
+            );
+        }
+        // Taken off: the same write is not "stopped before" twice.
+        assert!(!take_if_stopped_before(session, "f0.py", "h"));
+    }
 }
