@@ -276,6 +276,36 @@ fn rust_a_crate_that_is_no_dependency_only_warns() {
     assert_eq!(context.matches("[imports]").count(), 1, "{context}");
 }
 
+/// A published crate (`cargo publish` keeps the author's manifest as Cargo.toml.orig and drops
+/// path-only dev-dependencies): its tests may use a crate its Cargo.toml does not name, so no
+/// verdict there; its `src/` is judged as in any crate.
+#[test]
+fn rust_a_published_crates_tests_get_no_verdict_on_a_dropped_dev_dependency() {
+    let project = TestProject::new();
+    let manifest =
+        "[package]\nname = \"tool\"\nedition = \"2021\"\n\n[dependencies]\nserde = \"1\"\n";
+    project.write("Cargo.toml", manifest);
+    project.write("src/lib.rs", "pub fn f() {}\n");
+    let content = "use tool_testkit::Fixture;\n\n#[test]\nfn t() {}\n";
+    let warned = |project: &TestProject, file: &str| {
+        let answer = project.hook("post-tool-use", &project.write_payload(file, content, None));
+        assert!(!answer.is_block(), "{answer:?}");
+        answer
+            .context()
+            .contains("unresolved import `tool_testkit`")
+    };
+    assert!(warned(&project, "tests/it.rs"), "a crate in development");
+    project.write(
+        "Cargo.toml.orig",
+        &format!("{manifest}\n[dev-dependencies]\ntool_testkit = {{ path = \"../testkit\" }}\n"),
+    );
+    assert!(
+        !warned(&project, "tests/it2.rs"),
+        "a published crate's test"
+    );
+    assert!(warned(&project, "src/it.rs"), "its src/ still judged");
+}
+
 /// Issue 28 item 4: a package the agent made up, imported in two files of one package and fixed
 /// to the real one, becomes a lesson scoped to that package, naming the real package; it warns
 /// there, and not in another package where the name is installed.
