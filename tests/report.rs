@@ -252,3 +252,31 @@ fn the_page_shows_what_car_let_go_of() {
         assert!(page.contains(fact), "{fact}");
     }
 }
+
+#[test]
+fn a_damaged_log_of_ended_sessions_is_named_on_the_page() {
+    let project = reviewed_project();
+    assert_eq!(project.post_session_end().code, 0);
+    let log = project
+        .path()
+        .join(".claude/claude-auto-review/state.jsonl");
+    let mut text = std::fs::read_to_string(&log).unwrap_or_default();
+    text.push_str("{\"ts\": 1, \"session\": \"torn\n");
+    std::fs::write(&log, text).unwrap();
+    let out = project.path().join("page.html");
+    let page = report(&project, &out);
+    assert!(
+        page.contains("1 line of the log of ended sessions"),
+        "{}",
+        &page[page.find("id=\"sessions\"").unwrap_or(0)..][..400]
+    );
+    // Unreadable as a whole (a folder in its place): named too, and the page is still written.
+    std::fs::remove_file(&log).unwrap();
+    std::fs::create_dir(&log).unwrap();
+    let page = report(&project, &out);
+    assert!(
+        page.contains("the log of ended sessions could not be read"),
+        "{}",
+        &page[page.find("id=\"sessions\"").unwrap_or(0)..][..400]
+    );
+}

@@ -40,7 +40,7 @@ pub(crate) fn render(
         sessions,
         history,
         warnings_this_week,
-        ..
+        lifecycle_problem,
     } = Sessions::read(project, settings, now);
     let library = Library::read(project, history)?;
     let let_go = LetGo::read(project)?;
@@ -65,7 +65,7 @@ pub(crate) fn render(
     );
     lessons::write(&mut page, &library, now);
     let_go::write(&mut page, &let_go, &library);
-    timeline::write(&mut page, &sessions);
+    timeline::write(&mut page, &sessions, lifecycle_problem.as_deref());
     deep_review::write(&mut page, &deep);
     page::close(&mut page);
     Ok(page.finish())

@@ -111,8 +111,8 @@ pub(crate) struct Sessions {
     pub(crate) history: HashMap<String, Vec<Point>>,
     /// Warnings shown in the week before the report.
     pub(crate) warnings_this_week: usize,
-    /// Lines of the lifecycle log car could not read.
-    pub(crate) lifecycle_unreadable: usize,
+    /// What could not be read of the lifecycle log (ended sessions' records), for the page.
+    pub(crate) lifecycle_problem: Option<String>,
 }
 
 impl Sessions {
@@ -125,8 +125,24 @@ impl Sessions {
             let session = all.fold(project, log, settings, now, false);
             all.sessions.push(session);
         }
-        let (records, skipped) = lifecycle_records(project).unwrap_or_default();
-        all.lifecycle_unreadable = skipped;
+        let (records, skipped) = match lifecycle_records(project) {
+            Ok(read) => read,
+            Err(error) => {
+                all.lifecycle_problem = Some(format!(
+                    "the log of ended sessions could not be read ({error}); sessions that ended \
+                     and were cleaned up are missing below"
+                ));
+                (Vec::new(), 0)
+            }
+        };
+        if skipped > 0 {
+            all.lifecycle_problem = Some(format!(
+                "{} of the log of ended sessions ({}) could not be read and were skipped (a hook \
+                 killed mid-write, or the file was damaged)",
+                crate::text::plural(skipped, "line"),
+                project.state_log().display()
+            ));
+        }
         let mut archived: BTreeMap<String, Vec<EventRecord>> = BTreeMap::new();
         for record in records {
             if !known.contains(&record.session) {

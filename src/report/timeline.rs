@@ -44,9 +44,12 @@ fn block_reason(kind: BlockKind) -> &'static str {
     }
 }
 
-/// Writes the section.
-pub(crate) fn write(page: &mut Html, sessions: &[SessionReport]) {
+/// Writes the section; `problem` is what could not be read of the ended sessions' log.
+pub(crate) fn write(page: &mut Html, sessions: &[SessionReport], problem: Option<&str>) {
     page.raw("<section id=\"sessions\"><h2>Sessions</h2>");
+    if let Some(problem) = problem {
+        page.raw("<p class=\"note\">").text(problem).raw("</p>");
+    }
     if sessions.is_empty() {
         page.raw(
             "<p class=\"note\">No session has recorded an edit in this project yet.</p></section>",
