@@ -280,3 +280,27 @@ fn a_damaged_log_of_ended_sessions_is_named_on_the_page() {
         &page[page.find("id=\"sessions\"").unwrap_or(0)..][..400]
     );
 }
+
+#[test]
+fn the_page_shows_the_newest_two_hundred_sessions_and_counts_the_rest() {
+    let project = pinned_project();
+    write_file(&project, "a.py", "a = 1\n");
+    let clients = project.path().join(".claude/claude-auto-review/clients");
+    let log = std::fs::read_to_string(clients.join(SESSION).join("events.jsonl")).unwrap();
+    for index in 0..204 {
+        let id = format!("session-{index:03}");
+        std::fs::create_dir_all(clients.join(&id)).unwrap();
+        std::fs::write(
+            clients.join(&id).join("events.jsonl"),
+            log.replace(SESSION, &id),
+        )
+        .unwrap();
+    }
+    let page = report(&project, &project.path().join("page.html"));
+    assert_eq!(page.matches("<details class=\"session\"").count(), 200);
+    assert!(
+        page.contains(">5 older sessions are not shown"),
+        "{}",
+        &page[page.rfind("older").unwrap_or(0).saturating_sub(200)..]
+    );
+}

@@ -14,6 +14,8 @@ use crate::session::rounds::Escalation;
 
 /// Sessions shown open (the newest); the others start folded.
 const OPEN_SESSIONS: usize = 3;
+/// Sessions on the page (the newest); the older ones are counted, and stay in the logs.
+const SESSIONS_SHOWN: usize = 200;
 /// Edited files listed per session (the most edited).
 const FILES_SHOWN: usize = 30;
 
@@ -56,8 +58,14 @@ pub(crate) fn write(page: &mut Html, sessions: &[SessionReport], problem: Option
         );
         return;
     }
-    for (index, session) in sessions.iter().enumerate() {
+    for (index, session) in sessions.iter().take(SESSIONS_SHOWN).enumerate() {
         write_session(page, session, index < OPEN_SESSIONS);
+    }
+    let older = sessions.len().saturating_sub(SESSIONS_SHOWN);
+    if older > 0 {
+        page.raw("<p class=\"note\">").number(older).raw(
+            " older sessions are not shown (their logs are kept; the totals above count them).</p>",
+        );
     }
     page.raw("</section>");
 }
