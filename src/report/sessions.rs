@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::clock::DAY;
 use crate::gate::offers::{self, Offer};
+use crate::gate::standing::Weights;
 use crate::lessons::Warning;
 use crate::project::Project;
 use crate::report::sparkline::{Mark, Point};
@@ -103,6 +104,13 @@ pub(crate) struct SessionReport {
     pub(crate) unreadable_lines: usize,
 }
 
+/// What folding every session reads once: the lessons' live weights (for the offers still
+/// standing).
+struct Reading<'a> {
+    project: &'a Project,
+    weights: Weights,
+}
+
 /// Every session, newest activity first, and each lesson's warnings over time (lesson id →
 /// points, oldest first) for the library's sparklines.
 #[derive(Debug, Default)]
@@ -119,10 +127,14 @@ impl Sessions {
     /// Reads every session log of the project and the lifecycle log.
     pub(crate) fn read(project: &Project, settings: &Settings, now: i64) -> Sessions {
         let mut all = Sessions::default();
+        let mut reading = Reading {
+            project,
+            weights: Weights::default(),
+        };
         let mut known = HashSet::new();
         for log in session_records(project) {
             known.insert(log.session.clone());
-            let session = all.fold(project, log, settings, now, false);
+            let session = all.fold(&mut reading, log, settings, now, false);
             all.sessions.push(session);
         }
         let (records, skipped) = match lifecycle_records(project) {
@@ -158,7 +170,7 @@ impl Sessions {
                 records,
                 skipped: 0,
             };
-            let session = all.fold(project, log, settings, now, true);
+            let session = all.fold(&mut reading, log, settings, now, true);
             all.sessions.push(session);
         }
         all.sessions
@@ -168,7 +180,7 @@ impl Sessions {
 
     fn fold(
         &mut self,
-        project: &Project,
+        reading: &mut Reading<'_>,
         log: SessionRecords,
         settings: &Settings,
         now: i64,
@@ -191,7 +203,11 @@ impl Sessions {
         report.last_ts = snapshot.last_ts;
         report.ended = snapshot.ended;
         if !archived && !snapshot.ended {
-            let standing = crate::gate::standing::warnings(project, &snapshot.warnings);
+            let standing = crate::gate::standing::warnings_with(
+                reading.project,
+                &snapshot.warnings,
+                &mut reading.weights,
+            );
             report.offers = offers::unshown(&snapshot, &standing, settings);
         }
         trim(&mut report);
