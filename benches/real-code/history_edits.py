@@ -142,7 +142,7 @@ def gather(repos, commits, per_commit, stage, detect, seed):
     """The changed files of the last `commits` commits of each repo that car validates:
     ([edit], [repo info]). An edit is a dict: repo, gitdir, commit, parent, path, lang, old
     (None: added), new, staged (the new version on disk, under its own path for detection)."""
-    edits, infos = [], []
+    edits, infos, staged_count = [], [], 0
     for repo in repos:
         gitdir = git_dir(repo)
         if gitdir is None:
@@ -161,13 +161,16 @@ def gather(repos, commits, per_commit, stage, detect, seed):
                 old = text_of(blobs.read(old_sha)) if old_sha else None
                 if new is None or (old_sha and old is None):
                     continue
-                staged = os.path.join(stage, f"{len(edits) + len(found):05d}", path)
+                # A folder per file, never reused: its name and parent folder decide detection.
+                folder = os.path.join(stage, f"{staged_count:05d}")
+                staged_count += 1
+                staged = os.path.join(folder, path)
                 os.makedirs(os.path.dirname(staged), exist_ok=True)
                 with open(staged, "w", encoding="utf-8", newline="") as f:
                     f.write(new)
                 lang = detect(staged)
                 if lang is None:
-                    shutil.rmtree(os.path.join(stage, f"{len(edits) + len(found):05d}"))
+                    shutil.rmtree(folder)
                     continue
                 found.append({"repo": info["repo"], "gitdir": gitdir, "commit": commit,
                               "parent": parent, "path": path, "lang": lang, "old": old,
@@ -225,13 +228,13 @@ def make_slips(edits, per_lang, truth, choose_sites, stage, seed):
                 continue
             chosen += 1
             for k, (off, kind) in enumerate(sites):
-                folder = os.path.join(stage, "slips", f"{len(slips) + len(cand):05d}")
+                folder = os.path.join(stage, "slips", lang.replace("+", "p"), f"{len(cand):05d}")
                 target = os.path.join(folder, os.path.basename(e["path"]))
                 os.makedirs(folder, exist_ok=True)
                 content = text[:off] + text[off + 1:]
                 with open(target, "w", encoding="utf-8", newline="") as f:
                     f.write(content)
-                cand.append({"edit": e, "content": content, "kind": kind,
+                cand.append({"edit": e, "content": content, "kind": kind, "offset": off,
                              "line": text.count("\n", 0, off) + 1, "file": target})
         verdicts = truth.run(lang, [(c["file"], c["file"]) for c in cand])
         done = set()
@@ -301,7 +304,10 @@ def run(args, car, truth, detect, choose_sites, tmp, hooks_dir, home):
     root = os.path.join(hooks_dir, "history")
     os.makedirs(root, exist_ok=True)
     with cf.ThreadPoolExecutor(args.jobs) as ex:
-        list(ex.map(lambda items: replay_commit(car, items, root, home), per_commit.values()))
+        for n, _ in enumerate(ex.map(lambda items: replay_commit(car, items, root, home),
+                                     per_commit.values()), 1):
+            if n % 50 == 0:
+                print(f"history: {n}/{len(per_commit)} commits replayed", file=sys.stderr)
     return {"repos": infos, "edits": valid, "slips": slips,
             "tool_rejects": [e for e in edits if e["truth"] not in VALID]}
 
@@ -387,7 +393,7 @@ def to_json(result):
     return {
         "repos": result["repos"], "per_language": counts(result),
         "edits": [edit(e) for e in result["edits"]],
-        "slips": [{"edit": edit(s["edit"]), "line": s["line"], "kind": s["kind"],
+        "slips": [{"edit": edit(s["edit"]), "line": s["line"], "offset": s["offset"], "kind": s["kind"],
                    "verdict": s["verdict"], "answer": s.get("answer"), "reason": s.get("reason")}
                   for s in result["slips"]],
         "tool_rejects": [edit(e) for e in result["tool_rejects"]],
