@@ -201,9 +201,26 @@ def added_lines(edit):
     return lines
 
 
+COMMENT_START = re.compile(r"\s*(//|/\*|\*|#(?!if|else|elif|endif))")
+
+
+def in_code(text, offset, lang):
+    """Whether the character at `offset` is not in a comment, as far as its line tells: a line
+    that starts as one (`//`, `/*`, ` * `, `#` outside C and Swift directives, `<!--`) or a `//`
+    before it. A slip there breaks nothing, and where no tool judges a slip (Swift, Kotlin)
+    nothing else would drop it."""
+    start = text.rfind("\n", 0, offset) + 1
+    before = text[start:offset]
+    if lang == "HTML":
+        return "<!--" not in before
+    return not COMMENT_START.match(before) and "//" not in before
+
+
 def make_slips(edits, per_lang, truth, choose_sites, stage, seed):
-    """One slip in an added line for up to `per_lang` valid edits of each language: [slip], a
-    dict: edit, content, kind, line, verdict ("reject", or "none" where no tool judges)."""
+    """One slip in an added line (in code, not in a comment) for up to `per_lang` valid edits of
+    each language: [slip], a dict: edit, content, kind, offset, line, verdict ("reject", or
+    "none" where no tool judges). Twice as many edits are tried, as the tool accepts some
+    slips (a quote deleted inside a string), and the first `per_lang` kept."""
     by_lang = {}
     for e in edits:
         if e["truth"] in VALID:
@@ -215,13 +232,13 @@ def make_slips(edits, per_lang, truth, choose_sites, stage, seed):
         rng.shuffle(pool)
         cand, chosen = [], 0
         for e in pool:
-            if chosen >= per_lang:
+            if chosen >= 2 * per_lang:
                 break
             text, added = e["new"], added_lines(e)
             starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
-            def in_added(offset, starts=starts, added=added):
-                return bisect.bisect_right(starts, offset) in added
+            def in_added(offset, starts=starts, added=added, text=text):
+                return bisect.bisect_right(starts, offset) in added and in_code(text, offset, lang)
             sites = choose_sites(lang, text, random.Random(f"{seed}:{e['commit']}:{e['path']}"), 6,
                                  keep=in_added)
             if not sites:
@@ -240,7 +257,7 @@ def make_slips(edits, per_lang, truth, choose_sites, stage, seed):
         done = set()
         for c in cand:
             v = verdicts[c["file"]][0]
-            if id(c["edit"]) not in done and v in ("reject", "none"):
+            if id(c["edit"]) not in done and v in ("reject", "none") and len(done) < per_lang:
                 done.add(id(c["edit"]))
                 c["verdict"] = v
                 slips.append(c)
