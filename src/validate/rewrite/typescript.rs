@@ -1,0 +1,188 @@
+//! TypeScript and TSX misreads of tree-sitter-typescript, undone before parsing.
+
+use std::borrow::Cow;
+
+use regex::Regex;
+
+/// `content` with every TypeScript rewrite applied, in order.
+pub(super) fn prepare(content: &str) -> Cow<'_, str> {
+    [
+        blank_import_types,
+        name_default_function_signatures,
+        blank_variance_annotations,
+        separate_generic_call_signatures,
+        blank_typeof_imports,
+    ]
+    .into_iter()
+    .fold(
+        blank_export_type_star(content),
+        |prepared, rewrite| match rewrite(&prepared) {
+            Cow::Borrowed(_) => prepared,
+            Cow::Owned(rewritten) => Cow::Owned(rewritten),
+        },
+    )
+}
+
+/// `export type * from` / `export type * as ns from` → `export      * …` (same length).
+fn blank_export_type_star(content: &str) -> Cow<'_, str> {
+    let candidate = content
+        .match_indices("type")
+        .any(|(at, _)| content[at + 4..].trim_start().starts_with('*'));
+    if !candidate {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(?m)^(\s*export\s+)type(\s+\*\s*(?:as\s+[\w$]+\s+)?from\b)")
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, "${1}    $2")
+}
+
+/// `import("./t").F` → `_____________.F`: the grammar reads a qualified name, not an import type
+/// with type arguments. Byte lengths are kept, so every position stays.
+fn blank_import_types(content: &str) -> Cow<'_, str> {
+    // Compiling the pattern costs about 0.4 ms, a tenth of a hook run: only when a line holds
+    // `import(` and, after it, `)` then `.` (spaces between).
+    let candidate = content.match_indices("import(").any(|(at, _)| {
+        let rest = &content[at..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        line.match_indices(')').any(|(close, _)| {
+            line[close + 1..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with('.')
+        })
+    });
+    if !candidate {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r#"\bimport\([ \t]*(?:"[^"\n\\]*"|'[^'\n\\]*')[ \t]*(?:,[ \t]*\{[^()\n]*\}[ \t]*)?\)([ \t]*\.)"#,
+        )
+        .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        let call = found[0].len() - found[1].len();
+        format!("{}{}", "_".repeat(call), &found[1])
+    })
+}
+
+/// A member, then a line that starts (indented) with a generic call signature `<U>(…`: the
+/// grammar reads `S <U>(…)` as one type; TypeScript ends the member at the line break. The
+/// next line's first indentation character becomes `;`, the separator TypeScript inserts.
+fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
+    static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let signature = SIGNATURE.get_or_init(|| {
+        Regex::new(r"^[ \t]+<[A-Za-z_$][\w$]*(?:[ \t]+extends[^>\n]*)?(?:,[ \t]*[A-Za-z_$][\w$]*)*>[ \t]*\(")
+            .expect("valid regex")
+    });
+    if !content.contains("\n ") && !content.contains("\n\t") {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut previous_end: Option<char> = None;
+    let mut changed = false;
+    for line in content.split_inclusive('\n') {
+        let ends_member = previous_end.is_some_and(|end| {
+            end.is_alphanumeric() || matches!(end, '_' | '$' | ')' | ']' | '}' | '>')
+        });
+        if ends_member && signature.is_match(line) {
+            out.push(';');
+            out.push_str(&line[1..]);
+            changed = true;
+        } else {
+            out.push_str(line);
+        }
+        let code = line.trim_end();
+        if !code.is_empty() {
+            previous_end = code.chars().last();
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+/// `typeof import("./m")` → `typeof _______________`: a type query of an identifier, which the
+/// grammar reads (it misreads the import type as a type argument, then a call's trailing comma).
+fn blank_typeof_imports(content: &str) -> Cow<'_, str> {
+    if !content.contains("typeof import(") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r#"\btypeof([ \t]+)import\([ \t]*(?:"[^"\n\\]*"|'[^'\n\\]*')[ \t]*\)"#)
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        let call = found[0].len() - "typeof".len() - found[1].len();
+        format!("typeof{}{}", &found[1], "_".repeat(call))
+    })
+}
+
+/// `export default function (` / `export default function <T>(` → `export function ______(`:
+/// the grammar reads a named function signature, not a nameless one without a body.
+fn name_default_function_signatures(content: &str) -> Cow<'_, str> {
+    if !content.contains("default") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"\bexport([ \t]+)default([ \t]+)function([ \t]*)([(<])").expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        // "default" + spaces + "function" + spaces == "function" + " " + name
+        let name = "_".repeat(6 + found[2].len() + found[3].len());
+        format!("export{}function {name}{}", &found[1], &found[4])
+    })
+}
+
+/// `<in T, out U>`, `<in out T>` → the modifiers become spaces (also after a comment: zod writes
+/// `/** @ts-ignore Cast variance */` before them).
+fn blank_variance_annotations(content: &str) -> Cow<'_, str> {
+    if !may_have_variance(content) {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"([<,]\s*(?:/\*(?:[^*]|\*[^/])*\*/\s*)*)((?:(?:in|out)[ \t]+)+)([A-Za-z_$][\w$]*[ \t]*(?:extends\b|=|,|>))")
+            .expect("valid regex")
+    });
+    let blank = |text: &str| {
+        pattern
+            .replace_all(text, |found: &regex::Captures<'_>| {
+                format!("{}{}{}", &found[1], " ".repeat(found[2].len()), &found[3])
+            })
+            .into_owned()
+    };
+    // A match ends with the `,` the next parameter's match would start with: repeat until stable.
+    let mut prepared = Cow::Borrowed(content);
+    for _ in 0..8 {
+        let next = blank(&prepared);
+        if next == *prepared {
+            break;
+        }
+        prepared = Cow::Owned(next);
+    }
+    prepared
+}
+
+/// Whether a word `in` or `out` follows `<`, `,` or a comment's end (`*/`), spaces between: the
+/// cheap test before the pattern is compiled (about 0.4 ms).
+pub(super) fn may_have_variance(content: &str) -> bool {
+    ["in ", "out ", "in\t", "out\t"].iter().any(|word| {
+        content.match_indices(word).any(|(at, _)| {
+            let before = content[..at].trim_end();
+            let starts_word = !content[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+            starts_word
+                && (before.ends_with('<') || before.ends_with(',') || before.ends_with("*/"))
+        })
+    })
+}
