@@ -1,7 +1,16 @@
 //! Valid code of popular libraries the grammars misread (issue "Validators, round 3"), paraphrased:
 //! each written by an agent passes the hook without a block and without a "possible slip".
 
-use crate::support::TestProject;
+use crate::support::{HookAnswer, TestProject};
+
+/// Claude Code's Write of `file`: a new file, or one that held `original`.
+fn write(project: &TestProject, file: &str, content: &str, original: Option<&str>) -> HookAnswer {
+    project.hook_as(
+        "claude",
+        "post-tool-use",
+        &project.write_payload(file, content, original),
+    )
+}
 
 #[test]
 fn valid_code_the_grammars_misread_passes_the_hook() {
@@ -28,11 +37,7 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
             "fun render(name: String) = $$\"\"\"{ \"name\": \"$$name\", \"note\": \"$schema\" }\"\"\"\n",
         ),
     ] {
-        let answer = project.hook_as(
-            "claude",
-            "post-tool-use",
-            &project.write_payload(file, content, None),
-        );
+        let answer = write(&project, file, content, None);
         assert!(!answer.is_block(), "{file}: {}", answer.stdout);
         assert!(
             !answer.context().contains("possible slip"),
@@ -40,4 +45,35 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
             answer.stdout
         );
     }
+}
+
+/// An inline function over a generic receiver with a `crossinline` suspending parameter
+/// (`converter: suspend (T) -> Pair<K, V>`) followed by a KDoc whose example holds `${…}`:
+/// tree-sitter-kotlin reports a missing name on the function's line, and only because of the
+/// comment that follows. car blanks comment text before parsing.
+const KOTLIN_PAIRING: &str = include_str!("fixtures/misreads/pipe.kt");
+
+#[test]
+fn a_kotlin_misread_that_depends_on_a_following_comment_is_read_right() {
+    let project = TestProject::new();
+    let answer = write(&project, "src/Pipe.kt", KOTLIN_PAIRING, None);
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    assert!(
+        !answer.context().contains("possible slip"),
+        "{}",
+        answer.stdout
+    );
+    // The same file as an edit that added the comment: nothing to block either.
+    let before = KOTLIN_PAIRING.split("/**").next().unwrap();
+    let answer = write(&project, "src/Pipe.kt", KOTLIN_PAIRING, Some(before));
+    assert_eq!(answer.json, serde_json::json!({}), "{}", answer.stdout);
+    // A real slip next to it still blocks: the call's `)` deleted.
+    let slip = KOTLIN_PAIRING.replace("LinkedHashMap(), converter)", "LinkedHashMap(), converter");
+    let answer = write(&project, "src/Pipe.kt", &slip, Some(KOTLIN_PAIRING));
+    assert!(answer.is_block(), "{}", answer.stdout);
+    assert!(
+        answer.reason().contains("src/Pipe.kt:"),
+        "{}",
+        answer.reason()
+    );
 }

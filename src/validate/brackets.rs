@@ -1,12 +1,16 @@
 //! A second witness for grammars that misread valid code: whether the brackets of a file balance,
 //! read by a small lexer that knows the language's comments, strings, character literals and
-//! string interpolation (Swift `\(…)`, Kotlin `${…}`), and nothing else. It sees a slip a grammar
+//! string interpolation (Swift `\(…)`, Kotlin `${…}`) and backquoted names, and nothing else. It sees a slip a grammar
 //! also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of newer syntax.
+//! The same lexer finds the comments of a Kotlin file, whose text is blanked before parsing
+//! ([`comments`]).
 //!
 //! Invariant: rather no verdict than a wrong one. Whatever the lexer cannot read for certain gives
 //! [`Balance::Unknown`]: C and C++ conditional compilation (`#if` branches may each open a brace)
 //! and macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
 //! strings, C++ raw strings, a string or comment still open at the end of the file.
+
+use std::ops::Range;
 
 use crate::validate::language::Language;
 
@@ -65,6 +69,20 @@ pub(crate) fn balance(content: &str, language: Language) -> Balance {
         return Balance::Unknown;
     }
     Lexer::new(content, language).run()
+}
+
+/// The byte ranges of `content`'s comments (`//` to the line's end, `/* … */` whole), found by the
+/// same lexer; `None` where it cannot read the file for certain. Brackets that do not balance do
+/// not stop it: a slip in code does not move a comment.
+pub(crate) fn comments(content: &str, language: Language) -> Option<Vec<Range<usize>>> {
+    if !reads(language) || is_unreadable(content, language) {
+        return None;
+    }
+    let mut lexer = Lexer::new(content, language);
+    lexer.is_lenient = true;
+    lexer.comments = Some(Vec::new());
+    let balance = lexer.run();
+    lexer.comments.filter(|_| balance != Balance::Unknown)
 }
 
 /// What the lexer does not read for certain, found before it runs.
@@ -127,11 +145,17 @@ enum Context {
 struct Lexer {
     chars: Vec<char>,
     at: usize,
+    /// The byte offset of `at`.
+    byte: usize,
     line: usize,
     column: usize,
     language: Language,
     /// Open brackets and interpolations, with where each opened.
     stack: Vec<(Context, usize, usize)>,
+    /// Goes on past a bracket that does not balance (only comments are wanted).
+    is_lenient: bool,
+    /// The comments seen, when they are wanted.
+    comments: Option<Vec<Range<usize>>>,
 }
 
 impl Lexer {
@@ -139,10 +163,13 @@ impl Lexer {
         Lexer {
             chars: content.chars().collect(),
             at: 0,
+            byte: 0,
             line: 1,
             column: 1,
             language,
             stack: Vec::new(),
+            is_lenient: false,
+            comments: None,
         }
     }
 
@@ -159,6 +186,7 @@ impl Lexer {
     fn bump(&mut self) -> Option<char> {
         let c = self.peek(0)?;
         self.at += 1;
+        self.byte += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -174,15 +202,21 @@ impl Lexer {
         }
     }
 
-    fn run(mut self) -> Balance {
+    fn run(&mut self) -> Balance {
         while let Some(c) = self.peek(0) {
-            let (line, column) = (self.line, self.column);
+            let (line, column, start) = (self.line, self.column, self.byte);
             let done = match c {
                 '/' if self.peek(1) == Some('/') && self.language != Language::Css => {
                     self.skip_line();
-                    true
+                    self.comment(start)
                 }
-                '/' if self.peek(1) == Some('*') => self.skip_block_comment(),
+                '/' if self.peek(1) == Some('*') => {
+                    self.skip_block_comment() && self.comment(start)
+                }
+                '`' if matches!(self.language, Language::Swift | Language::Kotlin) => {
+                    self.bump();
+                    self.plain_body('`')
+                }
                 '#' if matches!(self.language, Language::C | Language::Cpp)
                     && self.at_line_start() =>
                 {
@@ -197,6 +231,7 @@ impl Lexer {
                 }
                 '}' | ')' | ']' => match self.close(c, line, column) {
                     Ok(readable) => readable,
+                    Err(_) if self.is_lenient => true,
                     Err(problem) => return Balance::Problem(problem),
                 },
                 _ => {
@@ -217,6 +252,15 @@ impl Lexer {
             }),
             Some((Context::Interpolation { .. }, _, _)) => Balance::Unknown,
         }
+    }
+
+    /// Records the comment from `start` to here, when comments are wanted.
+    fn comment(&mut self, start: usize) -> bool {
+        let end = self.byte;
+        if let Some(comments) = &mut self.comments {
+            comments.push(start..end);
+        }
+        true
     }
 
     /// A closing bracket: it closes the open one, or ends an interpolation (then the string it
@@ -426,6 +470,20 @@ mod tests {
             problem("a { color: red;\n", Language::Css),
             Some((1, 3, ProblemKind::Unclosed('{')))
         );
+    }
+
+    #[test]
+    fn comments_are_found_past_a_slip_and_never_inside_strings_or_names() {
+        let kotlin = "val u = \"a//b\" // one\nfun `x /* y`() = f(\n/* two /* nested */ */\n";
+        let found: Vec<&str> = comments(kotlin, Language::Kotlin)
+            .expect("readable")
+            .into_iter()
+            .map(|range| &kotlin[range])
+            .collect();
+        assert_eq!(found, ["// one", "/* two /* nested */ */"]);
+        assert_eq!(comments("val s = $$\"{$x\" // c\n", Language::Kotlin), None);
+        assert_eq!(comments("/* never ends\n", Language::Kotlin), None);
+        assert_eq!(comments("// c\n", Language::Rust), None);
     }
 
     #[test]

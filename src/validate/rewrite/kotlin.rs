@@ -4,9 +4,18 @@ use std::borrow::Cow;
 
 use regex::Regex;
 
+use crate::validate::brackets;
+use crate::validate::language::Language;
+
 /// `content` with every Kotlin rewrite applied, in order.
 pub(super) fn prepare(content: &str) -> Cow<'_, str> {
-    blank_multi_dollar_prefixes(content)
+    // Found before the `$$` prefixes are blanked: the lexer gives no verdict on such strings.
+    let comments = brackets::comments(content, Language::Kotlin);
+    let prepared = blank_multi_dollar_prefixes(content);
+    match comments {
+        Some(comments) if !comments.is_empty() => Cow::Owned(blank_comments(&prepared, &comments)),
+        _ => prepared,
+    }
 }
 
 /// Kotlin `$$"…"` / `$$"""…"""` (multi-dollar interpolation) → the prefix becomes spaces: a plain
@@ -21,4 +30,24 @@ fn blank_multi_dollar_prefixes(content: &str) -> Cow<'_, str> {
     pattern.replace_all(content, |found: &regex::Captures<'_>| {
         format!("{}{}\"", &found[1], " ".repeat(found[2].len()))
     })
+}
+
+/// The text of every comment becomes spaces, its `//`, `/*`, `*/` and line breaks kept. The
+/// grammar's scanner reads block comments itself, and what one holds can change how code far
+/// above it is read: a KDoc example with `${…}` after a function whose receiver type is generic
+/// (`Flow<T>.associate(crossinline transform: suspend (T) -> Pair<K, V>)`) made the grammar
+/// report a missing name 20 lines up. A comment's text is never code, so blanking it changes
+/// nothing a compiler reads; `comments` come from the bracket lexer, which knows strings.
+fn blank_comments(content: &str, comments: &[std::ops::Range<usize>]) -> String {
+    let mut bytes = content.as_bytes().to_vec();
+    for comment in comments {
+        let closes = content[comment.clone()].starts_with("/*");
+        let inner = comment.start + 2..comment.end - if closes { 2 } else { 0 };
+        for byte in &mut bytes[inner] {
+            if *byte != b'\n' && *byte != b'\r' {
+                *byte = b' ';
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| content.to_string())
 }

@@ -88,6 +88,37 @@ fn swift_empty_tuple_arguments_and_attribute_conditions() {
     );
 }
 
+/// A generic receiver's inline function with a `crossinline` suspending parameter, then a KDoc
+/// whose example holds `${…}` in a string: the grammar reports a missing name on the function's
+/// line (the misread depends on what follows: without the comment it reads the file right).
+const KOTLIN_PAIRING: &str = include_str!("../../../tests/fixtures/misreads/pipe.kt");
+
+#[test]
+fn kotlin_comments_are_blanked() {
+    let without_comment = KOTLIN_PAIRING.split("/**").next().unwrap_or_default();
+    assert_eq!(errors(Language::Kotlin, without_comment), 0);
+    rewritten_in(
+        Language::Kotlin,
+        &[KOTLIN_PAIRING],
+        &[
+            &KOTLIN_PAIRING.replace(
+                "pairUpInto(LinkedHashMap(), converter)",
+                "pairUpInto(LinkedHashMap(), converter",
+            ),
+            &KOTLIN_PAIRING.replace("accumulator.add(value)", "accumulator.add(value) +"),
+        ],
+    );
+    let prepared = prepare(Language::Kotlin, KOTLIN_PAIRING);
+    assert!(prepared.contains("\n/* \n          "), "{prepared}");
+    assert!(prepared.ends_with("*/\n"), "{prepared}");
+    // A `//` or `/*` inside a string is no comment: the string stays as written.
+    let string = "val url = \"http://x/*\" // note\n";
+    assert_eq!(
+        prepare(Language::Kotlin, string),
+        "val url = \"http://x/*\" //     \n"
+    );
+}
+
 #[test]
 fn kotlin_multi_dollar_strings() {
     rewritten_in(
