@@ -77,3 +77,57 @@ fn a_kotlin_misread_that_depends_on_a_following_comment_is_read_right() {
         answer.reason()
     );
 }
+
+/// A Kotlin class tree-sitter-kotlin misreads (`val dynamic = …`: `dynamic` is a soft keyword it
+/// reads as a type), paraphrased from a React Native bridge class.
+const KOTLIN_DYNAMIC: &str = include_str!("fixtures/misreads/map_entry.kt");
+
+/// Claude Code's Write of `content` over [`KOTLIN_DYNAMIC`].
+fn edit_map_entry(project: &TestProject, content: &str) -> HookAnswer {
+    write(
+        project,
+        "src/MapEntryValue.kt",
+        content,
+        Some(KOTLIN_DYNAMIC),
+    )
+}
+
+/// Issue 26: "an unrelated edit turned an existing misread into a whole-file error". Appending a
+/// declaration at the end makes the grammar report one error from line 1 to the end instead of
+/// its misread: the error spans the lines the misread held, and the brackets balance, so it is
+/// the misread re-worded, not the edit's.
+#[test]
+fn an_edit_that_rewords_an_existing_misread_does_not_block() {
+    let project = TestProject::new();
+    let appended = format!("{KOTLIN_DYNAMIC}private val addedFlag = 1\n");
+    let answer = edit_map_entry(&project, &appended);
+    assert_eq!(answer.json, serde_json::json!({}), "{}", answer.stdout);
+    // An unclosed call in the appended line still blocks: the brackets stopped balancing. (A slip
+    // that leaves them balanced is taken into the grammar's whole-file error: not told apart.)
+    let broken = format!("{KOTLIN_DYNAMIC}private val addedFlag = listOf(1\n");
+    let answer = edit_map_entry(&project, &broken);
+    assert!(answer.is_block(), "{}", answer.stdout);
+}
+
+/// Issue 26: "a slip next to an existing misread is hidden by it". A deleted `)` or `{` on the
+/// misread lines was reported inside the misread's own error, so car took it for the misread; the
+/// file's brackets balanced before the edit and do not after, and the grammar reports an error:
+/// two witnesses agree, and the edit is blocked at the bracket.
+#[test]
+fn a_slip_inside_an_existing_misread_blocks_when_the_brackets_stop_balancing() {
+    let project = TestProject::new();
+    let slips = [
+        KOTLIN_DYNAMIC.replace("companion object {", "companion object"),
+        KOTLIN_DYNAMIC.replace("dynamic.apply {", "dynamic.apply"),
+    ];
+    for slip in slips {
+        let answer = edit_map_entry(&project, &slip);
+        assert!(answer.is_block(), "{}", answer.stdout);
+        let reason = answer.reason();
+        assert!(
+            reason.contains("src/MapEntryValue.kt:37:1: stray `}`"),
+            "{reason}"
+        );
+        assert!(reason.contains("they balanced before the edit"), "{reason}");
+    }
+}
