@@ -32,6 +32,15 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
             "Sources/Model.swift",
             "#if canImport(SwiftUI)\n@MainActor\n#endif\nfinal class Model {\n    var count = 0\n}\n",
         ),
+        ("Sources/OpenRow.swift", SWIFT_ROW),
+        (
+            "Sources/Counter.swift",
+            "func tally() -> Int {\n    nonisolated(unsafe) var seen = 0\n    nonisolated(unsafe) let box = Box()\n    seen += box.count\n    return seen\n}\n",
+        ),
+        (
+            "Sources/Builders.swift",
+            "public func Component<R>(\n  _ name: String,\n  @ComponentBuilder @_implicitSelfCapture _ body: @escaping @Sendable () async -> sending R\n) -> Component {\n  Component(name, body)\n}\n",
+        ),
         (
             "src/Json.kt",
             "fun render(name: String) = $$\"\"\"{ \"name\": \"$$name\", \"note\": \"$schema\" }\"\"\"\n",
@@ -45,6 +54,32 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
             answer.stdout
         );
     }
+}
+
+/// The hook blocked the write, naming a line of `file`.
+fn assert_blocks_at(answer: &HookAnswer, file: &str) {
+    assert!(answer.is_block(), "{}", answer.stdout);
+    let reason = answer.reason();
+    assert!(reason.contains(&format!("{file}:")), "{reason}");
+}
+
+/// SwiftUI code formats a button's second trailing closure with its label on its own line, once
+/// after a one-line first closure.
+const SWIFT_ROW: &str = "struct OpenRow: View {\n  var body: some View {\n    Button {\n      open()\n    }\n    label: {\n      Text(\"Open\")\n    }\n    Button { close() }\n    label: {\n      Image(systemName: \"xmark\")\n    }\n  }\n}\n";
+
+/// Slips next to the Swift constructs the grammar now reads still block, as a new file (the
+/// brackets agree) and as an edit of the valid file.
+#[test]
+fn swift_slips_next_to_closure_labels_still_block() {
+    let project = TestProject::new();
+    let unclosed = SWIFT_ROW.replace("Button { close() }", "Button { close()");
+    let answer = write(&project, "Sources/New.swift", &unclosed, None);
+    assert!(answer.is_block(), "{}", answer.stdout);
+    let answer = write(&project, "Sources/OpenRow.swift", SWIFT_ROW, None);
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    let slip = SWIFT_ROW.replace("Text(\"Open\")", "Text(\"Open\"");
+    let answer = write(&project, "Sources/OpenRow.swift", &slip, Some(SWIFT_ROW));
+    assert_blocks_at(&answer, "Sources/OpenRow.swift");
 }
 
 /// An inline function over a generic receiver with a `crossinline` suspending parameter
@@ -70,12 +105,7 @@ fn a_kotlin_misread_that_depends_on_a_following_comment_is_read_right() {
     // A real slip next to it still blocks: the call's `)` deleted.
     let slip = KOTLIN_PAIRING.replace("LinkedHashMap(), converter)", "LinkedHashMap(), converter");
     let answer = write(&project, "src/Pipe.kt", &slip, Some(KOTLIN_PAIRING));
-    assert!(answer.is_block(), "{}", answer.stdout);
-    assert!(
-        answer.reason().contains("src/Pipe.kt:"),
-        "{}",
-        answer.reason()
-    );
+    assert_blocks_at(&answer, "src/Pipe.kt");
 }
 
 /// A Kotlin class tree-sitter-kotlin misreads (`val dynamic = …`: `dynamic` is a soft keyword it

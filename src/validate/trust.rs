@@ -57,7 +57,7 @@ const TABLE: &[(Language, Trust, &str)] = &[
     (
         Language::Swift,
         Trust::Introduced,
-        "a second trailing closure's label on its own line, `nonisolated(unsafe)` on a stored `let`",
+        "a custom prefix operator on a type (`[~T.self]`), `()` as a value (`return ()`)",
     ),
     (
         Language::Kotlin,

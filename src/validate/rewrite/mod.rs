@@ -14,6 +14,10 @@
 //! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
 //! | Swift | an empty tuple as the only argument, `Just(())`, `.success(())` | `(())` becomes `(0 )` |
 //! | Swift | `#if … #endif` holding only attributes before a declaration (Swift 5.8) | the directive lines become spaces |
+//! | Swift | `nonisolated(unsafe)` before a `let`/`var` (read on a member, not on a local) | spaces |
+//! | Swift | a parameter with two attributes or more, `(@ViewBuilder @_implicitSelfCapture _ body: …` | every attribute but the last becomes spaces |
+//! | Swift | `-> sending T`, a result marked as sent (Swift 6) | `sending` becomes spaces |
+//! | Swift | a later trailing closure's label on its own line (`}` then `label: {`), after a `}` that closes a call's closure at that indentation | the label becomes spaces (a closure on the next line is the call's next trailing closure) |
 //! | Kotlin | multi-dollar string interpolation, `$$"…$$name…"` (Kotlin 2.x) | the `$$` prefix becomes spaces |
 //! | Kotlin | any comment (a KDoc example with `${…}` after a generic receiver's function made the grammar miss the function's name lines above) | its text becomes spaces (the lexer of [`brackets`](crate::validate::brackets) finds comments, knowing strings) |
 //! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
@@ -40,6 +44,21 @@ pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
         Language::Kotlin => kotlin::prepare(content),
         _ => Cow::Borrowed(content),
     }
+}
+
+/// `content` with `rewrites` applied one after the other (`first` before them); borrowed while
+/// none changes anything.
+fn in_order<'a>(
+    content: &'a str,
+    first: fn(&str) -> Cow<'_, str>,
+    rewrites: &[fn(&str) -> Cow<'_, str>],
+) -> Cow<'a, str> {
+    rewrites.iter().fold(first(content), |prepared, rewrite| {
+        match rewrite(&prepared) {
+            Cow::Borrowed(_) => prepared,
+            Cow::Owned(rewritten) => Cow::Owned(rewritten),
+        }
+    })
 }
 
 /// `\` + spaces/tabs + newline → `\` + newline. Outside a string a backslash is an error either way.

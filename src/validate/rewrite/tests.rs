@@ -88,6 +88,27 @@ fn swift_empty_tuple_arguments_and_attribute_conditions() {
     );
 }
 
+#[test]
+fn swift_closure_labels_unsafe_nonisolation_stacked_attributes_and_sending_results() {
+    rewritten_in(
+        Language::Swift,
+        &[
+            "struct Row: View {\n  var body: some View {\n    Button {\n      open()\n    }\n    label: {\n      Text(\"Open\")\n    }\n  }\n}\n",
+            "struct Row: View {\n  var body: some View {\n    Button { open() }\n    label: {\n      Text(\"Open\")\n    }\n  }\n}\n",
+            "func f() {\n  nonisolated(unsafe) let payload = Payload()\n  use(payload)\n}\n",
+            "func run(@ViewBuilder @_implicitSelfCapture _ body: () -> Void) {}\n",
+            "func run<R>(\n  _ name: String,\n  @_inheritActorContext @_implicitSelfCapture _ work: sending @escaping @Sendable () async throws -> sending R\n) {}\n",
+        ],
+        &[
+            "func f() {\n    if ready {\n      open()\n    }\n    label: {\n      g()\n    }\n}\n",
+            "func f() {\n    Button {\n      open()\n    }\n    label: {\n      g(\n    }\n}\n",
+            "func f() {\n  nonisolated(unsafe) let payload = (\n}\n",
+            "func run(@ViewBuilder @_implicitSelfCapture _ body: () -> ) {}\n",
+            "func run<R>(_ work: () -> sending R {}\n",
+        ],
+    );
+}
+
 /// A generic receiver's inline function with a `crossinline` suspending parameter, then a KDoc
 /// whose example holds `${…}` in a string: the grammar reports a missing name on the function's
 /// line (the misread depends on what follows: without the comment it reads the file right).

@@ -6,20 +6,16 @@ use regex::Regex;
 
 /// `content` with every TypeScript rewrite applied, in order.
 pub(super) fn prepare(content: &str) -> Cow<'_, str> {
-    [
-        blank_import_types,
-        name_default_function_signatures,
-        blank_variance_annotations,
-        separate_generic_call_signatures,
-        blank_typeof_imports,
-    ]
-    .into_iter()
-    .fold(
-        blank_export_type_star(content),
-        |prepared, rewrite| match rewrite(&prepared) {
-            Cow::Borrowed(_) => prepared,
-            Cow::Owned(rewritten) => Cow::Owned(rewritten),
-        },
+    super::in_order(
+        content,
+        blank_export_type_star,
+        &[
+            blank_import_types,
+            name_default_function_signatures,
+            blank_variance_annotations,
+            separate_generic_call_signatures,
+            blank_typeof_imports,
+        ],
     )
 }
 
