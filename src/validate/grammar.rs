@@ -67,7 +67,7 @@ pub(crate) fn check(
     if found.is_empty() {
         return;
     }
-    let trust = trust::trust(language, source.path, source.content);
+    let trust = trust::trust(language, source.content);
     let severities = severities(trust, &found, source, before, language);
     let mut judged: Vec<Diagnostic> = found
         .iter()

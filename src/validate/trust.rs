@@ -17,7 +17,6 @@
 //! so what the grammar reports then is its misread, moved.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 
 use crate::edit::AddedLine;
 use crate::validate::Severity;
@@ -71,29 +70,16 @@ const TABLE: &[(Language, Trust, &str)] = &[
     ),
 ];
 
-/// What an error of `language`'s grammar may do in the file at `path` (holding `content`).
-pub(crate) fn trust(language: Language, path: &Path, content: &str) -> Trust {
+/// What an error of `language`'s grammar may do in a file holding `content`.
+pub(crate) fn trust(language: Language, content: &str) -> Trust {
     if let Some((_, trust, _)) = TABLE.iter().find(|(listed, _, _)| *listed == language) {
         return *trust;
     }
     match language {
-        // Emitted declaration files: `import("./t").F<string>`, `export default function (): {…}`.
-        Language::TypeScript if is_declaration_file(path) => Trust::Introduced,
         // Flow type annotations are not JavaScript; tree-sitter-javascript cannot read them.
         Language::JavaScript if is_flow(content) => Trust::Introduced,
         _ => Trust::Blocks,
     }
-}
-
-/// `x.d.ts`, `x.d.mts`, `x.d.cts`.
-fn is_declaration_file(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    [".d.ts", ".d.mts", ".d.cts"]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
 }
 
 /// A `@flow` pragma in the file's leading comment block.
@@ -346,22 +332,15 @@ mod tests {
 
     #[test]
     fn the_table_decides_per_language_and_file() {
-        let path = Path::new("a.x");
-        assert_eq!(trust(Language::Swift, path, ""), Trust::Introduced);
-        assert_eq!(trust(Language::Html, path, ""), Trust::Warns);
-        assert_eq!(trust(Language::Rust, path, ""), Trust::Blocks);
-        assert_eq!(
-            trust(Language::TypeScript, Path::new("dist/index.d.ts"), ""),
-            Trust::Introduced
-        );
-        assert_eq!(
-            trust(Language::TypeScript, Path::new("src/index.ts"), ""),
-            Trust::Blocks
-        );
+        assert_eq!(trust(Language::Swift, ""), Trust::Introduced);
+        assert_eq!(trust(Language::Html, ""), Trust::Warns);
+        assert_eq!(trust(Language::Rust, ""), Trust::Blocks);
+        // Declaration files (`.d.ts`) block like any TypeScript: car reads what `tsc` emits.
+        assert_eq!(trust(Language::TypeScript, ""), Trust::Blocks);
         let flow = "/**\n * @flow strict-local\n */\n'use strict';\n";
-        assert_eq!(trust(Language::JavaScript, path, flow), Trust::Introduced);
+        assert_eq!(trust(Language::JavaScript, flow), Trust::Introduced);
         let later = "'use strict';\n// @flow is mentioned later\n";
-        assert_eq!(trust(Language::JavaScript, path, later), Trust::Blocks);
+        assert_eq!(trust(Language::JavaScript, later), Trust::Blocks);
     }
 
     #[test]

@@ -167,6 +167,30 @@ fn typescript_call_signatures_without_separators_and_typeof_imports() {
 }
 
 #[test]
+fn typescript_declaration_file_constructs() {
+    rewritten(
+        &[
+            "declare module \"timers\" {\n    global {\n        function setTimeout(cb: () => void): number;\n    }\n}\n",
+            "interface Flags {\n  abstract?: boolean\n  in: number\n  instanceof?: { a?: boolean }\n}\n",
+            "type Keys = { [type in keyof Node]?: number };\ntype K = { [P in keyof readonly any[]]?: boolean };\n",
+            "declare const f: ({ event: { inside }, }: E) => void;\n",
+            "type B<T> = T extends `${infer L}\\{${infer R}\\}` ? L : R;\n",
+            "type M<T> = {\n    (h: H): T\n    <F extends H<any> = R<D>>(h: F): T\n    <P = Params>(h: P): T\n}\n",
+        ],
+        &[
+            "declare module \"timers\" {\n    global {\n        function setTimeout(cb: () => void): number;\n    }\n",
+            "interface Flags {\n  abstract?: \n}\n",
+            "declare const f: ({ event: { inside } }: E) => ;\n",
+            "type B<T> = T extends `${infer L}\\{${infer R}\\}` ? L : ;\n",
+            "type M<T> = {\n    (h: H): T\n    <F extends H<any> = R<D>>(h: F):\n}\n",
+        ],
+    );
+    // Outside a type alias an escape is left alone, and so is a line with a quote.
+    let expression = "const s = `a\\{${x}`;\ntype Q = `\\{` | \"x\";\n";
+    assert_eq!(prepare(Language::TypeScript, expression), expression);
+}
+
+#[test]
 fn typescript_import_types_with_type_arguments() {
     rewritten(
         &[

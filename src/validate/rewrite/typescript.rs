@@ -15,6 +15,10 @@ pub(super) fn prepare(content: &str) -> Cow<'_, str> {
             blank_variance_annotations,
             separate_generic_call_signatures,
             blank_typeof_imports,
+            separate_global_augmentations,
+            rename_keyword_members,
+            name_destructured_type_parameters,
+            blank_template_type_escapes,
         ],
     )
 }
@@ -71,8 +75,13 @@ fn blank_import_types(content: &str) -> Cow<'_, str> {
 fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
     static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     let signature = SIGNATURE.get_or_init(|| {
-        Regex::new(r"^[ \t]+<[A-Za-z_$][\w$]*(?:[ \t]+extends[^>\n]*)?(?:,[ \t]*[A-Za-z_$][\w$]*)*>[ \t]*\(")
-            .expect("valid regex")
+        // A type parameter: a name, then an `extends` or `=` type whose `<…>` nest one level.
+        let bound = r"[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*";
+        let parameter = format!(r"[A-Za-z_$][\w$]*(?:(?:[ \t]+extends\b|[ \t]*=){bound})?");
+        Regex::new(&format!(
+            r"^[ \t]+<{parameter}(?:,[ \t]*{parameter})*>[ \t]*\("
+        ))
+        .expect("valid regex")
     });
     if !content.contains("\n ") && !content.contains("\n\t") {
         return Cow::Borrowed(content);
@@ -181,4 +190,128 @@ pub(super) fn may_have_variance(content: &str) -> bool {
                 && (before.ends_with('<') || before.ends_with(',') || before.ends_with("*/"))
         })
     })
+}
+
+/// `global {` on its own line in a file that declares a module or namespace (a global
+/// augmentation inside `declare module "buffer" {`, as @types/node writes it) → `global;{`: the
+/// grammar reads `global` only after `declare`; a statement and a block are what it reads here.
+fn separate_global_augmentations(content: &str) -> Cow<'_, str> {
+    if !content.contains("declare module") && !content.contains("declare namespace") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN
+        .get_or_init(|| Regex::new(r"(?m)^([ \t]+global)[ \t]([ \t]*\{)").expect("valid regex"));
+    pattern.replace_all(content, "${1};${2}")
+}
+
+/// Names the grammar takes for keywords where TypeScript takes them for names: a member named
+/// `abstract`, `in` or `instanceof` (`abstract: boolean;`, `in?: {`) loses its last letter to `_`; a mapped type's key named
+/// `type` (`[type in keyof T]`) becomes `typ_`; `keyof readonly T[]` loses `readonly`.
+fn rename_keyword_members(content: &str) -> Cow<'_, str> {
+    if !["abstract", "in?", "in:", "instanceof", " in keyof"]
+        .iter()
+        .any(|word| content.contains(word))
+    {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(?m)(?:(^[ \t]*|[{;,][ \t]*)(abstract|instanceof|in)([ \t]*\??[ \t]*:))|(\[[ \t]*)type([ \t]+in[ \t])|(\bkeyof[ \t]+)readonly([ \t]+[A-Za-z_$(\[])")
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        if let Some(before) = found.get(1) {
+            let word = &found[2];
+            format!(
+                "{}{}_{}",
+                before.as_str(),
+                &word[..word.len() - 1],
+                &found[3]
+            )
+        } else if let Some(before) = found.get(4) {
+            format!("{}typ_{}", before.as_str(), &found[5])
+        } else {
+            format!("{}        {}", &found[6], &found[7])
+        }
+    })
+}
+
+/// A function type whose parameter is a destructuring pattern with a renamed or nested property
+/// (`({ nativeEvent: { pointerInside } }: E) => void`, what `tsc` emits for such an arrow
+/// function) → the pattern becomes `_`s, a plain parameter name: the grammar reads patterns in a
+/// function but not in a function type. Only a pattern of names, renames and one nested level of
+/// names, on one line.
+fn name_destructured_type_parameters(content: &str) -> Cow<'_, str> {
+    if !content.contains("({") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        let name = r"[A-Za-z_$][\w$]*";
+        let nested = format!(r"\{{[ \t]*{name}(?:[ \t]*,[ \t]*{name})*[ \t]*,?[ \t]*\}}");
+        let property = format!(r"{name}(?:[ \t]*:[ \t]*(?:{name}|{nested}))?");
+        Regex::new(&format!(
+            r"\(([ \t]*)(\{{[ \t]*{property}(?:[ \t]*,[ \t]*{property})*[ \t]*,?[ \t]*\}})([ \t]*\??:)"
+        ))
+        .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        if found[2].contains(':') {
+            format!("({}{}{}", &found[1], "_".repeat(found[2].len()), &found[3])
+        } else {
+            found[0].to_string()
+        }
+    })
+}
+
+/// An escape in a template literal type (`` T extends `${infer L}$\{${infer R}\}` ``) → `__`: the
+/// grammar reads escapes in a template string but not in a template type. Only on a line that
+/// declares a type alias and holds no quote (so every backquote on it opens or closes a
+/// template), and only between backquotes.
+fn blank_template_type_escapes(content: &str) -> Cow<'_, str> {
+    if !content.contains("`") || !content.contains('\\') {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut changed = false;
+    for line in content.split_inclusive('\n') {
+        let code = line.trim_start();
+        let declares = [
+            "type ",
+            "export type ",
+            "declare type ",
+            "export declare type ",
+        ]
+        .iter()
+        .any(|start| code.starts_with(start));
+        if !declares || !line.contains('\\') || line.contains(['"', '\'']) {
+            out.push_str(line);
+            continue;
+        }
+        let (mut in_template, mut escaped) = (false, false);
+        for c in line.chars() {
+            if escaped {
+                // A line break keeps its place (a `\` before it continues the template).
+                if c == '\n' || c == '\r' {
+                    out.push(c);
+                } else {
+                    out.push_str(&"_".repeat(c.len_utf8()));
+                }
+                escaped = false;
+            } else if in_template && c == '\\' {
+                out.push('_');
+                escaped = true;
+                changed = true;
+            } else {
+                in_template ^= c == '`';
+                out.push(c);
+            }
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
 }
