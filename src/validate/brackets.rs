@@ -1,13 +1,13 @@
 //! A second witness for grammars that misread valid code: whether the brackets of a file balance,
-//! read by a small lexer that knows the language's comments, strings, character literals and
-//! string interpolation (Swift `\(…)`, Kotlin `${…}`) and backquoted names, and nothing else. It sees a slip a grammar
-//! also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of newer syntax.
-//! The same lexer finds the comments of a Kotlin file, whose text is blanked before parsing
-//! ([`comments`]).
+//! read by a small lexer that knows the language's comments, strings, character literals, string
+//! interpolation (Swift `\(…)`, Kotlin `${…}`) and backquoted names, and nothing else. It sees a
+//! slip a grammar also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of
+//! newer syntax. The same lexer finds the comments of a Kotlin file, whose text is blanked before
+//! parsing ([`comments`]).
 //!
 //! Invariant: rather no verdict than a wrong one. Whatever the lexer cannot read for certain gives
-//! [`Balance::Unknown`]: C and C++ conditional compilation (`#if` branches may each open a brace)
-//! and macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
+//! [`Balance::Unknown`]: C and C++ conditional compilation with more than one branch (`#else`
+//! branches may each open a brace) or `#if 0`, macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
 //! strings, C++ raw strings, a string or comment still open at the end of the file.
 
 use std::ops::Range;
@@ -92,9 +92,7 @@ fn is_unreadable(content: &str, language: Language) -> bool {
             let line = line.trim_start();
             let directive = line.strip_prefix('#').map(str::trim_start);
             directive.is_some_and(|directive| {
-                ["if", "elif", "else"]
-                    .iter()
-                    .any(|word| directive.starts_with(word))
+                is_uncertain_condition(directive)
                     || (directive.starts_with("define")
                         && directive.contains(['{', '}', '(', ')', '[', ']'])
                         && macro_unbalanced(directive))
@@ -112,6 +110,23 @@ fn is_unreadable(content: &str, language: Language) -> bool {
                 })
         }
         Language::Kotlin => content.contains("$$\""),
+        _ => false,
+    }
+}
+
+/// Whether a conditional directive may leave brackets that only balance per branch: an `#else`
+/// or `#elif` (each branch may open the same brace), or `#if 0` (what it holds need not be C at
+/// all). An `#if`, `#ifdef` or `#ifndef` without another branch (an include guard, `extern "C" {`
+/// under `#ifdef __cplusplus`) holds code that balances when its condition holds, so the brackets
+/// are counted through it.
+fn is_uncertain_condition(directive: &str) -> bool {
+    let word: String = directive
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    match word.as_str() {
+        "else" | "elif" | "elifdef" | "elifndef" => true,
+        "if" => directive[2..].trim_start().starts_with('0'),
         _ => false,
     }
 }
@@ -484,6 +499,21 @@ mod tests {
         assert_eq!(comments("val s = $$\"{$x\" // c\n", Language::Kotlin), None);
         assert_eq!(comments("/* never ends\n", Language::Kotlin), None);
         assert_eq!(comments("// c\n", Language::Rust), None);
+    }
+
+    #[test]
+    fn single_branch_conditions_are_counted_through() {
+        let header = "#ifndef UTIL_H\n#define UTIL_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nint twice(int x);\n#ifdef __cplusplus\n}\n#endif\n#endif\n";
+        assert_eq!(problem(header, Language::Cpp), None);
+        let slip = "#ifndef UTIL_H\n#define UTIL_H\nstatic int twice(int x) {\n    return x * 2;\n#endif\n";
+        assert_eq!(
+            problem(slip, Language::C),
+            Some((3, 25, ProblemKind::Unclosed('{')))
+        );
+        assert_eq!(
+            balance("#if 0\nint f( {\n#endif\n", Language::C),
+            Balance::Unknown
+        );
     }
 
     #[test]
