@@ -161,3 +161,47 @@ fn a_slip_inside_an_existing_misread_blocks_when_the_brackets_stop_balancing() {
         assert!(reason.contains("they balanced before the edit"), "{reason}");
     }
 }
+
+/// Issue 26, the same in C and C++: `JNIEXPORT jint JNICALL JNI_OnLoad(…)` (macros the grammars
+/// cannot see through) is misread, and a brace deleted in the function was reported inside that
+/// misread, so it passed. The brackets balanced before the edit and do not after: it blocks now,
+/// while a valid edit of the same function still passes.
+#[test]
+fn c_family_slips_hidden_by_a_macro_misread_block() {
+    let project = TestProject::new();
+    for (file, original, valid, slip) in [
+        (
+            "jni/on_load.c",
+            include_str!("fixtures/misreads/on_load.c"),
+            ("return JNI_ERR;", "return JNI_EVERSION;"),
+            ("!= 0) {", "!= 0)"),
+        ),
+        (
+            "jni/on_load.cpp",
+            include_str!("fixtures/misreads/on_load.cpp"),
+            (
+                "registerNatives();",
+                "registerNatives();\n    bridge::TracingBridge::warmUp();",
+            ),
+            ("  });\n}\n", "  });\n\n"),
+        ),
+    ] {
+        let edited = original.replace(valid.0, valid.1);
+        let answer = write(&project, file, &edited, Some(original));
+        assert_eq!(
+            answer.json,
+            serde_json::json!({}),
+            "{file}: {}",
+            answer.stdout
+        );
+        let broken = original.replace(slip.0, slip.1);
+        assert_ne!(broken, original);
+        let answer = write(&project, file, &broken, Some(original));
+        assert_blocks_at(&answer, file);
+        assert!(
+            answer.reason().contains("they balanced before the edit"),
+            "{}",
+            answer.reason()
+        );
+    }
+}
