@@ -66,13 +66,13 @@ fn an_unclosed_or_stray_bracket_in_a_new_file_blocks_when_both_witnesses_agree()
 #[test]
 fn what_the_grammar_alone_reads_is_told_and_recorded_never_blocked() {
     let project = TestProject::new();
-    // A second trailing closure's label on its own line (SwiftUI code writes it so).
-    let swift = "struct Row: View {\n  var body: some View {\n    Button {\n      open()\n    }\n    label: {\n      Text(\"Open\")\n    }\n  }\n}\n";
+    // A custom prefix operator on a type (`[~String.self]`: a module library writes it so).
+    let swift = "struct Probe {\n  var types: [Any] {\n    [~String.self, ~Int.self]\n  }\n}\n";
     let answer = create(&project, "Ping.swift", swift);
     assert!(!answer.is_block(), "{}", answer.stdout);
     let context = answer.context();
     assert!(
-        context.contains("a possible slip in this new file: Ping.swift:6:"),
+        context.contains("a possible slip in this new file: Ping.swift:3:"),
         "{context}"
     );
     assert!(
@@ -85,7 +85,7 @@ fn what_the_grammar_alone_reads_is_told_and_recorded_never_blocked() {
         .collect();
     assert_eq!(recorded.len(), 1, "{recorded:?}");
     assert_eq!(recorded[0]["file"], "Ping.swift");
-    assert_eq!(recorded[0]["finding"]["line"], 6);
+    assert_eq!(recorded[0]["finding"]["line"], 3);
     assert!(
         recorded[0]["why"]
             .as_str()
@@ -99,7 +99,7 @@ fn what_the_grammar_alone_reads_is_told_and_recorded_never_blocked() {
 
     // An edit of an existing file keeps the old rule: nothing told about what was there before.
     project.commit_all();
-    project.write("Ping.swift", &swift.replace("Open", "Close"));
+    project.write("Ping.swift", &swift.replace("Int", "Double"));
     let answer = project.hook_as(
         "claude",
         "post-tool-use",
@@ -108,7 +108,7 @@ fn what_the_grammar_alone_reads_is_told_and_recorded_never_blocked() {
             "cwd": project.path(),
             "hook_event_name": "PostToolUse",
             "tool_name": "Write",
-            "tool_input": {"file_path": project.path().join("Ping.swift"), "content": swift.replace("Open", "Close")},
+            "tool_input": {"file_path": project.path().join("Ping.swift"), "content": swift.replace("Int", "Double")},
             "tool_response": {"type": "update", "filePath": project.path().join("Ping.swift"), "originalFile": swift}
         })
         .to_string(),

@@ -161,10 +161,11 @@ fn declaration_file_slips_block_wherever_the_grammar_notices_them() {
     }
 }
 
-/// A declaration file the grammar still misreads (`global {}` inside a module, from
-/// @types/node): a valid edit does not block, a slip in the edited declaration does.
+/// A global augmentation inside a module (`global {}`, as @types/node writes it), which the
+/// grammar misread until car rewrote it: a valid edit does not block, a slip in the edited
+/// declaration does, and only there.
 #[test]
-fn declaration_file_misreads_still_only_block_what_the_edit_introduced() {
+fn declaration_file_global_augmentations_are_read_and_slips_beside_them_block() {
     let project = TestProject::new();
     let original = "declare module \"timers\" {\n    global {\n        function setTimeout(cb: () => void): number;\n    }\n}\nexport declare const a: number;\n";
     let valid = original.replace(
@@ -180,6 +181,37 @@ fn declaration_file_misreads_still_only_block_what_the_edit_introduced() {
     assert!(answer.is_block(), "{answer:?}");
     assert!(answer.reason().contains("timers.d.ts:7:"), "{answer:?}");
     assert!(!answer.reason().contains("timers.d.ts:2:"), "{answer:?}");
+}
+
+/// Issue 26: `car check` only warned on a real syntax error in a `.d.ts` file (declaration files
+/// were trusted only for what an edit introduced, and `car check` has no edit). Now the grammar
+/// reads what `tsc` emits and what @types packages write (global augmentations, members named
+/// `abstract` or `in`, mapped types over `keyof readonly`, destructured parameters in function
+/// types, escapes in template literal types), so a declaration file's error is an error, in `car
+/// check` as in a new file an agent writes.
+#[test]
+fn a_syntax_error_in_a_declaration_file_is_an_error_in_car_check() {
+    let project = TestProject::new();
+    let valid = "declare module \"stream\" {\n    global {\n        interface Flags { abstract?: boolean; in: number }\n    }\n}\nexport type Keys = { [type in keyof readonly string[]]?: boolean };\nexport declare const onEvent: ({ detail: { inside } }: CustomEvent) => void;\nexport type Braced<T> = T extends `${infer L}\\{${infer R}\\}` ? [L, R] : never;\n";
+    project.write("types/stream.d.ts", valid);
+    let run = project.run(&["check", "types/stream.d.ts"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("0 errors in 1 file, 0 warnings"),
+        "{run:?}"
+    );
+    // A function expression without a body after `export =` (published so by a sourcemap
+    // library; tsc's parser rejects it: `'{' expected`).
+    let broken = format!("{valid}export = function remap(input: string): string;\n");
+    project.write("types/stream.d.ts", &broken);
+    let run = project.run(&["check", "types/stream.d.ts"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains("types/stream.d.ts:9:"), "{run:?}");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("types/new.d.ts", &broken, None),
+    );
+    assert!(answer.is_block(), "{answer:?}");
 }
 
 /// Errors only the compiler sees (the grammar reads the literal as valid): where the fast real

@@ -1,12 +1,16 @@
 //! A second witness for grammars that misread valid code: whether the brackets of a file balance,
-//! read by a small lexer that knows the language's comments, strings, character literals and
-//! string interpolation (Swift `\(…)`, Kotlin `${…}`), and nothing else. It sees a slip a grammar
-//! also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of newer syntax.
+//! read by a small lexer that knows the language's comments, strings, character literals, string
+//! interpolation (Swift `\(…)`, Kotlin `${…}`) and backquoted names, and nothing else. It sees a
+//! slip a grammar also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of
+//! newer syntax. The same lexer finds the comments of a Kotlin file, whose text is blanked before
+//! parsing ([`comments`]).
 //!
 //! Invariant: rather no verdict than a wrong one. Whatever the lexer cannot read for certain gives
-//! [`Balance::Unknown`]: C and C++ conditional compilation (`#if` branches may each open a brace)
-//! and macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
+//! [`Balance::Unknown`]: C and C++ conditional compilation with more than one branch (`#else`
+//! branches may each open a brace) or `#if 0`, macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
 //! strings, C++ raw strings, a string or comment still open at the end of the file.
+
+use std::ops::Range;
 
 use crate::validate::language::Language;
 
@@ -67,6 +71,20 @@ pub(crate) fn balance(content: &str, language: Language) -> Balance {
     Lexer::new(content, language).run()
 }
 
+/// The byte ranges of `content`'s comments (`//` to the line's end, `/* … */` whole), found by the
+/// same lexer; `None` where it cannot read the file for certain. Brackets that do not balance do
+/// not stop it: a slip in code does not move a comment.
+pub(crate) fn comments(content: &str, language: Language) -> Option<Vec<Range<usize>>> {
+    if !reads(language) || is_unreadable(content, language) {
+        return None;
+    }
+    let mut lexer = Lexer::new(content, language);
+    lexer.is_lenient = true;
+    lexer.comments = Some(Vec::new());
+    let balance = lexer.run();
+    lexer.comments.filter(|_| balance != Balance::Unknown)
+}
+
 /// What the lexer does not read for certain, found before it runs.
 fn is_unreadable(content: &str, language: Language) -> bool {
     match language {
@@ -74,9 +92,7 @@ fn is_unreadable(content: &str, language: Language) -> bool {
             let line = line.trim_start();
             let directive = line.strip_prefix('#').map(str::trim_start);
             directive.is_some_and(|directive| {
-                ["if", "elif", "else"]
-                    .iter()
-                    .any(|word| directive.starts_with(word))
+                is_uncertain_condition(directive)
                     || (directive.starts_with("define")
                         && directive.contains(['{', '}', '(', ')', '[', ']'])
                         && macro_unbalanced(directive))
@@ -94,6 +110,23 @@ fn is_unreadable(content: &str, language: Language) -> bool {
                 })
         }
         Language::Kotlin => content.contains("$$\""),
+        _ => false,
+    }
+}
+
+/// Whether a conditional directive may leave brackets that only balance per branch: an `#else`
+/// or `#elif` (each branch may open the same brace), or `#if 0` (what it holds need not be C at
+/// all). An `#if`, `#ifdef` or `#ifndef` without another branch (an include guard, `extern "C" {`
+/// under `#ifdef __cplusplus`) holds code that balances when its condition holds, so the brackets
+/// are counted through it.
+fn is_uncertain_condition(directive: &str) -> bool {
+    let word: String = directive
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    match word.as_str() {
+        "else" | "elif" | "elifdef" | "elifndef" => true,
+        "if" => directive[2..].trim_start().starts_with('0'),
         _ => false,
     }
 }
@@ -127,11 +160,17 @@ enum Context {
 struct Lexer {
     chars: Vec<char>,
     at: usize,
+    /// The byte offset of `at`.
+    byte: usize,
     line: usize,
     column: usize,
     language: Language,
     /// Open brackets and interpolations, with where each opened.
     stack: Vec<(Context, usize, usize)>,
+    /// Goes on past a bracket that does not balance (only comments are wanted).
+    is_lenient: bool,
+    /// The comments seen, when they are wanted.
+    comments: Option<Vec<Range<usize>>>,
 }
 
 impl Lexer {
@@ -139,10 +178,13 @@ impl Lexer {
         Lexer {
             chars: content.chars().collect(),
             at: 0,
+            byte: 0,
             line: 1,
             column: 1,
             language,
             stack: Vec::new(),
+            is_lenient: false,
+            comments: None,
         }
     }
 
@@ -159,6 +201,7 @@ impl Lexer {
     fn bump(&mut self) -> Option<char> {
         let c = self.peek(0)?;
         self.at += 1;
+        self.byte += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -174,15 +217,21 @@ impl Lexer {
         }
     }
 
-    fn run(mut self) -> Balance {
+    fn run(&mut self) -> Balance {
         while let Some(c) = self.peek(0) {
-            let (line, column) = (self.line, self.column);
+            let (line, column, start) = (self.line, self.column, self.byte);
             let done = match c {
                 '/' if self.peek(1) == Some('/') && self.language != Language::Css => {
                     self.skip_line();
-                    true
+                    self.comment(start)
                 }
-                '/' if self.peek(1) == Some('*') => self.skip_block_comment(),
+                '/' if self.peek(1) == Some('*') => {
+                    self.skip_block_comment() && self.comment(start)
+                }
+                '`' if matches!(self.language, Language::Swift | Language::Kotlin) => {
+                    self.bump();
+                    self.plain_body('`')
+                }
                 '#' if matches!(self.language, Language::C | Language::Cpp)
                     && self.at_line_start() =>
                 {
@@ -197,6 +246,7 @@ impl Lexer {
                 }
                 '}' | ')' | ']' => match self.close(c, line, column) {
                     Ok(readable) => readable,
+                    Err(_) if self.is_lenient => true,
                     Err(problem) => return Balance::Problem(problem),
                 },
                 _ => {
@@ -217,6 +267,15 @@ impl Lexer {
             }),
             Some((Context::Interpolation { .. }, _, _)) => Balance::Unknown,
         }
+    }
+
+    /// Records the comment from `start` to here, when comments are wanted.
+    fn comment(&mut self, start: usize) -> bool {
+        let end = self.byte;
+        if let Some(comments) = &mut self.comments {
+            comments.push(start..end);
+        }
+        true
     }
 
     /// A closing bracket: it closes the open one, or ends an interpolation (then the string it
@@ -425,6 +484,35 @@ mod tests {
         assert_eq!(
             problem("a { color: red;\n", Language::Css),
             Some((1, 3, ProblemKind::Unclosed('{')))
+        );
+    }
+
+    #[test]
+    fn comments_are_found_past_a_slip_and_never_inside_strings_or_names() {
+        let kotlin = "val u = \"a//b\" // one\nfun `x /* y`() = f(\n/* two /* nested */ */\n";
+        let found: Vec<&str> = comments(kotlin, Language::Kotlin)
+            .expect("readable")
+            .into_iter()
+            .map(|range| &kotlin[range])
+            .collect();
+        assert_eq!(found, ["// one", "/* two /* nested */ */"]);
+        assert_eq!(comments("val s = $$\"{$x\" // c\n", Language::Kotlin), None);
+        assert_eq!(comments("/* never ends\n", Language::Kotlin), None);
+        assert_eq!(comments("// c\n", Language::Rust), None);
+    }
+
+    #[test]
+    fn single_branch_conditions_are_counted_through() {
+        let header = "#ifndef UTIL_H\n#define UTIL_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nint twice(int x);\n#ifdef __cplusplus\n}\n#endif\n#endif\n";
+        assert_eq!(problem(header, Language::Cpp), None);
+        let slip = "#ifndef UTIL_H\n#define UTIL_H\nstatic int twice(int x) {\n    return x * 2;\n#endif\n";
+        assert_eq!(
+            problem(slip, Language::C),
+            Some((3, 25, ProblemKind::Unclosed('{')))
+        );
+        assert_eq!(
+            balance("#if 0\nint f( {\n#endif\n", Language::C),
+            Balance::Unknown
         );
     }
 

@@ -10,7 +10,9 @@
 //! 4. Where nothing was introduced because nothing came before (a new file, `car check`), a
 //!    grammar trusted only for edits has a second, independent witness: the file's bracket balance
 //!    ([`brackets`]). When the grammar reports an error and the brackets do not balance either,
-//!    the unbalanced bracket blocks; the grammar's own findings stay warnings.
+//!    the unbalanced bracket blocks; the grammar's own findings stay warnings. After an edit the
+//!    same witness blocks a slip the grammar could not tell from a misread already there: the
+//!    brackets balanced before the edit and do not after it.
 //!
 //! HTML that is a template (`{{`, `{%`, `<%`) is not HTML until rendered.
 
@@ -65,7 +67,7 @@ pub(crate) fn check(
     if found.is_empty() {
         return;
     }
-    let trust = trust::trust(language, source.path, source.content);
+    let trust = trust::trust(language, source.content);
     let severities = severities(trust, &found, source, before, language);
     let mut judged: Vec<Diagnostic> = found
         .iter()
@@ -78,10 +80,30 @@ pub(crate) fn check(
     judged.sort_by_key(|diagnostic| !diagnostic.is_error());
     judged.truncate(MAX_REPORTED);
     judged.sort_by_key(|diagnostic| (diagnostic.line, diagnostic.column));
-    if trust == Trust::Introduced && has_no_before(source, before) {
-        judged.extend(witnessed_bracket(source, language));
+    if trust == Trust::Introduced {
+        judged.extend(match before {
+            _ if has_no_before(source, before) => witnessed_bracket(source, language, ""),
+            Some(before) if !judged.iter().any(Diagnostic::is_error) => {
+                unbalanced_by_the_edit(source, before, language)
+            }
+            _ => None,
+        });
     }
     report.diagnostics.extend(judged);
+}
+
+/// An edit that left a file's brackets unbalanced when they balanced before it, in a file the
+/// grammar reports an error in: the slip the grammar could not tell from a misread that was there
+/// already (it reports the slip inside the misread's error, or re-words that error).
+fn unbalanced_by_the_edit(
+    source: &Source<'_>,
+    before: &str,
+    language: Language,
+) -> Option<Diagnostic> {
+    if brackets::balance(before, language) != Balance::Balanced {
+        return None;
+    }
+    witnessed_bracket(source, language, "; they balanced before the edit")
 }
 
 /// Whether the check has no content before the edit to compare with.
@@ -90,8 +112,8 @@ fn has_no_before(source: &Source<'_>, before: Option<&str>) -> bool {
 }
 
 /// The bracket a grammar's error agrees with: the file's brackets do not balance (the caller knows
-/// the grammar reported an error), as an error.
-fn witnessed_bracket(source: &Source<'_>, language: Language) -> Option<Diagnostic> {
+/// the grammar reported an error), as an error; `since` ends its message.
+fn witnessed_bracket(source: &Source<'_>, language: Language, since: &str) -> Option<Diagnostic> {
     let Balance::Problem(problem) = brackets::balance(source.content, language) else {
         return None;
     };
@@ -103,7 +125,7 @@ fn witnessed_bracket(source: &Source<'_>, language: Language) -> Option<Diagnost
         validator: treesitter::validator_name(language),
         origin: crate::validate::Origin::TreeSitter,
         message: format!(
-            "{} (the {} grammar reports an error too)",
+            "{} (the {} grammar reports an error too{since})",
             problem.message(),
             language.name()
         ),
@@ -135,7 +157,15 @@ fn severities(
             let Ok(before_errors) = errors(before, language, usize::MAX) else {
                 return all(Severity::Warning);
             };
-            trust::introduced(found, source.content, source.added, &before_errors, before)
+            let brackets_balance = brackets::balance(source.content, language) == Balance::Balanced;
+            trust::introduced(
+                found,
+                source.content,
+                source.added,
+                &before_errors,
+                before,
+                brackets_balance,
+            )
         }
     }
 }

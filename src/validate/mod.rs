@@ -93,9 +93,8 @@ impl Diagnostic {
 /// what an edit introduces compares with it. Callers look the before up (a `git show`, a few
 /// milliseconds) only then.
 pub(crate) fn needs_before(source: &Source<'_>) -> bool {
-    Language::detect(source.path, source.content, source.language).is_some_and(|language| {
-        trust::trust(language, source.path, source.content) == trust::Trust::Introduced
-    })
+    Language::detect(source.path, source.content, source.language)
+        .is_some_and(|language| trust::trust(language, source.content) == trust::Trust::Introduced)
 }
 
 /// Whether `diagnostic`, found in `source`, is an error car is certain of without the edit to
@@ -106,7 +105,7 @@ pub(crate) fn is_certain(diagnostic: &Diagnostic, source: &Source<'_>) -> bool {
         && match diagnostic.origin {
             Origin::TreeSitter => Language::detect(source.path, source.content, source.language)
                 .is_some_and(|language| {
-                    trust::trust(language, source.path, source.content) == trust::Trust::Blocks
+                    trust::trust(language, source.content) == trust::Trust::Blocks
                 }),
             origin => origin.judges_content(),
         }
@@ -120,7 +119,7 @@ pub(crate) fn told_not_blocked(diagnostic: &Diagnostic, source: &Source<'_>) -> 
         return None;
     }
     let language = Language::detect(source.path, source.content, source.language)?;
-    if trust::trust(language, source.path, source.content) != trust::Trust::Introduced {
+    if trust::trust(language, source.content) != trust::Trust::Introduced {
         return None;
     }
     let brackets = match brackets::balance(source.content, language) {

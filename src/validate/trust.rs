@@ -9,13 +9,14 @@
 //! error is in the top-level node (declaration, statement) that holds a line the edit added (an
 //! unclosed bracket is reported where the grammar notices it, often lines below the slip), and
 //! the same error (message and line text) is absent when the content before the edit is parsed;
-//! when that content parses without any error, a new error anywhere is the edit's. Without a
+//! when that content parses without any error, a new error anywhere is the edit's. An error whose
+//! span holds a line that held an error before, gone now, is that misread re-worded (an edit
+//! elsewhere made the grammar cut it differently), when the file's brackets balance. Without a
 //! before (a new file, `car check`), nothing is introduced, so such grammars warn. An edit that
 //! added only comment lines introduces nothing ([`only_comments`]): a comment cannot break code,
 //! so what the grammar reports then is its misread, moved.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 
 use crate::edit::AddedLine;
 use crate::validate::Severity;
@@ -55,7 +56,7 @@ const TABLE: &[(Language, Trust, &str)] = &[
     (
         Language::Swift,
         Trust::Introduced,
-        "a second trailing closure's label on its own line, `nonisolated(unsafe)` on a stored `let`",
+        "a custom prefix operator on a type (`[~T.self]`), `()` as a value (`return ()`)",
     ),
     (
         Language::Kotlin,
@@ -69,29 +70,16 @@ const TABLE: &[(Language, Trust, &str)] = &[
     ),
 ];
 
-/// What an error of `language`'s grammar may do in the file at `path` (holding `content`).
-pub(crate) fn trust(language: Language, path: &Path, content: &str) -> Trust {
+/// What an error of `language`'s grammar may do in a file holding `content`.
+pub(crate) fn trust(language: Language, content: &str) -> Trust {
     if let Some((_, trust, _)) = TABLE.iter().find(|(listed, _, _)| *listed == language) {
         return *trust;
     }
     match language {
-        // Emitted declaration files: `import("./t").F<string>`, `export default function (): {…}`.
-        Language::TypeScript if is_declaration_file(path) => Trust::Introduced,
         // Flow type annotations are not JavaScript; tree-sitter-javascript cannot read them.
         Language::JavaScript if is_flow(content) => Trust::Introduced,
         _ => Trust::Blocks,
     }
-}
-
-/// `x.d.ts`, `x.d.mts`, `x.d.cts`.
-fn is_declaration_file(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    [".d.ts", ".d.mts", ".d.cts"]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
 }
 
 /// A `@flow` pragma in the file's leading comment block.
@@ -175,6 +163,36 @@ fn key(error: &SyntaxError, content: &str) -> (String, String) {
     (error.message.clone(), text)
 }
 
+/// The text of each line that held an error before the edit and holds none of its errors now: a
+/// misread the edit re-worded or moved (an edit elsewhere can make the grammar cut its error
+/// differently, up to one error over the whole file). Lines without a letter or digit (`}`) say
+/// too little to be recognised.
+fn vanished_lines(
+    found: &[SyntaxError],
+    content: &str,
+    before: &[SyntaxError],
+    before_content: &str,
+) -> HashSet<String> {
+    let now: HashSet<(String, String)> = found.iter().map(|error| key(error, content)).collect();
+    before
+        .iter()
+        .map(|error| key(error, before_content))
+        .filter(|key| !now.contains(key))
+        .map(|(_, text)| text)
+        .filter(|text| text.chars().any(char::is_alphanumeric))
+        .collect()
+}
+
+/// Whether the error's own span (not its top-level node) holds one of `lines`.
+fn spans_any(error: &SyntaxError, content: &str, lines: &HashSet<String>) -> bool {
+    !lines.is_empty()
+        && content
+            .split('\n')
+            .skip(error.line.saturating_sub(1))
+            .take(error.end_line.saturating_sub(error.line) + 1)
+            .any(|line| lines.contains(line.trim()))
+}
+
 /// How many errors carry each message.
 fn per_message(errors: &[SyntaxError]) -> HashMap<&str, usize> {
     let mut counted = HashMap::new();
@@ -199,19 +217,28 @@ pub(crate) fn touches(error: &SyntaxError, added: &[AddedLine]) -> bool {
 /// comment line, is the same misread), and either it
 /// touches an added line or the grammar read the content before the edit without any error (then
 /// the file holds nothing it misreads, and a slip can show anywhere: a deleted closing brace is
-/// noticed at the end of the file, above the line it was on); a warning otherwise.
+/// noticed at the end of the file, above the line it was on), and it spans no line whose error
+/// vanished with the edit (a re-worded misread; only believed when `brackets_balance`); a warning
+/// otherwise.
 pub(crate) fn introduced(
     found: &[SyntaxError],
     content: &str,
     added: &[AddedLine],
     before: &[SyntaxError],
     before_content: &str,
+    brackets_balance: bool,
 ) -> Vec<Severity> {
     let existing: HashSet<(String, String)> = before
         .iter()
         .map(|error| key(error, before_content))
         .collect();
     let (counted_before, counted_after) = (per_message(before), per_message(found));
+    // A re-worded misread is told from a slip only where the brackets say the file is whole.
+    let vanished = if brackets_balance {
+        vanished_lines(found, content, before, before_content)
+    } else {
+        HashSet::new()
+    };
     found
         .iter()
         .map(|error| {
@@ -222,7 +249,9 @@ pub(crate) fn introduced(
                     .get(error.message.as_str())
                     .copied()
                     .unwrap_or(0);
-            let new = more && !existing.contains(&key(error, content));
+            let new = more
+                && !existing.contains(&key(error, content))
+                && !spans_any(error, content, &vanished);
             if new && (before.is_empty() || touches(error, added)) {
                 Severity::Error
             } else {
@@ -303,22 +332,15 @@ mod tests {
 
     #[test]
     fn the_table_decides_per_language_and_file() {
-        let path = Path::new("a.x");
-        assert_eq!(trust(Language::Swift, path, ""), Trust::Introduced);
-        assert_eq!(trust(Language::Html, path, ""), Trust::Warns);
-        assert_eq!(trust(Language::Rust, path, ""), Trust::Blocks);
-        assert_eq!(
-            trust(Language::TypeScript, Path::new("dist/index.d.ts"), ""),
-            Trust::Introduced
-        );
-        assert_eq!(
-            trust(Language::TypeScript, Path::new("src/index.ts"), ""),
-            Trust::Blocks
-        );
+        assert_eq!(trust(Language::Swift, ""), Trust::Introduced);
+        assert_eq!(trust(Language::Html, ""), Trust::Warns);
+        assert_eq!(trust(Language::Rust, ""), Trust::Blocks);
+        // Declaration files (`.d.ts`) block like any TypeScript: car reads what `tsc` emits.
+        assert_eq!(trust(Language::TypeScript, ""), Trust::Blocks);
         let flow = "/**\n * @flow strict-local\n */\n'use strict';\n";
-        assert_eq!(trust(Language::JavaScript, path, flow), Trust::Introduced);
+        assert_eq!(trust(Language::JavaScript, flow), Trust::Introduced);
         let later = "'use strict';\n// @flow is mentioned later\n";
-        assert_eq!(trust(Language::JavaScript, path, later), Trust::Blocks);
+        assert_eq!(trust(Language::JavaScript, later), Trust::Blocks);
     }
 
     #[test]
@@ -331,18 +353,25 @@ mod tests {
             error(3, 3, "missing `!`"),
         ];
         assert_eq!(
-            introduced(&found, content, &added(&[2]), &before, before_content),
+            introduced(&found, content, &added(&[2]), &before, before_content, true),
             vec![Severity::Error, Severity::Warning]
         );
         // The misread line itself re-added: still the same error as before.
         assert_eq!(
-            introduced(&found[1..], content, &added(&[3]), &before, before_content),
+            introduced(
+                &found[1..],
+                content,
+                &added(&[3]),
+                &before,
+                before_content,
+                true
+            ),
             vec![Severity::Warning]
         );
         // An error spanning the added line counts; one elsewhere does not.
         let spanning = [error(1, 4, "syntax error near `a`")];
         assert_eq!(
-            introduced(&spanning, content, &added(&[2]), &[], before_content),
+            introduced(&spanning, content, &added(&[2]), &[], before_content, true),
             vec![Severity::Error]
         );
         let misread_elsewhere = [error(9, 9, "missing `!`")];
@@ -352,7 +381,8 @@ mod tests {
                 content,
                 &added(&[9]),
                 &misread_elsewhere,
-                before_content
+                before_content,
+                true
             ),
             vec![Severity::Warning]
         );
@@ -360,7 +390,14 @@ mod tests {
         let moved_before = [error(3, 3, "missing `#endif`")];
         let moved = [error(2, 2, "missing `#endif`")];
         assert_eq!(
-            introduced(&moved, content, &added(&[2]), &moved_before, before_content),
+            introduced(
+                &moved,
+                content,
+                &added(&[2]),
+                &moved_before,
+                before_content,
+                true
+            ),
             vec![Severity::Warning]
         );
         let one_more = [
@@ -373,27 +410,87 @@ mod tests {
                 content,
                 &added(&[2]),
                 &moved_before,
-                before_content
+                before_content,
+                true
             ),
             vec![Severity::Error, Severity::Warning]
         );
         // A content the grammar read without error before: a new error anywhere is the edit's
         // (a deleted last `}` is noticed above the emptied line).
         assert_eq!(
-            introduced(&spanning, content, &added(&[9]), &[], before_content),
+            introduced(&spanning, content, &added(&[9]), &[], before_content, true),
             vec![Severity::Error]
         );
         assert_eq!(
-            introduced(&spanning, content, &[], &[], before_content),
+            introduced(&spanning, content, &[], &[], before_content, true),
             vec![Severity::Error]
         );
+        // An edit elsewhere turned the misread into one error over the whole file (re-worded,
+        // another message): it spans the line that held the misread, so it is that misread, where
+        // the brackets balance (otherwise the grown error may hold a slip). An error that spans no
+        // line a vanished misread held is the edit's; so is one spanning only a line without a
+        // letter (`}` says too little).
+        let whole = [SyntaxError {
+            scope: (1, 4),
+            ..error(1, 4, "syntax error near `a`")
+        }];
+        let beside = [error(2, 2, "syntax error near `broken`")];
+        let braces = [error(1, 3, "syntax error near `a`")];
+        let semicolon = [error(2, 2, "missing `;`")];
+        for (found, content, before, before_content, brackets_balance, expected) in [
+            (
+                &whole[..],
+                content,
+                &before[..],
+                before_content,
+                true,
+                Severity::Warning,
+            ),
+            (
+                &whole,
+                content,
+                &before,
+                before_content,
+                false,
+                Severity::Error,
+            ),
+            (
+                &beside,
+                content,
+                &before,
+                before_content,
+                true,
+                Severity::Error,
+            ),
+            (
+                &braces,
+                "a\nx\n}\n",
+                &semicolon,
+                "a\n}\nb\n",
+                true,
+                Severity::Error,
+            ),
+        ] {
+            assert_eq!(
+                introduced(
+                    found,
+                    content,
+                    &added(&[2]),
+                    before,
+                    before_content,
+                    brackets_balance
+                ),
+                vec![expected],
+                "{found:?}"
+            );
+        }
         // Noticed below the slip, in the same function: the edit's.
         let below = [SyntaxError {
             scope: (1, 5),
             ..error(4, 4, "syntax error near `b`")
         }];
         assert_eq!(
-            introduced(&below, content, &added(&[2]), &[], before_content),
+            introduced(&below, content, &added(&[2]), &[], before_content, true),
             vec![Severity::Error]
         );
     }

@@ -1,0 +1,87 @@
+//! Known misreads of a grammar that car undoes before parsing. Each rewrite turns a valid
+//! construct the grammar cannot read into one it can, and never turns an invalid file into a
+//! valid one; all keep every line where it was (lines may only lose trailing characters), so the
+//! positions of errors are positions in the file as written.
+//!
+//! | language | construct | rewrite |
+//! | --- | --- | --- |
+//! | TOML | a line-ending backslash followed by spaces in a `"""` string (valid TOML 1.0) | the spaces are dropped |
+//! | TypeScript, TSX | `export type * from` (TypeScript 5.0) | `type` becomes spaces |
+//! | TypeScript, TSX | an import type with type arguments, `import("./t").F<string>` (what `tsc` emits into `.d.ts` files) | `import("./t")` becomes `_` of the same length, an identifier |
+//! | TypeScript, TSX | `export default function (): T;`, a default export's signature | `export function ______(): T;` |
+//! | TypeScript, TSX | variance annotations `<in T, out U>` (TypeScript 4.7) | `in`, `out` become spaces |
+//! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
+//! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
+//! | Swift | an empty tuple as the only argument, `Just(())`, `.success(())` | `(())` becomes `(0 )` |
+//! | Swift | `#if … #endif` holding only attributes before a declaration (Swift 5.8) | the directive lines become spaces |
+//! | Swift | `nonisolated(unsafe)` before a `let`/`var` (read on a member, not on a local) | spaces |
+//! | Swift | a parameter with two attributes or more, `(@ViewBuilder @_implicitSelfCapture _ body: …` | every attribute but the last becomes spaces |
+//! | Swift | `-> sending T`, a result marked as sent (Swift 6) | `sending` becomes spaces |
+//! | Swift | a later trailing closure's label on its own line (`}` then `label: {`), after a `}` that closes a call's closure at that indentation | the label becomes spaces (a closure on the next line is the call's next trailing closure) |
+//! | Kotlin | multi-dollar string interpolation, `$$"…$$name…"` (Kotlin 2.x) | the `$$` prefix becomes spaces |
+//! | Kotlin | any comment (a KDoc example with `${…}` after a generic receiver's function made the grammar miss the function's name lines above) | its text becomes spaces (the lexer of [`brackets`](crate::validate::brackets) finds comments, knowing strings) |
+//! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
+
+mod kotlin;
+mod swift;
+#[cfg(test)]
+mod tests;
+mod typescript;
+
+use std::borrow::Cow;
+
+use regex::Regex;
+
+use crate::validate::language::Language;
+
+/// `content` with the known misreads of `language`'s grammar undone.
+pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
+    match language {
+        Language::Toml => trim_after_line_continuation(content),
+        Language::TypeScript | Language::Tsx => typescript::prepare(content),
+        Language::Html => blank_processing_instructions(content),
+        Language::Swift => swift::prepare(content),
+        Language::Kotlin => kotlin::prepare(content),
+        _ => Cow::Borrowed(content),
+    }
+}
+
+/// `content` with `rewrites` applied one after the other (`first` before them); borrowed while
+/// none changes anything.
+fn in_order<'a>(
+    content: &'a str,
+    first: fn(&str) -> Cow<'_, str>,
+    rewrites: &[fn(&str) -> Cow<'_, str>],
+) -> Cow<'a, str> {
+    rewrites.iter().fold(first(content), |prepared, rewrite| {
+        match rewrite(&prepared) {
+            Cow::Borrowed(_) => prepared,
+            Cow::Owned(rewritten) => Cow::Owned(rewritten),
+        }
+    })
+}
+
+/// `\` + spaces/tabs + newline → `\` + newline. Outside a string a backslash is an error either way.
+fn trim_after_line_continuation(content: &str) -> Cow<'_, str> {
+    if !content.contains("\\ ") && !content.contains("\\\t") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| Regex::new(r"\\[ \t]+(\r?\n)").expect("valid regex"));
+    pattern.replace_all(content, "\\$1")
+}
+
+/// `<?…?>` → spaces, line breaks kept.
+fn blank_processing_instructions(content: &str) -> Cow<'_, str> {
+    if !content.contains("<?") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| Regex::new(r"(?s)<\?.*?\?>").expect("valid regex"));
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        found[0]
+            .chars()
+            .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
+            .collect::<String>()
+    })
+}

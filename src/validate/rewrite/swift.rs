@@ -1,0 +1,288 @@
+//! Swift misreads of tree-sitter-swift, undone before parsing.
+
+use std::borrow::Cow;
+
+use regex::Regex;
+
+/// `content` with every Swift rewrite applied, in order.
+pub(super) fn prepare(content: &str) -> Cow<'_, str> {
+    super::in_order(
+        content,
+        empty_tuple_arguments,
+        &[
+            blank_attribute_conditions,
+            blank_unsafe_nonisolation,
+            blank_stacked_parameter_attributes,
+            blank_sending_results,
+            blank_own_line_closure_labels,
+        ],
+    )
+}
+
+/// `nonisolated(unsafe)` before a `let` or `var` (Swift 5.10) → spaces: the grammar reads it on
+/// a member but not on a local in a function body; what stays is the declaration it modified.
+fn blank_unsafe_nonisolation(content: &str) -> Cow<'_, str> {
+    if !content.contains("nonisolated(unsafe)") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"\bnonisolated\(unsafe\)([ \t]+(?:(?:static|lazy|private|fileprivate|internal|public|final|weak|unowned)[ \t]+)*(?:let|var)\b)")
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        format!("{}{}", " ".repeat("nonisolated(unsafe)".len()), &found[1])
+    })
+}
+
+/// `-> sending T`, a function's result marked as sent (Swift 6) → `sending` becomes spaces: the
+/// grammar reads `sending` on a parameter, not on a result.
+fn blank_sending_results(content: &str) -> Cow<'_, str> {
+    if !content.contains("sending") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN
+        .get_or_init(|| Regex::new(r"(->[ \t]*)sending([ \t]+[A-Za-z_(\[])").expect("valid regex"));
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        format!("{}{}{}", &found[1], " ".repeat("sending".len()), &found[2])
+    })
+}
+
+/// A parameter with two attributes or more (`(@ViewBuilder @_implicitSelfCapture _ body: …`)
+/// → every attribute but the last becomes spaces: the grammar reads one attribute on a parameter,
+/// not two. Only attributes of a plain form (`@Name`, `@Name<T>`, `@Name(args)`) are blanked.
+fn blank_stacked_parameter_attributes(content: &str) -> Cow<'_, str> {
+    // The pattern is compiled only for a file with a line holding two attributes.
+    if !content.lines().any(|line| line.matches('@').count() > 1) {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        let attribute = r"@[A-Za-z_]\w*(?:<[^<>()\n]*>)?(?:\([^()\n]*\))?";
+        Regex::new(&format!(
+            r"([(,][ \t]*(?:\r?\n[ \t]*)?)((?:{attribute}[ \t]+)+)({attribute}[ \t]+[A-Za-z_])"
+        ))
+        .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        format!("{}{}{}", &found[1], " ".repeat(found[2].len()), &found[3])
+    })
+}
+
+/// Swift `(())`, an empty tuple as the only argument → `(0 )`, a literal the grammar reads.
+fn empty_tuple_arguments(content: &str) -> Cow<'_, str> {
+    if content.contains("(())") {
+        Cow::Owned(content.replace("(())", "(0 )"))
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+/// Swift `#if COND` … `#endif` (with `#elseif` / `#else` branches) whose branches hold only
+/// attributes (`@MainActor`) and that a declaration or attribute follows: the directive lines
+/// become spaces, so the grammar reads the attributes on the declaration. A block with anything
+/// else in it, or never closed, is left as it is.
+fn blank_attribute_conditions(content: &str) -> Cow<'_, str> {
+    if !content.contains("#if") {
+        return Cow::Borrowed(content);
+    }
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let directive = |line: &str, word: &str| {
+        line.trim_start()
+            .strip_prefix(word)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+    };
+    let mut blank: Vec<usize> = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        if !directive(lines[index], "#if") {
+            index += 1;
+            continue;
+        }
+        let mut directives = vec![index];
+        let mut end = None;
+        for (at, line) in lines.iter().enumerate().skip(index + 1) {
+            let text = line.trim();
+            if directive(line, "#endif") {
+                directives.push(at);
+                end = Some(at);
+                break;
+            } else if directive(line, "#elseif") || directive(line, "#else") {
+                directives.push(at);
+            } else if !(text.is_empty() || text.starts_with('@') || text.starts_with("//")) {
+                break;
+            }
+        }
+        let Some(end) = end else {
+            index += 1;
+            continue;
+        };
+        let next = lines[end + 1..]
+            .iter()
+            .map(|line| line.trim())
+            .find(|line| !line.is_empty() && !line.starts_with("//"));
+        let declares = next.is_some_and(|line| {
+            line.starts_with('@')
+                || line.split_whitespace().any(|word| {
+                    matches!(
+                        word,
+                        "class"
+                            | "struct"
+                            | "enum"
+                            | "protocol"
+                            | "extension"
+                            | "func"
+                            | "var"
+                            | "let"
+                            | "actor"
+                            | "init"
+                            | "typealias"
+                            | "subscript"
+                    )
+                })
+        });
+        if declares {
+            blank.extend(directives);
+        }
+        index = end + 1;
+    }
+    if blank.is_empty() {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    for (at, line) in lines.iter().enumerate() {
+        if blank.contains(&at) {
+            let body = line.trim_end_matches(['\n', '\r']);
+            out.push_str(&" ".repeat(body.len()));
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A later trailing closure's label on its own line (`Button {` … `}` then `label: {`, as SwiftUI
+/// code is formatted) → the label becomes spaces: the grammar reads a closure on the next line as
+/// the call's next trailing closure, but takes a label there for a statement. Only when the line
+/// above is the `}` of a closure that a call opened at the label's indentation
+/// ([`opens_a_call`]): after any other `}` a label there is no Swift.
+fn blank_own_line_closure_labels(content: &str) -> Cow<'_, str> {
+    static LABEL: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let label = LABEL.get_or_init(|| {
+        Regex::new(r"^([ \t]*)([A-Za-z_]\w*[ \t]*:)[ \t]*\{").expect("valid regex")
+    });
+    if !content.contains(": {") && !content.contains(":{") {
+        return Cow::Borrowed(content);
+    }
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(content.len());
+    let mut changed = false;
+    for (index, line) in lines.iter().enumerate() {
+        let found = label.captures(line).filter(|found| {
+            index > 0
+                && indentation(lines[index - 1]) == &found[1]
+                && !found[2].starts_with("default")
+                && closes_a_call(&lines[..index], &found[1])
+        });
+        match found {
+            Some(found) => {
+                let start = found[1].len();
+                let end = start + found[2].len();
+                out.push_str(&line[..start]);
+                out.push_str(&" ".repeat(end - start));
+                out.push_str(&line[end..]);
+                changed = true;
+            }
+            None => out.push_str(line),
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+fn indentation(line: &str) -> &str {
+    &line[..line.len() - line.trim_start().len()]
+}
+
+/// Whether the last of `above`, at `indentation`, ends a closure a call opened: it is `}` and
+/// the nearest line above at the same indentation opens a call's trailing closure, or it opens
+/// and closes one on one line (`Button { run() }`).
+fn closes_a_call(above: &[&str], indentation: &str) -> bool {
+    let Some((last, rest)) = above.split_last() else {
+        return false;
+    };
+    let code = last.trim();
+    if code == "}" {
+        let opening = rest.iter().rev().find(|line| {
+            let code = line.trim();
+            !code.is_empty() && !code.starts_with("//") && self::indentation(line) == indentation
+        });
+        return opening.is_some_and(|line| opens_a_call(line.trim()));
+    }
+    match code.find('{') {
+        Some(open) if code.ends_with('}') => opens_a_call(&code[..=open]),
+        _ => false,
+    }
+}
+
+/// Whether `code`, ending with `{`, opens a call's trailing closure: the `{` comes after a name, a
+/// `)` or another closure's label, and the line does not start a declaration or a statement with
+/// a body of its own.
+fn opens_a_call(code: &str) -> bool {
+    let Some(head) = code.strip_suffix('{').map(str::trim_end) else {
+        return false;
+    };
+    let first = code
+        .trim_start_matches('}')
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|word| !word.is_empty())
+        .unwrap_or("");
+    let declares = matches!(
+        first,
+        "func"
+            | "if"
+            | "else"
+            | "for"
+            | "while"
+            | "switch"
+            | "guard"
+            | "do"
+            | "catch"
+            | "repeat"
+            | "defer"
+            | "class"
+            | "struct"
+            | "enum"
+            | "extension"
+            | "protocol"
+            | "actor"
+            | "init"
+            | "deinit"
+            | "get"
+            | "set"
+            | "willSet"
+            | "didSet"
+            | "subscript"
+            | "case"
+            | "default"
+            | "private"
+            | "public"
+            | "internal"
+            | "fileprivate"
+            | "static"
+            | "override"
+            | "final"
+            | "open"
+            | "mutating"
+    ) || (matches!(first, "var" | "let") && !head.contains('='));
+    let ends_call = head
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ')' || c == ':');
+    ends_call && !declares
+}

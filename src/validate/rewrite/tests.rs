@@ -1,0 +1,244 @@
+//! Each rewrite: valid code the grammar misreads is read right after it (same length), and the
+//! same construct broken still errors.
+
+use super::typescript::may_have_variance;
+use super::*;
+use crate::validate::treesitter;
+
+fn errors(language: Language, content: &str) -> usize {
+    treesitter::parse_errors(content, language, 5)
+        .expect("grammar")
+        .len()
+}
+
+#[test]
+fn toml_line_continuation_with_trailing_spaces() {
+    let valid = "a = \"\"\"\\  \n  b\"\"\"\n";
+    assert!(errors(Language::Toml, valid) > 0, "the grammar misreads it");
+    assert_eq!(errors(Language::Toml, &prepare(Language::Toml, valid)), 0);
+    let invalid = "a = 1 \\  \nb = 2\n";
+    assert!(errors(Language::Toml, &prepare(Language::Toml, invalid)) > 0);
+}
+
+#[test]
+fn typescript_export_type_star() {
+    for valid in [
+        "export type * from './types';\n",
+        "export type * as t from \"./t\";\n",
+    ] {
+        assert!(errors(Language::TypeScript, valid) > 0, "misread: {valid}");
+        let prepared = prepare(Language::TypeScript, valid);
+        assert_eq!(prepared.len(), valid.len());
+        assert_eq!(errors(Language::TypeScript, &prepared), 0, "{prepared}");
+    }
+    let invalid = "export type * from;\n";
+    assert!(
+        errors(
+            Language::TypeScript,
+            &prepare(Language::TypeScript, invalid)
+        ) > 0
+    );
+}
+
+/// Valid TypeScript the grammar misreads, read right after the rewrite (same length), and
+/// the same constructs broken, still errors.
+fn rewritten(valid: &[&str], invalid: &[&str]) {
+    for valid in valid {
+        assert!(errors(Language::TypeScript, valid) > 0, "misread: {valid}");
+        let prepared = prepare(Language::TypeScript, valid);
+        assert_eq!(prepared.len(), valid.len());
+        assert_eq!(prepared.lines().count(), valid.lines().count());
+        assert_eq!(errors(Language::TypeScript, &prepared), 0, "{prepared}");
+        assert_eq!(errors(Language::Tsx, &prepare(Language::Tsx, valid)), 0);
+    }
+    for invalid in invalid {
+        let prepared = prepare(Language::TypeScript, invalid);
+        assert!(errors(Language::TypeScript, &prepared) > 0, "{prepared}");
+    }
+}
+
+/// Valid `language` code its grammar misreads, read right after the rewrite (same length), and
+/// the same constructs broken, still errors.
+fn rewritten_in(language: Language, valid: &[&str], invalid: &[&str]) {
+    for valid in valid {
+        assert!(errors(language, valid) > 0, "misread: {valid}");
+        let prepared = prepare(language, valid);
+        assert_eq!(prepared.len(), valid.len());
+        assert_eq!(errors(language, &prepared), 0, "{prepared}");
+    }
+    for invalid in invalid {
+        let prepared = prepare(language, invalid);
+        assert!(errors(language, &prepared) > 0, "{prepared}");
+    }
+}
+
+#[test]
+fn swift_empty_tuple_arguments_and_attribute_conditions() {
+    rewritten_in(
+        Language::Swift,
+        &[
+            "import Combine\nfunc f() -> AnyPublisher<Void, Never> {\n    return Just(()).eraseToAnyPublisher()\n}\n",
+            "#if os(iOS)\n@MainActor\n#endif\nfinal class A {\n    var x = 1\n}\n",
+            "#if compiler(>=5.9)\n@preconcurrency\n#else\n@available(*, deprecated)\n#endif\nfunc run() {}\n",
+        ],
+        &[
+            "func f() {\n    return Just(()).erase(\n}\n",
+            "#if os(iOS)\n@MainActor\n#endif\nfinal class A {\n    var x = \n}\n",
+        ],
+    );
+}
+
+#[test]
+fn swift_closure_labels_unsafe_nonisolation_stacked_attributes_and_sending_results() {
+    rewritten_in(
+        Language::Swift,
+        &[
+            "struct Row: View {\n  var body: some View {\n    Button {\n      open()\n    }\n    label: {\n      Text(\"Open\")\n    }\n  }\n}\n",
+            "struct Row: View {\n  var body: some View {\n    Button { open() }\n    label: {\n      Text(\"Open\")\n    }\n  }\n}\n",
+            "func f() {\n  nonisolated(unsafe) let payload = Payload()\n  use(payload)\n}\n",
+            "func run(@ViewBuilder @_implicitSelfCapture _ body: () -> Void) {}\n",
+            "func run<R>(\n  _ name: String,\n  @_inheritActorContext @_implicitSelfCapture _ work: sending @escaping @Sendable () async throws -> sending R\n) {}\n",
+        ],
+        &[
+            "func f() {\n    if ready {\n      open()\n    }\n    label: {\n      g()\n    }\n}\n",
+            "func f() {\n    Button {\n      open()\n    }\n    label: {\n      g(\n    }\n}\n",
+            "func f() {\n  nonisolated(unsafe) let payload = (\n}\n",
+            "func run(@ViewBuilder @_implicitSelfCapture _ body: () -> ) {}\n",
+            "func run<R>(_ work: () -> sending R {}\n",
+        ],
+    );
+}
+
+/// A generic receiver's inline function with a `crossinline` suspending parameter, then a KDoc
+/// whose example holds `${…}` in a string: the grammar reports a missing name on the function's
+/// line (the misread depends on what follows: without the comment it reads the file right).
+const KOTLIN_PAIRING: &str = include_str!("../../../tests/fixtures/misreads/pipe.kt");
+
+#[test]
+fn kotlin_comments_are_blanked() {
+    let without_comment = KOTLIN_PAIRING.split("/**").next().unwrap_or_default();
+    assert_eq!(errors(Language::Kotlin, without_comment), 0);
+    rewritten_in(
+        Language::Kotlin,
+        &[KOTLIN_PAIRING],
+        &[
+            &KOTLIN_PAIRING.replace(
+                "pairUpInto(LinkedHashMap(), converter)",
+                "pairUpInto(LinkedHashMap(), converter",
+            ),
+            &KOTLIN_PAIRING.replace("accumulator.add(value)", "accumulator.add(value) +"),
+        ],
+    );
+    let prepared = prepare(Language::Kotlin, KOTLIN_PAIRING);
+    assert!(prepared.contains("\n/* \n          "), "{prepared}");
+    assert!(prepared.ends_with("*/\n"), "{prepared}");
+    // A `//` or `/*` inside a string is no comment: the string stays as written.
+    let string = "val url = \"http://x/*\" // note\n";
+    assert_eq!(
+        prepare(Language::Kotlin, string),
+        "val url = \"http://x/*\" //     \n"
+    );
+}
+
+#[test]
+fn kotlin_multi_dollar_strings() {
+    rewritten_in(
+        Language::Kotlin,
+        &[
+            "fun f(name: String) = $$\"\"\"{ \"name\": \"$$name\", \"x\": \"$default\" }\"\"\"\nval s = $$\"cost: $$amount $\"\n",
+        ],
+        &["fun f(name: String) = $$\"{ $$name\nval s = 1\n"],
+    );
+}
+
+#[test]
+fn typescript_call_signatures_without_separators_and_typeof_imports() {
+    rewritten(
+        &[
+            "export interface UseBoundStore<S> {\n  (): S\n  <U>(selector: (state: S) => U): U\n  getState(): S\n}\n",
+            "type Draft = {\n  <T extends object>(base: T): T\n  (base: number): number\n}\nexport type P<S> = {\n  (): S\n  <U>(s: (state: S) => U): U\n}\n",
+            "const mod = load<typeof import(\"./mod\")>(\n  \"./mod\",\n  true,\n)\n",
+        ],
+        &[
+            "export interface S<S> {\n  (): S\n  <U>(selector: (state: S) => U): \n}\n",
+            "const mod = load<typeof import(\"./mod\")>(\n  \"./mod\"\n  true,\n)\n",
+        ],
+    );
+}
+
+#[test]
+fn typescript_declaration_file_constructs() {
+    rewritten(
+        &[
+            "declare module \"timers\" {\n    global {\n        function setTimeout(cb: () => void): number;\n    }\n}\n",
+            "interface Flags {\n  abstract?: boolean\n  in: number\n  instanceof?: { a?: boolean }\n}\n",
+            "type Keys = { [type in keyof Node]?: number };\ntype K = { [P in keyof readonly any[]]?: boolean };\n",
+            "declare const f: ({ event: { inside }, }: E) => void;\n",
+            "type B<T> = T extends `${infer L}\\{${infer R}\\}` ? L : R;\n",
+            "type M<T> = {\n    (h: H): T\n    <F extends H<any> = R<D>>(h: F): T\n    <P = Params>(h: P): T\n}\n",
+        ],
+        &[
+            "declare module \"timers\" {\n    global {\n        function setTimeout(cb: () => void): number;\n    }\n",
+            "interface Flags {\n  abstract?: \n}\n",
+            "declare const f: ({ event: { inside } }: E) => ;\n",
+            "type B<T> = T extends `${infer L}\\{${infer R}\\}` ? L : ;\n",
+            "type M<T> = {\n    (h: H): T\n    <F extends H<any> = R<D>>(h: F):\n}\n",
+        ],
+    );
+    // Outside a type alias an escape is left alone, and so is a line with a quote.
+    let expression = "const s = `a\\{${x}`;\ntype Q = `\\{` | \"x\";\n";
+    assert_eq!(prepare(Language::TypeScript, expression), expression);
+}
+
+#[test]
+fn typescript_import_types_with_type_arguments() {
+    rewritten(
+        &[
+            "export declare const a: import(\"./t\").F<string>;\n",
+            "export declare const a: import(\"./t\") .F<string>;\n",
+            "export declare const lastDay: import(\"./types.ts\").FPFn1<\n  Date,\n  import(\"../fp.ts\").DateArg<Date>\n>;\n",
+            "type X = import('./t', { with: { \"resolution-mode\": \"import\" } }).A.B<string>[];\n",
+            "declare const _default: import(\"a\").R<\"x\", [], import(\"b\").D> & {\n    name: string;\n};\n",
+        ],
+        &[
+            "export declare const lastDay: import(\"./types.ts\").FPFn1<\n  Date,\n  import(\"../fp.ts).DateArg<Date>\n>;\n",
+            "declare const _default: import(\"a\").R<\"x\"> & {\n    name: string;\n;\n",
+            "type X = import(\"./t\").F<string;\n",
+        ],
+    );
+}
+
+#[test]
+fn typescript_default_function_signatures_and_variance() {
+    rewritten(
+        &[
+            "export default function (): {\n    a: number;\n};\n",
+            "export default function <T>(x: T): T;\n",
+            "export interface Z<out O = unknown, in I = unknown> {}\n",
+            "export interface Z<\n  in out T extends object,\n> {}\n",
+            "export interface Z<\n/** @ts-ignore Cast variance */\nout S extends A = B, out C = D> {}\n",
+        ],
+        &[
+            "export default function (): {\n    a: number;\n;\n",
+            "export interface Z<out O = unknown, in I = unknown {}\n",
+        ],
+    );
+    // Only modifiers of type parameters: `in` in an expression stays.
+    let expression = "for (const k in o) f(a, b);\n";
+    assert_eq!(prepare(Language::TypeScript, expression), expression);
+    assert!(!may_have_variance(expression));
+    assert!(may_have_variance("interface A<\n  in T> {}"));
+    assert!(!may_have_variance(
+        "const x = a <b, c>(d) // join in a list\n"
+    ));
+}
+
+#[cfg(feature = "extra-grammars")]
+#[test]
+fn html_processing_instructions() {
+    let valid =
+        "<?xml version=\"1.0\"\n encoding=\"UTF-8\"?>\n<html><body><p>hi</p></body></html>\n";
+    let prepared = prepare(Language::Html, valid);
+    assert_eq!(prepared.lines().count(), valid.lines().count());
+    assert_eq!(errors(Language::Html, &prepared), 0, "{prepared}");
+}

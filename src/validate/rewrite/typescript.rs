@@ -1,0 +1,317 @@
+//! TypeScript and TSX misreads of tree-sitter-typescript, undone before parsing.
+
+use std::borrow::Cow;
+
+use regex::Regex;
+
+/// `content` with every TypeScript rewrite applied, in order.
+pub(super) fn prepare(content: &str) -> Cow<'_, str> {
+    super::in_order(
+        content,
+        blank_export_type_star,
+        &[
+            blank_import_types,
+            name_default_function_signatures,
+            blank_variance_annotations,
+            separate_generic_call_signatures,
+            blank_typeof_imports,
+            separate_global_augmentations,
+            rename_keyword_members,
+            name_destructured_type_parameters,
+            blank_template_type_escapes,
+        ],
+    )
+}
+
+/// `export type * from` / `export type * as ns from` → `export      * …` (same length).
+fn blank_export_type_star(content: &str) -> Cow<'_, str> {
+    let candidate = content
+        .match_indices("type")
+        .any(|(at, _)| content[at + 4..].trim_start().starts_with('*'));
+    if !candidate {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(?m)^(\s*export\s+)type(\s+\*\s*(?:as\s+[\w$]+\s+)?from\b)")
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, "${1}    $2")
+}
+
+/// `import("./t").F` → `_____________.F`: the grammar reads a qualified name, not an import type
+/// with type arguments. Byte lengths are kept, so every position stays.
+fn blank_import_types(content: &str) -> Cow<'_, str> {
+    // Compiling the pattern costs about 0.4 ms, a tenth of a hook run: only when a line holds
+    // `import(` and, after it, `)` then `.` (spaces between).
+    let candidate = content.match_indices("import(").any(|(at, _)| {
+        let rest = &content[at..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        line.match_indices(')').any(|(close, _)| {
+            line[close + 1..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with('.')
+        })
+    });
+    if !candidate {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r#"\bimport\([ \t]*(?:"[^"\n\\]*"|'[^'\n\\]*')[ \t]*(?:,[ \t]*\{[^()\n]*\}[ \t]*)?\)([ \t]*\.)"#,
+        )
+        .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        let call = found[0].len() - found[1].len();
+        format!("{}{}", "_".repeat(call), &found[1])
+    })
+}
+
+/// A member, then a line that starts (indented) with a generic call signature `<U>(…`: the
+/// grammar reads `S <U>(…)` as one type; TypeScript ends the member at the line break. The
+/// next line's first indentation character becomes `;`, the separator TypeScript inserts.
+fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
+    static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let signature = SIGNATURE.get_or_init(|| {
+        // A type parameter: a name, then an `extends` or `=` type whose `<…>` nest one level.
+        let bound = r"[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*";
+        let parameter = format!(r"[A-Za-z_$][\w$]*(?:(?:[ \t]+extends\b|[ \t]*=){bound})?");
+        Regex::new(&format!(
+            r"^[ \t]+<{parameter}(?:,[ \t]*{parameter})*>[ \t]*\("
+        ))
+        .expect("valid regex")
+    });
+    if !content.contains("\n ") && !content.contains("\n\t") {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut previous_end: Option<char> = None;
+    let mut changed = false;
+    for line in content.split_inclusive('\n') {
+        let ends_member = previous_end.is_some_and(|end| {
+            end.is_alphanumeric() || matches!(end, '_' | '$' | ')' | ']' | '}' | '>')
+        });
+        if ends_member && signature.is_match(line) {
+            out.push(';');
+            out.push_str(&line[1..]);
+            changed = true;
+        } else {
+            out.push_str(line);
+        }
+        let code = line.trim_end();
+        if !code.is_empty() {
+            previous_end = code.chars().last();
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
+}
+
+/// `typeof import("./m")` → `typeof _______________`: a type query of an identifier, which the
+/// grammar reads (it misreads the import type as a type argument, then a call's trailing comma).
+fn blank_typeof_imports(content: &str) -> Cow<'_, str> {
+    if !content.contains("typeof import(") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r#"\btypeof([ \t]+)import\([ \t]*(?:"[^"\n\\]*"|'[^'\n\\]*')[ \t]*\)"#)
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        let call = found[0].len() - "typeof".len() - found[1].len();
+        format!("typeof{}{}", &found[1], "_".repeat(call))
+    })
+}
+
+/// `export default function (` / `export default function <T>(` → `export function ______(`:
+/// the grammar reads a named function signature, not a nameless one without a body.
+fn name_default_function_signatures(content: &str) -> Cow<'_, str> {
+    if !content.contains("default") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"\bexport([ \t]+)default([ \t]+)function([ \t]*)([(<])").expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        // "default" + spaces + "function" + spaces == "function" + " " + name
+        let name = "_".repeat(6 + found[2].len() + found[3].len());
+        format!("export{}function {name}{}", &found[1], &found[4])
+    })
+}
+
+/// `<in T, out U>`, `<in out T>` → the modifiers become spaces (also after a comment: zod writes
+/// `/** @ts-ignore Cast variance */` before them).
+fn blank_variance_annotations(content: &str) -> Cow<'_, str> {
+    if !may_have_variance(content) {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"([<,]\s*(?:/\*(?:[^*]|\*[^/])*\*/\s*)*)((?:(?:in|out)[ \t]+)+)([A-Za-z_$][\w$]*[ \t]*(?:extends\b|=|,|>))")
+            .expect("valid regex")
+    });
+    let blank = |text: &str| {
+        pattern
+            .replace_all(text, |found: &regex::Captures<'_>| {
+                format!("{}{}{}", &found[1], " ".repeat(found[2].len()), &found[3])
+            })
+            .into_owned()
+    };
+    // A match ends with the `,` the next parameter's match would start with: repeat until stable.
+    let mut prepared = Cow::Borrowed(content);
+    for _ in 0..8 {
+        let next = blank(&prepared);
+        if next == *prepared {
+            break;
+        }
+        prepared = Cow::Owned(next);
+    }
+    prepared
+}
+
+/// Whether a word `in` or `out` follows `<`, `,` or a comment's end (`*/`), spaces between: the
+/// cheap test before the pattern is compiled (about 0.4 ms).
+pub(super) fn may_have_variance(content: &str) -> bool {
+    ["in ", "out ", "in\t", "out\t"].iter().any(|word| {
+        content.match_indices(word).any(|(at, _)| {
+            let before = content[..at].trim_end();
+            let starts_word = !content[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+            starts_word
+                && (before.ends_with('<') || before.ends_with(',') || before.ends_with("*/"))
+        })
+    })
+}
+
+/// `global {` on its own line in a file that declares a module or namespace (a global
+/// augmentation inside `declare module "buffer" {`, as @types/node writes it) → `global;{`: the
+/// grammar reads `global` only after `declare`; a statement and a block are what it reads here.
+fn separate_global_augmentations(content: &str) -> Cow<'_, str> {
+    if !content.contains("declare module") && !content.contains("declare namespace") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN
+        .get_or_init(|| Regex::new(r"(?m)^([ \t]+global)[ \t]([ \t]*\{)").expect("valid regex"));
+    pattern.replace_all(content, "${1};${2}")
+}
+
+/// Names the grammar takes for keywords where TypeScript takes them for names: a member named
+/// `abstract`, `in` or `instanceof` (`abstract: boolean;`, `in?: {`) loses its last letter to `_`; a mapped type's key named
+/// `type` (`[type in keyof T]`) becomes `typ_`; `keyof readonly T[]` loses `readonly`.
+fn rename_keyword_members(content: &str) -> Cow<'_, str> {
+    if !["abstract", "in?", "in:", "instanceof", " in keyof"]
+        .iter()
+        .any(|word| content.contains(word))
+    {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(?m)(?:(^[ \t]*|[{;,][ \t]*)(abstract|instanceof|in)([ \t]*\??[ \t]*:))|(\[[ \t]*)type([ \t]+in[ \t])|(\bkeyof[ \t]+)readonly([ \t]+[A-Za-z_$(\[])")
+            .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        if let Some(before) = found.get(1) {
+            let word = &found[2];
+            format!(
+                "{}{}_{}",
+                before.as_str(),
+                &word[..word.len() - 1],
+                &found[3]
+            )
+        } else if let Some(before) = found.get(4) {
+            format!("{}typ_{}", before.as_str(), &found[5])
+        } else {
+            format!("{}        {}", &found[6], &found[7])
+        }
+    })
+}
+
+/// A function type whose parameter is a destructuring pattern with a renamed or nested property
+/// (`({ nativeEvent: { pointerInside } }: E) => void`, what `tsc` emits for such an arrow
+/// function) → the pattern becomes `_`s, a plain parameter name: the grammar reads patterns in a
+/// function but not in a function type. Only a pattern of names, renames and one nested level of
+/// names, on one line.
+fn name_destructured_type_parameters(content: &str) -> Cow<'_, str> {
+    if !content.contains("({") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        let name = r"[A-Za-z_$][\w$]*";
+        let nested = format!(r"\{{[ \t]*{name}(?:[ \t]*,[ \t]*{name})*[ \t]*,?[ \t]*\}}");
+        let property = format!(r"{name}(?:[ \t]*:[ \t]*(?:{name}|{nested}))?");
+        Regex::new(&format!(
+            r"\(([ \t]*)(\{{[ \t]*{property}(?:[ \t]*,[ \t]*{property})*[ \t]*,?[ \t]*\}})([ \t]*\??:)"
+        ))
+        .expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        if found[2].contains(':') {
+            format!("({}{}{}", &found[1], "_".repeat(found[2].len()), &found[3])
+        } else {
+            found[0].to_string()
+        }
+    })
+}
+
+/// An escape in a template literal type (`` T extends `${infer L}$\{${infer R}\}` ``) → `__`: the
+/// grammar reads escapes in a template string but not in a template type. Only on a line that
+/// declares a type alias and holds no quote (so every backquote on it opens or closes a
+/// template), and only between backquotes.
+fn blank_template_type_escapes(content: &str) -> Cow<'_, str> {
+    if !content.contains("`") || !content.contains('\\') {
+        return Cow::Borrowed(content);
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut changed = false;
+    for line in content.split_inclusive('\n') {
+        let code = line.trim_start();
+        let declares = [
+            "type ",
+            "export type ",
+            "declare type ",
+            "export declare type ",
+        ]
+        .iter()
+        .any(|start| code.starts_with(start));
+        if !declares || !line.contains('\\') || line.contains(['"', '\'']) {
+            out.push_str(line);
+            continue;
+        }
+        let (mut in_template, mut escaped) = (false, false);
+        for c in line.chars() {
+            if escaped {
+                // A line break keeps its place (a `\` before it continues the template).
+                if c == '\n' || c == '\r' {
+                    out.push(c);
+                } else {
+                    out.push_str(&"_".repeat(c.len_utf8()));
+                }
+                escaped = false;
+            } else if in_template && c == '\\' {
+                out.push('_');
+                escaped = true;
+                changed = true;
+            } else {
+                in_template ^= c == '`';
+                out.push(c);
+            }
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(content)
+    }
+}
