@@ -205,3 +205,34 @@ fn c_family_slips_hidden_by_a_macro_misread_block() {
         );
     }
 }
+
+/// A deprecation kept for one compiler only: `#if` around an `@available(` whose arguments span
+/// lines (Swift libraries format long deprecation messages this way). The edits that add such a
+/// block, then an `#else` branch with its own attribute, pass; a slip in the attribute blocks.
+#[test]
+fn swift_conditional_attributes_over_several_lines_pass_as_real_edits() {
+    let project = TestProject::new();
+    let before = "extension Store {\n  func send(_ action: Action) {}\n}\n";
+    project.write("Sources/Store.swift", before);
+    project.commit_all();
+    let guarded = "extension Store {\n  #if swift(<6)\n    @available(\n      *,\n      deprecated,\n      message: \"Use 'send(_:animation:)' (it waits for the effect)\"\n    )\n  #endif\n  func send(_ action: Action) {}\n}\n";
+    let answer = write(&project, "Sources/Store.swift", guarded, Some(before));
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    assert!(
+        !answer.context().contains("syntax error"),
+        "{}",
+        answer.stdout
+    );
+    let branched = guarded.replace(
+        "  #endif\n",
+        "  #else\n    @available(\n      iOS,\n      deprecated: 9999\n    )\n  #endif\n",
+    );
+    let answer = write(&project, "Sources/Store.swift", &branched, Some(guarded));
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    let slip = branched.replace(
+        "      deprecated: 9999\n    )\n",
+        "      deprecated: 9999\n",
+    );
+    let answer = write(&project, "Sources/Store.swift", &slip, Some(&branched));
+    assert_blocks_at(&answer, "Sources/Store.swift");
+}

@@ -80,9 +80,10 @@ fn empty_tuple_arguments(content: &str) -> Cow<'_, str> {
 }
 
 /// Swift `#if COND` … `#endif` (with `#elseif` / `#else` branches) whose branches hold only
-/// attributes (`@MainActor`) and that a declaration or attribute follows: the directive lines
-/// become spaces, so the grammar reads the attributes on the declaration. A block with anything
-/// else in it, or never closed, is left as it is.
+/// attributes (`@MainActor`, or `@available(` with its arguments on the lines below, up to the
+/// `)` that closes it) and that a declaration or attribute follows: the directive lines become
+/// spaces, so the grammar reads the attributes on the declaration. A block with anything else in
+/// it, or never closed, is left as it is.
 fn blank_attribute_conditions(content: &str) -> Cow<'_, str> {
     if !content.contains("#if") {
         return Cow::Borrowed(content);
@@ -102,15 +103,31 @@ fn blank_attribute_conditions(content: &str) -> Cow<'_, str> {
         }
         let mut directives = vec![index];
         let mut end = None;
+        // Open parentheses of an attribute's arguments spanning lines.
+        let mut open = 0usize;
         for (at, line) in lines.iter().enumerate().skip(index + 1) {
             let text = line.trim();
+            if open > 0 {
+                match parentheses_after(text, open) {
+                    Some(left) => open = left,
+                    None => break,
+                }
+                continue;
+            }
+            if text.starts_with('@') {
+                match parentheses_after(text, 0) {
+                    Some(left) => open = left,
+                    None => break,
+                }
+                continue;
+            }
             if directive(line, "#endif") {
                 directives.push(at);
                 end = Some(at);
                 break;
             } else if directive(line, "#elseif") || directive(line, "#else") {
                 directives.push(at);
-            } else if !(text.is_empty() || text.starts_with('@') || text.starts_with("//")) {
+            } else if !(text.is_empty() || text.starts_with("//")) {
                 break;
             }
         }
@@ -161,6 +178,26 @@ fn blank_attribute_conditions(content: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// The parentheses still open after `line` when `open` were open before it (strings and a
+/// trailing `//` comment skipped); `None` when it closes more than were open.
+fn parentheses_after(line: &str, mut open: usize) -> Option<usize> {
+    let mut in_string = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if in_string => {
+                chars.next();
+            }
+            '"' => in_string = !in_string,
+            '/' if !in_string && chars.peek() == Some(&'/') => break,
+            '(' if !in_string => open += 1,
+            ')' if !in_string => open = open.checked_sub(1)?,
+            _ => {}
+        }
+    }
+    Some(open)
 }
 
 /// A later trailing closure's label on its own line (`Button {` … `}` then `label: {`, as SwiftUI

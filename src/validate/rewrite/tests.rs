@@ -80,10 +80,14 @@ fn swift_empty_tuple_arguments_and_attribute_conditions() {
             "import Combine\nfunc f() -> AnyPublisher<Void, Never> {\n    return Just(()).eraseToAnyPublisher()\n}\n",
             "#if os(iOS)\n@MainActor\n#endif\nfinal class A {\n    var x = 1\n}\n",
             "#if compiler(>=5.9)\n@preconcurrency\n#else\n@available(*, deprecated)\n#endif\nfunc run() {}\n",
+            "extension R {\n  #if FLAG\n    @available(\n      *,\n      deprecated\n    )\n  #endif\n  func b() {}\n}\n",
+            "extension R {\n  #if FLAG\n    @available(\n      *,\n      deprecated,\n      message: \"use c() (it (waits))\"\n    )\n  #else\n    @available(\n      iOS,\n      deprecated: 9999\n    )\n  #endif\n  public func b() {}\n}\n",
         ],
         &[
             "func f() {\n    return Just(()).erase(\n}\n",
             "#if os(iOS)\n@MainActor\n#endif\nfinal class A {\n    var x = \n}\n",
+            "extension R {\n  #if FLAG\n    @available(\n      *,\n      deprecated\n    )\n  #endif\n  func b( {}\n}\n",
+            "extension R {\n  #if FLAG\n    @available(\n      *,\n      deprecated\n  #endif\n  func b() {}\n}\n",
         ],
     );
 }
