@@ -81,6 +81,33 @@ fn every_import_form_in_javascript_and_a_missing_relative_file() {
     );
 }
 
+/// React Native picks a file by platform (`player.ios.tsx`, `player.native.ts`): a relative import
+/// of one resolves, as a folder's platform index does; a misspelled name still blocks.
+#[test]
+fn a_relative_import_of_a_platform_file_resolves() {
+    let project = npm_workspace();
+    project.write(
+        "packages/api/src/player.ios.tsx",
+        "export const Player = 1;\n",
+    );
+    project.write(
+        "packages/api/src/player.android.tsx",
+        "export const Player = 2;\n",
+    );
+    project.write(
+        "packages/api/src/storage/index.native.ts",
+        "export const get = 1;\n",
+    );
+    let content = "import { Player } from './player';\nimport { get } from './storage';\nimport { Other } from './playr';\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("packages/api/src/screen.ts", content, None),
+    );
+    let reason = answer.reason();
+    assert!(reason.contains("Cannot find module './playr'"), "{reason}");
+    assert_eq!(reason.matches("[imports]").count(), 1, "{reason}");
+}
+
 #[test]
 fn declared_but_not_installed_warns_and_only_added_imports_count() {
     let project = npm_workspace();

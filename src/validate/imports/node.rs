@@ -34,6 +34,11 @@ const EXTENSIONS: &[&str] = &[
     ".json", ".node", ".vue", ".svelte",
 ];
 
+/// Platform suffixes React Native's bundler (and TypeScript's `moduleSuffixes`) try before the
+/// extension: `./player` loads `player.ios.tsx` on iOS, `player.native.ts` on every native
+/// platform. A relative import with any of them resolves (a misspelled name has none of them).
+const PLATFORMS: &[&str] = &[".native", ".ios", ".android", ".web", ".windows", ".macos"];
+
 /// A `.js`-family extension written for a TypeScript source, and what it may stand for.
 const SOURCE_FOR: &[(&str, &[&str])] = &[
     (".js", &[".ts", ".tsx", ".d.ts"]),
@@ -444,11 +449,22 @@ fn exists_as_module(path: &Path) -> bool {
     if EXTENSIONS.iter().any(|extension| with(extension)) {
         return true;
     }
+    let for_a_platform = |stem: &str| {
+        PLATFORMS.iter().any(|platform| {
+            EXTENSIONS
+                .iter()
+                .any(|extension| PathBuf::from(format!("{stem}{platform}{extension}")).is_file())
+        })
+    };
+    if for_a_platform(&text) {
+        return true;
+    }
     path.is_dir()
         && (path.join("package.json").is_file()
             || EXTENSIONS
                 .iter()
-                .any(|extension| path.join(format!("index{extension}")).is_file()))
+                .any(|extension| path.join(format!("index{extension}")).is_file())
+            || for_a_platform(&path.join("index").to_string_lossy()))
 }
 
 fn is_relative(specifier: &str) -> bool {
