@@ -28,14 +28,15 @@ use crate::validate::{Diagnostic, Report, Severity, Source, rewrite};
 const JUDGED: usize = 100;
 
 /// Checks `source` with `language`'s grammar and adds the findings to `report`; `before` is the
-/// file before the edit, when known.
+/// file before the edit, when known. Returns the file's tree when the grammar read the file as
+/// written (no misread undone), for the checks after it (the added imports) to walk.
 pub(crate) fn check(
     tools: &Tools,
     source: &Source<'_>,
     before: Option<&str>,
     language: Language,
     report: &mut Report,
-) {
+) -> Option<tree_sitter::Tree> {
     if is_template(language, source.content) {
         if !errors(source.content, language, 1)
             .unwrap_or_default()
@@ -48,24 +49,31 @@ pub(crate) fn check(
                 language.name().to_uppercase(),
             ));
         }
-        return;
+        return None;
     }
-    let found = match errors(source.content, language, JUDGED) {
-        Ok(found) => found,
-        Err(why) => {
-            return report
-                .notes
-                .push(format!("{}: {why}; not checked", source.display_path));
-        }
-    };
+    let prepared = rewrite::prepare(language, source.content);
+    let (tree, found) =
+        match treesitter::parse_rewritten(source.content, &prepared, language, JUDGED) {
+            Ok(parsed) => parsed,
+            Err(why) => {
+                report
+                    .notes
+                    .push(format!("{}: {why}; not checked", source.display_path));
+                return None;
+            }
+        };
+    let tree = matches!(prepared, std::borrow::Cow::Borrowed(_)).then_some(tree);
     match tools.judge(language, source, !found.is_empty()) {
-        Verdict::Accepts => return,
-        Verdict::Rejects(own) if !own.is_empty() => return report.diagnostics.extend(own),
+        Verdict::Accepts => return tree,
+        Verdict::Rejects(own) if !own.is_empty() => {
+            report.diagnostics.extend(own);
+            return tree;
+        }
         Verdict::Rejects(_) => {}
         Verdict::Undecided(note) => report.notes.extend(note),
     }
     if found.is_empty() {
-        return;
+        return tree;
     }
     let trust = trust::trust(language, source.content);
     let severities = severities(trust, &found, source, before, language);
@@ -90,6 +98,7 @@ pub(crate) fn check(
         });
     }
     report.diagnostics.extend(judged);
+    tree
 }
 
 /// An edit that left a file's brackets unbalanced when they balanced before it, in a file the

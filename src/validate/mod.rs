@@ -314,10 +314,12 @@ impl Validators {
             | Language::Tsx
             | Language::Go
             | Language::Rust => {
-                grammar::check(&self.tools, source, before, language, report);
-                self.imports.check(source, language, report);
+                let tree = grammar::check(&self.tools, source, before, language, report);
+                self.imports.check(source, language, tree.as_ref(), report);
             }
-            _ => grammar::check(&self.tools, source, before, language, report),
+            _ => {
+                grammar::check(&self.tools, source, before, language, report);
+            }
         }
     }
 }

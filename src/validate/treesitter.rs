@@ -96,6 +96,16 @@ pub(crate) fn parse_rewritten_errors(
     language: Language,
     limit: usize,
 ) -> Result<Vec<SyntaxError>, String> {
+    parse_rewritten(content, prepared, language, limit).map(|(_, found)| found)
+}
+
+/// [`parse_rewritten_errors`] with the tree of `prepared` it read them from.
+pub(crate) fn parse_rewritten(
+    content: &str,
+    prepared: &str,
+    language: Language,
+    limit: usize,
+) -> Result<(tree_sitter::Tree, Vec<SyntaxError>), String> {
     let Some(grammar) = grammar(language) else {
         return Err(format!(
             "this build of car has no {} grammar (enable the `extra-grammars` feature)",
@@ -110,7 +120,7 @@ pub(crate) fn parse_rewritten_errors(
         found.sort_by_key(|error| (error.line, error.column));
         found.truncate(limit);
     }
-    Ok(found)
+    Ok((tree, found))
 }
 
 /// Rust: a file holds items (`fn`, `struct`, `use`, `impl`, a macro invocation, …), never

@@ -63,8 +63,14 @@ fn is_conditional(node: Node<'_>) -> bool {
     false
 }
 
-/// The imports of `content` (as `language`) whose module name starts on one of `added`'s lines.
-pub(crate) fn added_imports(language: Language, content: &str, added: &[AddedLine]) -> Vec<Import> {
+/// The imports of `content` (as `language`) whose module name starts on one of `added`'s lines;
+/// `tree` is `content`'s parse when the caller has one.
+pub(crate) fn added_imports(
+    language: Language,
+    content: &str,
+    added: &[AddedLine],
+    tree: Option<&tree_sitter::Tree>,
+) -> Vec<Import> {
     let words: &[&str] = match language {
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             &["import", "require", "from"]
@@ -83,10 +89,18 @@ pub(crate) fn added_imports(language: Language, content: &str, added: &[AddedLin
     if lines.is_empty() {
         return Vec::new();
     }
-    let Some(tree) =
-        treesitter::grammar(language).and_then(|grammar| treesitter::parse(&grammar, content).ok())
-    else {
-        return Vec::new();
+    let parsed;
+    let tree = match tree {
+        Some(tree) => tree,
+        None => {
+            let Some(own) = treesitter::grammar(language)
+                .and_then(|grammar| treesitter::parse(&grammar, content).ok())
+            else {
+                return Vec::new();
+            };
+            parsed = own;
+            &parsed
+        }
     };
     let spans = line_spans(content, &lines);
     let mut found = Vec::new();
@@ -267,7 +281,7 @@ mod tests {
     use super::*;
 
     fn imports(language: Language, content: &str) -> Vec<String> {
-        added_imports(language, content, &AddedLine::every_line(content))
+        added_imports(language, content, &AddedLine::every_line(content), None)
             .into_iter()
             .map(|import| import.specifier)
             .collect()
@@ -291,6 +305,7 @@ mod tests {
             Language::JavaScript,
             content,
             &AddedLine::every_line(content),
+            None,
         )
         .into_iter()
         .map(|import| (import.specifier, import.is_conditional))
@@ -314,12 +329,12 @@ mod tests {
     fn only_imports_on_added_lines() {
         let content = "import a from 'old';\nimport b from 'new';\n";
         let added = AddedLine::numbered(&[(2, "import b from 'new';")]);
-        let found = added_imports(Language::TypeScript, content, &added);
+        let found = added_imports(Language::TypeScript, content, &added, None);
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].line, found[0].column), (2, 16));
         assert_eq!(found[0].specifier, "new");
         let untouched = AddedLine::numbered(&[(3, "const x = 1;")]);
-        assert!(added_imports(Language::TypeScript, content, &untouched).is_empty());
+        assert!(added_imports(Language::TypeScript, content, &untouched, None).is_empty());
     }
 
     #[test]

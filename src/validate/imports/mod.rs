@@ -55,12 +55,19 @@ impl Imports {
         }
     }
 
-    /// Checks the imports `source`'s edit added, in `language`.
-    pub(crate) fn check(&self, source: &Source<'_>, language: Language, report: &mut Report) {
+    /// Checks the imports `source`'s edit added, in `language`; `tree` is the file's parse when
+    /// the syntax check made one (else the file is parsed here, when an added line may import).
+    pub(crate) fn check(
+        &self,
+        source: &Source<'_>,
+        language: Language,
+        tree: Option<&tree_sitter::Tree>,
+        report: &mut Report,
+    ) {
         if is_declaration_file(source.path) {
             return;
         }
-        let imports = found::added_imports(language, source.content, source.added);
+        let imports = found::added_imports(language, source.content, source.added, tree);
         if imports.is_empty() {
             return;
         }
