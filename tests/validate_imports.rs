@@ -441,3 +441,51 @@ fn a_hallucinated_go_module_imported_twice_becomes_a_lesson_of_its_module() {
         "{text}"
     );
 }
+
+/// The agent writes the file that imports a module first, then the module: the first write is
+/// told to fix the path or go on, and the stop, which checks the file again, does not hold the
+/// resolved import against it (a file with errors is validated again at the stop).
+#[test]
+fn an_import_of_a_module_written_next_is_not_held_against_the_stop() {
+    let project = npm_workspace();
+    let importer = "import { retryDelay } from './retry-timing.js';\nexport const first = retryDelay(1);\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("packages/api/src/client.ts", importer, None),
+    );
+    let reason = answer.reason();
+    assert!(
+        reason.contains("fix the path, or create the file (if you are about to, go on: the stop checks again)"),
+        "{reason}"
+    );
+    let module = "export function retryDelay(attempt: number): number {\n  return attempt * 100;\n}\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("packages/api/src/retry-timing.ts", module, None),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    let stop = crate::review_helpers::stop(&project);
+    assert!(stop.is_block(), "the review is asked for: {stop:?}");
+    assert!(
+        !stop.reason().contains("Cannot find module"),
+        "the resolved import is not an error at the stop: {}",
+        stop.reason()
+    );
+    // Python too: the module created after the file importing it.
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("tools/report.py", "import report_helpers\n\nreport_helpers.run()\n", None),
+    );
+    assert!(answer.is_block(), "{answer:?}");
+    project.hook(
+        "post-tool-use",
+        &project.write_payload("tools/report_helpers.py", "def run():\n    return 1\n", None),
+    );
+    let stop = crate::review_helpers::stop(&project);
+    assert!(stop.is_block(), "{stop:?}");
+    assert!(
+        !stop.reason().contains("No module named"),
+        "{}",
+        stop.reason()
+    );
+}

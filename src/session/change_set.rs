@@ -7,8 +7,9 @@
 //! ([`crate::gate::session_view`]), so the three never disagree.
 //!
 //! Invariants: a file is validated at the stop only when its version on disk was never validated
-//! (changed outside the edit tools, or its errors were found in another version: most stops
-//! re-check nothing); the validators are the pipeline's, handed in as a
+//! (changed outside the edit tools, or its errors were found in another version) or when it holds
+//! errors (an import's error depends on other files: the module the agent created after the file
+//! that imports it); most stops re-check nothing; the validators are the pipeline's, handed in as a
 //! [`Revalidate`] (this layer sets up no validator); a file that cannot be checked keeps its
 //! errors; a notebook keeps its cell errors (its cells are checked one by one by the edit hook).
 
@@ -63,14 +64,22 @@ fn is_readable_size(session: Session<'_>, file: &str) -> bool {
 
 /// `validated` events for the files whose version on disk was never validated: changed outside
 /// the edit tools (a shell command, a generator: validated here like an edited file, so their
-/// errors block the stop the same way), or holding errors found in another version.
+/// errors block the stop the same way), or holding errors found in another version; and for the
+/// files with errors, which another file may have resolved since (a module created after the file
+/// that imports it).
 fn revalidate(session: Session<'_>, snapshot: &Snapshot, validate: &dyn Revalidate) -> Vec<Event> {
+    let has_errors = |file: &String| {
+        snapshot
+            .validated
+            .get(file)
+            .is_some_and(|errors| !errors.is_empty())
+    };
     let stale: Vec<&String> = snapshot
         .files
         .iter()
         .filter(|(file, version)| {
             version.is_some()
-                && snapshot.validated_versions.get(*file) != Some(*version)
+                && (snapshot.validated_versions.get(*file) != Some(*version) || has_errors(file))
                 && !file.ends_with(".ipynb")
                 && !snapshot.ignored.contains(*file)
                 && is_readable_size(session, file)
@@ -168,10 +177,11 @@ mod tests {
             clock: Clock::fixed(2),
             id: "s",
         };
-        assert!(
-            refresh(session, &mut snapshot, None, &Fake).is_empty(),
-            "an unchanged file is not checked again"
-        );
+        // An unchanged file with errors is checked again (another file may have resolved them:
+        // the module it imports, created since); they are still there.
+        let again = refresh(session, &mut snapshot, None, &Fake);
+        assert!(matches!(again[..], [Event::Validated { .. }]), "{again:?}");
+        assert_eq!(snapshot.unresolved_errors().len(), 1);
         std::fs::write(&path, "{}").unwrap();
         let events = refresh(session, &mut snapshot, None, &Fake);
         assert_eq!(events.len(), 2, "{events:?}");
@@ -211,9 +221,24 @@ mod tests {
             "{events:?}"
         );
         assert_eq!(snapshot.unresolved_errors().len(), 1, "its errors block");
+        // Fixed by another tool: checked once more, then a clean version is never checked again.
+        std::fs::write(&path, "{}").unwrap();
+        snapshot.apply_event(
+            3,
+            Event::Reconciled {
+                file: file.clone(),
+                hash: Some(content_hash(b"{}")),
+            },
+        );
+        let events = refresh(session, &mut snapshot, None, &Fake);
+        assert!(
+            matches!(events[..], [Event::Validated { .. }]),
+            "{events:?}"
+        );
+        assert!(snapshot.unresolved_errors().is_empty());
         assert!(
             refresh(session, &mut snapshot, None, &Fake).is_empty(),
-            "a validated version is not checked again"
+            "a version validated clean is not checked again"
         );
     }
 }

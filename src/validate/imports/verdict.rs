@@ -92,7 +92,7 @@ impl Verdict {
                 "Cannot find module '{specifier}': no node_modules up the tree holds it and no package.json declares it (TS2307); install the package you meant or use one that exists"
             ),
             Verdict::Missing(Missing::File) => format!(
-                "Cannot find module '{specifier}': no such file, with any extension or as a folder with an index file (TS2307)"
+                "Cannot find module '{specifier}': no such file, with any extension or as a folder with an index file (TS2307); fix the path, or create the file (if you are about to, go on: the stop checks again)"
             ),
             Verdict::Missing(Missing::GoPackage { go_mod }) => format!(
                 "no required module provides package {specifier}: no `require` or `replace` of {} covers it (go build fails); `go get` the module you meant or use one that exists",
