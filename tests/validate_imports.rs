@@ -448,17 +448,21 @@ fn a_hallucinated_go_module_imported_twice_becomes_a_lesson_of_its_module() {
 #[test]
 fn an_import_of_a_module_written_next_is_not_held_against_the_stop() {
     let project = npm_workspace();
-    let importer = "import { retryDelay } from './retry-timing.js';\nexport const first = retryDelay(1);\n";
+    let importer =
+        "import { retryDelay } from './retry-timing.js';\nexport const first = retryDelay(1);\n";
     let answer = project.hook(
         "post-tool-use",
         &project.write_payload("packages/api/src/client.ts", importer, None),
     );
     let reason = answer.reason();
     assert!(
-        reason.contains("fix the path, or create the file (if you are about to, go on: the stop checks again)"),
+        reason.contains(
+            "fix the path, or create the file (if you are about to, go on: the stop checks again)"
+        ),
         "{reason}"
     );
-    let module = "export function retryDelay(attempt: number): number {\n  return attempt * 100;\n}\n";
+    let module =
+        "export function retryDelay(attempt: number): number {\n  return attempt * 100;\n}\n";
     let answer = project.hook(
         "post-tool-use",
         &project.write_payload("packages/api/src/retry-timing.ts", module, None),
@@ -474,12 +478,20 @@ fn an_import_of_a_module_written_next_is_not_held_against_the_stop() {
     // Python too: the module created after the file importing it.
     let answer = project.hook(
         "post-tool-use",
-        &project.write_payload("tools/report.py", "import report_helpers\n\nreport_helpers.run()\n", None),
+        &project.write_payload(
+            "tools/report.py",
+            "import report_helpers\n\nreport_helpers.run()\n",
+            None,
+        ),
     );
     assert!(answer.is_block(), "{answer:?}");
     project.hook(
         "post-tool-use",
-        &project.write_payload("tools/report_helpers.py", "def run():\n    return 1\n", None),
+        &project.write_payload(
+            "tools/report_helpers.py",
+            "def run():\n    return 1\n",
+            None,
+        ),
     );
     let stop = crate::review_helpers::stop(&project);
     assert!(stop.is_block(), "{stop:?}");

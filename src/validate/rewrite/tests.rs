@@ -246,3 +246,15 @@ fn html_processing_instructions() {
     assert_eq!(prepared.lines().count(), valid.lines().count());
     assert_eq!(errors(Language::Html, &prepared), 0, "{prepared}");
 }
+
+/// The TypeScript rewrites run on every edit of a TypeScript file: common code that holds their
+/// words (`margin:`, `export default function App(`, `f({ a })`) is left as it is, borrowed.
+#[test]
+fn typescript_code_that_only_looks_like_a_misread_is_not_rewritten() {
+    let content = "export default function App() {\n  const style = { margin: 0, within: 1 };\n  for (const k in style) {}\n  return render({ style, key: 'a' }, abstractFactory);\n}\nconst x = <T,>(v: T) => v;\n";
+    assert!(matches!(
+        prepare(Language::TypeScript, content),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    assert_eq!(errors(Language::Tsx, content), 0);
+}

@@ -74,42 +74,50 @@ fn blank_import_types(content: &str) -> Cow<'_, str> {
 /// next line's first indentation character becomes `;`, the separator TypeScript inserts.
 fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
     static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let signature = SIGNATURE.get_or_init(|| {
-        // A type parameter: a name, then an `extends` or `=` type whose `<…>` nest one level.
-        let bound = r"[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*";
-        let parameter = format!(r"[A-Za-z_$][\w$]*(?:(?:[ \t]+extends\b|[ \t]*=){bound})?");
-        Regex::new(&format!(
-            r"^[ \t]+<{parameter}(?:,[ \t]*{parameter})*>[ \t]*\("
-        ))
-        .expect("valid regex")
-    });
-    if !content.contains("\n ") && !content.contains("\n\t") {
-        return Cow::Borrowed(content);
-    }
-    let mut out = String::with_capacity(content.len());
+    let signature = || {
+        SIGNATURE.get_or_init(|| {
+            // A type parameter: a name, then an `extends` or `=` type whose `<…>` nest one level.
+            let bound = r"[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*";
+            let parameter = format!(r"[A-Za-z_$][\w$]*(?:(?:[ \t]+extends\b|[ \t]*=){bound})?");
+            Regex::new(&format!(
+                r"^[ \t]+<{parameter}(?:,[ \t]*{parameter})*>[ \t]*\("
+            ))
+            .expect("valid regex")
+        })
+    };
+    // The offsets of the lines whose first indentation character becomes `;`.
+    let mut separated = Vec::new();
+    let mut offset = 0;
     let mut previous_end: Option<char> = None;
-    let mut changed = false;
     for line in content.split_inclusive('\n') {
         let ends_member = previous_end.is_some_and(|end| {
             end.is_alphanumeric() || matches!(end, '_' | '$' | ')' | ']' | '}' | '>')
         });
-        if ends_member && signature.is_match(line) {
-            out.push(';');
-            out.push_str(&line[1..]);
-            changed = true;
-        } else {
-            out.push_str(line);
+        // The pattern is compiled only for an indented line that opens `<name` and holds `(`.
+        let code = line.trim_start_matches([' ', '\t']);
+        let may_open = code.len() < line.len()
+            && code.strip_prefix('<').is_some_and(|rest| {
+                rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            })
+            && code.contains('(');
+        if ends_member && may_open && signature().is_match(line) {
+            separated.push(offset);
         }
-        let code = line.trim_end();
-        if !code.is_empty() {
-            previous_end = code.chars().last();
+        let trimmed = line.trim_end();
+        if !trimmed.is_empty() {
+            previous_end = trimmed.chars().last();
         }
+        offset += line.len();
     }
-    if changed {
-        Cow::Owned(out)
-    } else {
-        Cow::Borrowed(content)
+    if separated.is_empty() {
+        return Cow::Borrowed(content);
     }
+    let mut out = content.to_string();
+    for at in separated {
+        // A space or tab (one byte) becomes `;`.
+        out.replace_range(at..at + 1, ";");
+    }
+    Cow::Owned(out)
 }
 
 /// `typeof import("./m")` → `typeof _______________`: a type query of an identifier, which the
@@ -132,7 +140,15 @@ fn blank_typeof_imports(content: &str) -> Cow<'_, str> {
 /// `export default function (` / `export default function <T>(` → `export function ______(`:
 /// the grammar reads a named function signature, not a nameless one without a body.
 fn name_default_function_signatures(content: &str) -> Cow<'_, str> {
-    if !content.contains("default") {
+    let candidate = content.match_indices("default").any(|(at, _)| {
+        let rest = content[at + 7..].trim_start_matches([' ', '\t']);
+        rest.strip_prefix("function").is_some_and(|after| {
+            after
+                .trim_start_matches([' ', '\t'])
+                .starts_with(['(', '<'])
+        })
+    });
+    if !candidate {
         return Cow::Borrowed(content);
     }
     static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
@@ -206,35 +222,120 @@ fn separate_global_augmentations(content: &str) -> Cow<'_, str> {
 }
 
 /// Names the grammar takes for keywords where TypeScript takes them for names: a member named
-/// `abstract`, `in` or `instanceof` (`abstract: boolean;`, `in?: {`) loses its last letter to `_`; a mapped type's key named
-/// `type` (`[type in keyof T]`) becomes `typ_`; `keyof readonly T[]` loses `readonly`.
+/// `abstract`, `in` or `instanceof` (`abstract: boolean;`, `in?: {`) loses its last letter to `_`;
+/// a mapped type's key named `type` (`[type in keyof T]`) becomes `typ_`; `keyof readonly T[]`
+/// loses `readonly`. A scan of the words' occurrences, no pattern: it runs on every TypeScript
+/// file, and these words are common.
 fn rename_keyword_members(content: &str) -> Cow<'_, str> {
-    if !["abstract", "in?", "in:", "instanceof", " in keyof"]
-        .iter()
-        .any(|word| content.contains(word))
-    {
-        return Cow::Borrowed(content);
-    }
-    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let pattern = PATTERN.get_or_init(|| {
-        Regex::new(r"(?m)(?:(^[ \t]*|[{;,][ \t]*)(abstract|instanceof|in)([ \t]*\??[ \t]*:))|(\[[ \t]*)type([ \t]+in[ \t])|(\bkeyof[ \t]+)readonly([ \t]+[A-Za-z_$(\[])")
-            .expect("valid regex")
-    });
-    pattern.replace_all(content, |found: &regex::Captures<'_>| {
-        if let Some(before) = found.get(1) {
-            let word = &found[2];
-            format!(
-                "{}{}_{}",
-                before.as_str(),
-                &word[..word.len() - 1],
-                &found[3]
-            )
-        } else if let Some(before) = found.get(4) {
-            format!("{}typ_{}", before.as_str(), &found[5])
-        } else {
-            format!("{}        {}", &found[6], &found[7])
+    let bytes = content.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let mut set = |at: usize, replacement: &[u8]| {
+        out.get_or_insert_with(|| bytes.to_vec())[at..at + replacement.len()]
+            .copy_from_slice(replacement);
+    };
+    for word in ["abstract", "instanceof", "in"] {
+        for (at, _) in content.match_indices(word) {
+            if member_starts_before(bytes, at) && colon_follows(bytes, at + word.len()) {
+                set(at + word.len() - 1, b"_");
+            }
         }
-    })
+    }
+    for (at, _) in content.match_indices("type") {
+        let opens_key = skip_blanks_back(bytes, at).is_some_and(|before| bytes[before] == b'[');
+        let rest = &bytes[at + 4..];
+        let blanks = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        if opens_key
+            && blanks > 0
+            && rest[blanks..].starts_with(b"in")
+            && rest
+                .get(blanks + 2)
+                .is_some_and(|b| matches!(b, b' ' | b'\t'))
+        {
+            set(at + 3, b"_");
+        }
+    }
+    for (at, _) in content.match_indices("keyof") {
+        if at > 0 && is_name_byte(bytes[at - 1]) {
+            continue;
+        }
+        let rest = &bytes[at + 5..];
+        let blanks = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let after = &rest[blanks..];
+        if blanks == 0 || !after.starts_with(b"readonly") {
+            continue;
+        }
+        let more = after[8..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let next = after.get(8 + more).copied();
+        if more > 0
+            && next
+                .is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'$' | b'(' | b'['))
+        {
+            set(at + 5 + blanks, b"        ");
+        }
+    }
+    match out {
+        // Only ASCII bytes were replaced by ASCII bytes: still UTF-8.
+        Some(changed) => {
+            Cow::Owned(String::from_utf8(changed).unwrap_or_else(|_| content.to_string()))
+        }
+        None => Cow::Borrowed(content),
+    }
+}
+
+fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$')
+}
+
+/// The index of the last byte before `at` that is not a space or tab on its line (`None`: only
+/// blanks back to the line's start).
+fn skip_blanks_back(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut index = at;
+    while index > 0 {
+        index -= 1;
+        match bytes[index] {
+            b' ' | b'\t' => continue,
+            b'\n' => return None,
+            _ => return Some(index),
+        }
+    }
+    None
+}
+
+/// Whether a member's name may start at `at`: at a line's start (after indentation) or after
+/// `{`, `;` or `,` (blanks between), and not inside a longer name.
+fn member_starts_before(bytes: &[u8], at: usize) -> bool {
+    if at > 0 && is_name_byte(bytes[at - 1]) {
+        return false;
+    }
+    match skip_blanks_back(bytes, at) {
+        None => true,
+        Some(before) => matches!(bytes[before], b'{' | b';' | b','),
+    }
+}
+
+/// Whether `:` follows `at` (blanks and one `?` between), ending a member's name there.
+fn colon_follows(bytes: &[u8], at: usize) -> bool {
+    let mut index = at;
+    let mut question = false;
+    while let Some(&byte) = bytes.get(index) {
+        match byte {
+            b' ' | b'\t' => {}
+            b'?' if !question => question = true,
+            b':' => return true,
+            _ => return false,
+        }
+        index += 1;
+    }
+    false
 }
 
 /// A function type whose parameter is a destructuring pattern with a renamed or nested property
@@ -243,7 +344,17 @@ fn rename_keyword_members(content: &str) -> Cow<'_, str> {
 /// function but not in a function type. Only a pattern of names, renames and one nested level of
 /// names, on one line.
 fn name_destructured_type_parameters(content: &str) -> Cow<'_, str> {
-    if !content.contains("({") {
+    // Compiling the pattern costs more than parsing most files: only when a line holds `({`, a
+    // `:` inside the braces (a rename or a nested pattern) and `}` then `:` or `?:` after them.
+    let candidate = content.match_indices("({").any(|(at, _)| {
+        let rest = &content[at + 2..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        line.match_indices('}').any(|(close, _)| {
+            let after = line[close + 1..].trim_start_matches([' ', '\t']);
+            line[..close].contains(':') && (after.starts_with(':') || after.starts_with("?:"))
+        })
+    });
+    if !candidate {
         return Cow::Borrowed(content);
     }
     static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
