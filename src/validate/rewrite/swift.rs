@@ -53,8 +53,20 @@ fn blank_sending_results(content: &str) -> Cow<'_, str> {
 /// → every attribute but the last becomes spaces: the grammar reads one attribute on a parameter,
 /// not two. Only attributes of a plain form (`@Name`, `@Name<T>`, `@Name(args)`) are blanked.
 fn blank_stacked_parameter_attributes(content: &str) -> Cow<'_, str> {
-    // The pattern is compiled only for a file with a line holding two attributes.
-    if !content.lines().any(|line| line.matches('@').count() > 1) {
+    // The pattern is compiled only for a file with a line holding two attributes, the first
+    // right after `(` or `,` (on that line, or ending the line above): a parameter's.
+    let mut above = "";
+    let candidate = content.lines().any(|line| {
+        let opens_parameter = |before: &str| before.ends_with(['(', ',']);
+        let found = line.matches('@').count() > 1
+            && line.find('@').is_some_and(|first| {
+                let before = line[..first].trim_end();
+                opens_parameter(before) || (before.is_empty() && opens_parameter(above.trim_end()))
+            });
+        above = line;
+        found
+    });
+    if !candidate {
         return Cow::Borrowed(content);
     }
     static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
@@ -206,10 +218,6 @@ fn parentheses_after(line: &str, mut open: usize) -> Option<usize> {
 /// above is the `}` of a closure that a call opened at the label's indentation
 /// ([`opens_a_call`]): after any other `}` a label there is no Swift.
 fn blank_own_line_closure_labels(content: &str) -> Cow<'_, str> {
-    static LABEL: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let label = LABEL.get_or_init(|| {
-        Regex::new(r"^([ \t]*)([A-Za-z_]\w*[ \t]*:)[ \t]*\{").expect("valid regex")
-    });
     if !content.contains(": {") && !content.contains(":{") {
         return Cow::Borrowed(content);
     }
@@ -217,16 +225,15 @@ fn blank_own_line_closure_labels(content: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(content.len());
     let mut changed = false;
     for (index, line) in lines.iter().enumerate() {
-        let found = label.captures(line).filter(|found| {
+        let found = own_line_label(line).filter(|&(start, end)| {
+            let indented = &line[..start];
             index > 0
-                && indentation(lines[index - 1]) == &found[1]
-                && !found[2].starts_with("default")
-                && closes_a_call(&lines[..index], &found[1])
+                && indentation(lines[index - 1]) == indented
+                && !line[start..end].starts_with("default")
+                && closes_a_call(&lines[..index], indented)
         });
         match found {
-            Some(found) => {
-                let start = found[1].len();
-                let end = start + found[2].len();
+            Some((start, end)) => {
                 out.push_str(&line[..start]);
                 out.push_str(&" ".repeat(end - start));
                 out.push_str(&line[end..]);
@@ -240,6 +247,29 @@ fn blank_own_line_closure_labels(content: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(content)
     }
+}
+
+/// `label:` starting a line (after its indentation) and followed by `{`: the byte range of the
+/// name and its colon.
+fn own_line_label(line: &str) -> Option<(usize, usize)> {
+    let start = line.len() - line.trim_start_matches([' ', '\t']).len();
+    let rest = &line[start..];
+    if !rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
+    let name = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let after_name = &rest[name..];
+    let colon = after_name
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix(':')?;
+    let end =
+        start + name + (after_name.len() - after_name.trim_start_matches([' ', '\t']).len()) + 1;
+    colon
+        .trim_start_matches([' ', '\t'])
+        .starts_with('{')
+        .then_some((start, end))
 }
 
 fn indentation(line: &str) -> &str {
