@@ -128,6 +128,7 @@ fn floor_cases(root: &Path) -> Vec<Case> {
     let root = project(root, 1_000);
     std::fs::write(root.join("notes.txt"), "plain text\n".repeat(100)).expect("write");
     std::fs::write(root.join("app.ts"), typescript_file(100)).expect("write");
+    std::fs::write(root.join("ui.ts"), everyday_typescript_file(100)).expect("write");
     std::fs::write(root.join("app.py"), python_file(100)).expect("write");
     for (name, unit) in OTHER_FILES {
         std::fs::write(root.join(name), repeat_to_lines(unit, 100)).expect("write");
@@ -143,6 +144,12 @@ fn floor_cases(root: &Path) -> Vec<Case> {
             "TypeScript 100 lines",
             &root,
             "app.ts",
+            "  const total = values.reduce((a, b) => a + b, 0);",
+        ),
+        case(
+            "TypeScript 100 lines, the rewrites' words",
+            &root,
+            "ui.ts",
             "  const total = values.reduce((a, b) => a + b, 0);",
         ),
         case(
@@ -430,6 +437,24 @@ fn typescript_file(lines: usize) -> String {
     while text.lines().count() < lines - 1 {
         text.push_str(&format!(
             "/** Summarizes rows by name for report {index}; rows without the active tag are skipped. */\nexport function summarizeRowsByName{index}(rows: readonly Row[], threshold = {index}): Map<string, number> {{\n  const summary = new Map<string, number>(); // one entry per row name and tag\n  for (const row of rows.filter((candidate) => candidate.tags.includes(\"active\"))) {{\n    const aboveThreshold = row.values.filter((value) => value > threshold);\n    summary.set(`${{row.name}}-${{row.id}}-{index}`, aboveThreshold.length);\n  }}\n  return summary;\n}}\n\n"
+        ));
+        index += 1;
+    }
+    text.push_str("  const total = values.reduce((a, b) => a + b, 0);\n");
+    text
+}
+
+/// TypeScript that holds the words the misread rewrites look for (`margin:`, `abstract`,
+/// `export default function`, `({`, an indented `<`, `in`), none of it a misread: their scans
+/// must turn it away before any pattern is compiled.
+fn everyday_typescript_file(lines: usize) -> String {
+    let mut text = String::from(
+        "export default function App(props: { title: string }) {\n  return render({ title: props.title, key: 'app' });\n}\n\n",
+    );
+    let mut index = 0;
+    while text.lines().count() < lines - 1 {
+        text.push_str(&format!(
+            "export abstract class Panel{index} {{\n  style = {{ margin: {index}, padding: 2, within: true }};\n  keys(row: Record<string, number>): string[] {{\n    const out: string[] = [];\n    for (const key in row) out.push(key);\n    return out.filter((key) => key.length > {index});\n  }}\n  abstract draw(): void;\n}}\n\n"
         ));
         index += 1;
     }
