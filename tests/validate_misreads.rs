@@ -45,6 +45,10 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
             "src/Json.kt",
             "fun render(name: String) = $$\"\"\"{ \"name\": \"$$name\", \"note\": \"$schema\" }\"\"\"\n",
         ),
+        (
+            "src/Client.kt",
+            "/** A client that retries. */\npublic class RetryingClient\n@JvmOverloads\npublic constructor(\n    private val endpoint: String,\n    private val attempts: Int = 3,\n) : Client {\n  override fun call(): String = endpoint.repeat(attempts)\n}\n",
+        ),
     ] {
         let answer = write(&project, file, content, None);
         assert!(!answer.is_block(), "{file}: {}", answer.stdout);

@@ -19,6 +19,7 @@
 //! | Swift | `-> sending T`, a result marked as sent (Swift 6) | `sending` becomes spaces |
 //! | Swift | a later trailing closure's label on its own line (`}` then `label: {`), after a `}` that closes a call's closure at that indentation | the label becomes spaces (a closure on the next line is the call's next trailing closure) |
 //! | Kotlin | multi-dollar string interpolation, `$$"…$$name…"` (Kotlin 2.x) | the `$$` prefix becomes spaces |
+//! | Kotlin | a primary constructor below its class header with an annotation line and a visibility (`public class Client` / `@JvmOverloads` / `public constructor(`: ktfmt's layout) | the visibility becomes spaces |
 //! | Kotlin | any comment (a KDoc example with `${…}` after a generic receiver's function made the grammar miss the function's name lines above) | its text becomes spaces (the lexer of [`brackets`](crate::validate::brackets) finds comments, knowing strings) |
 //! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
 

@@ -258,3 +258,25 @@ fn typescript_code_that_only_looks_like_a_misread_is_not_rewritten() {
     ));
     assert_eq!(errors(Language::Tsx, content), 0);
 }
+
+#[test]
+fn kotlin_annotated_constructor_with_a_visibility_on_its_own_line() {
+    rewritten_in(
+        Language::Kotlin,
+        &[
+            "public class Client\n@JvmOverloads\npublic constructor(\n    id: String,\n    private val retries: Int = 3,\n) : Callback {\n  fun name() = id\n}\n",
+            "internal class Store<T : Any>\n@Named(\"main\")\ninternal constructor(private val source: Source<T>) : Base<T>() {\n  fun read(): T = source.read()\n}\n",
+            "class Cache\n@VisibleForTesting internal constructor(val size: Int) {\n  fun full() = size > 10\n}\n",
+        ],
+        &[
+            "public class Client\n@JvmOverloads\npublic constructor(\n    id: String,\n    private val retries: Int = 3,\n : Callback {\n  fun name() = id\n}\n",
+            "class Cache\n@VisibleForTesting internal constructor(val size: Int) {\n  fun full() = size > \n}\n",
+        ],
+    );
+    // Not below a class header: left as written.
+    let member = "class A {\n  @Inject\n  internal constructor(x: Int) : this()\n}\n";
+    assert!(matches!(
+        prepare(Language::Kotlin, member),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}
