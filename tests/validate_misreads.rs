@@ -46,6 +46,10 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
             "fun render(name: String) = $$\"\"\"{ \"name\": \"$$name\", \"note\": \"$schema\" }\"\"\"\n",
         ),
         (
+            "Sources/Waiter.swift",
+            "func settle(fast: Bool) async {\n  if fast {\n    return ()\n  }\n  await withCheckedContinuation { continuation in\n    queue.setSpecific(key: Self.key, value: ())\n    continuation.resume(returning: ())\n  }\n}\n",
+        ),
+        (
             "src/Client.kt",
             "/** A client that retries. */\npublic class RetryingClient\n@JvmOverloads\npublic constructor(\n    private val endpoint: String,\n    private val attempts: Int = 3,\n) : Client {\n  override fun call(): String = endpoint.repeat(attempts)\n}\n",
         ),

@@ -56,7 +56,7 @@ const TABLE: &[(Language, Trust, &str)] = &[
     (
         Language::Swift,
         Trust::Introduced,
-        "a custom prefix operator on a type (`[~T.self]`), `()` as a value (`return ()`)",
+        "a custom prefix operator on a type (`[~T.self]`), `()` as a value on a declaring line (`let x = ()`)",
     ),
     (
         Language::Kotlin,

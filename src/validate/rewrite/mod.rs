@@ -13,6 +13,7 @@
 //! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
 //! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
 //! | Swift | an empty tuple as the only argument, `Just(())`, `.success(())` | `(())` becomes `(0 )` |
+//! | Swift | `()` as a value after `return`, `=`, `(`, `,` or an argument label, on a line that declares nothing | `0 ` |
 //! | Swift | `#if … #endif` holding only attributes before a declaration (Swift 5.8) | the directive lines become spaces |
 //! | Swift | `nonisolated(unsafe)` before a `let`/`var` (read on a member, not on a local) | spaces |
 //! | Swift | a parameter with two attributes or more, `(@ViewBuilder @_implicitSelfCapture _ body: …` | every attribute but the last becomes spaces |

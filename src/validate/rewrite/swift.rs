@@ -10,6 +10,7 @@ pub(super) fn prepare(content: &str) -> Cow<'_, str> {
         content,
         empty_tuple_arguments,
         &[
+            empty_tuple_values,
             blank_attribute_conditions,
             blank_unsafe_nonisolation,
             blank_stacked_parameter_attributes,
@@ -80,6 +81,79 @@ fn blank_stacked_parameter_attributes(content: &str) -> Cow<'_, str> {
     pattern.replace_all(content, |found: &regex::Captures<'_>| {
         format!("{}{}{}", &found[1], " ".repeat(found[2].len()), &found[3])
     })
+}
+
+/// `()` as a value (`return ()`, `resume(returning: ())`, `f(a, ())`) → `0 `, a literal the
+/// grammar reads (it reads `()` as a call's or a function type's empty list only). Only after
+/// `return`, `=`, `(`, `,` or an argument's `label:`, not before `->` or `>`, and never on a line
+/// that declares something (`let`, `var`, `func`, `case`, `typealias`, …), where `()` may be a
+/// type.
+fn empty_tuple_values(content: &str) -> Cow<'_, str> {
+    if !content.contains("()") {
+        return Cow::Borrowed(content);
+    }
+    let mut values = Vec::new();
+    let mut offset = 0;
+    for line in content.split_inclusive('\n') {
+        if !declares(line) {
+            for (at, _) in line.match_indices("()") {
+                if is_a_value(line, at) {
+                    values.push(offset + at);
+                }
+            }
+        }
+        offset += line.len();
+    }
+    if values.is_empty() {
+        return Cow::Borrowed(content);
+    }
+    let mut out = content.to_string();
+    for at in values {
+        out.replace_range(at..at + 2, "0 ");
+    }
+    Cow::Owned(out)
+}
+
+/// Whether `line` declares something, so a `()` on it may be a type.
+fn declares(line: &str) -> bool {
+    line.contains("->")
+        || line
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| {
+                matches!(
+                    word,
+                    "let"
+                        | "var"
+                        | "func"
+                        | "init"
+                        | "case"
+                        | "typealias"
+                        | "associatedtype"
+                        | "subscript"
+                        | "protocol"
+                )
+            })
+}
+
+/// Whether the `()` at `at` in `line` stands where a value does.
+fn is_a_value(line: &str, at: usize) -> bool {
+    let before = line[..at].trim_end_matches([' ', '\t']);
+    let after = line[at + 2..].trim_start_matches([' ', '\t']);
+    if after.starts_with(['>', '-', '(', '.', '{']) || after.starts_with("in ") {
+        return false;
+    }
+    let label = before
+        .strip_suffix(':')
+        .map(|rest| rest.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_'))
+        .map(|rest| rest.trim_end_matches([' ', '\t']));
+    let after_return = before
+        .strip_suffix("return")
+        .is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+    after_return
+        || (before.ends_with('=') && !before.ends_with("=="))
+        || before.ends_with('(')
+        || before.ends_with(',')
+        || label.is_some_and(|rest| rest.ends_with(['(', ',']))
 }
 
 /// Swift `(())`, an empty tuple as the only argument → `(0 )`, a literal the grammar reads.

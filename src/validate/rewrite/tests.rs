@@ -280,3 +280,36 @@ fn kotlin_annotated_constructor_with_a_visibility_on_its_own_line() {
         std::borrow::Cow::Borrowed(_)
     ));
 }
+
+#[test]
+fn swift_empty_tuple_values() {
+    rewritten_in(
+        Language::Swift,
+        &[
+            "func capture() {\n  if fast {\n    onSaved([\"id\": id])\n    return ()\n  }\n}\n",
+            "func wait() async {\n  await withCheckedContinuation { continuation in\n    continuation.resume(returning: ())\n  }\n}\n",
+            "func watch() {\n  queue.setSpecific(key: Self.key, value: ())\n}\n",
+            "func convert(_ count: Int) -> Args? {\n  switch count {\n  case 0:\n    return () as? Args\n  default:\n    return nil\n  }\n}\n",
+        ],
+        &[
+            "func capture() {\n  if fast {\n    return ()\n  \n}\n",
+            "func watch() {\n  queue.setSpecific(key: Self.key, value: ()\n}\n",
+        ],
+    );
+    // Types and calls stay as written.
+    for kept in [
+        "typealias Done = ()\n",
+        "let handler: () -> Void = {}\n",
+        "func run() -> () {}\n",
+        "struct A { var f: Result<(), Error> }\n",
+        "foo()\nbar()()\n",
+    ] {
+        assert!(
+            matches!(
+                prepare(Language::Swift, kept),
+                std::borrow::Cow::Borrowed(_)
+            ),
+            "{kept}"
+        );
+    }
+}
