@@ -95,7 +95,7 @@ fn empty_tuple_values(content: &str) -> Cow<'_, str> {
     let mut values = Vec::new();
     let mut offset = 0;
     for line in content.split_inclusive('\n') {
-        if !declares(line) {
+        if line.contains("()") && !declares(line) {
             for (at, _) in line.match_indices("()") {
                 if is_a_value(line, at) {
                     values.push(offset + at);
