@@ -386,6 +386,32 @@ fn resolve_symlinks(path: &Path) -> PathBuf {
     current
 }
 
+/// Reads the JSON document at `path` (absent, unreadable or not parsing: the default), lets
+/// `change` change it, and writes it back when it changed, all under the file's own lock, so
+/// parallel hooks lose no change. Unsynced: for a session's runtime files (open warnings,
+/// stopped writes), where a lost write costs a count, never a user's data.
+pub(crate) fn update_json<T, R>(
+    path: &Path,
+    limit: u64,
+    change: impl FnOnce(&mut T) -> R,
+) -> Result<R, FileError>
+where
+    T: Default + Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned,
+{
+    let _lock = FileLock::acquire(path, HOOK_LOCK_WAIT)?;
+    let mut document: T = read_text_or_none(path, limit)
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let before = document.clone();
+    let result = change(&mut document);
+    if document != before {
+        let text = serde_json::to_string(&document)
+            .map_err(|error| FileError::io(path, std::io::Error::other(error.to_string())))?;
+        write_atomic_unsynced(path, text.as_bytes())?;
+    }
+    Ok(result)
+}
+
 /// Appends `lines` (one or more whole lines; the final newline is added) under the file's own
 /// lock, in one `write` call, so parallel writers never interleave and a killed writer leaves at
 /// most one torn last line.

@@ -203,13 +203,7 @@ impl<'a> Gate<'a> {
     /// Brings the session up to date with the disk, then what the next review covers — `None`
     /// when nothing at all is pending (nothing to review, no open finding, no validator error).
     fn pending_changes(&mut self) -> Option<Versions> {
-        let events = change_set::refresh(
-            self.context,
-            &mut self.snapshot,
-            self.dirty.take(),
-            self.input.validate,
-        );
-        self.pending.extend(events);
+        self.refresh();
         let scope = self.snapshot.review_scope();
         let outstanding = self.snapshot.outstanding(self.threshold).len();
         let errors = self.snapshot.unresolved_errors().len();
@@ -223,6 +217,27 @@ impl<'a> Gate<'a> {
         );
         self.stage(Stage::Changes, "pending", &detail);
         Some(scope)
+    }
+
+    /// Brings the snapshot up to date with the disk ([`change_set::refresh`]); its events join the
+    /// pending batch.
+    fn refresh(&mut self) {
+        let events = change_set::refresh(
+            self.context,
+            &mut self.snapshot,
+            self.dirty.take(),
+            self.input.validate,
+        );
+        self.pending.extend(events);
+    }
+
+    /// The pending request for exactly `scope`, unless a challenge waits for a new prompt.
+    fn reusable_request(&self, scope: &Versions) -> Option<Request> {
+        let challenge_waits = self.snapshot.rounds.unsent_challenges().next().is_some();
+        self.snapshot
+            .pending_request()
+            .filter(|request| !challenge_waits && request.files == *scope)
+            .cloned()
     }
 
     /// `[KNOWN LIMIT]` lines of the agent's last message: a P2 is deferred, a P1 refused.
@@ -319,13 +334,7 @@ impl<'a> Gate<'a> {
     /// a prompt), or produces a new review.
     fn produce(&mut self, scope: &Versions) -> Result<Produced, ReviewError> {
         let manual = self.context.settings.reviewer_backend == ReviewerBackend::Manual;
-        let challenge_waits = self.snapshot.rounds.unsent_challenges().next().is_some();
-        if manual
-            && !challenge_waits
-            && let Some(request) = self.snapshot.pending_request()
-            && request.files == *scope
-        {
-            let request = request.clone();
+        if manual && let Some(request) = self.reusable_request(scope) {
             self.stage(Stage::Reuse, "pending request", &request.id);
             return Ok(Produced::Requested(request));
         }

@@ -50,7 +50,7 @@ pub(crate) struct OpenWarning {
     pub(crate) at: i64,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 struct OpenFile {
     #[serde(default)]
     open: Vec<OpenWarning>,
@@ -68,17 +68,6 @@ fn open_path(session: &Session<'_>) -> PathBuf {
         .project
         .client_dir(session.id)
         .join(crate::state::names::OPEN_WARNINGS)
-}
-
-fn load(path: &Path) -> OpenFile {
-    files::read_text_or_none(path, READ_LIMIT)
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
-}
-
-fn save(path: &Path, open: &OpenFile) -> Result<(), files::FileError> {
-    let text = serde_json::to_string(open).unwrap_or_default();
-    files::write_atomic_unsynced(path, text.as_bytes())
 }
 
 /// After an agent's edit: decides the open warnings of the edited file that the edit heeded, and
@@ -263,14 +252,9 @@ fn change_open<T>(
     path: &Path,
     change: impl FnOnce(&mut Vec<OpenWarning>) -> T,
 ) -> Result<T, files::FileError> {
-    let _lock = FileLock::acquire(path, HOOK_LOCK_WAIT)?;
-    let mut file = load(path);
-    let before = file.open.clone();
-    let result = change(&mut file.open);
-    if file.open != before {
-        save(path, &file)?;
-    }
-    Ok(result)
+    files::update_json(path, READ_LIMIT, |file: &mut OpenFile| {
+        change(&mut file.open)
+    })
 }
 
 /// Appends the outcomes to the lessons' hit log; notes for lessons an ignore demoted or retired.

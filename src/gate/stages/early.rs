@@ -13,7 +13,7 @@ use super::{Gate, StopInput};
 use crate::files::{FileError, FileLock};
 use crate::gate::ReviewError;
 use crate::session::Session;
-use crate::session::change_set::{self, Revalidate};
+use crate::session::change_set::Revalidate;
 use crate::session::log::EventLog;
 use crate::session::snapshot::Request;
 use crate::state::names;
@@ -63,13 +63,7 @@ pub(crate) fn request_now(
 
 impl Gate<'_> {
     fn request_early(mut self) -> Result<Early, ReviewError> {
-        let events = change_set::refresh(
-            self.context,
-            &mut self.snapshot,
-            self.dirty.take(),
-            self.input.validate,
-        );
-        self.pending.extend(events);
+        self.refresh();
         let scope = self.snapshot.review_scope();
         if scope.is_empty() {
             self.flush()?;
@@ -77,12 +71,7 @@ impl Gate<'_> {
                 session: self.context.id.to_string(),
             });
         }
-        let challenge_waits = self.snapshot.rounds.unsent_challenges().next().is_some();
-        if !challenge_waits
-            && let Some(request) = self.snapshot.pending_request()
-            && request.files == scope
-        {
-            let request = request.clone();
+        if let Some(request) = self.reusable_request(&scope) {
             self.flush()?;
             return Ok(Early {
                 request,

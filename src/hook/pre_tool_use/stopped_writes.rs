@@ -21,6 +21,9 @@ use crate::state::names;
 /// Stopped writes remembered per session.
 const MAX_KEPT: usize = 50;
 
+/// Largest list read back.
+const MAX_BYTES: u64 = 1024 * 1024;
+
 /// One write stopped before it landed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Stopped {
@@ -30,7 +33,7 @@ struct Stopped {
     hash: String,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 struct StoppedFile {
     #[serde(default)]
     stopped: Vec<Stopped>,
@@ -43,7 +46,7 @@ pub(crate) fn take_if_stopped_before(session: Session<'_>, file: &str, hash: &st
     if !path.exists() {
         return false;
     }
-    change(&path, |list| {
+    files::update_json(&path, MAX_BYTES, |list: &mut StoppedFile| {
         let before = list.stopped.len();
         list.stopped
             .retain(|stopped| !(stopped.file == file && stopped.hash == hash));
@@ -56,30 +59,14 @@ pub(crate) fn take_if_stopped_before(session: Session<'_>, file: &str, hash: &st
 pub(crate) fn remember(session: Session<'_>, file: &str, hash: &str) -> Result<(), FileError> {
     let path = list_path(session);
     files::ensure_parent(&path)?;
-    change(&path, |list| {
+    files::update_json(&path, MAX_BYTES, |list: &mut StoppedFile| {
         list.stopped.push(Stopped {
             file: file.to_string(),
             hash: hash.to_string(),
         });
         let excess = list.stopped.len().saturating_sub(MAX_KEPT);
         list.stopped.drain(..excess);
-        true
     })
-    .map(|_| ())
-}
-
-/// Reads, changes and (when `change` says it changed it) writes the list under its lock.
-fn change(
-    path: &std::path::Path,
-    change: impl FnOnce(&mut StoppedFile) -> bool,
-) -> Result<bool, FileError> {
-    let _lock = files::FileLock::acquire(path, files::HOOK_LOCK_WAIT)?;
-    let mut list = read(path);
-    let changed = change(&mut list);
-    if changed {
-        write(path, &list)?;
-    }
-    Ok(changed)
 }
 
 fn list_path(session: Session<'_>) -> PathBuf {
@@ -87,19 +74,6 @@ fn list_path(session: Session<'_>) -> PathBuf {
         .project
         .client_dir(session.id)
         .join(names::STOPPED_WRITES)
-}
-
-fn read(path: &std::path::Path) -> StoppedFile {
-    files::read_text_or_none(path, 1024 * 1024)
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
-}
-
-fn write(path: &std::path::Path, list: &StoppedFile) -> Result<(), FileError> {
-    files::ensure_parent(path)?;
-    let text = serde_json::to_string(list)
-        .map_err(|error| FileError::io(path, std::io::Error::other(error.to_string())))?;
-    files::write_atomic_unsynced(path, text.as_bytes())
 }
 
 #[cfg(test)]
