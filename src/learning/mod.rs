@@ -15,10 +15,13 @@ pub(crate) mod from_review;
 pub(crate) mod from_validator;
 pub(crate) mod generated;
 pub(crate) mod heed;
+pub(crate) mod pattern;
 pub(crate) mod precision;
 pub(crate) mod reformat;
 pub(crate) mod sighting;
 pub(crate) mod signals;
+pub(crate) mod synthesis;
+pub(crate) mod tokens;
 
 use crate::edit::Edit;
 use crate::lessons::{self, EditLessons, LessonScope, model};
