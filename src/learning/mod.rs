@@ -18,10 +18,12 @@ pub(crate) mod heed;
 pub(crate) mod pattern;
 pub(crate) mod precision;
 pub(crate) mod reformat;
+pub(crate) mod refusal;
 pub(crate) mod sighting;
 pub(crate) mod signals;
 pub(crate) mod synthesis;
 pub(crate) mod tokens;
+pub(crate) mod verification;
 
 use crate::edit::Edit;
 use crate::lessons::{self, EditLessons, LessonScope, model};
