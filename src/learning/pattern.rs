@@ -155,10 +155,7 @@ impl Pattern {
                     r"\b"
                 };
                 // Inside this call only: text without brackets, or one bracketed level.
-                let _ = write!(
-                    out,
-                    r"(?![^()]*(?:\([^()]*\)[^()]*)*?\b{word}{after})"
-                );
+                let _ = write!(out, r"(?![^()]*(?:\([^()]*\)[^()]*)*?\b{word}{after})");
             }
             None if self.ends_with_word() => out.push_str(r"\b"),
             None => {}
@@ -191,10 +188,6 @@ impl Pattern {
             .filter(|e| e.is_atom() && e.is_literal())
             .count();
         (atoms, literal)
-    }
-
-    pub(crate) fn wildcards(&self) -> usize {
-        self.elements.iter().filter(|e| !e.is_literal()).count()
     }
 }
 
@@ -238,7 +231,11 @@ mod tests {
         let regex = fancy_regex::Regex::new(pattern_text).unwrap();
         assert!(regex.is_match("    tar.extractall(dest)").unwrap());
         assert!(regex.is_match("archive.extractall(path=out)").unwrap());
-        assert!(!regex.is_match("tar.extractall(dest, filter=\"data\")").unwrap());
+        assert!(
+            !regex
+                .is_match("tar.extractall(dest, filter=\"data\")")
+                .unwrap()
+        );
         assert!(
             !regex
                 .is_match("tar.extractall(\n    os.path.join(a, b),\n    filter='data',\n)")

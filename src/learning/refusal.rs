@@ -20,7 +20,9 @@ pub(crate) enum Refusal {
     #[error("`{trigger}` does not fire on the line it was learned from ({line:?})")]
     MissesMistake { trigger: String, line: String },
     /// Every pattern the examples allow matches the fixed line too.
-    #[error("`{trigger}` also matches the fixed line {fixed:?}, and nothing the fix added tells them apart")]
+    #[error(
+        "`{trigger}` also matches the fixed line {fixed:?}, and nothing the fix added tells them apart"
+    )]
     MatchesFix { trigger: String, fixed: String },
     /// The pattern fires on correct code of the project, as the lesson would match it.
     #[error("`{trigger}` fires on correct code of the project: {file}:{line}: {text}")]
@@ -31,13 +33,17 @@ pub(crate) enum Refusal {
         text: String,
     },
     /// The project writes it so often that it is the team's way, not a mistake.
-    #[error("the project already holds `{trigger}` {count} times: a pattern the team uses, not a slip")]
+    #[error(
+        "the project already holds `{trigger}` {count} times: a pattern the team uses, not a slip"
+    )]
     Established { trigger: String, count: usize },
     /// The project's files could not be searched (git missing, slow or failing).
     #[error("`{trigger}` could not be checked against the project's code ({why})")]
     Unchecked { trigger: String, why: String },
     /// A change the checker rejects too is not the fix of the first error.
-    #[error("the change of {file}:{line} still fails the checker ({error}), so it is not taken as the fix")]
+    #[error(
+        "the change of {file}:{line} still fails the checker ({error}), so it is not taken as the fix"
+    )]
     FixStillFails {
         file: String,
         line: usize,

@@ -56,7 +56,9 @@ pub(crate) enum NoPattern {
     OnlyAdded(String),
     #[error("the fix of {line:?} only touched punctuation ({changed:?})")]
     OnlyPunctuation { line: String, changed: String },
-    #[error("the fix of {line:?} only renamed a short name ({changed:?}); a rename is not a lesson")]
+    #[error(
+        "the fix of {line:?} only renamed a short name ({changed:?}); a rename is not a lesson"
+    )]
     ShortRename { line: String, changed: String },
     #[error("the line is longer than {MAX_LINE_CHARS} characters")]
     LineTooLong,
@@ -149,7 +151,8 @@ impl<'a> Sample<'a> {
             Change::Replaced { start, end } => {
                 let (run_start, run_end) = self.version_run(start, end).unwrap_or((end, start));
                 for from in 0..end.min(run_start + 1) {
-                    for to in (from + 1).max(start + 1).max(run_end)..=count.min(from + MAX_WINDOW) {
+                    for to in (from + 1).max(start + 1).max(run_end)..=count.min(from + MAX_WINDOW)
+                    {
                         windows.push((from, to));
                     }
                 }
@@ -318,7 +321,9 @@ fn common_unless(samples: &[Sample<'_>]) -> Result<Option<Unless>, NoPattern> {
         common = Some(match common {
             None => unless,
             Some(known) if known.word == unless.word => Unless {
-                inserted: known.inserted.filter(|text| Some(text) == unless.inserted.as_ref()),
+                inserted: known
+                    .inserted
+                    .filter(|text| Some(text) == unless.inserted.as_ref()),
                 is_keyword_argument: known.is_keyword_argument && unless.is_keyword_argument,
                 word: known.word,
             },
@@ -403,9 +408,7 @@ fn is_specific(pattern: &Pattern) -> bool {
         Element::Literal { text, kind } => Token { kind: *kind, text }.is_atom(),
         _ => true,
     };
-    let is_bracket = |element: &Element| {
-        matches!(element, Element::Literal { text, kind: Kind::Punct } if "()[]{}".contains(text.as_str()))
-    };
+    let is_bracket = |element: &Element| matches!(element, Element::Literal { text, kind: Kind::Punct } if "()[]{}".contains(text.as_str()));
     if !is_atom(first) || !(is_atom(last) || is_bracket(last)) {
         return false;
     }

@@ -178,7 +178,11 @@ pub(crate) fn changed_range(old: &[Token<'_>], new: &[Token<'_>]) -> (usize, usi
 }
 
 /// `start..end` without the spaces at its edges.
-pub(crate) fn trim_spaces(tokens: &[Token<'_>], mut start: usize, mut end: usize) -> (usize, usize) {
+pub(crate) fn trim_spaces(
+    tokens: &[Token<'_>],
+    mut start: usize,
+    mut end: usize,
+) -> (usize, usize) {
     while start < end && tokens[start].kind == Kind::Space {
         start += 1;
     }
@@ -194,8 +198,8 @@ pub(crate) fn shape(tokens: &[Token<'_>]) -> Vec<String> {
     let mut out = Vec::new();
     let mut previous: Option<Token<'_>> = None;
     for token in tokens {
-        let starts_comment = token.text == "#"
-            || (token.text == "/" && previous.is_some_and(|p| p.text == "/"));
+        let starts_comment =
+            token.text == "#" || (token.text == "/" && previous.is_some_and(|p| p.text == "/"));
         if starts_comment {
             if token.text == "/" {
                 out.pop();
@@ -239,7 +243,11 @@ mod tests {
             .map(|t| t.text)
             .collect();
         assert_eq!(versions, ["v2", "3.11"]);
-        assert!(tokens.iter().any(|t| t.text == "3.11" && t.is_significant()));
+        assert!(
+            tokens
+                .iter()
+                .any(|t| t.text == "3.11" && t.is_significant())
+        );
     }
 
     #[test]

@@ -124,11 +124,10 @@ impl<'a> ProjectCode<'a> {
             return Ok(Verified::default());
         }
         let trigger = display_trigger(lesson);
-        let files = candidate_files(checkout, lesson)
-            .map_err(|why| Refusal::Unchecked {
-                trigger: trigger.clone(),
-                why,
-            })?;
+        let files = candidate_files(checkout, lesson).map_err(|why| Refusal::Unchecked {
+            trigger: trigger.clone(),
+            why,
+        })?;
         let shapes: Vec<Vec<String>> = examples
             .iter()
             .filter_map(|example| right_part_of(lesson, example.bad))
@@ -147,7 +146,7 @@ impl<'a> ProjectCode<'a> {
                 }
                 let is_instance = match rule {
                     Rule::Subject | Rule::Unless => true,
-                    Rule::Replaced => shapes.contains(&right_part(&text[range.end..])),
+                    Rule::Replaced => shapes.contains(&right_part(text, range)),
                 };
                 if !is_instance {
                     return Err(Refusal::FiresOnCorrectCode {
@@ -270,14 +269,23 @@ fn right_part_of(lesson: &Lesson, line: &str) -> Option<Vec<String>> {
         .triggers
         .iter()
         .find_map(|trigger| trigger.find_all(&haystack, 1).into_iter().next())?;
-    Some(right_part(&line[range.end..]))
+    Some(right_part(line, range))
 }
 
-/// The shape of what follows a match, up to the end of the expression it is in: a `,` or `;`
-/// outside brackets, a bracket it did not open, a comment, or the line's end.
-fn right_part(rest: &str) -> Vec<String> {
-    let tokens = tokenize(rest);
+/// The shape of what follows the match `range` of `line`, up to the end of the expression the
+/// match is in: a `,` or `;` outside brackets, a bracket neither it nor the match opened, a
+/// comment, or the line's end. Brackets the match left open are closed first, so a pattern that
+/// ends inside a call's arguments is compared over the whole call.
+fn right_part(line: &str, range: Range<usize>) -> Vec<String> {
     let mut depth = 0usize;
+    for token in tokenize(&line[range.clone()]) {
+        if token.is_open_bracket() {
+            depth += 1;
+        } else if token.is_close_bracket() {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    let tokens = tokenize(&line[range.end..]);
     let mut end = tokens.len();
     for (index, token) in tokens.iter().enumerate() {
         if token.is_open_bracket() {

@@ -13,7 +13,11 @@ fn first(examples: &[Example<'_>]) -> (String, String) {
 #[test]
 fn one_example_keeps_what_the_fix_removed_with_its_name() {
     assert_eq!(
-        first(&[ex("    v1 = pickle.loads(body)", "    v1 = json.loads(body)")]).1,
+        first(&[ex(
+            "    v1 = pickle.loads(body)",
+            "    v1 = json.loads(body)"
+        )])
+        .1,
         "pickle.loads"
     );
     assert_eq!(
@@ -50,7 +54,10 @@ fn names_one_sighting_holds_are_never_the_trigger() {
     // A fix that also renames the variable it assigns.
     let examples = [
         ex("obj = pickle.loads(data)", "payload = json.loads(data)"),
-        ex("return pickle.loads(raw_bytes)", "return json.loads(raw_bytes)"),
+        ex(
+            "return pickle.loads(raw_bytes)",
+            "return json.loads(raw_bytes)",
+        ),
     ];
     assert_eq!(first(&examples).1, "pickle.loads");
     // The receiver differs: a wildcard, never one example's name.
@@ -66,7 +73,10 @@ fn names_one_sighting_holds_are_never_the_trigger() {
 #[test]
 fn a_fix_that_adds_to_the_call_teaches_the_call_unless_it_passes_that() {
     let examples = [
-        ex("    tar.extractall(dest)", "    tar.extractall(dest, filter=\"data\")"),
+        ex(
+            "    tar.extractall(dest)",
+            "    tar.extractall(dest, filter=\"data\")",
+        ),
         ex(
             "    bundle.extractall(path=out)",
             "    bundle.extractall(path=out, filter=\"data\")",
@@ -88,7 +98,10 @@ fn a_fix_that_adds_to_the_call_teaches_the_call_unless_it_passes_that() {
             "const data = yaml.load(text);",
             "const data = yaml.load(text, { schema: FAILSAFE_SCHEMA });",
         ),
-        ex("const cfg = yaml.load(raw);", "const cfg = yaml.safeLoad(raw);"),
+        ex(
+            "const cfg = yaml.load(raw);",
+            "const cfg = yaml.safeLoad(raw);",
+        ),
     ];
     let pattern = &propose(&examples).unwrap()[0];
     assert_eq!(pattern.display(), "yaml.load(");
@@ -98,7 +111,10 @@ fn a_fix_that_adds_to_the_call_teaches_the_call_unless_it_passes_that() {
 #[test]
 fn a_version_is_an_atom_with_its_whole_reference() {
     let examples = [
-        ex("      - uses: actions/cache@v2", "      - uses: actions/cache@v4"),
+        ex(
+            "      - uses: actions/cache@v2",
+            "      - uses: actions/cache@v4",
+        ),
         ex("  - uses: actions/cache@v2", "  - uses: actions/cache@v4"),
     ];
     assert_eq!(first(&examples).1, "actions/cache@v2");
@@ -111,7 +127,11 @@ fn a_version_is_an_atom_with_its_whole_reference() {
         "requests==2.19.0"
     );
     assert_eq!(
-        first(&[ex("    \"lodash\": \"^4.17.4\",", "    \"lodash\": \"^4.17.21\",")]).1,
+        first(&[ex(
+            "    \"lodash\": \"^4.17.4\",",
+            "    \"lodash\": \"^4.17.21\","
+        )])
+        .1,
         "\"lodash\": \"^4.17.4\""
     );
 }
@@ -146,7 +166,10 @@ fn sightings_with_different_names_share_the_specific_part() {
 #[test]
 fn nothing_generic_is_proposed() {
     let refused = |bad: &str, good: &str| propose(&[ex(bad, good)]).unwrap_err();
-    assert!(matches!(refused("x = 1", "x = 2"), NoPattern::NotSpecific(_)));
+    assert!(matches!(
+        refused("x = 1", "x = 2"),
+        NoPattern::NotSpecific(_)
+    ));
     assert!(matches!(
         refused("import requests", "import httpx"),
         NoPattern::NotSpecific(_)
@@ -155,13 +178,22 @@ fn nothing_generic_is_proposed() {
         refused("return True", "return False"),
         NoPattern::NotSpecific(_)
     ));
-    assert!(matches!(refused("if x:", "if y:"), NoPattern::ShortRename { .. }));
+    assert!(matches!(
+        refused("if x:", "if y:"),
+        NoPattern::ShortRename { .. }
+    ));
     assert!(matches!(
         refused("x = compute(y);", "x = compute(y)"),
         NoPattern::OnlyPunctuation { .. }
     ));
-    assert!(matches!(refused("foo(a, b)", "foo(a, b, c)"), NoPattern::OnlyAdded(_)));
-    assert!(matches!(refused("a  =  b", "a = b"), NoPattern::NothingChanged(_)));
+    assert!(matches!(
+        refused("foo(a, b)", "foo(a, b, c)"),
+        NoPattern::OnlyAdded(_)
+    ));
+    assert!(matches!(
+        refused("a  =  b", "a = b"),
+        NoPattern::NothingChanged(_)
+    ));
     assert!(matches!(
         propose(&[
             ex("x = pickle.loads(b)", "x = json.loads(b)"),
@@ -175,7 +207,10 @@ fn nothing_generic_is_proposed() {
 #[test]
 fn the_fix_is_what_every_example_wrote() {
     let examples = [
-        ex("  const a = palette.mutedText;", "  const a = palette.textMuted;"),
+        ex(
+            "  const a = palette.mutedText;",
+            "  const a = palette.textMuted;",
+        ),
         ex(
             "  x = { color: palette.mutedText, w: 1 };",
             "  x = { color: palette.textMuted, w: 1 };",
@@ -191,11 +226,17 @@ fn the_fix_is_what_every_example_wrote() {
         ex("return pickle.loads(c)", "return json.loads(c)"),
     ];
     let pattern = &propose(&examples).unwrap()[0];
-    assert_eq!(common_fix(&examples, pattern).as_deref(), Some("json.loads"));
+    assert_eq!(
+        common_fix(&examples, pattern).as_deref(),
+        Some("json.loads")
+    );
     // Fixes that share nothing name no fix.
     let examples = [
         ex("subprocess.run(cmd, shell=True)", "subprocess.run(args)"),
-        ex("subprocess.run(c, shell=True)", "subprocess.run(shlex.split(c))"),
+        ex(
+            "subprocess.run(c, shell=True)",
+            "subprocess.run(shlex.split(c))",
+        ),
     ];
     let pattern = &propose(&examples).unwrap()[0];
     assert_eq!(common_fix(&examples, pattern), None);

@@ -4,8 +4,10 @@ use super::*;
 use crate::git::git_in as git;
 
 fn learned(scope: &str, trigger: &str) -> Lesson {
-    Lesson::from_value(&json!({"scope": scope, "triggers": [trigger], "lesson": "l",
-        "whole_identifiers": true, "code_only": true}))
+    Lesson::from_value(
+        &json!({"scope": scope, "triggers": [trigger], "lesson": "l",
+        "whole_identifiers": true, "code_only": true}),
+    )
     .unwrap()
 }
 
@@ -37,13 +39,19 @@ fn the_examples_must_hold() {
     assert!(matches!(
         check_examples(
             &lesson,
-            &[ex("d = yaml.load(f)", "d = yaml.load(f, Loader=yaml.SafeLoader)")]
+            &[ex(
+                "d = yaml.load(f)",
+                "d = yaml.load(f, Loader=yaml.SafeLoader)"
+            )]
         ),
         Err(Refusal::MatchesFix { .. })
     ));
     let in_a_string = learned("*.py", "redis_host");
     assert!(matches!(
-        check_examples(&in_a_string, &[ex("h = s[\"redis_host\"]", "h = s[\"cache_host\"]")]),
+        check_examples(
+            &in_a_string,
+            &[ex("h = s[\"redis_host\"]", "h = s[\"cache_host\"]")]
+        ),
         Err(Refusal::MissesMistake { .. })
     ));
 }
@@ -52,14 +60,21 @@ fn the_examples_must_hold() {
 fn comments_and_committed_copies_of_the_mistake_do_not_refute() {
     let (_dir, project) = a_project(
         &[
-            ("app/notes.py", "# fastcsvkit is not a real package\nimport csv\n"),
+            (
+                "app/notes.py",
+                "# fastcsvkit is not a real package\nimport csv\n",
+            ),
             ("app/old.py", "import fastcsvkit\n"),
         ],
         &[],
     );
     let lesson = learned("*.py", "fastcsvkit");
     let verified = ProjectCode::new(&project)
-        .check(&lesson, Rule::Subject, &[ex("import fastcsvkit", "import csv")])
+        .check(
+            &lesson,
+            Rule::Subject,
+            &[ex("import fastcsvkit", "import csv")],
+        )
         .unwrap();
     assert_eq!(verified.total, 1);
     assert_eq!(verified.instances[0].file, "app/old.py");
@@ -117,7 +132,10 @@ fn a_call_without_what_the_fix_adds_is_an_instance_and_one_with_it_never_matches
         .check(
             &lesson,
             Rule::Unless,
-            &[ex("tar.extractall(d)", "tar.extractall(d, filter=\"data\")")],
+            &[ex(
+                "tar.extractall(d)",
+                "tar.extractall(d, filter=\"data\")",
+            )],
         )
         .unwrap();
     assert_eq!(verified.total, 1);
@@ -138,7 +156,10 @@ fn a_definition_of_the_name_neither_refutes_nor_confirms() {
         .check(
             &lesson,
             Rule::Replaced,
-            &[ex("const s = legacyFormat(total);", "const s = format(total);")],
+            &[ex(
+                "const s = legacyFormat(total);",
+                "const s = format(total);",
+            )],
         )
         .unwrap();
     assert_eq!(verified.total, 0);
@@ -146,7 +167,9 @@ fn a_definition_of_the_name_neither_refutes_nor_confirms() {
 
 #[test]
 fn a_pattern_the_project_writes_everywhere_is_its_way() {
-    let body: String = (0..60).map(|i| format!("run(c{i}, shell=True)\n")).collect();
+    let body: String = (0..60)
+        .map(|i| format!("run(c{i}, shell=True)\n"))
+        .collect();
     let (_dir, project) = a_project(&[("tools/run.py", &body)], &[]);
     let lesson = learned("*.py", "shell=True");
     let refusal = ProjectCode::new(&project)
@@ -156,7 +179,10 @@ fn a_pattern_the_project_writes_everywhere_is_its_way() {
             &[ex("run(cmd, shell=True)", "run(args)")],
         )
         .unwrap_err();
-    assert!(matches!(refusal, Refusal::Established { count: 60, .. }), "{refusal}");
+    assert!(
+        matches!(refusal, Refusal::Established { count: 60, .. }),
+        "{refusal}"
+    );
 }
 
 #[test]
@@ -167,7 +193,11 @@ fn outside_git_only_the_examples_are_checked() {
     let lesson = learned("*.py", "pickle.loads");
     assert_eq!(
         ProjectCode::new(&project)
-            .check(&lesson, Rule::Replaced, &[ex("pickle.loads(b)", "json.loads(b)")])
+            .check(
+                &lesson,
+                Rule::Replaced,
+                &[ex("pickle.loads(b)", "json.loads(b)")]
+            )
             .unwrap(),
         Verified::default()
     );
