@@ -353,9 +353,19 @@ fn print_summary(without: &Arm, with: &Arm) {
             (true, Some(session)) => format!("learned after session {session}"),
             (true, None) => "NOT learned".to_string(),
         };
+        // When the agent makes it at all (the arm without car: nothing is avoided there).
+        let sessions: Vec<String> = without
+            .sessions
+            .iter()
+            .enumerate()
+            .filter(|(_, stats)| stats.written[index] > 0)
+            .map(|(number, _)| (number + 1).to_string())
+            .take(5)
+            .collect();
         println!(
-            "  {:<24} {verdict}; written {written}, landed {landed_with} (without car {landed_without})",
-            mistake.id
+            "  {:<24} {verdict}; written {written}, landed {landed_with} (without car {landed_without}; made in sessions {}…)",
+            mistake.id,
+            sessions.join(", ")
         );
     }
     print_refusals(with.refused.as_ref());

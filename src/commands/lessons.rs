@@ -16,6 +16,7 @@ use crate::lessons::branch_merge::CONFLICT_FIELD;
 use crate::lessons::counters::retired;
 use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
+use crate::lessons::provenance::KNOWN_INSTANCES_FIELD;
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::lessons::{LessonsError, maintain, provenance};
@@ -252,6 +253,9 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if !evidence.is_empty() {
             value["evidence"] = serde_json::to_value(&evidence).unwrap_or(Value::Null);
         }
+        if let Some(known) = lesson.extra.get(KNOWN_INSTANCES_FIELD) {
+            value["known_instances"] = known.clone();
+        }
         if origin == "project" {
             value["remove"] = json!(format!("car lessons rm {}", lesson.id));
         }
@@ -266,6 +270,7 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if let Some(learned) = provenance::describe(&lesson.extra) {
             text.push_str(&format!("\n  learned   {learned}"));
         }
+        text.push_str(&known_instances(lesson));
         if origin == "project" {
             text.push_str(&format!("\n  remove    car lessons rm {}", lesson.id));
         }
@@ -279,6 +284,37 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         output::print_data(&text);
     }
     Ok(Outcome::Success)
+}
+
+/// `  in code   3 places when learned: a.py:3 import x | …`: the places of the project's code
+/// the lesson matched when it was learned (empty when none).
+fn known_instances(lesson: &Lesson) -> String {
+    let Some(known) = lesson.extra.get(KNOWN_INSTANCES_FIELD) else {
+        return String::new();
+    };
+    let count = known.get("count").and_then(Value::as_u64).unwrap_or(0);
+    let places: Vec<String> = known
+        .get("places")
+        .and_then(Value::as_array)
+        .map(|places| {
+            places
+                .iter()
+                .map(|place| {
+                    format!(
+                        "{}:{}: {}",
+                        place["file"].as_str().unwrap_or_default(),
+                        place["line"],
+                        place["text"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    format!(
+        "\n  in code   {} already matched when it was learned (`car check` reports them):\n            {}",
+        plural(count as usize, "place"),
+        places.join("\n            ")
+    )
 }
 
 /// One lesson for people.

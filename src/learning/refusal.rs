@@ -55,6 +55,20 @@ pub(crate) enum Refusal {
 }
 
 impl Refusal {
+    /// Whether it keeps a mistake seen more than once from becoming a lesson (what the person is
+    /// told about when it happens again and again), rather than one signal that teaches nothing.
+    pub(crate) fn holds_back_a_candidate(&self) -> bool {
+        matches!(
+            self,
+            Refusal::NoPattern(NoPattern::NoCommonPattern(_))
+                | Refusal::MissesMistake { .. }
+                | Refusal::MatchesFix { .. }
+                | Refusal::FiresOnCorrectCode { .. }
+                | Refusal::Established { .. }
+                | Refusal::Unchecked { .. }
+        )
+    }
+
     /// A stable name for the kind of refusal.
     pub(crate) fn kind(&self) -> &'static str {
         match self {

@@ -1,7 +1,8 @@
 //! The refusal log, `lesson_refusals.json` in the state folder: every signal car refused to learn
 //! from, with its reason, where it came from and a few of its examples, counted per kind, scope
-//! and subject. `car lessons candidates --refused` and `car report` show it; a refusal repeated
-//! [`TELL_AFTER`] times is told to the person once (*never refuse silently*).
+//! and subject. `car lessons candidates --refused` and `car report` show it; a refusal that holds
+//! back a candidate, repeated [`TELL_AFTER`] times, is told to the person once (*never refuse
+//! silently*).
 //!
 //! Invariants: one place writes it ([`record`], under the file's lock, from the learning door);
 //! bounded ([`MAX_ENTRIES`] entries, the least recently seen dropped first; [`MAX_EXAMPLES`]
@@ -113,7 +114,7 @@ pub(crate) fn record(
             }
             let excess = entry.evidence.len().saturating_sub(MAX_EXAMPLES);
             entry.evidence.drain(..excess);
-            if entry.count >= TELL_AFTER && !entry.told {
+            if entry.count >= TELL_AFTER && !entry.told && item.refusal.holds_back_a_candidate() {
                 entry.told = true;
                 tell.push(format!(
                     "car refused {} times to learn `{}` ({}): {}; `car lessons candidates --refused` lists what car did not learn and why; if it is a real mistake, add it with `car lessons add`",
@@ -147,7 +148,7 @@ mod tests {
 
     fn refused(subject: &str) -> Refused {
         Refused {
-            refusal: Refusal::NoPattern(NoPattern::NotSpecific(subject.into())),
+            refusal: Refusal::NoPattern(NoPattern::NoCommonPattern(subject.into())),
             source: Source::Review,
             scope: "*.py".into(),
             subject: subject.into(),
@@ -181,7 +182,7 @@ mod tests {
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].subject, "y = 2", "most recent first");
         assert_eq!(entries[1].count, 4);
-        assert_eq!(entries[1].kind, "no-specific-pattern");
+        assert_eq!(entries[1].kind, "no-common-pattern");
         assert_eq!(entries[1].evidence.len(), 1, "the same example once");
     }
 }

@@ -25,7 +25,9 @@ use crate::lessons::examples::fires;
 use crate::lessons::model::{
     Candidate, Entry, Examples, Lesson, Matching, PROMOTED_WEIGHT, RawLesson, lesson_id,
 };
-use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, SOURCE_FIELD, Source};
+use crate::lessons::provenance::{
+    EVIDENCE_FIELD, Evidence, KNOWN_INSTANCES_FIELD, SOURCE_FIELD, Source,
+};
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{LessonScope, LessonsError};
 
@@ -37,8 +39,6 @@ const MAX_EXAMPLES: usize = 3;
 pub(crate) const WHY_FIELD: &str = "why";
 /// Field of a candidate that could not become a lesson: the refusal's kind, reason and time.
 pub(crate) const REFUSED_FIELD: &str = "refused";
-/// Field of a learned lesson: the places of the project's code it already matched when learned.
-pub(crate) const KNOWN_INSTANCES_FIELD: &str = "known_instances";
 
 /// A mistake and its fix seen at one place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -246,10 +246,10 @@ impl Taught {
                 trigger,
                 verified,
             }) => self.notes.push(format!(
-                "learned a lesson (weight {PROMOTED_WEIGHT}, source {}) from {label}: `{trigger}` in {}{}; `car lessons show {id}` shows it, `car lessons rm {id}` removes it",
+                "learned a lesson (weight {PROMOTED_WEIGHT}, source {}) from {label}: `{trigger}` in {}; `car lessons show {id}` shows it, `car lessons rm {id}` removes it{}",
                 sighting.source.as_str(),
                 sighting.scope,
-                instances_note(&verified)
+                after_sentence(". ", &instances_note(&verified))
             )),
             Ok(Recorded::Refused(refused)) => self.refusals.push(*refused),
             Ok(Recorded::SamePlaceAgain | Recorded::AlreadyKnown) => {}
@@ -265,7 +265,8 @@ impl Taught {
     }
 }
 
-/// `; it also matches 3 places already in the code: a.py:3, b.py:9, …` (empty for none).
+/// `It also matches 3 places already in the code: a.py:3, b.py:9, … (`car check` lists
+/// them).` (empty for none), after a sentence of the caller's.
 pub(crate) fn instances_note(verified: &Verified) -> String {
     if verified.total == 0 {
         return String::new();
@@ -287,10 +288,19 @@ pub(crate) fn instances_note(verified: &Verified) -> String {
         "places"
     };
     format!(
-        "; it also matches {} {noun} already in the code: {}{more} (`car check` lists them)",
+        "It also matches {} {noun} already in the code: {}{more} (`car check` lists them).",
         verified.total,
         places.join(", ")
     )
+}
+
+/// `note` after `separator`, or nothing when there is no note.
+pub(crate) fn after_sentence(separator: &str, note: &str) -> String {
+    if note.is_empty() {
+        String::new()
+    } else {
+        format!("{separator}{note}")
+    }
 }
 
 /// The places a lesson already matched, as stored with it.
@@ -381,7 +391,8 @@ pub(crate) fn record(
                     true,
                 ))
             }
-            Err((refusal, pattern)) => {
+            Err(refuted) => {
+                let (refusal, pattern) = *refuted;
                 let trigger = if pattern.elements.is_empty() {
                     candidate.trigger.clone()
                 } else {
@@ -432,7 +443,7 @@ fn promote(
     lesson_scope: &str,
     why: &str,
     evidence: &[Evidence],
-) -> Result<(Lesson, Verified, String), (Refusal, Pattern)> {
+) -> Result<(Lesson, Verified, String), Box<(Refusal, Pattern)>> {
     let examples: Vec<Example<'_>> = evidence.iter().map(example_of).collect();
     let patterns = match synthesis::propose(&examples) {
         Ok(patterns) => patterns,
@@ -443,18 +454,22 @@ fn promote(
                 elements: Vec::new(),
                 unless: None,
             };
-            return Err((Refusal::NoPattern(no_pattern), pattern));
+            return Err(Box::new((Refusal::NoPattern(no_pattern), pattern)));
         }
     };
+    let sightings: Vec<(&str, &str)> = evidence
+        .iter()
+        .map(|item| (item.file.as_str(), item.bad.as_str()))
+        .collect();
     let mut code = ProjectCode::new(scope.project);
     let mut first_refusal: Option<Refusal> = None;
-    // Once a pattern is refuted, a more specific one must say more in words (a literal name or
-    // value the examples share), not only in wildcards and brackets: `Duration::from_millis(…`
-    // escapes `Duration::from_millis(250)` by the kind of its argument alone, and would fire on
-    // the next correct `Duration::from_millis(delay_ms)`.
+    // Once a pattern is refuted, a more specific one must say more in words (a significant name
+    // or value the examples share), not only in wildcards, brackets and placeholders:
+    // `Duration::from_millis(…` escapes `Duration::from_millis(250)` by the kind of its argument
+    // alone, and would fire on the next correct `Duration::from_millis(delay_ms)`.
     let mut refuted_literals: Option<usize> = None;
     for pattern in &patterns {
-        let literals = pattern.atom_counts().1;
+        let literals = synthesis::significant_literals(pattern);
         if refuted_literals.is_some_and(|refuted| literals <= refuted) {
             continue;
         }
@@ -478,7 +493,7 @@ fn promote(
             Rule::Replaced
         };
         let verdict = verification::check_examples(&lesson, &examples)
-            .and_then(|()| code.check(&lesson, rule, &examples));
+            .and_then(|()| code.check(&lesson, rule, &examples, &sightings));
         match verdict {
             Ok(verified) => {
                 if verified.total > 0 {
@@ -498,7 +513,7 @@ fn promote(
     let refusal = first_refusal.unwrap_or_else(|| {
         Refusal::NoPattern(synthesis::NoPattern::NotSpecific(most_general.display()))
     });
-    Err((refusal, most_general))
+    Err(Box::new((refusal, most_general)))
 }
 
 pub(crate) fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError> {

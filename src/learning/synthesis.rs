@@ -206,6 +206,31 @@ impl<'a> Sample<'a> {
         })
     }
 
+    /// How much of the window is what the fix took away: its literal atoms in the replaced
+    /// part, and whether its last atom is one the fixed line no longer holds anywhere (a pattern
+    /// that ends with what the fix kept is a prefix of the fixed form: `Loader=yaml` of
+    /// `Loader=yaml.SafeLoader`).
+    fn removed_atoms(&self, (from, to): (usize, usize), elements: &[Element]) -> (usize, bool) {
+        let Change::Replaced { start, end } = self.change else {
+            return (0, false);
+        };
+        let count = (from..to)
+            .zip(elements)
+            .filter(|(index, element)| {
+                (start..end).contains(index) && element.is_literal() && self.bad[*index].is_atom()
+            })
+            .count();
+        let last_atom = (from..to).rev().find(|index| self.bad[*index].is_atom());
+        let ends_removed = last_atom.is_some_and(|index| {
+            (start..end).contains(&index)
+                && !self
+                    .good
+                    .iter()
+                    .any(|token| token.text == self.bad[index].text)
+        });
+        (count, ends_removed)
+    }
+
     /// What the fix passed to the call, for an insertion.
     fn unless(&self) -> Option<Unless> {
         let Change::Inserted {
@@ -264,7 +289,8 @@ pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPatter
     };
     let unless = common_unless(&samples)?;
     let mut seen: HashSet<Pattern> = HashSet::new();
-    let mut found: Vec<Pattern> = Vec::new();
+    // Each pattern with how much of it the first example's fix took away.
+    let mut found: Vec<(Pattern, (usize, bool))> = Vec::new();
     for window in first.windows() {
         let Some(elements) = combine(first, window, others) else {
             continue;
@@ -277,21 +303,28 @@ pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPatter
             continue;
         }
         if is_specific(&pattern) && seen.insert(pattern.clone()) {
-            found.push(pattern);
+            let removed = first.removed_atoms(window, &pattern.elements);
+            found.push((pattern, removed));
         }
     }
-    // Most general first: fewest atoms, then fewest wildcards; among equals the one whose
-    // literals say most (significant names, not a one-letter variable), then the shortest.
-    found.sort_by_key(|pattern| {
+    // Most general first: fewest atoms, then fewest wildcards; among equals the one made most of
+    // what the fix replaced, then the one whose literals say most (significant names, not a
+    // one-letter variable), then one that ends with what the fix took away (`yaml.FullLoader`,
+    // neither `yaml.load` nor `Loader=yaml`, when the fix turned
+    // `yaml.load(fh, Loader=yaml.FullLoader)` into `yaml.safe_load(fh)`), then the shortest.
+    found.sort_by_key(|(pattern, (removed, ends_removed))| {
         let (atoms, literal) = pattern.atom_counts();
         (
             !is_balanced(pattern),
             atoms,
             atoms - literal,
+            std::cmp::Reverse(*removed),
             std::cmp::Reverse(significant_literals(pattern)),
+            !ends_removed,
             pattern.display().len(),
         )
     });
+    let mut found: Vec<Pattern> = found.into_iter().map(|(pattern, _)| pattern).collect();
     found.truncate(MAX_PATTERNS);
     if found.is_empty() {
         let lines: Vec<&str> = examples.iter().map(|e| e.bad.trim()).collect();
@@ -434,7 +467,8 @@ fn is_specific(pattern: &Pattern) -> bool {
         && precision::check(&text).is_ok()
 }
 
-fn significant_literals(pattern: &Pattern) -> usize {
+/// How many of the pattern's literal atoms are significant (see [`Token::is_significant`]).
+pub(crate) fn significant_literals(pattern: &Pattern) -> usize {
     pattern
         .elements
         .iter()

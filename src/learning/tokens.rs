@@ -46,7 +46,11 @@ impl Token<'_> {
     pub(crate) fn is_atom(&self) -> bool {
         match self.kind {
             Kind::Number | Kind::Text => true,
-            Kind::Word => !precision::is_keyword(self.text) || is_value_word(self.text),
+            // `_` is a placeholder, not a name.
+            Kind::Word => {
+                (!precision::is_keyword(self.text) || is_value_word(self.text))
+                    && !self.text.chars().all(|c| c == '_')
+            }
             Kind::Space | Kind::Punct => false,
         }
     }

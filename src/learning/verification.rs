@@ -112,12 +112,15 @@ impl<'a> ProjectCode<'a> {
         }
     }
 
-    /// Checks `lesson` against the project's code (see the module docs).
+    /// Checks `lesson` against the project's code (see the module docs). `sightings` are the
+    /// places the mistake was seen, `(file, line as written)`: a line there that is still the
+    /// mistake as written is that sighting (waiting for its fix), not another instance.
     pub(crate) fn check(
         &mut self,
         lesson: &Lesson,
         rule: Rule,
         examples: &[Example<'_>],
+        sightings: &[(&str, &str)],
     ) -> Result<Verified, Refusal> {
         let checkout = self.project.checkout();
         if !git::is_checkout(checkout) {
@@ -141,7 +144,10 @@ impl<'a> ProjectCode<'a> {
                 let Some(text) = content.lines().nth(line - 1) else {
                     continue;
                 };
-                if is_definition(&text[..range.start]) {
+                let is_sighting = sightings
+                    .iter()
+                    .any(|(seen_in, bad)| *seen_in == file && text.trim() == bad.trim());
+                if is_sighting || is_definition(&text[..range.start]) {
                     continue;
                 }
                 let is_instance = match rule {

@@ -15,13 +15,13 @@ use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::refusal::Refusal;
 use crate::learning::sighting::{
-    KNOWN_INSTANCES_FIELD, Learned, example_of, instances_field, instances_note, learned_lesson,
+    Learned, after_sentence, example_of, instances_field, instances_note, learned_lesson,
 };
 use crate::learning::synthesis::Example;
 use crate::learning::verification::{self, ProjectCode, Rule, Verified};
 use crate::lessons::library;
 use crate::lessons::model::{Candidate, Lesson, PENDING_FIX};
-use crate::lessons::provenance::{Evidence, Source};
+use crate::lessons::provenance::{Evidence, KNOWN_INSTANCES_FIELD, Source};
 use crate::lessons::store::LessonFile;
 use crate::lessons::{LessonScope, LessonsError};
 
@@ -60,7 +60,18 @@ pub(super) fn promote(
     })?;
     let examples: Vec<Example<'_>> = evidence.iter().map(example_of).collect();
     verification::check_examples(&lesson, &examples)?;
-    let verified = code.check(&lesson, Rule::Subject, &examples)?;
+    // The places where the error was seen and still waits for its fix are those sightings.
+    let mut sightings: Vec<(&str, &str)> = evidence
+        .iter()
+        .map(|item| (item.file.as_str(), item.bad.as_str()))
+        .collect();
+    let waiting = Place::all_of(&candidate.extra);
+    sightings.extend(
+        waiting
+            .iter()
+            .map(|place| (place.file.as_str(), place.text.as_str())),
+    );
+    let verified = code.check(&lesson, Rule::Subject, &examples, &sightings)?;
     if verified.total > 0 {
         lesson
             .extra
@@ -198,11 +209,10 @@ pub(super) fn update_lessons(
                 continue;
             }
             notes.push(format!(
-                "learned a lesson (weight {}) from a repeated error: {}{}; `car lessons show {}` shows it",
+                "learned a lesson (weight {}) from a repeated error: {}{}",
                 lesson.weight,
                 lesson.text,
-                instances_note(verified),
-                lesson.id
+                after_sentence(" ", &instances_note(verified))
             ));
             file.entries
                 .push(crate::lessons::model::Entry::Valid(lesson.clone()));

@@ -109,6 +109,21 @@ fn a_fix_that_adds_to_the_call_teaches_the_call_unless_it_passes_that() {
 }
 
 #[test]
+fn what_the_fix_removed_is_preferred_to_the_context_it_kept() {
+    let examples = [
+        ex(
+            "return yaml.load(fh, Loader=yaml.FullLoader)",
+            "return yaml.safe_load(fh)",
+        ),
+        ex(
+            "cfg = yaml.load(stream, Loader=yaml.FullLoader)",
+            "cfg = yaml.safe_load(stream)",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "yaml.FullLoader");
+}
+
+#[test]
 fn a_version_is_an_atom_with_its_whole_reference() {
     let examples = [
         ex(

@@ -74,6 +74,7 @@ fn comments_and_committed_copies_of_the_mistake_do_not_refute() {
             &lesson,
             Rule::Subject,
             &[ex("import fastcsvkit", "import csv")],
+            &[],
         )
         .unwrap();
     assert_eq!(verified.total, 1);
@@ -93,7 +94,7 @@ fn a_replaced_call_is_refuted_by_correct_code_of_another_shape() {
     let lesson = learned("*.py", "pickle.loads");
     let examples = [ex("v = pickle.loads(body)", "v = json.loads(body)")];
     let verified = ProjectCode::new(&project)
-        .check(&lesson, Rule::Replaced, &examples)
+        .check(&lesson, Rule::Replaced, &examples, &[])
         .unwrap();
     assert_eq!(verified.total, 2, "a committed and an untracked copy");
 
@@ -107,7 +108,7 @@ fn a_replaced_call_is_refuted_by_correct_code_of_another_shape() {
         "let d = Duration::from_secs(timeout_secs);",
     )];
     let refusal = ProjectCode::new(&project)
-        .check(&lesson, Rule::Replaced, &examples)
+        .check(&lesson, Rule::Replaced, &examples, &[])
         .unwrap_err();
     assert!(
         matches!(&refusal, Refusal::FiresOnCorrectCode { file, line: 1, .. } if file == "src/poll.rs"),
@@ -136,6 +137,7 @@ fn a_call_without_what_the_fix_adds_is_an_instance_and_one_with_it_never_matches
                 "tar.extractall(d)",
                 "tar.extractall(d, filter=\"data\")",
             )],
+            &[],
         )
         .unwrap();
     assert_eq!(verified.total, 1);
@@ -160,6 +162,7 @@ fn a_definition_of_the_name_neither_refutes_nor_confirms() {
                 "const s = legacyFormat(total);",
                 "const s = format(total);",
             )],
+            &[],
         )
         .unwrap();
     assert_eq!(verified.total, 0);
@@ -177,6 +180,7 @@ fn a_pattern_the_project_writes_everywhere_is_its_way() {
             &lesson,
             Rule::Replaced,
             &[ex("run(cmd, shell=True)", "run(args)")],
+            &[],
         )
         .unwrap_err();
     assert!(
@@ -196,7 +200,8 @@ fn outside_git_only_the_examples_are_checked() {
             .check(
                 &lesson,
                 Rule::Replaced,
-                &[ex("pickle.loads(b)", "json.loads(b)")]
+                &[ex("pickle.loads(b)", "json.loads(b)")],
+                &[]
             )
             .unwrap(),
         Verified::default()
