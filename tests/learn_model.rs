@@ -494,3 +494,73 @@ fn a_refused_review_fix_is_recorded_with_its_reason() {
         "{refusals:?}"
     );
 }
+
+/// Symptom 8: a person's correction followed by the agent's test run, in an agent that does not
+/// say how long its command ran, was taken for the test run's own change; and a generated page
+/// rewritten by its tool after the agent's edit (`<title>App 4.59.0`) taught a lesson.
+#[test]
+fn a_test_run_is_not_the_author_and_a_regenerated_page_is_not_a_correction() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(
+        "src/tls.py",
+        "import ssl\n\nctx = ssl.create_default_context()\n",
+    );
+    let page: String = (0..30)
+        .map(|line| format!("<p>section {line} of the manual</p>\n"))
+        .collect();
+    project.write("docs/index.html", &format!("<html>\n{page}</html>\n"));
+    project.commit_all();
+    let session = "session-one";
+    agent_edit(
+        &project,
+        session,
+        "src/tls.py",
+        "ctx = ssl.create_default_context()\n",
+        "ctx = ssl.create_default_context()\nctx.check_hostname = False\n",
+    );
+    agent_edit(
+        &project,
+        session,
+        "docs/index.html",
+        "<html>\n",
+        "<html>\n<title>App 4.58.0</title>\n",
+    );
+    project.at(T0 + 60);
+    person_edit(
+        &project,
+        "src/tls.py",
+        "ctx.check_hostname = False",
+        "ctx.check_hostname = True",
+    );
+    // The docs tool rebuilds the page: a new version, every section re-rendered.
+    let rebuilt: String = (0..30)
+        .map(|line| format!("<p class=\"s\">section {line} of the manual</p>\n"))
+        .collect();
+    project.write(
+        "docs/index.html",
+        &format!("<html>\n<title>App 4.59.0</title>\n{rebuilt}</html>\n"),
+    );
+    let mut payload = project.fixture_json("claude-post-bash-rm.json");
+    payload["session_id"] = json!(session);
+    payload["tool_input"]["command"] = json!("python -m pytest -q");
+    payload["tool_response"]["stdout"] = json!("3 passed in 0.10s\n");
+    payload.as_object_mut().unwrap().remove("duration_ms");
+    assert_eq!(project.hook("post-tool-use", &payload.to_string()).code, 0);
+    project.at(T0 + 120);
+    let stopped = stop(&project, session);
+    assert!(
+        stopped
+            .system_message()
+            .contains("new lesson candidate from a correction in src/tls.py"),
+        "{stopped:?}"
+    );
+    let pool = candidates(&project);
+    assert_eq!(pool.len(), 1, "only the person's correction: {pool:?}");
+    let refusals = refused(&project);
+    assert!(
+        refusals.iter().any(|r| r["kind"] == "not-a-correction"
+            && r["reason"].as_str().unwrap().contains("changed at once")),
+        "{refusals:?}"
+    );
+}

@@ -30,6 +30,9 @@ pub struct Stats {
     pub avoided: Vec<usize>,
     /// Mistakes still in the files when the person committed.
     pub landed: Vec<usize>,
+    /// Mistakes caught this session (a block, a deny, a warning, a review or the person): the
+    /// sightings car could learn from.
+    pub caught: Vec<usize>,
     /// Mistakes a PreToolUse deny stopped.
     pub denied: usize,
     /// Mistakes fixed after a PostToolUse block or warning.
@@ -58,6 +61,7 @@ impl Stats {
             written: vec![0; MISTAKES.len()],
             avoided: vec![0; MISTAKES.len()],
             landed: vec![0; MISTAKES.len()],
+            caught: vec![0; MISTAKES.len()],
             ..Stats::default()
         }
     }
@@ -245,6 +249,7 @@ impl<'a> Agent<'a> {
                 self.lives[live].state = State::Fixed;
                 self.lives[live].current = self.lives[live].instance.good.clone();
                 self.stats.denied += 1;
+                self.stats.caught[self.lives[live].instance.mistake] += 1;
             }
         }
         let before = self.read_optional(path);
@@ -284,6 +289,7 @@ impl<'a> Agent<'a> {
             .collect();
         for live in named {
             self.stats.fixed_after_edit += 1;
+            self.stats.caught[self.lives[live].instance.mistake] += 1;
             self.fix(live, depth + 1);
         }
     }
@@ -375,6 +381,7 @@ impl<'a> Agent<'a> {
             self.lives[index].state = State::Fixed;
             self.person_fixes += 1;
             self.stats.person_fixed += 1;
+            self.stats.caught[self.lives[index].instance.mistake] += 1;
         }
     }
 
@@ -429,6 +436,7 @@ impl<'a> Agent<'a> {
             }
             for live in named {
                 self.stats.fixed_after_review += 1;
+                self.stats.caught[self.lives[live].instance.mistake] += 1;
                 self.fix(live, 1);
             }
         }

@@ -353,19 +353,24 @@ fn print_summary(without: &Arm, with: &Arm) {
             (true, Some(session)) => format!("learned after session {session}"),
             (true, None) => "NOT learned".to_string(),
         };
-        // When the agent makes it at all (the arm without car: nothing is avoided there).
-        let sessions: Vec<String> = without
-            .sessions
-            .iter()
-            .enumerate()
-            .filter(|(_, stats)| stats.written[index] > 0)
-            .map(|(number, _)| (number + 1).to_string())
-            .take(5)
-            .collect();
+        // When the agent makes it at all (the arm without car: nothing is avoided there), and
+        // when car saw it made (caught: what it can learn from).
+        let sessions = |arm: &Arm, count: fn(&Stats, usize) -> usize| -> String {
+            let list: Vec<String> = arm
+                .sessions
+                .iter()
+                .enumerate()
+                .filter(|(_, stats)| count(stats, index) > 0)
+                .map(|(number, _)| (number + 1).to_string())
+                .take(4)
+                .collect();
+            list.join(", ")
+        };
         println!(
-            "  {:<24} {verdict}; written {written}, landed {landed_with} (without car {landed_without}; made in sessions {}…)",
+            "  {:<24} {verdict}; written {written}, landed {landed_with} (without car {landed_without}); made in sessions {}…, caught in {}…",
             mistake.id,
-            sessions.join(", ")
+            sessions(without, |stats, index| stats.written[index]),
+            sessions(with, |stats, index| stats.caught[index]),
         );
     }
     print_refusals(with.refused.as_ref());

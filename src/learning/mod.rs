@@ -3,7 +3,8 @@
 //! - **Evidence**: each signal is an example of a mistake and its fix — the line as written and
 //!   as fixed, its file, session and source: a checker's error the agent fixed
 //!   ([`from_validator`]), a blocking review finding the agent fixed ([`fixed_findings`] →
-//!   [`from_review`]), a person's correction of what the agent wrote ([`from_correction`]).
+//!   [`from_review`]), a person's correction of what the agent wrote ([`correction`] →
+//!   [`from_correction`]).
 //! - **Trigger**: synthesised from the examples ([`synthesis`], [`pattern`], [`tokens`]): the most
 //!   general pattern that covers every mistake, with the names one sighting holds generalised
 //!   away, "A unless B" where the fix added to the call; a checker's error teaches its subject
@@ -21,6 +22,7 @@
 //! Invariants: rather miss than false-alarm, never refuse silently, never refuse real evidence;
 //! nothing here fails a hook: every problem becomes a note.
 
+pub(crate) mod correction;
 pub(crate) mod fixed_findings;
 pub(crate) mod from_correction;
 pub(crate) mod from_review;
