@@ -435,6 +435,13 @@ fn a_lesson_that_fires_on_correct_code_is_refused_and_says_why() {
     assert!(listed.stdout.contains("not a lesson yet:"), "{listed:?}");
     let text = project.run(&["lessons", "candidates", "--refused"]);
     assert!(text.stdout.contains("fires-on-correct-code"), "{text:?}");
+    let report = project.run(&["report", "-o", "report.html"]);
+    assert_eq!(report.code, 0, "{report:?}");
+    let html = project.read("report.html");
+    assert!(
+        html.contains("What car refused to learn") && html.contains("src/poll.rs:4"),
+        "the report shows the refusal"
+    );
 }
 
 /// Symptom 6: a fix the checker still rejects (`./retry`, a module that does not exist) was
