@@ -231,6 +231,19 @@ impl<'a> Sample<'a> {
         (count, ends_removed)
     }
 
+    /// Whether every token of the window that the fix replaced stays literal: a wildcard may
+    /// stand for the context the examples differ in (a receiver, a variable), never for the
+    /// mistake itself (`Loader=yaml.FullLoader` and `Loader=yaml.UnsafeLoader` are no licence
+    /// for `Loader=yaml.…`, which `Loader=yaml.SafeLoader` is too).
+    fn keeps_mistake_literal(&self, (from, to): (usize, usize), elements: &[Element]) -> bool {
+        let Change::Replaced { start, end } = self.change else {
+            return true;
+        };
+        (from..to)
+            .zip(elements)
+            .all(|(index, element)| !(start..end).contains(&index) || element.is_literal())
+    }
+
     /// What the fix passed to the call, for an insertion.
     fn unless(&self) -> Option<Unless> {
         let Change::Inserted {
@@ -399,7 +412,9 @@ fn combine(
             let Some(merged) = merge(&elements, &other.bad[other_from..other_to]) else {
                 continue;
             };
-            if !other.keeps_change((other_from, other_to), &merged) {
+            if !other.keeps_change((other_from, other_to), &merged)
+                || !other.keeps_mistake_literal((other_from, other_to), &merged)
+            {
                 continue;
             }
             let literal = merged.iter().filter(|e| e.is_literal()).count();
@@ -409,7 +424,8 @@ fn combine(
         }
         elements = best?.1;
     }
-    first.keeps_change(window, &elements).then_some(elements)
+    (first.keeps_change(window, &elements) && first.keeps_mistake_literal(window, &elements))
+        .then_some(elements)
 }
 
 /// The elements generalised to admit `tokens` too, position by position.
