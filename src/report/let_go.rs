@@ -211,7 +211,9 @@ fn refusals(page: &mut Html, refused: &[Entry]) {
         .number(refused.len())
         .raw(")</h3>");
     if refused.is_empty() {
-        page.raw("<p class=\"note\">Nothing: every signal so far taught, or waits as a candidate.</p>");
+        page.raw(
+            "<p class=\"note\">Nothing: every signal so far taught, or waits as a candidate.</p>",
+        );
         return;
     }
     page.raw("<table><thead><tr><th>what</th><th>scope</th><th>why</th><th>source</th><th>times</th><th>last</th></tr></thead><tbody>");

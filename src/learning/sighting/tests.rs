@@ -98,34 +98,44 @@ fn a_review_fix_promotes_only_in_another_file_or_session_with_names_generalised(
     });
 }
 
-#[test]
-fn a_pattern_refuted_by_the_projects_code_stays_a_candidate_and_says_why() {
+/// A git project tracking `file` with `content`.
+fn tracked(file: &str, content: &str) -> (tempfile::TempDir, Project) {
     let dir = tempfile::tempdir().unwrap();
     git(dir.path(), &["init", "-q"]);
-    std::fs::write(
-        dir.path().join("poll.py"),
-        "value = pickle.loads(cache_blob, fix_imports=False)\n",
-    )
-    .unwrap();
-    git(dir.path(), &["add", "poll.py"]);
+    std::fs::write(dir.path().join(file), content).unwrap();
+    git(dir.path(), &["add", file]);
     let project = Project::at(dir.path());
+    (dir, project)
+}
+
+/// The same unsafe call fixed in two sessions: what recording the second did.
+fn pickle_twice(scope: &LessonScope<'_>) -> Recorded {
+    let first = sighting(
+        "s1",
+        "a.py",
+        "R1",
+        "obj = pickle.loads(body)",
+        "obj = json.loads(body)",
+    );
+    record(scope, &first).unwrap();
+    let second = sighting(
+        "s2",
+        "b.py",
+        "R1",
+        "x = pickle.loads(raw)",
+        "x = json.loads(raw)",
+    );
+    record(scope, &second).unwrap()
+}
+
+#[test]
+fn a_pattern_refuted_by_the_projects_code_stays_a_candidate_and_says_why() {
+    let (_dir, project) = tracked(
+        "poll.py",
+        "value = pickle.loads(cache_blob, fix_imports=False)\n",
+    );
     with_scope(&project, |scope| {
-        let first = sighting(
-            "s1",
-            "a.py",
-            "R1",
-            "obj = pickle.loads(body)",
-            "obj = json.loads(body)",
-        );
-        record(scope, &first).unwrap();
-        let second = sighting(
-            "s2",
-            "b.py",
-            "R1",
-            "x = pickle.loads(raw)",
-            "x = json.loads(raw)",
-        );
-        let Recorded::Refused(refused) = record(scope, &second).unwrap() else {
+        let Recorded::Refused(refused) = pickle_twice(scope) else {
             panic!("not refused");
         };
         assert_eq!(
@@ -150,28 +160,9 @@ fn a_pattern_refuted_by_the_projects_code_stays_a_candidate_and_says_why() {
 
 #[test]
 fn a_committed_copy_of_the_mistake_is_a_known_instance() {
-    let dir = tempfile::tempdir().unwrap();
-    git(dir.path(), &["init", "-q"]);
-    std::fs::write(dir.path().join("old.py"), "data = pickle.loads(payload)\n").unwrap();
-    git(dir.path(), &["add", "old.py"]);
-    let project = Project::at(dir.path());
+    let (_dir, project) = tracked("old.py", "data = pickle.loads(payload)\n");
     with_scope(&project, |scope| {
-        let first = sighting(
-            "s1",
-            "a.py",
-            "R1",
-            "obj = pickle.loads(body)",
-            "obj = json.loads(body)",
-        );
-        record(scope, &first).unwrap();
-        let second = sighting(
-            "s2",
-            "b.py",
-            "R1",
-            "x = pickle.loads(raw)",
-            "x = json.loads(raw)",
-        );
-        let Recorded::Promoted { verified, .. } = record(scope, &second).unwrap() else {
+        let Recorded::Promoted { verified, .. } = pickle_twice(scope) else {
             panic!("not promoted");
         };
         assert_eq!(verified.total, 1);

@@ -223,17 +223,30 @@ fn nothing_generic_is_proposed() {
 fn a_wildcard_never_stands_for_the_mistake_itself() {
     // Two wrong attributes of one object are two mistakes, not "any attribute of palette".
     let examples = [
-        ex("const a = palette.mutedText;", "const a = palette.textMuted;"),
+        ex(
+            "const a = palette.mutedText;",
+            "const a = palette.textMuted;",
+        ),
         ex("const b = palette.mutedBg;", "const b = palette.bgMuted;"),
     ];
     assert!(propose(&examples).is_err(), "{:?}", propose(&examples));
     // Two unsafe loaders: only what they share, never `Loader=yaml.…`.
     let examples = [
-        ex("d = yaml.load(f, Loader=yaml.FullLoader)", "d = yaml.safe_load(f)"),
-        ex("e = yaml.load(g, Loader=yaml.UnsafeLoader)", "e = yaml.safe_load(g)"),
+        ex(
+            "d = yaml.load(f, Loader=yaml.FullLoader)",
+            "d = yaml.safe_load(f)",
+        ),
+        ex(
+            "e = yaml.load(g, Loader=yaml.UnsafeLoader)",
+            "e = yaml.safe_load(g)",
+        ),
     ];
     for pattern in propose(&examples).unwrap() {
-        assert!(!pattern.display().contains("Loader=yaml.…"), "{}", pattern.display());
+        assert!(
+            !pattern.display().contains("Loader=yaml.…"),
+            "{}",
+            pattern.display()
+        );
     }
 }
 
