@@ -18,13 +18,14 @@ const T0: i64 = 1_780_000_000;
 
 /// `git ARGS…` in `dir`, with the built `car` on PATH (the driver car registers from a cargo build
 /// is the plain name `car`; an installed car registers its absolute path).
-fn git_at(dir: &Path, args: &[&str]) -> Output {
+fn git_at(dir: &Path, home: &Path, args: &[&str]) -> Output {
     let bin = assert_cmd::cargo::cargo_bin("car");
     let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .unwrap();
-    std::process::Command::new("git")
+    let mut command = std::process::Command::new("git");
+    crate::support::isolate(&mut command, home)
         .args(["-c", "user.name=t", "-c", "user.email=t@t"])
         .args(args)
         .current_dir(dir)
@@ -34,7 +35,7 @@ fn git_at(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn git(project: &TestProject, args: &[&str]) -> Output {
-    git_at(project.path(), args)
+    git_at(project.path(), project.home(), args)
 }
 
 fn ok(output: &Output) {
@@ -321,9 +322,13 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
     // The attributes came with the clone; the driver did not (git config is not shared).
     assert!(clone_dir.join(ATTRIBUTES).exists());
     assert!(
-        !git_at(&clone_dir, &["config", "--get", "merge.car-lessons.driver"])
-            .status
-            .success()
+        !git_at(
+            &clone_dir,
+            project.home(),
+            &["config", "--get", "merge.car-lessons.driver"]
+        )
+        .status
+        .success()
     );
     let write = |lessons: &[Value]| {
         std::fs::write(
@@ -332,23 +337,40 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
         )
         .unwrap();
     };
-    ok(&git_at(&clone_dir, &["checkout", "-q", "-b", "alice"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["checkout", "-q", "-b", "alice"],
+    ));
     write(&[sleep("Use the scheduler\'s backoff", 5, 2)]);
-    ok(&git_at(&clone_dir, &["commit", "-qam", "alice hits"]));
-    ok(&git_at(&clone_dir, &["checkout", "-q", "main"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["commit", "-qam", "alice hits"],
+    ));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["checkout", "-q", "main"],
+    ));
     write(&[sleep("Use the scheduler\'s backoff", 6, 3)]);
-    ok(&git_at(&clone_dir, &["commit", "-qam", "main hits"]));
-    let merged = git_at(&clone_dir, &["merge", "--no-edit", "alice"]);
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["commit", "-qam", "main hits"],
+    ));
+    let merged = git_at(&clone_dir, project.home(), &["merge", "--no-edit", "alice"]);
     assert!(
         !merged.status.success(),
         "git's line merge: {}",
         said(&merged)
     );
-    ok(&git_at(&clone_dir, &["merge", "--abort"]));
+    ok(&git_at(&clone_dir, project.home(), &["merge", "--abort"]));
 
     // The documented fix, by hand: the same entry `car install` writes.
     ok(&git_at(
         &clone_dir,
+        project.home(),
         &[
             "config",
             "merge.car-lessons.driver",
@@ -362,14 +384,23 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
         let sleep = &merged["lessons"][0];
         (sleep["hits"].clone(), sleep["weight"].clone())
     };
-    ok(&git_at(&clone_dir, &["merge", "--no-edit", "alice"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["merge", "--no-edit", "alice"],
+    ));
     // hits 1 + 1 + 2, the larger weight.
     assert_eq!(merged_counters(), (json!(4), json!(6)));
 
     // The other documented fix: `car install` in the clone.
-    ok(&git_at(&clone_dir, &["reset", "-q", "--hard", "HEAD~1"]));
     ok(&git_at(
         &clone_dir,
+        project.home(),
+        &["reset", "-q", "--hard", "HEAD~1"],
+    ));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
         &["config", "--remove-section", "merge.car-lessons"],
     ));
     let install = project.run(&[
@@ -380,7 +411,11 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
     ]);
     assert_eq!(install.code, 0, "{install:?}");
     assert!(install.stderr.contains("merge driver"), "{install:?}");
-    ok(&git_at(&clone_dir, &["merge", "--no-edit", "alice"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["merge", "--no-edit", "alice"],
+    ));
     assert_eq!(merged_counters(), (json!(4), json!(6)));
 }
 

@@ -56,6 +56,7 @@ mod security_state;
 mod session_changes;
 mod session_start;
 mod settings_compat;
+mod test_hygiene;
 mod uninstall;
 mod validate_hook;
 mod validate_imports;
