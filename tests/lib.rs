@@ -35,6 +35,7 @@ mod lessons_team;
 mod migrate;
 mod new_file_slips;
 mod pre_tool_use;
+mod pre_tool_use_hostile;
 mod python_environments;
 mod replay_command;
 mod replay_self_test;

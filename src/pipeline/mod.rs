@@ -38,8 +38,11 @@ pub(crate) struct EditReport {
     /// Every diagnostic, errors and warnings, with the edit's project-relative path.
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) warnings: Vec<Warning>,
-    /// Lines for the human (a skipped check, a broken lessons file, a new candidate…).
+    /// Lines for the human from the validators (a skipped check, a missing tool…).
     pub(crate) notes: Vec<String>,
+    /// Lines for the human from the lessons (a broken lessons file, a new candidate…): kept
+    /// apart, as the PreToolUse hook says these alone.
+    pub(crate) lesson_notes: Vec<String>,
 }
 
 impl EditReport {
@@ -102,7 +105,7 @@ impl<'a> Checker<'a> {
         };
         let outcome = crate::learning::on_edit(scope, edit, &report.diagnostics);
         report.warnings = outcome.warnings;
-        report.notes.extend(outcome.notes);
+        report.lesson_notes = outcome.notes;
         report
     }
 }
