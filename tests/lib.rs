@@ -56,6 +56,7 @@ mod security_reviewer;
 mod security_state;
 mod session_changes;
 mod session_start;
+mod session_start_failures;
 mod settings_compat;
 mod test_hygiene;
 mod uninstall;

@@ -222,6 +222,7 @@ impl Sandbox {
             settings_problem,
             clock,
             user_lessons: false,
+            deadline: None,
         })
     }
 

@@ -26,13 +26,22 @@ use crate::session::own_writes::OwnWrites;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
-/// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
+/// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing);
+/// `None` outside git, when git fails, or past a hook's wait for git (reconciliation is skipped).
 pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
     if !git::is_checkout(project.checkout()) {
         return None;
     }
-    // Past a hook's wait for git, reconciliation is skipped.
-    let output = git::run(
+    dirty_versions_within(project, settings, git::Wait::Hook).ok()
+}
+
+/// [`dirty_versions`] of a git checkout within `wait`, or why git gave none.
+pub(crate) fn dirty_versions_within(
+    project: &Project,
+    settings: &Settings,
+    wait: git::Wait,
+) -> Result<Versions, git::GitError> {
+    let output = git::run_checked(
         project.checkout(),
         &[
             // A background status must not take index.lock nor rewrite the index: that write
@@ -44,12 +53,8 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
             "--untracked-files=all",
             "--no-renames",
         ],
-        git::Wait::Hook,
-    )
-    .ok()?;
-    if !output.success() {
-        return None;
-    }
+        wait,
+    )?;
     let versions = parse_porcelain(&output.stdout)
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
@@ -58,7 +63,7 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
             (path, stamp)
         })
         .collect();
-    Some(versions)
+    Ok(versions)
 }
 
 /// The version of `path` (project-relative) on disk now, as reconciliation compares it: the

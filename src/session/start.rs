@@ -19,22 +19,34 @@ use crate::files::{self, FileError};
 use crate::session::Session;
 use crate::session::event::Event;
 use crate::session::log::EventLog;
-use crate::session::reconcile::dirty_versions;
+use crate::session::reconcile::dirty_versions_within;
 use crate::state::names;
 
-/// Takes the session's worktree baseline at its start, unless the session already records.
-pub(crate) fn record(context: Session<'_>) -> Result<(), FileError> {
+/// Why no baseline was held at the session's start.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BaselineError {
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+/// Takes the session's worktree baseline at its start, unless the session already records; git
+/// gets `wait` (what is left of the hook's budget). An error says why none is held: the session's
+/// first record takes one instead.
+pub(crate) fn record(context: Session<'_>, wait: crate::git::Wait) -> Result<(), BaselineError> {
     let log = EventLog::for_session(context.project, context.id);
     if log.exists() {
         return Ok(());
     }
-    let Some(baseline) = worktree_baseline(context, SystemTime::now(), |_| true) else {
-        return Ok(());
-    };
+    let baseline = baseline_within(context, SystemTime::now(), |_| true, wait)?;
     let text = serde_json::to_string(&baseline).map_err(|error| {
         FileError::io(&held_at(context), std::io::Error::other(error.to_string()))
     })?;
-    files::write_atomic_unsynced(&held_at(context), text.as_bytes())
+    Ok(files::write_atomic_unsynced(
+        &held_at(context),
+        text.as_bytes(),
+    )?)
 }
 
 /// The baseline taken at the session's start, when one is held; taking it removes it.
@@ -61,22 +73,33 @@ fn held_at(context: Session<'_>) -> PathBuf {
 }
 
 /// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
-/// already changed; `taken_at` is when the session's own work began.
+/// already changed; `taken_at` is when the session's own work began. `None` when git gave no
+/// answer within a hook's wait.
 pub(crate) fn worktree_baseline(
     context: Session<'_>,
     taken_at: SystemTime,
     keep: impl Fn(&str) -> bool,
 ) -> Option<Event> {
+    baseline_within(context, taken_at, keep, crate::git::Wait::Hook).ok()
+}
+
+/// [`worktree_baseline`] with git given `wait`, or why git gave no answer. Outside git the
+/// baseline is its time alone (a stop looks at what was modified since).
+fn baseline_within(
+    context: Session<'_>,
+    taken_at: SystemTime,
+    keep: impl Fn(&str) -> bool,
+    wait: crate::git::Wait,
+) -> Result<Event, crate::git::GitError> {
     let taken_at_ms = taken_at
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .and_then(|since| u64::try_from(since.as_millis()).ok());
-    let mut dirty = match dirty_versions(context.project, context.settings) {
-        Some(dirty) => dirty,
-        // Outside git the baseline is its time alone: a stop looks at what was modified since.
-        None if !crate::git::is_checkout(context.project.checkout()) => Default::default(),
-        None => return None,
+    let mut dirty = if crate::git::is_checkout(context.project.checkout()) {
+        dirty_versions_within(context.project, context.settings, wait)?
+    } else {
+        Default::default()
     };
     dirty.retain(|file, _| keep(file));
-    Some(Event::WorktreeBaseline { dirty, taken_at_ms })
+    Ok(Event::WorktreeBaseline { dirty, taken_at_ms })
 }
