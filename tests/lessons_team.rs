@@ -547,3 +547,55 @@ fn lessons_retired_on_both_branches_all_land_in_the_retired_file() {
     assert_eq!(ids(LESSONS), [json!("sleep")]);
     assert_eq!(ids(RETIRED), [json!("quiet"), json!("noisy")]);
 }
+
+/// Issue 38 item 6: a version over car's 64 MiB read bound made the driver exit 2 with OURS
+/// untouched, so git showed a clean-looking file and `git add` dropped the other branch's
+/// lessons. It is a version car cannot read like any other: git's line merge in OURS, exit 1.
+#[test]
+fn a_version_over_the_read_bound_is_left_to_git_with_nothing_lost() {
+    let project = TestProject::new();
+    let versions = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = versions.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let document = |lessons: &[Value]| {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json!({ "lessons": lessons })).unwrap()
+        )
+    };
+    let base = write("base", &document(&[]));
+    let ours = write(
+        "ours",
+        &document(&[lesson("l1", "ours_call(", "ours", 3, 1)]),
+    );
+    let huge = "x".repeat(65 << 20);
+    let theirs = write(
+        "theirs",
+        &document(&[lesson("l2", "theirs_call(", &huge, 3, 1)]),
+    );
+    let run = project.run(&[
+        "lessons",
+        "merge",
+        base.to_str().unwrap(),
+        ours.to_str().unwrap(),
+        theirs.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("theirs: larger than") && run.stderr.contains("was not merged by car"),
+        "{}",
+        run.stderr
+    );
+    let merged = std::fs::read_to_string(&ours).unwrap();
+    assert!(
+        merged.contains("<<<<<<< ours")
+            && merged.contains("ours_call(")
+            && merged.contains("theirs_call(")
+            && merged.contains(">>>>>>> theirs"),
+        "git's own conflict, both sides kept ({} bytes)",
+        merged.len()
+    );
+}
