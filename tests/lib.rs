@@ -49,6 +49,7 @@ mod review_session;
 mod review_setup;
 mod review_truth;
 mod review_walkthrough;
+mod security_escapes;
 mod security_faults;
 mod security_paths;
 mod security_reads;
