@@ -54,6 +54,7 @@ mod security_faults;
 mod security_paths;
 mod security_reads;
 mod security_reviewer;
+mod security_smaller;
 mod security_state;
 mod session_changes;
 mod session_start;

@@ -167,11 +167,15 @@ fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTim
 }
 
 /// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
-/// `/` is a nested repository or worktree, not a file of this project.
+/// `/` is a nested repository or worktree, not a file of this project. An entry not in that
+/// shape (a git printing something else, bytes that were not UTF-8 where the status letters go)
+/// is skipped, never sliced inside a character.
 pub(crate) fn parse_porcelain(text: &str) -> Vec<String> {
     text.split('\0')
-        .filter(|entry| entry.len() > 3 && !entry.ends_with('/'))
-        .map(|entry| entry[3..].to_string())
+        .filter(|entry| entry.as_bytes().get(2) == Some(&b' '))
+        .filter_map(|entry| entry.get(3..))
+        .filter(|path| !path.is_empty() && !path.ends_with('/'))
+        .map(str::to_string)
         .collect()
 }
 
@@ -381,6 +385,9 @@ mod tests {
             parse_porcelain(text),
             ["src/legacy_loader.py", "new file.txt", "a.py"]
         );
+        // What a git printing bytes that are not UTF-8 leaves after the lossy read: skipped.
+        let garbled = "M\u{fffd}\u{fffd}path\0\u{fffd}\0?\u{fffd}x\0 M ok.py\0";
+        assert_eq!(parse_porcelain(garbled), ["ok.py"]);
     }
 
     #[test]
