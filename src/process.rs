@@ -212,9 +212,9 @@ pub(crate) fn guard(parent: u32, argv: &[std::ffi::OsString]) -> u8 {
     let mut child = match Command::new(program).args(args).spawn() {
         Ok(child) => child,
         Err(error) => {
+            let program = program.to_string_lossy();
             crate::output::print_message(&format!(
-                "car: `{}` could not be started: {error}",
-                program.to_string_lossy()
+                "car: `{program}` could not be started: {error}"
             ));
             return GUARD_NOT_STARTED;
         }

@@ -22,6 +22,8 @@ pub(crate) struct HookContext {
     /// When the hook must have answered (its start plus its budget); `None` in a replay, which
     /// has no agent waiting.
     pub(crate) deadline: Option<std::time::Instant>,
+    /// When the hook started, by the wall clock (`None` in a replay).
+    pub(crate) started_at: Option<std::time::SystemTime>,
 }
 
 impl HookContext {
@@ -37,6 +39,7 @@ impl HookContext {
             clock,
             user_lessons: true,
             deadline: None,
+            started_at: None,
         })
     }
 

@@ -113,6 +113,7 @@ fn run_with_budget(
     };
     let limit = budget(event, Some(&context));
     context.deadline = Some(started + limit);
+    context.started_at = std::time::SystemTime::now().checked_sub(started.elapsed());
     let overrun = match event {
         HookEvent::SessionStart => {
             "letting the agent continue; a baseline not recorded by then is taken at the session's first edit or shell command"
@@ -214,6 +215,7 @@ mod tests {
             clock: Clock::fixed(1_800_000_000),
             user_lessons: true,
             deadline: None,
+            started_at: None,
         }
     }
 

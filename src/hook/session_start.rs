@@ -8,18 +8,16 @@
 //! the hook answers in time and knows what it did: a baseline that could not be taken (git
 //! missing, failing, or too slow on a loaded machine) is one line for the person, and the
 //! session's first record takes it instead (the documented fallback); a lessons file car cannot
-//! read is named, with its line, and the briefing is left out.
+//! read is named, with its line, and the briefing is left out. The starts of a burst share one
+//! look at the worktree ([`crate::session::shared_status`]).
 
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
 
 use crate::answer::Answer;
-use crate::git::Wait;
 use crate::hook::HookContext;
-use crate::lessons::LessonsError;
-use crate::session::start::BaselineError;
-
-/// The most files `git ls-files` is read for (scopes are matched against them).
-const MAX_FILES: usize = 50_000;
+use crate::session::shared_status::{StatusError, Worktree};
+use crate::session::start::{self, BaselineError};
 
 /// The time kept for answering after git's last chance.
 const ANSWER_MARGIN: Duration = Duration::from_millis(250);
@@ -28,34 +26,28 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if !context.settings.enabled {
         return Answer::allow();
     }
-    let wait = context.git_wait(ANSWER_MARGIN);
-    // The baseline's `git status` runs beside the briefing's `git ls-files`.
-    let (briefing, recorded) = std::thread::scope(|scope| {
-        let baseline = scope.spawn(|| crate::session::start::record(context.session(), wait));
-        let briefing = briefing(context, wait);
-        let recorded = baseline.join().unwrap_or_else(|_| {
-            Err(BaselineError::File(crate::files::FileError::io(
-                &context.project.state_dir(),
-                std::io::Error::other("the baseline's thread panicked"),
-            )))
-        });
-        (briefing, recorded)
-    });
-    let mut answer = match briefing {
-        Ok(Some(text)) => Answer {
-            additional_context: Some(text),
-            ..Answer::default()
-        },
-        Ok(None) => Answer::allow(),
-        Err(error) => Answer::allow().with_system_line(format!(
-            "car: {error}; no lessons briefing this session (fix the file by hand)"
-        )),
+    let session = context.session();
+    let started = context.started_at.unwrap_or_else(SystemTime::now);
+    let library = briefed_library(context);
+    // A resumed session that records already keeps its baseline.
+    let needs_baseline = !start::is_recording(session);
+    if !needs_baseline && library.is_none() {
+        return Answer::allow();
+    }
+    let looked = look(context, started, library.is_some());
+    let mut answer = match library {
+        Some(library) => briefing(&library, looked.as_ref().ok()),
+        None => Answer::allow(),
     };
-    if let Err(error) = recorded {
-        crate::state::log_hook_error(
-            &context.project.state_dir(),
-            &format!("session start: {error}"),
-        );
+    if !needs_baseline {
+        return answer;
+    }
+    let held = looked
+        .map_err(BaselineError::from)
+        .and_then(|worktree| Ok(start::hold(session, started, worktree.dirty)?));
+    if let Err(error) = held {
+        let state_dir = context.project.state_dir();
+        crate::state::log_hook_error(&state_dir, &format!("session start: {error}"));
         answer = answer.with_system_line(format!(
             "car: no baseline of what was already changed at the session's start ({error}); the session's first edit or shell command takes it instead"
         ));
@@ -63,41 +55,44 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     answer
 }
 
-/// The project's lessons for this session, when there are any worth saying; an error names a
-/// lessons file car cannot read.
-fn briefing(context: &HookContext, wait: Wait) -> Result<Option<String>, LessonsError> {
-    if !context.settings.session_briefing || !context.settings.lessons_enabled {
-        return Ok(None);
+/// The briefing from `library` as the answer's context (`worktree`'s files decide which scopes
+/// apply; all do without them), or the line naming a lessons file car cannot read.
+fn briefing(library: &std::path::Path, worktree: Option<&Worktree>) -> Answer {
+    let files = worktree.and_then(|worktree| worktree.files.as_deref());
+    match crate::lessons::briefing::for_library(library, files) {
+        Ok(text) => Answer {
+            additional_context: text,
+            ..Answer::default()
+        },
+        Err(error) => Answer::allow().with_system_line(format!(
+            "car: {error}; no lessons briefing this session (fix the file by hand)"
+        )),
     }
-    let path = context.project.lessons_file();
-    if !path.exists() {
-        return Ok(None);
-    }
-    crate::lessons::briefing::for_library(&path, project_files(context, wait).as_deref())
 }
 
-/// The project's files as git lists them (tracked and untracked, not ignored), relative to the
-/// project (git lists the folder it runs in); `None` outside git or when git fails (then every
-/// lesson's scope counts).
-fn project_files(context: &HookContext, wait: Wait) -> Option<Vec<String>> {
+/// The lessons file to brief from, when the briefing is on and there is one.
+fn briefed_library(context: &HookContext) -> Option<PathBuf> {
+    let settings = &context.settings;
+    let path = context.project.lessons_file();
+    (settings.session_briefing && settings.lessons_enabled && path.exists()).then_some(path)
+}
+
+/// The worktree as a look begun after the hook started saw it (outside git: nothing dirty, and
+/// no file list, so every lesson scope counts).
+fn look(
+    context: &HookContext,
+    started: SystemTime,
+    with_files: bool,
+) -> Result<Worktree, StatusError> {
     if !crate::git::is_checkout(context.project.checkout()) {
-        return None;
+        return Ok(Worktree::default());
     }
-    let args = [
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-    ];
-    let output = crate::git::run_checked(context.project.root(), &args, wait).ok()?;
-    Some(
-        output
-            .stdout
-            .split('\0')
-            .filter(|file| !file.is_empty())
-            .take(MAX_FILES)
-            .map(str::to_string)
-            .collect(),
+    let wait = context.git_wait(ANSWER_MARGIN);
+    crate::session::shared_status::look_since(
+        &context.project,
+        &context.settings,
+        started,
+        wait,
+        with_files,
     )
 }

@@ -223,6 +223,7 @@ impl Sandbox {
             clock,
             user_lessons: false,
             deadline: None,
+            started_at: None,
         })
     }
 
