@@ -210,11 +210,14 @@ pub(crate) enum LessonsCommand {
     },
     /// Print the project's lessons file
     Export,
-    /// The candidate pool (errors seen once)
+    /// The candidate pool (mistakes seen once, or seen again but not verified yet)
     Candidates {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+        /// What car refused to learn, each with its reason, count and examples
+        #[arg(long)]
+        refused: bool,
     },
     /// Decay, expire candidates and merge overlapping lessons; report what changed
     Maintain {

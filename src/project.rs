@@ -228,6 +228,17 @@ impl Project {
         output.success().then_some(output.stdout)
     }
 
+    /// Whether git ignores the checkout-relative file (`git check-ignore`); `false` outside git or
+    /// when git does not answer in a hook's time.
+    pub(crate) fn is_ignored(&self, relative_path: &str) -> bool {
+        if !git::is_checkout(&self.checkout) {
+            return false;
+        }
+        let args = ["check-ignore", "-q", "--", relative_path];
+        git::run(&self.checkout, &args, git::Wait::Hook)
+            .is_ok_and(|output| output.code == Some(0) && !output.timed_out)
+    }
+
     /// Turns a path from a payload (absolute, or relative to `cwd`) into an absolute path.
     pub(crate) fn resolve(&self, cwd: &Path, path: &str) -> PathBuf {
         let path = Path::new(path);

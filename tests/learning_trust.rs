@@ -250,21 +250,32 @@ fn a_hallucinated_module_in_two_files_warns_the_third_time() {
 
 /// A trigger that occurs in the project's committed, valid files of that kind is not a lesson.
 #[test]
-fn a_trigger_found_in_committed_valid_files_is_not_learned() {
+fn a_comment_naming_the_mistake_in_a_committed_file_does_not_refuse_it() {
+    // Before the learning model, `git grep` found the name in the committed comment and refused
+    // the lesson for good; a lesson matches code only, so the comment is no evidence against it.
     let mut project = TestProject::new();
     project.at(T0);
     project.write(
         "docs/notes.py",
-        "# car_half_known_zz is what the old code called it\n",
+        "# car_half_known_zz is not a real package\n",
     );
     project.commit_all();
     let wrong = "import car_half_known_zz\n";
     project.hook("post-tool-use", &project.write_payload("a.py", wrong, None));
+    project.hook(
+        "post-tool-use",
+        &project.write_payload("a.py", "import json\n", Some(wrong)),
+    );
     project.at(T0 + DAY);
     let second = project.hook("post-tool-use", &project.write_payload("b.py", wrong, None));
     assert!(second.is_block(), "{second:?}");
-    assert_eq!(lessons(&project), Vec::<Value>::new());
-    assert_eq!(candidates(&project), Vec::<Value>::new());
+    let learned = lessons(&project);
+    assert_eq!(learned.len(), 1, "{learned:?}");
+    assert_eq!(learned[0]["triggers"], json!(["car_half_known_zz"]));
+    assert!(
+        learned[0].get("known_instances").is_none(),
+        "a comment is no instance: {learned:?}"
+    );
 }
 
 /// Issue 9: with no interpreter, tree-sitter sees no import error, and learning recorded

@@ -22,6 +22,7 @@ mod hook_answers;
 mod hook_post_tool_use;
 mod install;
 mod learn_corrections;
+mod learn_model;
 mod learn_signals;
 mod learn_signals_agents;
 mod learning_heldout;

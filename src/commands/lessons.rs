@@ -16,7 +16,8 @@ use crate::lessons::branch_merge::CONFLICT_FIELD;
 use crate::lessons::counters::retired;
 use crate::lessons::library;
 use crate::lessons::model::{Entry, Examples, Lesson, MAX_WEIGHT, RawLesson, lesson_id};
-use crate::lessons::store::{self, CandidateFile, LessonFile};
+use crate::lessons::provenance::KNOWN_INSTANCES_FIELD;
+use crate::lessons::store::{self, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::lessons::{LessonsError, maintain, provenance};
 use crate::output;
@@ -34,7 +35,9 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
         LessonsCommand::Restore { id } => restore(project, &id),
         LessonsCommand::Import { path } => import(project, &path),
         LessonsCommand::Export => export(project),
-        LessonsCommand::Candidates { json } => candidates(project, json),
+        LessonsCommand::Candidates { json, refused } => {
+            crate::commands::lessons_candidates::run(project, json, refused)
+        }
         LessonsCommand::Maintain { dry_run } => run_maintain(project, clock, dry_run),
         LessonsCommand::Distill { dry_run, json } => {
             crate::commands::lessons_distill::run(project, dry_run, json)
@@ -250,6 +253,9 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if !evidence.is_empty() {
             value["evidence"] = serde_json::to_value(&evidence).unwrap_or(Value::Null);
         }
+        if let Some(known) = lesson.extra.get(KNOWN_INSTANCES_FIELD) {
+            value["known_instances"] = known.clone();
+        }
         if origin == "project" {
             value["remove"] = json!(format!("car lessons rm {}", lesson.id));
         }
@@ -264,6 +270,7 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if let Some(learned) = provenance::describe(&lesson.extra) {
             text.push_str(&format!("\n  learned   {learned}"));
         }
+        text.push_str(&known_instances(lesson));
         if origin == "project" {
             text.push_str(&format!("\n  remove    car lessons rm {}", lesson.id));
         }
@@ -277,6 +284,37 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         output::print_data(&text);
     }
     Ok(Outcome::Success)
+}
+
+/// `  in code   3 places when learned: a.py:3 import x | …`: the places of the project's code
+/// the lesson matched when it was learned (empty when none).
+fn known_instances(lesson: &Lesson) -> String {
+    let Some(known) = lesson.extra.get(KNOWN_INSTANCES_FIELD) else {
+        return String::new();
+    };
+    let count = known.get("count").and_then(Value::as_u64).unwrap_or(0);
+    let places: Vec<String> = known
+        .get("places")
+        .and_then(Value::as_array)
+        .map(|places| {
+            places
+                .iter()
+                .map(|place| {
+                    format!(
+                        "{}:{}: {}",
+                        place["file"].as_str().unwrap_or_default(),
+                        place["line"],
+                        place["text"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    format!(
+        "\n  in code   {} already matched when it was learned (`car check` reports them):\n            {}",
+        plural(count as usize, "place"),
+        places.join("\n            ")
+    )
 }
 
 /// One lesson for people.
@@ -496,42 +534,6 @@ fn import(project: &Project, path: &Path) -> Result<Outcome, Error> {
 fn export(project: &Project) -> Result<Outcome, Error> {
     let file = library::load_live(&project.lessons_file())?;
     output::print_data(&file.render());
-    Ok(Outcome::Success)
-}
-
-fn candidates(project: &Project, as_json: bool) -> Result<Outcome, Error> {
-    let pool = CandidateFile::load(&project.candidates_file())?;
-    if as_json {
-        let list: Vec<Value> = pool
-            .candidates
-            .iter()
-            .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
-            .collect();
-        output::print_json(&Value::Array(list));
-        return Ok(Outcome::Success);
-    }
-    if pool.candidates.is_empty() {
-        output::print_message("no lesson candidates (errors seen once appear here)");
-        return Ok(Outcome::Success);
-    }
-    let mut text = String::new();
-    for candidate in &pool.candidates {
-        text.push_str(&format!(
-            "{}  `{}`  seen {}×, last {}\n    {}\n",
-            candidate.scope,
-            candidate.trigger,
-            candidate.hits(),
-            candidate
-                .last_seen()
-                .map(crate::clock::date_of)
-                .unwrap_or_else(|| "?".into()),
-            candidate.lesson
-        ));
-        if let Some(from) = provenance::describe(&candidate.extra) {
-            text.push_str(&format!("    learned from {from}\n"));
-        }
-    }
-    output::print_data(&text);
     Ok(Outcome::Success)
 }
 

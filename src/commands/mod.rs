@@ -9,6 +9,7 @@ pub(crate) mod config;
 pub(crate) mod deep_review;
 pub(crate) mod install;
 pub(crate) mod lessons;
+pub(crate) mod lessons_candidates;
 pub(crate) mod lessons_diff;
 pub(crate) mod lessons_distill;
 pub(crate) mod lessons_merge;

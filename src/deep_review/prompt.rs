@@ -173,7 +173,7 @@ pub(crate) fn lesson_warnings(
             added: delta.added_lines(after),
             language: None,
         };
-        warnings.extend(lessons::match_edit(scope, &edit, &[]).0.warnings);
+        warnings.extend(lessons::match_edit(scope, &edit, &[]).warnings);
     }
     warnings
 }

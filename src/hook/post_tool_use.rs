@@ -62,12 +62,14 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             ) {
                 notes.push(format!("could not record the edit for review: {error}"));
             }
-            let taught = crate::learning::signals::after_edit(
-                context.session(),
-                edit,
-                &hash,
-                &report.warnings,
-            );
+            let facts = crate::learning::signals::EditFacts {
+                diagnostics: &report.diagnostics,
+                warnings: &report.warnings,
+                library_readable: report.lesson_facts.library_readable,
+                fix_pending: report.lesson_facts.fix_pending,
+            };
+            let taught =
+                crate::learning::signals::after_edit(context.session(), edit, &hash, facts);
             notes.extend(taught.notes);
             if let Some((finding, why)) = told_finding(edit, &report.diagnostics) {
                 if let Err(error) =

@@ -18,10 +18,10 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crate::files;
-use crate::learning::fragment::LineChange;
 use crate::learning::from_review::ReviewFix;
 use crate::session::Session;
 use crate::session::authored::Authored;
+use crate::session::changed_lines::LineChange;
 use crate::session::changed_lines::changed_lines;
 use crate::session::findings::Finding;
 use crate::session::snapshot::{CompletedReview, Snapshot};
@@ -153,7 +153,7 @@ fn still_reported(
 }
 
 /// The lines of `old` within [`AROUND`] of `line` that `new` changed: only `line` itself when it
-/// changed (the mistake: a fragment from a neighbour would teach whatever else the fix happened
+/// changed (the mistake: a pattern from a neighbour would teach whatever else the fix happened
 /// to rewrite), else the neighbours, nearest first (the reviewer's line was slightly off).
 fn changes_at(old: &str, new: &str, line: usize) -> Vec<LineChange> {
     let mut changes: Vec<LineChange> = changed_lines(old, new)

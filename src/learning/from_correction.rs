@@ -6,18 +6,22 @@
 //!
 //! The review layer finds the corrections ([`crate::session::authored`]: what the agent wrote,
 //! compared with the file when the agent next touches it or at stop; the agent's own shell
-//! commands are not corrections); this module picks the trigger — the specific fragment of `A`
-//! that changed ([`fragment`]), refused when the project's files of that kind already hold it
-//! ([`precision::check_project`]) — and records it through [`sighting`]. A line that is still in
-//! the file, only reformatted (a formatter's quotes, spacing or line breaks), is no correction
-//! ([`crate::learning::reformat`]).
+//! commands are not corrections); this module decides whether the person made the change
+//! ([`NotACorrection`]) and records it as one sighting ([`sighting`]): the line as the agent wrote
+//! it and as the person left it. The trigger is synthesised and verified when a second
+//! correction joins it. A line that is still in the file, only reformatted (a formatter's quotes,
+//! spacing or line breaks), is no correction ([`crate::learning::reformat`]).
 
+use crate::learning::correction::{Correction, corrections};
+use crate::learning::from_review::learnable_change;
 use crate::learning::generated::{generated_marker, is_lockfile};
 use crate::learning::reformat::only_reformatted;
-use crate::learning::sighting::{Sighting, Taught, choose_trigger};
+use crate::learning::refusal::Refusal;
+use crate::learning::refusal_log::Refused;
+use crate::learning::sighting::{Sighting, Taught, scope_for};
 use crate::lessons::LessonScope;
 use crate::lessons::provenance::{Evidence, Source};
-use crate::session::authored::{Authored, Correction};
+use crate::session::authored::{Authored, ChangedByOthers};
 use crate::text::shorten;
 
 /// Why a corrected line is a lesson, in words no one place owns.
@@ -60,7 +64,18 @@ pub(crate) enum NotACorrection {
     /// The file is back to its committed version: a checkout, reset, stash or pull brought it.
     #[error("the file now equals its committed version: a git operation brought the change")]
     Committed,
+    /// Git ignores the file: build output, rewritten by whatever builds it.
+    #[error("{0} is ignored by git: build output, rewritten by what builds it, not a person")]
+    Ignored(String),
+    /// Most of the file changed at once: a generator or a tool rewrote it, not a person's hand.
+    #[error(
+        "{changed} of the file's {total} lines changed at once: a tool rewrote it, not a person"
+    )]
+    Rewritten { changed: usize, total: usize },
 }
+
+/// A change touching at least this many lines, and at least half the file, is a rewrite.
+const REWRITE_LINES: usize = 12;
 
 /// The first reason the change is not the person's, if there is one.
 fn why_not(scope: &LessonScope<'_>, correction: &Correction) -> Option<NotACorrection> {
@@ -73,6 +88,17 @@ fn why_not(scope: &LessonScope<'_>, correction: &Correction) -> Option<NotACorre
     }
     if let Some(marker) = generated_marker(scope.project, file, &correction.content) {
         return Some(NotACorrection::Generated(file.clone(), marker));
+    }
+    if correction.changed_lines >= REWRITE_LINES
+        && correction.changed_lines * 2 >= correction.total_lines
+    {
+        return Some(NotACorrection::Rewritten {
+            changed: correction.changed_lines,
+            total: correction.total_lines,
+        });
+    }
+    if scope.project.is_ignored(file) {
+        return Some(NotACorrection::Ignored(file.clone()));
     }
     let this_session = Authored::for_session(scope.project, &correction.session);
     if let Some(other) = Authored::written_by_another_session(
@@ -91,36 +117,35 @@ fn why_not(scope: &LessonScope<'_>, correction: &Correction) -> Option<NotACorre
 
 /// Turns corrections into candidates and lessons. A correction that removed the line names no
 /// version of the person's and teaches nothing; nor does a change someone or something else
-/// made ([`NotACorrection`]).
-pub(crate) fn learn(scope: &LessonScope<'_>, corrections: &[Correction]) -> Taught {
+/// made ([`NotACorrection`]): both are recorded as refusals.
+pub(crate) fn learn(scope: &LessonScope<'_>, changes: &[ChangedByOthers]) -> Taught {
     let mut taught = Taught::default();
-    for correction in corrections {
+    for correction in changes.iter().flat_map(corrections) {
+        let correction = &correction;
         if correction.change.new.trim().is_empty() {
             continue;
         }
+        let lesson_scope = scope_for(&correction.file);
+        let refuse = |refusal: Refusal| Refused {
+            refusal,
+            source: Source::Reversal,
+            scope: lesson_scope.clone(),
+            subject: shorten(correction.change.old.trim(), 120),
+            evidence: Vec::new(),
+        };
         if let Some(reason) = why_not(scope, correction) {
-            taught.refusals.push(format!(
-                "not learned from {} (rather miss than false-alarm): {reason}",
-                correction.label()
-            ));
+            taught
+                .refusals
+                .push(refuse(Refusal::NotACorrection(reason)));
             continue;
         }
-        let changes = std::slice::from_ref(&correction.change);
-        let found = choose_trigger(scope, &correction.file, changes, &correction.content);
-        let (lesson_scope, trigger) = match found {
-            Ok((lesson_scope, chosen)) => (lesson_scope, chosen.trigger),
-            Err(reason) => {
-                taught.refusals.push(format!(
-                    "not learned from {} (rather miss than false-alarm): {reason}",
-                    correction.label()
-                ));
-                continue;
-            }
-        };
+        if let Err(refusal) = learnable_change(std::slice::from_ref(&correction.change)) {
+            taught.refusals.push(refuse(refusal));
+            continue;
+        }
         let sighting = Sighting {
             source: Source::Reversal,
-            scope: lesson_scope,
-            trigger,
+            scope: lesson_scope.clone(),
             lesson: correction.lesson_text(),
             why: CORRECTION_WHY.to_string(),
             evidence: Evidence {
@@ -156,6 +181,8 @@ mod tests {
             },
             content: String::new(),
             at: 0,
+            changed_lines: 1,
+            total_lines: 4,
         };
         assert_eq!(
             correction.lesson_text(),

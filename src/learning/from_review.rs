@@ -1,21 +1,27 @@
 //! Learning from fixed review findings: a blocking finding (P1/P2) that disappeared in a later
 //! review of the same session after the agent's edits changed the lines it points at. The fix is
-//! exactly a lesson: `subprocess.run(cmd, shell=True)` became `subprocess.run(args)` and the next
-//! review was clean, so next time car warns when `shell=True` is written, before any review runs.
+//! exactly a lesson's example: `subprocess.run(cmd, shell=True)` became `subprocess.run(args)`
+//! and the next review was clean, so next time car warns when `shell=True` is written, before
+//! any review runs.
 //!
-//! The trigger is the smallest specific fragment the fix removed ([`fragment`]), refused when it
-//! already occurs in the project's files of that kind ([`precision::check_project`]); the scope
-//! is the file's kind (`*.py`); the text is the finding's title and suggestion plus the fix. The
-//! review layer finds the fixes ([`crate::learning::fixed_findings`]); this module only turns them into
-//! candidates and lessons (`source: "review"`) through [`sighting`].
+//! Each fix is one sighting ([`sighting`]): the changed line nearest the finding that a pattern
+//! can be built from, as written and as fixed; the scope is the file's kind (`*.py`); the text is
+//! the finding's title and suggestion plus what every fix wrote. The trigger is synthesised from
+//! the sightings and verified against the project's code when the candidate is seen again
+//! ([`crate::learning::synthesis`], [`crate::learning::verification`]). The review layer finds
+//! the fixes ([`crate::learning::fixed_findings`]).
 //!
 //! Invariants: P3 findings, deferred known limits and disputed findings never reach this module
-//! (the review layer filters them); one finding of one review is recorded once.
+//! (the review layer filters them); one finding of one review is recorded once; a fix nothing can
+//! be learned from is refused with its reason, never dropped.
 
-use crate::learning::fragment::LineChange;
-use crate::learning::sighting::{Sighting, Taught, choose_trigger};
+use crate::learning::refusal::Refusal;
+use crate::learning::refusal_log::Refused;
+use crate::learning::sighting::{Sighting, Taught, scope_for};
+use crate::learning::synthesis::{self, Example};
 use crate::lessons::LessonScope;
 use crate::lessons::provenance::{Evidence, Source};
+use crate::session::changed_lines::LineChange;
 use crate::text::shorten;
 
 /// A blocking finding the agent's edits fixed.
@@ -81,18 +87,25 @@ impl ReviewFix {
 pub(crate) fn learn(scope: &LessonScope<'_>, fixes: &[ReviewFix]) -> Taught {
     let mut taught = Taught::default();
     for fix in fixes {
-        let (lesson_scope, chosen) =
-            match choose_trigger(scope, &fix.file, &fix.changes, &fix.fixed_content) {
-                Ok(found) => found,
-                Err(reason) => {
-                    taught.refusals.push(format!(
-                        "not learned from {} (rather miss than false-alarm): {reason}",
-                        fix.label()
-                    ));
-                    continue;
-                }
-            };
-        let change = chosen.change;
+        let lesson_scope = scope_for(&fix.file);
+        let change = match learnable_change(&fix.changes) {
+            Ok(change) => change,
+            Err(refusal) => {
+                let subject = fix
+                    .changes
+                    .first()
+                    .map(|change| shorten(change.old.trim(), 120))
+                    .unwrap_or_default();
+                taught.refusals.push(Refused {
+                    refusal,
+                    source: Source::Review,
+                    scope: lesson_scope,
+                    subject,
+                    evidence: Vec::new(),
+                });
+                continue;
+            }
+        };
         let sighting = Sighting {
             source: Source::Review,
             scope: lesson_scope,
@@ -108,11 +121,33 @@ pub(crate) fn learn(scope: &LessonScope<'_>, fixes: &[ReviewFix]) -> Taught {
                 fixed: change.new.trim().to_string(),
                 at: fix.at,
             },
-            trigger: chosen.trigger,
         };
         taught.record(scope, &sighting, &fix.label());
     }
     taught
+}
+
+/// The first change (nearest the finding first) a pattern can be built from; else why not, for
+/// the first.
+pub(crate) fn learnable_change(changes: &[LineChange]) -> Result<&LineChange, Refusal> {
+    let mut first_refusal = None;
+    for change in changes {
+        let example = Example {
+            bad: &change.old,
+            good: &change.new,
+        };
+        match synthesis::propose(&[example]) {
+            Ok(_) => return Ok(change),
+            Err(no_pattern) => {
+                first_refusal.get_or_insert(Refusal::NoPattern(no_pattern));
+            }
+        }
+    }
+    Err(
+        first_refusal.unwrap_or(Refusal::NoPattern(synthesis::NoPattern::NothingChanged(
+            String::new(),
+        ))),
+    )
 }
 
 #[cfg(test)]

@@ -1,50 +1,42 @@
-//! Learning: every signal that becomes a candidate and then a lesson. Validator errors an edit
-//! wrote ([`from_validator`]), blocking review findings the agent fixed ([`fixed_findings`] →
-//! [`from_review`]) and a person's corrections of what the agent wrote ([`from_correction`]);
-//! the rules a learned trigger must pass ([`precision`], [`fragment`], [`reformat`]) and what a
-//! sighting does to the lesson files ([`sighting`]). The hooks call [`on_edit`] after each edit
-//! and the moments in [`signals`].
+//! Learning: every signal that becomes a candidate and then a lesson, through one model.
 //!
-//! Invariants: rather miss than false-alarm: a trigger that would fire on ordinary code is
-//! refused; nothing here fails a hook: every problem becomes a note.
+//! - **Evidence**: each signal is an example of a mistake and its fix — the line as written and
+//!   as fixed, its file, session and source: a checker's error the agent fixed
+//!   ([`from_validator`]), a blocking review finding the agent fixed ([`fixed_findings`] →
+//!   [`from_review`]), a person's correction of what the agent wrote ([`correction`] →
+//!   [`from_correction`]).
+//! - **Trigger**: synthesised from the examples ([`synthesis`], [`pattern`], [`tokens`]): the most
+//!   general pattern that covers every mistake, with the names one sighting holds generalised
+//!   away, "A unless B" where the fix added to the call; a checker's error teaches its subject
+//!   ([`precision`]).
+//! - **Verification** ([`verification`]): the lesson as it will match fires on every bad example,
+//!   no good one, and no correct code of the project; a committed copy of the mistake is a known
+//!   instance, reported.
+//! - **Promotion**: a second independent sighting ([`sighting`]).
+//! - **Refusals**: every signal that taught nothing says why ([`refusal`]), recorded in one place
+//!   ([`refusal_log`]).
+//!
+//! The hooks call the learning door in [`signals`] at each moment (after an edit, a shell
+//! command, a stopped write, the stop, the session's end); nothing else starts learning.
+//!
+//! Invariants: rather miss than false-alarm, never refuse silently, never refuse real evidence;
+//! nothing here fails a hook: every problem becomes a note.
 
+pub(crate) mod correction;
 pub(crate) mod fixed_findings;
-pub(crate) mod fragment;
 pub(crate) mod from_correction;
 pub(crate) mod from_review;
 pub(crate) mod from_validator;
 pub(crate) mod generated;
 pub(crate) mod heed;
+pub(crate) mod pattern;
 pub(crate) mod precision;
 pub(crate) mod reformat;
+pub(crate) mod refusal;
+pub(crate) mod refusal_log;
+pub(crate) mod replacement;
 pub(crate) mod sighting;
 pub(crate) mod signals;
-
-use crate::edit::Edit;
-use crate::lessons::{self, EditLessons, LessonScope, model};
-use crate::validate::Diagnostic;
-
-/// Matches the edit's added text, records hits, and learns from the edit's diagnostics (an empty
-/// list after earlier errors in the same file means the agent fixed them).
-pub(crate) fn on_edit(
-    scope: LessonScope<'_>,
-    edit: &Edit,
-    diagnostics: &[Diagnostic],
-) -> EditLessons {
-    let (mut out, layers) = lessons::match_edit(scope, edit, diagnostics);
-    // A corrupt lessons file is never touched: no learning until it is fixed.
-    if scope.settings.lessons_enabled
-        && scope.record
-        && layers.project.is_some()
-        && scope.settings.learning_enabled
-    {
-        let pending = layers.has_pending_fix(&edit.relative_path);
-        let known: Vec<&model::Lesson> = layers
-            .active()
-            .into_iter()
-            .map(|(lesson, _)| lesson)
-            .collect();
-        from_validator::learn_from_edit(&scope, edit, diagnostics, pending, &known, &mut out);
-    }
-    out
-}
+pub(crate) mod synthesis;
+pub(crate) mod tokens;
+pub(crate) mod verification;

@@ -9,14 +9,10 @@
 //! - not a name: a quoted string (`'data.csv'`) or text with spaces, commas or semicolons;
 //! - no letter at all (punctuation, numbers);
 //! - a bare keyword, builtin or common identifier of the languages car checks (`import`,
-//!   `items`, `path`, `self`, `echo`, …), or a dotted name made only of those (`self.items`);
-//! - it occurs in the project's valid files of the same kind: the files git tracks (`git grep`
-//!   over the checkout; the files where the error itself was seen excepted). Outside git there are
-//!   no such files. A search that fails or exceeds its time refuses too.
-
-use std::path::Path;
-
-use crate::git;
+//!   `items`, `path`, `self`, `echo`, …), or a dotted name made only of those (`self.items`).
+//!
+//! Whether a trigger fires on the project's correct code is not decided here by a text search:
+//! [`crate::learning::verification`] runs the lesson's own matcher over the project's files.
 
 /// Why a trigger was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -29,10 +25,6 @@ pub(crate) enum Refusal {
     NotAName(String),
     #[error("{0:?} has no letters (punctuation, spaces or a number)")]
     NoWord(String),
-    #[error("{trigger:?} already occurs in the project's file {file}")]
-    InProject { trigger: String, file: String },
-    #[error("{trigger:?} could not be looked up in the project's files ({why})")]
-    Unchecked { trigger: String, why: String },
 }
 
 /// Keywords and ubiquitous builtins of the languages car checks (Python, JS/TS, Rust, shell, Go,
@@ -296,8 +288,8 @@ pub(crate) fn check_subject(trigger: &str) -> Result<(), Refusal> {
 }
 
 /// Whether `word` is a bare language keyword or ubiquitous builtin (case-insensitive), whatever
-/// its length: callers that judge the words of a fragment one by one (`fragment`) need the
-/// answer for `def` and `let` too, which [`check`] refuses as too short first.
+/// its length: callers that judge the words of a pattern one by one (`tokens`) need the answer
+/// for `def` and `let` too, which [`check`] refuses as too short first.
 pub(crate) fn is_keyword(word: &str) -> bool {
     KEYWORDS.contains(&word.to_lowercase().as_str())
 }
@@ -326,73 +318,6 @@ pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
         return Err(Refusal::Keyword(trigger.to_string()));
     }
     Ok(())
-}
-
-/// The search of the project's files runs on a hook's path; past a hook's wait for git
-/// ([`git::Wait::Hook`]) the trigger is refused.
-const SEARCH_WAIT: git::Wait = git::Wait::Hook;
-
-/// Refuses a trigger that occurs in a file git tracks in `checkout` whose name is in `scope`
-/// (`*.py`, or a file name), `except` the files where the error itself was seen. Deterministic:
-/// `git grep` over exactly the tracked files, no sampling; bounded by [`SEARCH_WAIT`].
-pub(crate) fn check_project(
-    checkout: &Path,
-    scope: &str,
-    except: &[&str],
-    trigger: &str,
-) -> Result<(), Refusal> {
-    if !git::is_checkout(checkout) {
-        return Ok(());
-    }
-    let pathspec = match scope.strip_prefix("*.") {
-        Some(extension) => format!(":(glob)**/*.{extension}"),
-        None => format!(":(glob)**/{scope}"),
-    };
-    let mut args: Vec<String> = [
-        "grep",
-        "-I",
-        "-l",
-        "-z",
-        "-F",
-        "--no-color",
-        "-e",
-        trigger,
-        "--",
-    ]
-    .map(String::from)
-    .into();
-    args.push(pathspec);
-    args.extend(
-        except
-            .iter()
-            .map(|file| format!(":(exclude,literal){file}")),
-    );
-    let unchecked = |why: String| Refusal::Unchecked {
-        trigger: trigger.to_string(),
-        why,
-    };
-    let output =
-        git::run(checkout, &args, SEARCH_WAIT).map_err(|error| unchecked(error.to_string()))?;
-    match output.code {
-        Some(1) if !output.timed_out => Ok(()),
-        Some(0) => Err(Refusal::InProject {
-            trigger: trigger.to_string(),
-            file: output
-                .stdout
-                .split('\0')
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        }),
-        _ if output.timed_out => Err(unchecked(format!(
-            "`git grep` took over {} s",
-            SEARCH_WAIT.limit().as_secs()
-        ))),
-        _ => Err(unchecked(format!(
-            "`git grep` failed: {}",
-            output.stderr.lines().next().unwrap_or_default()
-        ))),
-    }
 }
 
 #[cfg(test)]
@@ -434,31 +359,5 @@ mod tests {
         ] {
             assert!(check_subject(trigger).is_ok(), "{trigger}");
         }
-    }
-
-    use crate::git::git_in as git;
-
-    #[test]
-    fn a_trigger_in_a_tracked_file_of_the_scope_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        git(dir.path(), &["init", "-q"]);
-        std::fs::create_dir_all(dir.path().join("pkg")).unwrap();
-        std::fs::write(dir.path().join("pkg/old.py"), "import car_known_zz\n").unwrap();
-        std::fs::write(dir.path().join("notes.md"), "car_doc_zz\n").unwrap();
-        std::fs::write(dir.path().join("untracked.py"), "car_new_zz\n").unwrap();
-        git(dir.path(), &["add", "pkg", "notes.md"]);
-        let verdict = check_project(dir.path(), "*.py", &[], "car_known_zz");
-        assert_eq!(
-            verdict,
-            Err(Refusal::InProject {
-                trigger: "car_known_zz".into(),
-                file: "pkg/old.py".into()
-            })
-        );
-        assert!(check_project(dir.path(), "*.py", &["pkg/old.py"], "car_known_zz").is_ok());
-        assert!(check_project(dir.path(), "*.py", &[], "car_doc_zz").is_ok());
-        assert!(check_project(dir.path(), "*.py", &[], "car_new_zz").is_ok());
-        let outside = tempfile::tempdir().unwrap();
-        assert!(check_project(outside.path(), "*.py", &[], "car_known_zz").is_ok());
     }
 }

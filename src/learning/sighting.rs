@@ -1,22 +1,33 @@
 //! One learned signal seen at one place — a fixed review finding or a person's correction — and
-//! what it does to the lesson files: the first sighting becomes a candidate; an independent
-//! second sighting promotes the candidate to a lesson of weight 2 with its `source` and every
-//! place it was seen (`learned_from`). The lines as written and as fixed become the lesson's
-//! `examples` (`match` / `no_match`), so `car lessons test` and distill can check it.
+//! what it does to the lesson files. A sighting is an example: the line as written (bad) and as
+//! fixed (good). It joins the candidate whose examples it shares a pattern with
+//! ([`synthesis::propose`]), or starts one. Seen independently a second time (another file or
+//! session for a review fix; any other correction), the candidate's examples make the trigger:
+//! the most general pattern that holds under [`verification`] (every bad example matches, no
+//! good one does, and no correct code of the project) becomes a lesson of weight 2 with its
+//! `source`, every place it was seen (`learned_from`), its lines as `examples` and the places in
+//! the code it already matches (`known_instances`). When no pattern holds, the candidate stays,
+//! and the refusal says why.
 //!
 //! Invariants: candidates are locked before lessons (the one lock order); the same evidence
-//! (one finding of one review, one observed correction) never counts twice; a trigger a lesson
-//! of the scope already has is not learned again; evidence lists stay bounded.
+//! (one finding of one review, one observed correction) never counts twice; a sighting a lesson
+//! of the scope already fires on is not learned again; evidence lists stay bounded.
 
 use serde_json::json;
 
 use crate::files::HOOK_LOCK_WAIT;
-use crate::learning::fragment::{self, Chosen, LineChange, NoTrigger};
-use crate::learning::precision;
+use crate::learning::pattern::Pattern;
+use crate::learning::refusal::Refusal;
+use crate::learning::refusal_log::Refused;
+use crate::learning::synthesis::{self, Example};
+use crate::learning::verification::{self, ProjectCode, Rule, Verified};
+use crate::lessons::examples::fires;
 use crate::lessons::model::{
     Candidate, Entry, Examples, Lesson, Matching, PROMOTED_WEIGHT, RawLesson, lesson_id,
 };
-use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, SOURCE_FIELD, Source};
+use crate::lessons::provenance::{
+    EVIDENCE_FIELD, Evidence, KNOWN_INSTANCES_FIELD, SOURCE_FIELD, Source,
+};
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{LessonScope, LessonsError};
 
@@ -24,17 +35,21 @@ use crate::lessons::{LessonScope, LessonsError};
 const MAX_EVIDENCE: usize = 10;
 /// Examples of each kind a learned lesson carries.
 const MAX_EXAMPLES: usize = 3;
+/// Field of a candidate: why it is a mistake, without one place's particulars.
+pub(crate) const WHY_FIELD: &str = "why";
+/// Field of a candidate that could not become a lesson: the refusal's kind, reason and time.
+pub(crate) const REFUSED_FIELD: &str = "refused";
 
-/// A precise trigger learned from one place.
+/// A mistake and its fix seen at one place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Sighting {
     pub(crate) source: Source,
+    /// The lesson's scope (`*.py`).
     pub(crate) scope: String,
-    pub(crate) trigger: String,
+    /// Why it is a mistake, without this place's particulars (a finding's title and suggestion).
+    pub(crate) why: String,
     /// The candidate's text: why, and this sighting's fix.
     pub(crate) lesson: String,
-    /// Why it is a mistake, without this place's particulars (see [`promoted_text`]).
-    pub(crate) why: String,
     pub(crate) evidence: Evidence,
 }
 
@@ -42,17 +57,30 @@ pub(crate) struct Sighting {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Recorded {
     /// Seen for the first time: a new candidate.
-    Candidate,
+    Candidate { trigger: String },
     /// Seen again where it was seen before (same session and file for a review fix): the
     /// candidate counts it but waits for another file or session.
     SamePlaceAgain,
-    /// Seen independently a second time: a lesson now.
-    Promoted { id: String },
-    /// This very evidence was recorded before, or a lesson already has the trigger.
+    /// Seen independently a second time and verified: a lesson now.
+    Promoted {
+        id: String,
+        trigger: String,
+        verified: Verified,
+    },
+    /// This very evidence was recorded before, or a lesson already fires on it.
     AlreadyKnown,
+    /// Nothing learned from it (yet), and why.
+    Refused(Box<Refused>),
 }
 
 impl Sighting {
+    fn example(&self) -> Example<'_> {
+        Example {
+            bad: &self.evidence.bad,
+            good: &self.evidence.fixed,
+        }
+    }
+
     /// Whether `other` is this sighting's evidence recorded before.
     fn is_same_evidence(&self, other: &Evidence) -> bool {
         let mine = &self.evidence;
@@ -77,35 +105,30 @@ impl Sighting {
         }
     }
 
-    fn new_candidate(&self, scope: &LessonScope<'_>) -> Candidate {
+    fn refused(&self, refusal: Refusal, subject: String, evidence: Vec<Evidence>) -> Recorded {
+        Recorded::Refused(Box::new(Refused {
+            refusal,
+            source: self.source,
+            scope: self.scope.clone(),
+            subject,
+            evidence,
+        }))
+    }
+
+    fn new_candidate(&self, trigger: String, scope: &LessonScope<'_>) -> Candidate {
         let mut extra = serde_json::Map::new();
         extra.insert(SOURCE_FIELD.into(), json!(self.source.as_str()));
+        extra.insert(WHY_FIELD.into(), json!(self.why));
         extra.insert(EVIDENCE_FIELD.into(), json!([self.evidence]));
         Candidate {
             scope: self.scope.clone(),
-            trigger: self.trigger.clone(),
+            trigger,
             lesson: self.lesson.clone(),
             hits: Some(1),
             last_hit: Some(scope.clock.now()),
             created: Some(scope.clock.today()),
             extra,
         }
-    }
-
-    /// The lesson a candidate becomes, with every place it was seen and their lines as examples.
-    fn lesson(&self, evidence: &[Evidence], scope: &LessonScope<'_>) -> Option<Lesson> {
-        learned_lesson(
-            Learned {
-                source: self.source,
-                scope: &self.scope,
-                trigger: &self.trigger,
-                why: &self.why,
-                evidence,
-                error_subject: None,
-            },
-            serde_json::Map::new(),
-            &scope.clock.today(),
-        )
     }
 }
 
@@ -114,19 +137,17 @@ pub(crate) struct Learned<'a> {
     pub(crate) source: Source,
     pub(crate) scope: &'a str,
     pub(crate) trigger: &'a str,
-    /// Why it is a mistake, in words that do not depend on one place (a finding's title, a
-    /// checker's message).
-    pub(crate) why: &'a str,
+    /// The lesson's text.
+    pub(crate) text: String,
     /// Every place it was seen, each with the line as written and as fixed.
     pub(crate) evidence: &'a [Evidence],
     /// For a checker's error: the subject it must report again for the lesson to fire.
     pub(crate) error_subject: Option<&'a str>,
 }
 
-/// A learned lesson of weight 2: its text is `why` and what held in every sighting ("Write `B`,
-/// not `A`."), its lines as written and as fixed its examples, its places `learned_from`; it
-/// matches code as a person reads it ([`Matching::CODE`]). `extra` adds fields (what the lesson
-/// needs to fire). `None` when the lesson would not be valid.
+/// A learned lesson of weight 2: its lines as written and as fixed its examples, its places
+/// `learned_from`; it matches code as a person reads it ([`Matching::CODE`]). `extra` adds
+/// fields (what the lesson needs to fire). `None` when the lesson would not be valid.
 pub(crate) fn learned_lesson(
     learned: Learned<'_>,
     mut extra: serde_json::Map<String, serde_json::Value>,
@@ -144,7 +165,7 @@ pub(crate) fn learned_lesson(
         id: Some(lesson_id(learned.scope, &triggers)),
         scope: learned.scope.to_string(),
         triggers,
-        lesson: promoted_text(learned.why, learned.trigger, learned.evidence),
+        lesson: learned.text,
         weight: Some(u64::from(PROMOTED_WEIGHT)),
         hits: Some(0),
         created: Some(today.to_string()),
@@ -158,17 +179,34 @@ pub(crate) fn learned_lesson(
     Lesson::from_raw(raw).ok()
 }
 
-/// `why` and what every sighting's fix wrote instead of the trigger: "Write `B`, not `A`." when
-/// the fixes agree on `B` ([`fragment::common_replacement`]), else "Avoid `A`.".
-pub(crate) fn promoted_text(why: &str, trigger: &str, evidence: &[Evidence]) -> String {
-    let fixes = evidence
-        .iter()
-        .map(|item| (item.bad.as_str(), item.fixed.as_str()));
-    let why = why.trim();
-    let advice = match fragment::common_replacement(trigger, fixes) {
-        Some(fix) if !evidence.is_empty() => format!("Write `{fix}`, not `{trigger}`."),
-        _ => format!("Avoid `{trigger}`."),
+/// `why` and what every fix agrees on: "Write `B`, not `A`." for a replacement; for a call the
+/// fix added to, "Write `A…B)`, not `A…)` without `B`."; else "Avoid `A`.".
+pub(crate) fn pattern_text(why: &str, pattern: &Pattern, examples: &[Example<'_>]) -> String {
+    let shown = pattern.display();
+    let advice = match &pattern.unless {
+        Some(unless) => {
+            let passed = if unless.is_keyword_argument {
+                format!("{}=", unless.word)
+            } else {
+                unless.word.clone()
+            };
+            match &unless.inserted {
+                Some(inserted) => {
+                    format!("Write `{shown}…{inserted})`, not `{shown}…)` without `{passed}`.")
+                }
+                None => format!("Pass `{passed}` to `{shown}…)`."),
+            }
+        }
+        None => match synthesis::common_fix(examples, pattern) {
+            Some(fix) => format!("Write `{fix}`, not `{shown}`."),
+            None => format!("Avoid `{shown}`."),
+        },
     };
+    join_why(why, advice)
+}
+
+pub(crate) fn join_why(why: &str, advice: String) -> String {
+    let why = why.trim();
     if why.is_empty() {
         advice
     } else {
@@ -183,31 +221,37 @@ fn push_example(list: &mut Vec<String>, text: &str) {
     }
 }
 
-/// What learning from one batch of sightings said: lines for the human, and refusals
-/// (*rather miss than false-alarm*), each naming where the signal came from.
+/// What learning from one batch of signals said: lines for the human, and what was refused
+/// (*rather miss than false-alarm*, never silently: the learning door records them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Taught {
     pub(crate) notes: Vec<String>,
-    pub(crate) refusals: Vec<String>,
+    pub(crate) refusals: Vec<Refused>,
 }
 
 impl Taught {
     /// Records `sighting` and says what happened; `label` names where it came from.
     pub(crate) fn record(&mut self, scope: &LessonScope<'_>, sighting: &Sighting, label: &str) {
-        let what = format!("`{}` in {}", sighting.trigger, sighting.scope);
         match record(scope, sighting) {
-            Ok(Recorded::Candidate) => self.notes.push(format!(
-                "new lesson candidate from {label}: {what} (seen once; {})",
+            Ok(Recorded::Candidate { trigger }) => self.notes.push(format!(
+                "new lesson candidate from {label}: `{trigger}` in {} (seen once; {})",
+                sighting.scope,
                 match sighting.source {
                     Source::Review => "the same fix in another file or session makes it a lesson",
                     _ => "once more and it becomes a lesson",
                 }
             )),
-            Ok(Recorded::Promoted { id }) => self.notes.push(format!(
-                "learned a lesson (weight {PROMOTED_WEIGHT}, source {}) from {label}: {what}; \
-`car lessons show {id}` shows it, `car lessons rm {id}` removes it",
-                sighting.source.as_str()
+            Ok(Recorded::Promoted {
+                id,
+                trigger,
+                verified,
+            }) => self.notes.push(format!(
+                "learned a lesson (weight {PROMOTED_WEIGHT}, source {}) from {label}: `{trigger}` in {}; `car lessons show {id}` shows it, `car lessons rm {id}` removes it{}",
+                sighting.source.as_str(),
+                sighting.scope,
+                after_sentence(". ", &instances_note(&verified))
             )),
+            Ok(Recorded::Refused(refused)) => self.refusals.push(*refused),
             Ok(Recorded::SamePlaceAgain | Recorded::AlreadyKnown) => {}
             Err(error) => self
                 .notes
@@ -221,6 +265,49 @@ impl Taught {
     }
 }
 
+/// `It also matches 3 places already in the code: a.py:3, b.py:9, … (`car check` lists
+/// them).` (empty for none), after a sentence of the caller's.
+pub(crate) fn instances_note(verified: &Verified) -> String {
+    if verified.total == 0 {
+        return String::new();
+    }
+    let places: Vec<String> = verified
+        .instances
+        .iter()
+        .take(3)
+        .map(|place| format!("{}:{}", place.file, place.line))
+        .collect();
+    let more = if verified.total > places.len() {
+        ", …"
+    } else {
+        ""
+    };
+    let noun = if verified.total == 1 {
+        "place"
+    } else {
+        "places"
+    };
+    format!(
+        "It also matches {} {noun} already in the code: {}{more} (`car check` lists them).",
+        verified.total,
+        places.join(", ")
+    )
+}
+
+/// `note` after `separator`, or nothing when there is no note.
+pub(crate) fn after_sentence(separator: &str, note: &str) -> String {
+    if note.is_empty() {
+        String::new()
+    } else {
+        format!("{separator}{note}")
+    }
+}
+
+/// The places a lesson already matched, as stored with it.
+pub(crate) fn instances_field(verified: &Verified) -> serde_json::Value {
+    json!({"count": verified.total, "places": verified.instances})
+}
+
 /// The scope learned lessons get: `*.ext`, or the file name when it has no extension.
 pub(crate) fn scope_for(relative_path: &str) -> String {
     let name = relative_path.rsplit('/').next().unwrap_or(relative_path);
@@ -232,53 +319,37 @@ pub(crate) fn scope_for(relative_path: &str) -> String {
     }
 }
 
-/// The scope a trigger learned in `file` gets (its kind, `*.py`) and the trigger chosen from
-/// `changes` ([`fragment::choose`]): the first specific fragment that `after` (the file after
-/// the change) no longer holds and that the project's files of that kind do not hold either
-/// ([`precision::check_project`]).
-pub(crate) fn choose_trigger<'a>(
-    scope: &LessonScope<'_>,
-    file: &str,
-    changes: &'a [LineChange],
-    after: &str,
-) -> Result<(String, Chosen<'a>), NoTrigger> {
-    let lesson_scope = scope_for(file);
-    let allowed = |trigger: &str| {
-        if !lesson_scope.starts_with("*.") {
-            return Ok(());
-        }
-        // The file itself is excepted: git's version of it may still hold what the change
-        // removed, and the change is the point.
-        precision::check_project(scope.project.checkout(), &lesson_scope, &[file], trigger)
-    };
-    let chosen = fragment::choose(changes, after, allowed)?;
-    Ok((lesson_scope, chosen))
-}
-
 /// Records one sighting (see the module docs).
 pub(crate) fn record(
     scope: &LessonScope<'_>,
     sighting: &Sighting,
 ) -> Result<Recorded, LessonsError> {
+    let alone = match synthesis::propose(&[sighting.example()]) {
+        Ok(patterns) => patterns,
+        Err(no_pattern) => {
+            let line = crate::text::shorten(sighting.evidence.bad.trim(), 120);
+            let evidence = vec![sighting.evidence.clone()];
+            return Ok(sighting.refused(Refusal::NoPattern(no_pattern), line, evidence));
+        }
+    };
     let lessons_path = scope.project.lessons_file();
-    let triggers = [sighting.trigger.clone()];
     let candidates_path = scope.project.candidates_file();
     store::with_candidates(&candidates_path, HOOK_LOCK_WAIT, |pool| {
         // Under the candidates lock, which every promotion holds: a lesson a parallel hook just
         // made is seen, so no candidate is left beside it.
-        let known = LessonFile::load(&lessons_path)?
-            .lessons()
-            .any(|lesson| lesson.is_duplicate_of(&sighting.scope, &triggers));
-        if known {
+        let lessons = LessonFile::load(&lessons_path)?;
+        let covered = lessons.lessons().any(|lesson| {
+            lesson.scope.matches(&sighting.evidence.file)
+                && fires(lesson, &sighting.evidence.bad).unwrap_or(false)
+        });
+        if covered {
             return Ok((Recorded::AlreadyKnown, false));
         }
-        let found = pool
-            .candidates
-            .iter()
-            .position(|c| c.scope == sighting.scope && c.trigger == sighting.trigger);
-        let Some(index) = found else {
-            pool.candidates.push(sighting.new_candidate(scope));
-            return Ok((Recorded::Candidate, true));
+        let Some(index) = pool.candidates.iter().position(|c| joins(c, sighting)) else {
+            let trigger = alone[0].trigger();
+            pool.candidates
+                .push(sighting.new_candidate(trigger.clone(), scope));
+            return Ok((Recorded::Candidate { trigger }, true));
         };
         let candidate = &mut pool.candidates[index];
         let mut evidence = Evidence::all_of(&candidate.extra);
@@ -289,26 +360,163 @@ pub(crate) fn record(
         if evidence.len() < MAX_EVIDENCE {
             evidence.push(sighting.evidence.clone());
         }
+        candidate.hits = Some(candidate.hits() + 1);
+        candidate.last_hit = Some(scope.clock.now());
+        candidate
+            .extra
+            .insert(EVIDENCE_FIELD.into(), json!(evidence));
         if !independent {
-            candidate.hits = Some(candidate.hits() + 1);
-            candidate.last_hit = Some(scope.clock.now());
-            candidate
-                .extra
-                .insert(EVIDENCE_FIELD.into(), json!(evidence));
             return Ok((Recorded::SamePlaceAgain, true));
         }
-        let Some(lesson) = sighting.lesson(&evidence, scope) else {
-            return Ok((Recorded::AlreadyKnown, false));
-        };
-        let id = lesson.id.clone();
-        // Lessons first: if that write fails, the candidate stays and the next sighting retries.
-        add_lesson(&lessons_path, lesson)?;
-        pool.candidates.remove(index);
-        Ok((Recorded::Promoted { id }, true))
+        let why = candidate
+            .extra
+            .get(WHY_FIELD)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or(&sighting.why)
+            .to_string();
+        let source = Source::of(&candidate.extra).unwrap_or(sighting.source);
+        match promote(scope, source, &candidate.scope, &why, &evidence) {
+            Ok((lesson, verified, trigger)) => {
+                let id = lesson.id.clone();
+                // Lessons first: if that write fails, the candidate stays and the next sighting
+                // retries.
+                add_lesson(&lessons_path, lesson)?;
+                pool.candidates.remove(index);
+                Ok((
+                    Recorded::Promoted {
+                        id,
+                        trigger,
+                        verified,
+                    },
+                    true,
+                ))
+            }
+            Err(refuted) => {
+                let (refusal, pattern) = *refuted;
+                let trigger = if pattern.elements.is_empty() {
+                    candidate.trigger.clone()
+                } else {
+                    candidate.trigger = pattern.trigger();
+                    pattern.display()
+                };
+                candidate.extra.insert(
+                    REFUSED_FIELD.into(),
+                    json!({"kind": refusal.kind(), "reason": refusal.to_string(),
+                           "at": scope.clock.now()}),
+                );
+                let recent = evidence.iter().rev().take(3).cloned().collect();
+                Ok((sighting.refused(refusal, trigger, recent), true))
+            }
+        }
     })
 }
 
-fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError> {
+/// Whether `sighting` is another example of the candidate's mistake: a learned (not checker)
+/// candidate of the same scope whose examples and this one share a pattern.
+fn joins(candidate: &Candidate, sighting: &Sighting) -> bool {
+    if candidate.scope != sighting.scope
+        || !matches!(
+            Source::of(&candidate.extra),
+            Some(Source::Review | Source::Reversal)
+        )
+    {
+        return false;
+    }
+    let evidence = Evidence::all_of(&candidate.extra);
+    let mut examples: Vec<Example<'_>> = evidence.iter().map(example_of).collect();
+    examples.push(sighting.example());
+    synthesis::propose(&examples).is_ok()
+}
+
+pub(crate) fn example_of(evidence: &Evidence) -> Example<'_> {
+    Example {
+        bad: &evidence.bad,
+        good: &evidence.fixed,
+    }
+}
+
+/// The lesson the examples make: the first proposed pattern that holds under verification, with
+/// the places it already matches; else the first refusal and the most general pattern's trigger.
+fn promote(
+    scope: &LessonScope<'_>,
+    source: Source,
+    lesson_scope: &str,
+    why: &str,
+    evidence: &[Evidence],
+) -> Result<(Lesson, Verified, String), Box<(Refusal, Pattern)>> {
+    let examples: Vec<Example<'_>> = evidence.iter().map(example_of).collect();
+    let patterns = match synthesis::propose(&examples) {
+        Ok(patterns) => patterns,
+        Err(no_pattern) => {
+            // The sightings joined with one pattern between them; `propose` over all of them
+            // is the same call, so this only happens to a candidate stored by an older car.
+            let pattern = Pattern {
+                elements: Vec::new(),
+                unless: None,
+            };
+            return Err(Box::new((Refusal::NoPattern(no_pattern), pattern)));
+        }
+    };
+    let sightings: Vec<(&str, &str)> = evidence
+        .iter()
+        .map(|item| (item.file.as_str(), item.bad.as_str()))
+        .collect();
+    let mut code = ProjectCode::new(scope.project);
+    let mut first_refusal: Option<Refusal> = None;
+    // Once a pattern is refuted, a more specific one must say more in words (a significant name
+    // or value the examples share), not only in wildcards, brackets and placeholders:
+    // `Duration::from_millis(…` escapes `Duration::from_millis(250)` by the kind of its argument
+    // alone, and would fire on the next correct `Duration::from_millis(delay_ms)`.
+    let mut refuted_literals: Option<usize> = None;
+    for pattern in &patterns {
+        let literals = synthesis::significant_literals(pattern);
+        if refuted_literals.is_some_and(|refuted| literals <= refuted) {
+            continue;
+        }
+        let trigger = pattern.trigger();
+        let learned = Learned {
+            source,
+            scope: lesson_scope,
+            trigger: &trigger,
+            text: pattern_text(why, pattern, &examples),
+            evidence,
+            error_subject: None,
+        };
+        let Some(mut lesson) =
+            learned_lesson(learned, serde_json::Map::new(), &scope.clock.today())
+        else {
+            continue;
+        };
+        let rule = if pattern.unless.is_some() {
+            Rule::Unless
+        } else {
+            Rule::Replaced
+        };
+        let verdict = verification::check_examples(&lesson, &examples)
+            .and_then(|()| code.check(&lesson, rule, &examples, &sightings));
+        match verdict {
+            Ok(verified) => {
+                if verified.total > 0 {
+                    lesson
+                        .extra
+                        .insert(KNOWN_INSTANCES_FIELD.into(), instances_field(&verified));
+                }
+                return Ok((lesson, verified, pattern.display()));
+            }
+            Err(refusal) => {
+                refuted_literals.get_or_insert(literals);
+                first_refusal.get_or_insert(refusal);
+            }
+        }
+    }
+    let most_general = patterns[0].clone();
+    let refusal = first_refusal.unwrap_or_else(|| {
+        Refusal::NoPattern(synthesis::NoPattern::NotSpecific(most_general.display()))
+    });
+    Err(Box::new((refusal, most_general)))
+}
+
+pub(crate) fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError> {
     crate::lessons::library::with_lessons(path, HOOK_LOCK_WAIT, |file| {
         let triggers = lesson.trigger_texts();
         if file
@@ -323,69 +531,4 @@ fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::Clock;
-    use crate::project::Project;
-    use crate::settings::Settings;
-
-    fn sighting(source: Source, session: &str, file: &str, review: Option<&str>) -> Sighting {
-        Sighting {
-            source,
-            scope: "*.py".into(),
-            trigger: "shell=True".into(),
-            lesson: "shell injection. Fix that worked: `a` became `b`.".into(),
-            why: "Shell injection.".into(),
-            evidence: Evidence {
-                session: session.into(),
-                file: file.into(),
-                line: 3,
-                review: review.map(String::from),
-                finding: review.map(|_| "F1".to_string()),
-                bad: "subprocess.run(cmd, shell=True)".into(),
-                fixed: "subprocess.run(args)".into(),
-                at: 1,
-            },
-        }
-    }
-
-    #[test]
-    fn a_review_fix_promotes_only_in_another_file_or_session() {
-        let dir = tempfile::tempdir().unwrap();
-        let project = Project::at(dir.path());
-        let settings = Settings::default();
-        let scope = LessonScope {
-            project: &project,
-            settings: &settings,
-            clock: Clock::fixed(1_800_000_000),
-            record: true,
-            user_layer: false,
-        };
-        let first = sighting(Source::Review, "s1", "a.py", Some("R1"));
-        assert_eq!(record(&scope, &first).unwrap(), Recorded::Candidate);
-        assert_eq!(record(&scope, &first).unwrap(), Recorded::AlreadyKnown);
-        let same_place = sighting(Source::Review, "s1", "a.py", Some("R2"));
-        assert_eq!(
-            record(&scope, &same_place).unwrap(),
-            Recorded::SamePlaceAgain
-        );
-        let elsewhere = sighting(Source::Review, "s2", "a.py", Some("R1"));
-        assert!(matches!(
-            record(&scope, &elsewhere).unwrap(),
-            Recorded::Promoted { .. }
-        ));
-        let file = LessonFile::load(&project.lessons_file()).unwrap();
-        let lesson = file.lessons().next().unwrap();
-        assert_eq!(lesson.weight, PROMOTED_WEIGHT);
-        assert_eq!(Source::of(&lesson.extra), Some(Source::Review));
-        assert_eq!(Evidence::all_of(&lesson.extra).len(), 3);
-        let examples = lesson.examples.clone().unwrap();
-        assert_eq!(examples.should_match, ["subprocess.run(cmd, shell=True)"]);
-        assert_eq!(examples.should_not_match, ["subprocess.run(args)"]);
-        crate::lessons::examples::check_examples(lesson).unwrap();
-        assert_eq!(
-            record(&scope, &sighting(Source::Review, "s3", "b.py", Some("R1"))).unwrap(),
-            Recorded::AlreadyKnown
-        );
-    }
-}
+mod tests;

@@ -1,9 +1,11 @@
-//! What a session teaches the lesson library beyond validator errors: the person's corrections of
-//! what the agent wrote and the blocking review findings the agent fixed. The hooks call one
-//! function per moment: after an edit of the agent's edit tools ([`after_edit`]), after its
-//! shell command ([`after_shell`]), after the stop gate answered ([`at_stop`]) and at the session's
-//! end ([`at_session_end`]). What became of each lesson warning (heeded, ignored) is settled at
-//! the same moments ([`heed`]).
+//! The learning door: everything a session teaches the lesson library starts here, one function
+//! per hook moment, from the facts the checks returned. After an edit of the agent's edit tools
+//! ([`after_edit`]: the checkers' errors it wrote or fixed, the person's corrections it
+//! revealed), after its shell command ([`after_shell`]), after a write PreToolUse stopped
+//! ([`after_stopped_write`]), after the stop gate answered ([`at_stop`]: corrections on disk,
+//! review findings the agent fixed) and at the session's end ([`at_session_end`]). What became of
+//! each lesson warning (heeded, ignored) is settled at the same moments ([`heed`]). Every refusal
+//! a moment produced is recorded here, in one place ([`refusal_log`]).
 //!
 //! Invariants: nothing happens when lessons or learning are switched off; nothing here fails a
 //! hook — every problem becomes a note, even a panic ([`contained`]), so the gate's decision and
@@ -11,11 +13,12 @@
 
 use crate::edit::Edit;
 use crate::learning::sighting::Taught;
-use crate::learning::{from_correction, from_review, heed};
+use crate::learning::{from_correction, from_review, from_validator, heed, refusal_log};
 use crate::lessons::{LessonScope, Warning};
 use crate::session::Session;
 use crate::session::authored::{Authored, ShellRun};
 use crate::session::log::EventLog;
+use crate::validate::Diagnostic;
 
 fn lesson_scope<'a>(session: &Session<'a>) -> Option<LessonScope<'a>> {
     let settings = session.settings;
@@ -36,30 +39,66 @@ fn contained(step: impl FnOnce() -> Taught) -> Taught {
     })
 }
 
-/// Records what the agent's edit wrote and the lesson warnings it drew; learns from the
-/// corrections it revealed; settles the earlier warnings of the file it heeded.
-/// `hash` is the content hash of `edit.content`.
+/// What the checks found in one edit, as the learning door needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EditFacts<'a> {
+    pub(crate) diagnostics: &'a [Diagnostic],
+    pub(crate) warnings: &'a [Warning],
+    /// The project's lessons file could be read (a corrupt one is never written).
+    pub(crate) library_readable: bool,
+    /// A learned lesson waits for the fix of an error in this file.
+    pub(crate) fix_pending: bool,
+}
+
+/// Learns from the checkers' errors the edit wrote or fixed; records what the agent's edit wrote
+/// and learns from the corrections it revealed; settles the earlier warnings of the file it
+/// heeded. `hash` is the content hash of `edit.content`.
 pub(crate) fn after_edit(
     session: Session<'_>,
     edit: &Edit,
     hash: &str,
-    warnings: &[Warning],
+    facts: EditFacts<'_>,
 ) -> Taught {
-    contained(|| edit_step(session, edit, hash, warnings))
+    contained(|| edit_step(session, edit, hash, facts))
 }
 
-fn edit_step(session: Session<'_>, edit: &Edit, hash: &str, warnings: &[Warning]) -> Taught {
+fn edit_step(session: Session<'_>, edit: &Edit, hash: &str, facts: EditFacts<'_>) -> Taught {
     let Some(scope) = lesson_scope(&session) else {
         return Taught::default();
     };
-    let authored = Authored::for_session(session.project, session.id);
-    let mut taught = match authored.record_edit(edit, hash, session.clock.now()) {
-        Ok(corrections) => from_correction::learn(&scope, &corrections),
-        Err(error) => noted(format!("could not record what the agent wrote: {error}")),
+    let mut taught = if facts.library_readable {
+        from_validator::learn_from_edit(
+            &scope,
+            edit,
+            facts.diagnostics,
+            facts.fix_pending,
+            facts.warnings,
+        )
+    } else {
+        Taught::default()
     };
+    let authored = Authored::for_session(session.project, session.id);
+    match authored.record_edit(edit, hash, session.clock.now()) {
+        Ok(corrections) => taught.extend(from_correction::learn(&scope, &corrections)),
+        Err(error) => taught
+            .notes
+            .push(format!("could not record what the agent wrote: {error}")),
+    }
     taught
         .notes
-        .extend(heed::after_edit(&scope, &session, edit, warnings));
+        .extend(heed::after_edit(&scope, &session, edit, facts.warnings));
+    settled(&scope, taught)
+}
+
+/// The refusals of one moment recorded in the refusal log (the one place that writes it); what
+/// the person is told, added to the notes.
+fn settled(scope: &LessonScope<'_>, mut taught: Taught) -> Taught {
+    match refusal_log::record(scope.project, scope.clock.now(), &taught.refusals) {
+        Ok(told) => taught.notes.extend(told),
+        Err(error) => taught.notes.push(format!(
+            "could not record what car refused to learn: {error}"
+        )),
+    }
     taught
 }
 
@@ -103,13 +142,16 @@ fn shell_step(session: Session<'_>, run: &ShellRun) -> Taught {
 /// After the stop gate: corrections in the files on disk, then the review findings the agent
 /// fixed.
 pub(crate) fn at_stop(session: Session<'_>) -> Taught {
-    contained(|| stop_step(session))
+    contained(|| {
+        let Some(scope) = lesson_scope(&session) else {
+            return Taught::default();
+        };
+        settled(&scope, stop_step(session, &scope))
+    })
 }
 
-fn stop_step(session: Session<'_>) -> Taught {
-    let Some(scope) = lesson_scope(&session) else {
-        return Taught::default();
-    };
+fn stop_step(session: Session<'_>, scope: &LessonScope<'_>) -> Taught {
+    let scope = *scope;
     let authored = Authored::for_session(session.project, session.id);
     let mut taught = match authored.observe(session.project, session.clock.now()) {
         Ok(corrections) => from_correction::learn(&scope, &corrections),

@@ -123,8 +123,13 @@ impl Warning {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct EditLessons {
     pub(crate) warnings: Vec<Warning>,
-    /// Lines for the human (a broken lessons file, a skipped write, a new candidate…).
+    /// Lines for the human (a broken lessons file, a skipped write…).
     pub(crate) notes: Vec<String>,
+    /// The project's lessons file could be read: learning may write it (a corrupt file is never
+    /// touched).
+    pub(crate) library_readable: bool,
+    /// A learned lesson of an older file waits for the fix of an error in this file.
+    pub(crate) fix_pending: bool,
 }
 
 /// What the lesson engine needs besides the edit: where, with which settings, and when.
@@ -140,22 +145,24 @@ pub(crate) struct LessonScope<'a> {
     pub(crate) user_layer: bool,
 }
 
-/// Matches the edit's added text against the layered lessons and records the hits. Returns the
-/// layers as read, for the learning step that follows (`learning::on_edit`).
+/// Matches the edit's added text against the layered lessons: the warnings, and the facts the
+/// learning step needs (`learning::signals::after_edit`). Only reads.
 /// `diagnostics` are what the checkers said of the edit: a lesson learned from a checker's
 /// error fires only where the checker reports its subject again.
 pub(crate) fn match_edit(
     scope: LessonScope<'_>,
     edit: &Edit,
     diagnostics: &[Diagnostic],
-) -> (EditLessons, warn::Layers) {
+) -> EditLessons {
     let mut out = EditLessons::default();
     if !scope.settings.lessons_enabled {
-        return (out, warn::Layers::default());
+        return out;
     }
     let layers = warn::Layers::load(&scope, edit, &mut out.notes);
     warn::match_edit(&scope, edit, diagnostics, &layers, &mut out);
-    (out, layers)
+    out.library_readable = layers.project.is_some();
+    out.fix_pending = layers.has_pending_fix(&edit.relative_path);
+    out
 }
 
 /// The end of a session: fold the hits it recorded into `lessons.json`, and once a day run the

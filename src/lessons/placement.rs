@@ -99,6 +99,30 @@ impl<'a> Placement<'a> {
             })
     }
 
+    /// Every match of the lesson's triggers that counts (at most [`MATCHES_TRIED`] per trigger),
+    /// as the file line it starts on and its byte range within that line's text; in line order.
+    /// How a lesson is checked against whole files ([`crate::learning::verification`]).
+    pub(crate) fn confirmed_matches(&self, lesson: &Lesson) -> Vec<(usize, Range<usize>)> {
+        let haystack = Haystack::new(&self.joined);
+        let mut found: Vec<(usize, Range<usize>)> = Vec::new();
+        for trigger in &lesson.triggers {
+            for range in trigger.find_all(&haystack, MATCHES_TRIED) {
+                if lesson.matching.is_substring()
+                    || self.counts(lesson.matching, trigger, range.clone())
+                {
+                    let index = self.starts.partition_point(|start| *start <= range.start) - 1;
+                    let start = range.start - self.starts[index];
+                    let length = self.added[index].text.len();
+                    let end = (range.end - self.starts[index]).min(length);
+                    found.push((self.added[index].line, start..end));
+                }
+            }
+        }
+        found.sort_by_key(|(line, range)| (*line, range.start));
+        found.dedup_by_key(|(line, range)| (*line, range.start));
+        found
+    }
+
     /// Whether one match counts under `matching`.
     fn counts(&self, matching: Matching, trigger: &Trigger, range: Range<usize>) -> bool {
         if matching.whole_identifiers

@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 pub(crate) const SOURCE_FIELD: &str = "source";
 /// Field listing the places a review or correction lesson was learned from.
 pub(crate) const EVIDENCE_FIELD: &str = "learned_from";
+/// Field of a learned lesson: the places of the project's code it already matched when it was
+/// learned (`{"count": N, "places": [{"file", "line", "text"}]}`).
+pub(crate) const KNOWN_INSTANCES_FIELD: &str = "known_instances";
 
 /// What taught a lesson.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

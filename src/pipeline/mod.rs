@@ -5,7 +5,8 @@
 //!
 //! Steps, in order: the validators for the file's language; when they found no error and the
 //! file is car's own configuration, its self-test ([`config`]); then the lessons: match the added
-//! text, record hits and learn from the diagnostics, as the caller's [`LessonUse`] allows.
+//! text. Checks return facts: learning from them happens in one place, the learning door the
+//! PostToolUse hook calls with the report (`learning::signals::after_edit`).
 //!
 //! Invariants: the pipeline never fails (every problem is a diagnostic or a note); it knows no
 //! agent protocol, no command line and no replay; which lesson layers apply and whether the edit
@@ -40,9 +41,20 @@ pub(crate) struct EditReport {
     pub(crate) warnings: Vec<Warning>,
     /// Lines for the human from the validators (a skipped check, a missing tool…).
     pub(crate) notes: Vec<String>,
-    /// Lines for the human from the lessons (a broken lessons file, a new candidate…): kept
-    /// apart, as the PreToolUse hook says these alone.
+    /// Lines for the human from the lessons (a broken lessons file…): kept apart, as the
+    /// PreToolUse hook says these alone.
     pub(crate) lesson_notes: Vec<String>,
+    /// What learning needs besides the diagnostics and warnings (`learning::signals`).
+    pub(crate) lesson_facts: LessonFacts,
+}
+
+/// Facts of the lesson engine about one edit that the learning step uses.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LessonFacts {
+    /// The project's lessons file could be read (a corrupt one is never written).
+    pub(crate) library_readable: bool,
+    /// A learned lesson waits for the fix of an error in this file.
+    pub(crate) fix_pending: bool,
 }
 
 impl EditReport {
@@ -103,9 +115,13 @@ impl<'a> Checker<'a> {
             record: self.lessons.record,
             user_layer: self.lessons.user_layer,
         };
-        let outcome = crate::learning::on_edit(scope, edit, &report.diagnostics);
+        let outcome = crate::lessons::match_edit(scope, edit, &report.diagnostics);
         report.warnings = outcome.warnings;
         report.lesson_notes = outcome.notes;
+        report.lesson_facts = LessonFacts {
+            library_readable: outcome.library_readable,
+            fix_pending: outcome.fix_pending,
+        };
         report
     }
 }

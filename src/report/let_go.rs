@@ -1,12 +1,14 @@
 //! What car let go of, or has not taken up yet: lessons retired because their warnings were only
 //! ever ignored (with why), lessons demoted on the way there, what each maintenance run decayed,
-//! removed, merged and let expire, and the candidates still waiting for a second sighting (with
-//! the day they expire).
+//! removed, merged and let expire, the candidates still waiting for a second sighting (with
+//! the day they expire), and what car refused to learn, with why (`learning::refusal_log`).
 //!
 //! Invariants: read with the library's own readers (`retired`, `maintenance_log`, the candidate
-//! pool); nothing here is inferred beyond the stored fields and the rules' own constants.
+//! pool, the refusal log); nothing here is inferred beyond the stored fields and the rules' own
+//! constants.
 
 use crate::clock::date_of;
+use crate::learning::refusal_log::{self, Entry};
 use crate::lessons::LessonsError;
 use crate::lessons::counters::retired;
 use crate::lessons::maintain::{CANDIDATE_EXPIRY, LoggedRun, logged_runs};
@@ -20,6 +22,8 @@ use crate::report::lessons::{Library, is_demoted};
 const RUNS_SHOWN: usize = 100;
 /// Candidates listed (the most recently seen).
 const CANDIDATES_SHOWN: usize = 500;
+/// Refusals listed (the most recently seen).
+const REFUSALS_SHOWN: usize = 200;
 
 /// The section's facts.
 #[derive(Debug)]
@@ -27,6 +31,8 @@ pub(crate) struct LetGo {
     pub(crate) retired: LessonFile,
     pub(crate) runs: Vec<LoggedRun>,
     pub(crate) candidates: CandidateFile,
+    /// What car refused to learn, most recently seen first.
+    pub(crate) refused: Vec<Entry>,
 }
 
 impl LetGo {
@@ -35,6 +41,7 @@ impl LetGo {
             retired: retired::load(&project.lessons_file())?,
             runs: logged_runs(project)?,
             candidates: CandidateFile::load(&project.candidates_file())?,
+            refused: refusal_log::load(project),
         })
     }
 }
@@ -46,6 +53,7 @@ pub(crate) fn write(page: &mut Html, let_go: &LetGo, library: &Library) {
     demoted(page, library);
     runs(page, &let_go.runs);
     candidates(page, &let_go.candidates);
+    refusals(page, &let_go.refused);
     page.raw("</section>");
 }
 
@@ -195,5 +203,39 @@ fn candidates(page: &mut Html, pool: &CandidateFile) {
         page.raw("<p class=\"note\">")
             .number(list.len() - CANDIDATES_SHOWN)
             .raw(" more not shown (<code>car lessons candidates</code>).</p>");
+    }
+}
+
+fn refusals(page: &mut Html, refused: &[Entry]) {
+    page.raw("<h3>What car refused to learn (")
+        .number(refused.len())
+        .raw(")</h3>");
+    if refused.is_empty() {
+        page.raw("<p class=\"note\">Nothing: every signal so far taught, or waits as a candidate.</p>");
+        return;
+    }
+    page.raw("<table><thead><tr><th>what</th><th>scope</th><th>why</th><th>source</th><th>times</th><th>last</th></tr></thead><tbody>");
+    for entry in refused.iter().take(REFUSALS_SHOWN) {
+        page.raw("<tr><td><code>")
+            .text(&entry.subject)
+            .raw("</code></td><td><code>")
+            .text(&entry.scope)
+            .raw("</code></td><td>")
+            .text(&entry.reason)
+            .raw(" <span class=\"note\">(")
+            .text(&entry.kind)
+            .raw(")</span></td><td>")
+            .text(&entry.source)
+            .raw("</td><td>")
+            .number(entry.count as usize)
+            .raw("</td><td>")
+            .text(&date_of(entry.last_seen))
+            .raw("</td></tr>");
+    }
+    page.raw("</tbody></table>");
+    if refused.len() > REFUSALS_SHOWN {
+        page.raw("<p class=\"note\">")
+            .number(refused.len() - REFUSALS_SHOWN)
+            .raw(" more not shown (<code>car lessons candidates --refused</code>).</p>");
     }
 }

@@ -1,5 +1,7 @@
-//! What the agent wrote in a session, kept to tell the person's corrections from the agent's own
-//! changes and to read back the versions a review saw.
+//! What the agent wrote in a session, kept to tell someone else's changes from the agent's own
+//! and to read back the versions a review saw. Which of those changes are a person's corrections
+//! is learning's to decide (`learning::correction`): this store reports what changed, when the
+//! agent had written in the file within the correction window.
 //!
 //! Per file the agent edited (`clients/<session>/authored/files/*.json`): the content as car last
 //! saw it, the lines the agent's edit tools added (with when), and the versions (content hashes)
@@ -7,8 +9,8 @@
 //!
 //! - **An agent edit** ([`Authored::record_edit`]): when the payload carries the file as it was
 //!   just before the edit and that differs from what car last saw, someone else changed the file
-//!   in between: every line the agent added within the last 30 minutes that this changed is a
-//!   correction `A → B`. Then the edit's content and added lines are recorded.
+//!   in between ([`ChangedByOthers`], with the lines the agent added within the last 30 minutes).
+//!   Then the edit's content and added lines are recorded.
 //! - **The agent's shell command** ([`Authored::shell_ran`], the PostToolUse hook on Bash): the
 //!   files it plausibly touched are the agent's own work, recorded as such — never a correction.
 //!   Plausibly: named on its command line, or modified while it ran (the payload's `duration_ms`
@@ -20,8 +22,8 @@
 //!
 //! Invariants: bounded (files over 256 KiB, lines over 300 characters, more than 400 added lines
 //! per file or 200 files per session are not kept; at most 12 versions per file); one lock per
-//! session store; a correction is reported once (what car last saw moves to the observed
-//! content); nothing here fails a hook (errors are returned for a note).
+//! session store; a change is reported once (what car last saw moves to the observed content);
+//! nothing here fails a hook (errors are returned for a note).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -31,25 +33,26 @@ use serde::{Deserialize, Serialize};
 use crate::edit::Edit;
 use crate::files::{self, FileError, FileLock, HOOK_LOCK_WAIT};
 use crate::project::{Project, sanitize_component};
-use crate::session::changed_lines::{LineChange, changed_lines};
 use crate::session::event::content_hash;
 use crate::state::names::{self, LAST_HOOK};
 
 /// How long after the agent wrote a line someone else's change of it counts as a correction.
 pub(crate) const CORRECTION_WINDOW_SECONDS: i64 = 30 * 60;
 
-/// A line the agent wrote that someone else changed.
+/// Someone other than the agent changed a file the agent wrote: what car last saw, what the
+/// file holds now, and the lines the agent added within the correction window.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Correction {
+pub(crate) struct ChangedByOthers {
     pub(crate) session: String,
     /// Project-relative path.
     pub(crate) file: String,
-    /// `line` is the line's number as the agent left it, `old` what the agent wrote (`A`), `new`
-    /// the person's version (`B`).
-    pub(crate) change: LineChange,
-    /// The file as the person left it.
+    /// The file as car last saw it (the agent's version, or one observed after it).
+    pub(crate) previous: String,
+    /// The file now.
     pub(crate) content: String,
-    /// When the correction was seen.
+    /// The lines (trimmed) the agent's edit tools added within the correction window.
+    pub(crate) agent_lines: Vec<String>,
+    /// When the change was seen.
     pub(crate) at: i64,
 }
 
@@ -102,11 +105,64 @@ impl ShellRun {
         if names(&self.command, file) {
             return true;
         }
+        if is_read_only(&self.command) {
+            return false;
+        }
         match (modified, ran_from) {
             (Some(modified), Some(from)) => modified + RUN_SLACK >= from,
             _ => true,
         }
     }
+}
+
+/// Commands that read the project and write none of its source files: a test run or a look at
+/// the files. A file such a command does not name was changed by someone else, whenever it
+/// changed (the person's correction, then the agent runs `pytest` in an agent that does not say
+/// how long it ran). Only a single command: chained, piped or redirected, it may write.
+const READ_ONLY: &[&str] = &[
+    "pytest",
+    "python -m pytest",
+    "python3 -m pytest",
+    "python -m unittest",
+    "python3 -m unittest",
+    "npm test",
+    "npm run test",
+    "yarn test",
+    "pnpm test",
+    "npx jest",
+    "npx vitest",
+    "jest",
+    "vitest",
+    "cargo test",
+    "cargo check",
+    "cargo clippy",
+    "go test",
+    "go vet",
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "rg",
+    "git status",
+    "git diff",
+    "git log",
+    "git show",
+];
+
+/// Whether `command` is one of [`READ_ONLY`], alone (no `;`, `&`, `|`, `>`, `` ` ``, `$(`).
+fn is_read_only(command: &str) -> bool {
+    let command = command.trim();
+    if command.is_empty() || command.contains([';', '&', '|', '>', '`']) || command.contains("$(") {
+        return false;
+    }
+    READ_ONLY.iter().any(|known| {
+        command == *known
+            || command
+                .strip_prefix(known)
+                .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+    })
 }
 
 /// Whether `command` names `file` (its project-relative path, or its file name as a word of its
@@ -148,16 +204,12 @@ struct FileRecord {
 }
 
 impl FileRecord {
-    /// The agent's added lines that `observed` changed within the correction window.
-    fn corrections(&self, observed: &str, now: i64) -> Vec<LineChange> {
-        let recent = |text: &str| {
-            self.added
-                .iter()
-                .any(|added| added.text == text && now - added.at <= CORRECTION_WINDOW_SECONDS)
-        };
-        changed_lines(&self.content, observed)
-            .into_iter()
-            .filter(|change| recent(change.old.trim()))
+    /// The lines the agent added within the correction window.
+    fn recent_lines(&self, now: i64) -> Vec<String> {
+        self.added
+            .iter()
+            .filter(|added| now - added.at <= CORRECTION_WINDOW_SECONDS)
+            .map(|added| added.text.clone())
             .collect()
     }
 
@@ -265,25 +317,34 @@ impl Authored {
         }
     }
 
-    fn correction(&self, file: &str, change: LineChange, content: &str, now: i64) -> Correction {
-        Correction {
+    /// What someone else changed in `record`'s file, now holding `content`; `None` when the
+    /// agent wrote nothing there within the correction window.
+    fn changed_by_others(
+        &self,
+        record: &FileRecord,
+        content: &str,
+        now: i64,
+    ) -> Option<ChangedByOthers> {
+        let agent_lines = record.recent_lines(now);
+        (!agent_lines.is_empty()).then(|| ChangedByOthers {
             session: self.session.clone(),
-            file: file.to_string(),
-            change,
+            file: record.file.clone(),
+            previous: record.content.clone(),
             content: content.to_string(),
+            agent_lines,
             at: now,
-        }
+        })
     }
 
-    /// Records an edit of the agent's edit tools; the corrections it revealed (see the module
-    /// docs).
+    /// Records an edit of the agent's edit tools; what someone else changed before it (see the
+    /// module docs).
     /// `hash` is the content hash of `edit.content` (the caller computed it once).
     pub(crate) fn record_edit(
         &self,
         edit: &Edit,
         hash: &str,
         now: i64,
-    ) -> Result<Vec<Correction>, FileError> {
+    ) -> Result<Vec<ChangedByOthers>, FileError> {
         // A notebook cell's source is not the file's content.
         if edit.language.is_some() || edit.content.len() as u64 > MAX_CONTENT_BYTES {
             return Ok(Vec::new());
@@ -303,9 +364,7 @@ impl Authored {
             && !record.content.is_empty()
             && *before != record.content
         {
-            for change in record.corrections(before, now) {
-                corrections.push(self.correction(file, change, before, now));
-            }
+            corrections.extend(self.changed_by_others(&record, before, now));
             record.advance(before, now);
             self.store_version(&mut record, before, false);
         }
@@ -407,12 +466,12 @@ impl Authored {
             .unwrap_or_default()
     }
 
-    /// At stop: the corrections in the files on disk since car last saw them.
+    /// At stop: what someone else changed in the files on disk since car last saw them.
     pub(crate) fn observe(
         &self,
         project: &Project,
         now: i64,
-    ) -> Result<Vec<Correction>, FileError> {
+    ) -> Result<Vec<ChangedByOthers>, FileError> {
         if !self.dir.exists() {
             return Ok(Vec::new());
         }
@@ -425,9 +484,7 @@ impl Authored {
             if content == record.content {
                 continue;
             }
-            for change in record.corrections(&content, now) {
-                corrections.push(self.correction(&record.file, change, &content, now));
-            }
+            corrections.extend(self.changed_by_others(&record, &content, now));
             record.advance(&content, now);
             self.store_version(&mut record, &content, false);
             self.save(&record)?;
@@ -469,7 +526,7 @@ mod tests {
     }
 
     #[test]
-    fn a_persons_change_is_a_correction_the_agents_shell_change_is_not() {
+    fn the_agents_own_shell_change_is_never_someone_elses() {
         let dir = tempfile::tempdir().unwrap();
         let project = Project::at(dir.path());
         let store = Authored::for_session(&project, "s1");
@@ -480,84 +537,72 @@ mod tests {
             agent,
             &[(2, "ctx.check_hostname = False")],
         );
-        assert!(
-            store
-                .record_edit(&first, &content_hash(first.content.as_bytes()), 100)
-                .unwrap()
-                .is_empty()
-        );
-
+        let hash = content_hash(first.content.as_bytes());
+        assert!(store.record_edit(&first, &hash, 100).unwrap().is_empty());
         std::fs::write(
             dir.path().join("tls.py"),
             "import ssl\nctx.check_hostname = None\n",
         )
         .unwrap();
-        store
-            .shell_ran(
-                &project,
-                200,
-                &ShellRun {
-                    command: "sed -i s/False/None/ tls.py".into(),
-                    duration: None,
-                },
-            )
-            .unwrap();
-        assert!(
-            store.observe(&project, 300).unwrap().is_empty(),
-            "the agent's own sed"
-        );
-
+        let sed = ShellRun {
+            command: "sed -i s/False/None/ tls.py".into(),
+            duration: None,
+        };
+        store.shell_ran(&project, 200, &sed).unwrap();
+        assert!(store.observe(&project, 300).unwrap().is_empty());
         let person = "import ssl\nctx.check_hostname = True\n";
         std::fs::write(dir.path().join("tls.py"), person).unwrap();
-        let found = store.observe(&project, 400).unwrap();
         assert!(
-            found.is_empty(),
-            "the agent's line was already gone: {found:?}"
+            store.observe(&project, 400).unwrap().is_empty(),
+            "the agent's line was already gone"
         );
-
-        let mine = "import ssl\nctx.check_hostname = False\nctx.verify_mode = 0\n";
+        let mine = "import ssl\nctx.check_hostname = False\n";
         let second = edit(
             dir.path(),
             Some(person),
             mine,
-            &[
-                (2, "ctx.check_hostname = False"),
-                (3, "ctx.verify_mode = 0"),
-            ],
+            &[(2, "ctx.check_hostname = False")],
         );
-        assert!(
-            store
-                .record_edit(&second, &content_hash(second.content.as_bytes()), 500)
-                .unwrap()
-                .is_empty(),
-            "its own change"
-        );
+        let hash = content_hash(second.content.as_bytes());
+        assert!(store.record_edit(&second, &hash, 500).unwrap().is_empty());
         std::fs::write(dir.path().join("tls.py"), person).unwrap();
-        let next = edit(
-            dir.path(),
-            Some(person),
-            "import ssl\nctx.check_hostname = True\nx = 1\n",
-            &[(3, "x = 1")],
-        );
-        let found = store
-            .record_edit(&next, &content_hash(next.content.as_bytes()), 600)
-            .unwrap();
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert_eq!(found[0].change.old, "ctx.check_hostname = False");
-        assert_eq!(found[0].change.new, "ctx.check_hostname = True");
-        assert_eq!(
-            (found[1].change.old.as_str(), found[1].change.new.as_str()),
-            ("ctx.verify_mode = 0", ""),
-            "a removed line is reported with no new version"
-        );
-        assert!(
-            store.observe(&project, 700).unwrap().is_empty(),
-            "reported once"
-        );
+        let changed = store.observe(&project, 600).unwrap();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        assert_eq!(changed[0].previous, mine);
+        assert_eq!(changed[0].content, person);
+        assert_eq!(changed[0].agent_lines, ["ctx.check_hostname = False"]);
+        assert!(store.observe(&project, 700).unwrap().is_empty(), "once");
     }
 
     #[test]
-    fn only_recent_lines_count() {
+    fn a_test_run_never_owns_the_files_it_does_not_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::at(dir.path());
+        let store = Authored::for_session(&project, "s1");
+        let agent = "ctx.check_hostname = False\n";
+        store
+            .record_edit(
+                &edit(dir.path(), Some(""), agent, &[(1, agent.trim())]),
+                &content_hash(agent.as_bytes()),
+                100,
+            )
+            .unwrap();
+        // The person's change, then the agent's test run, in an agent that sends no duration.
+        std::fs::write(dir.path().join("tls.py"), "ctx.check_hostname = True\n").unwrap();
+        let pytest = ShellRun {
+            command: "python -m pytest -q tests/".into(),
+            duration: None,
+        };
+        store.shell_ran(&project, 150, &pytest).unwrap();
+        assert_eq!(store.observe(&project, 200).unwrap().len(), 1);
+        assert!(is_read_only("git diff --stat"));
+        assert!(!is_read_only("pytest && sed -i s/a/b/ x.py"));
+        assert!(!is_read_only("cat a > b"));
+        assert!(!is_read_only("lsblk"));
+    }
+
+    #[test]
+    fn a_change_long_after_the_agent_wrote_is_not_reported() {
         let dir = tempfile::tempdir().unwrap();
         let project = Project::at(dir.path());
         let store = Authored::for_session(&project, "s1");

@@ -18,6 +18,9 @@ pub(crate) const LESSONS: &str = "lessons.json";
 /// The candidate pool: errors seen once, waiting for a second sighting.
 pub(crate) const CANDIDATES: &str = "lesson_candidates.json";
 
+/// What car refused to learn and why (`learning::refusal_log`), in the state folder.
+pub(crate) const LESSON_REFUSALS: &str = "lesson_refusals.json";
+
 /// The project lifecycle log, one JSON event per line.
 pub(crate) const PROJECT_LOG: &str = "state.jsonl";
 

@@ -33,7 +33,7 @@ fn only_a_specific_subject_teaches() {
     missing.subject = Some("items".into());
     assert!(matches!(
         trigger_for(&missing),
-        Some(Err(Refusal::Keyword(_)))
+        Some(Err(precision::Refusal::Keyword(_)))
     ));
     let json_error = diagnostic(
         "c.json",
@@ -55,7 +55,7 @@ fn syntax_slips_make_no_signal() {
 ",
         &[(1, "for item in items")],
     );
-    assert_eq!(signals(&written, &[slip]), Vec::<Signal>::new());
+    assert_eq!(signals(&written, &[slip]).0, Vec::<Signal>::new());
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn only_a_checker_of_the_projects_code_makes_a_signal() {
         origin,
         ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
     };
-    let teaching = signals(&written, &[error(crate::validate::Origin::Interpreter)]);
+    let teaching = signals(&written, &[error(crate::validate::Origin::Interpreter)]).0;
     assert_eq!(teaching.len(), 1, "{teaching:?}");
     // The same error, made by car's own configuration check or read back from the session log,
     // whatever its validator is called.
@@ -80,7 +80,7 @@ fn only_a_checker_of_the_projects_code_makes_a_signal() {
         crate::validate::Origin::CarConfig,
         crate::validate::Origin::Recorded,
     ] {
-        assert_eq!(signals(&written, &[error(origin)]), Vec::<Signal>::new());
+        assert_eq!(signals(&written, &[error(origin)]).0, Vec::<Signal>::new());
     }
 }
 
@@ -109,9 +109,8 @@ fn seen_twice_with_the_fix_known_becomes_a_lesson() {
         ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
     };
     let pool = || CandidateFile::load(&project.candidates_file()).unwrap();
-    let mut out = EditLessons::default();
-    let mut learn = |clock, edit: &Edit, errors: &[Diagnostic]| {
-        learn_from_edit(&scope(clock), edit, errors, false, &[], &mut out);
+    let learn = |clock, edit: &Edit, errors: &[Diagnostic]| {
+        learn_from_edit(&scope(clock), edit, errors, false, &[]);
     };
     let first = edit(
         dir.path(),
@@ -186,14 +185,13 @@ fn an_error_that_vanished_while_the_text_stayed_teaches_nothing() {
         subject: Some("requestz".into()),
         ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
     };
-    let mut out = EditLessons::default();
     let written = edit(
         dir.path(),
         "a.py",
         "import requestz",
         &[(1, "import requestz")],
     );
-    learn_from_edit(&scope, &written, &[error], false, &[], &mut out);
+    learn_from_edit(&scope, &written, &[error], false, &[]);
     // The package got installed: the same text, no error.
     let again = edit(
         dir.path(),
@@ -201,11 +199,12 @@ fn an_error_that_vanished_while_the_text_stayed_teaches_nothing() {
         "import requestz\nx = 1",
         &[(2, "x = 1")],
     );
-    learn_from_edit(&scope, &again, &[], false, &[], &mut out);
+    let taught = learn_from_edit(&scope, &again, &[], false, &[]);
     let pool = CandidateFile::load(&project.candidates_file()).unwrap();
     assert!(pool.candidates.is_empty(), "{:?}", pool.candidates);
     assert!(
-        out.notes
+        taught
+            .notes
             .iter()
             .any(|note| note.contains("nothing was learned"))
     );
@@ -217,11 +216,11 @@ fn a_sub_project_scopes_the_lesson() {
     std::fs::create_dir_all(dir.path().join("backend/app")).unwrap();
     std::fs::write(dir.path().join("backend/pyproject.toml"), "").unwrap();
     assert_eq!(
-        subproject_of(dir.path(), "backend/app/x.py").as_deref(),
+        promotion::subproject_of(dir.path(), "backend/app/x.py").as_deref(),
         Some("backend")
     );
-    assert_eq!(subproject_of(dir.path(), "tools/y.py"), None);
-    assert_eq!(subproject_of(dir.path(), "z.py"), None);
+    assert_eq!(promotion::subproject_of(dir.path(), "tools/y.py"), None);
+    assert_eq!(promotion::subproject_of(dir.path(), "z.py"), None);
 }
 
 #[test]
@@ -240,21 +239,13 @@ fn a_change_after_the_fix_window_is_no_fix() {
         subject: Some("requestz".into()),
         ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
     };
-    let mut out = EditLessons::default();
     let written = edit(
         dir.path(),
         "a.py",
         "import requestz",
         &[(1, "import requestz")],
     );
-    learn_from_edit(
-        &scope(1_780_000_000),
-        &written,
-        &[error],
-        false,
-        &[],
-        &mut out,
-    );
+    learn_from_edit(&scope(1_780_000_000), &written, &[error], false, &[]);
     let refactored = edit(
         dir.path(),
         "a.py",
@@ -262,7 +253,7 @@ fn a_change_after_the_fix_window_is_no_fix() {
         &[(1, "import requests")],
     );
     let later = 1_780_000_000 + 31 * 60;
-    learn_from_edit(&scope(later), &refactored, &[], false, &[], &mut out);
+    learn_from_edit(&scope(later), &refactored, &[], false, &[]);
     let pool = CandidateFile::load(&project.candidates_file()).unwrap();
     assert!(pool.candidates.is_empty(), "{:?}", pool.candidates);
 }

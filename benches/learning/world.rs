@@ -1,0 +1,185 @@
+//! The throwaway project the simulated agent works on: a Python package, a TypeScript front end
+//! with a theme object and a deprecated helper, a Go service, CI workflows, shell scripts and JSON
+//! configuration, committed once before the first session. car is installed the way a user
+//! installs it, with a `command` reviewer that is this benchmark itself (see `reviewer`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::json;
+
+/// A rule that rejects a `palette.X` the theme does not define (a project's custom reference rule).
+const PALETTE_RULE: &str = r#"{"rules": [{"id": "palette", "severity": "error", "scope": "*.ts",
+  "ignore": ["palette.ts"],
+  "reference": {"pattern": "\\bpalette\\.([A-Za-z_][A-Za-z0-9_]*)",
+                "defined_in": "web/src/ui/palette.ts",
+                "definition": "\\b([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*\"",
+                "message": "`{match}` is not defined in {defined_in}"}}]}"#;
+
+const FILES: &[(&str, &str)] = &[
+    (
+        "pyproject.toml",
+        "[project]\nname = \"ledger\"\nversion = \"0.1.0\"\ndependencies = []\n",
+    ),
+    ("app/__init__.py", ""),
+    (
+        "app/settings.py",
+        "settings = {\"cache_host\": \"localhost\", \"db_url\": \"sqlite://\"}\n",
+    ),
+    (
+        "app/csvutil.py",
+        "import csv\n\n\ndef read_rows(path):\n    with open(path, newline=\"\") as handle:\n        return list(csv.reader(handle))\n",
+    ),
+    (
+        "app/storage.py",
+        "import tarfile\n\n\ndef unpack(path, dest):\n    with tarfile.open(path) as tar:\n        tar.extractall(dest, filter=\"data\")\n",
+    ),
+    (
+        "app/cache.py",
+        "import pickle\n\n\ndef freeze(value):\n    return pickle.dumps(value)\n",
+    ),
+    (
+        "web/package.json",
+        "{\n  \"name\": \"ledger-web\",\n  \"private\": true,\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\n}\n",
+    ),
+    (
+        "web/tsconfig.json",
+        "{\n  \"compilerOptions\": {\"strict\": true, \"module\": \"esnext\"}\n}\n",
+    ),
+    (
+        "web/src/ui/palette.ts",
+        "export const palette = {\n  textPrimary: \"#111\",\n  textMuted: \"#666\",\n  mutedTextShadow: \"#999\",\n  accent: \"#0a7\",\n};\n",
+    ),
+    (
+        "web/src/lib/money.ts",
+        "/** @deprecated drops the currency; use format. */\nexport function formatLegacy(amount: number): string {\n  return amount.toFixed(2);\n}\n\nexport function format(amount: number, currency: string): string {\n  return `${amount.toFixed(2)} ${currency}`;\n}\n",
+    ),
+    (
+        "web/src/lib/debounce.ts",
+        "export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms: number) {\n  let timer: ReturnType<typeof setTimeout> | undefined;\n  return (...args: T) => {\n    clearTimeout(timer);\n    timer = setTimeout(() => fn(...args), ms);\n  };\n}\n",
+    ),
+    ("svc/go.mod", "module example.com/ledger/svc\n\ngo 1.22\n"),
+    (
+        "svc/main.go",
+        "package main\n\nimport (\n\t\"io\"\n\t\"net/http\"\n)\n\nfunc fetch(url string) ([]byte, error) {\n\tresp, err := http.Get(url)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\tdefer resp.Body.Close()\n\treturn io.ReadAll(resp.Body)\n}\n\nfunc main() {}\n",
+    ),
+    (
+        ".github/workflows/ci.yml",
+        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/cache@v4\n        with:\n          path: ~/.cache\n          key: deps\n      - run: make test\n",
+    ),
+    (
+        "scripts/release.sh",
+        "#!/usr/bin/env bash\nset -euo pipefail\necho \"releasing\"\n",
+    ),
+    (
+        "config/app.json",
+        "{\n  \"name\": \"ledger\",\n  \"retries\": 3\n}\n",
+    ),
+    (".gitignore", "node_modules/\n__pycache__/\n"),
+];
+
+/// A fresh project in `root`, committed, with car installed (when `car` is given).
+pub fn create(root: &Path, car: Option<&Car>) {
+    for (path, content) in FILES {
+        write(root, path, content);
+    }
+    // An installed package, so a bare import of one that is installed nowhere is a real error.
+    write(
+        root,
+        "web/node_modules/left-pad/package.json",
+        "{\"name\": \"left-pad\", \"version\": \"1.3.0\", \"main\": \"index.js\"}\n",
+    );
+    write(
+        root,
+        "web/node_modules/left-pad/index.js",
+        "module.exports = (s) => s;\n",
+    );
+    git(root, &["init", "-q", "-b", "main"]);
+    if let Some(car) = car {
+        car.install(root);
+    }
+    commit(root, "the project before the agent");
+}
+
+pub fn write(root: &Path, relative: &str, content: &str) {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(path, content).expect("write");
+}
+
+pub fn git(root: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args([
+            "-c",
+            "user.name=person",
+            "-c",
+            "user.email=person@example.com",
+        ])
+        .args(args)
+        .current_dir(root)
+        .output()
+        .expect("git runs");
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The person commits everything the session left.
+pub fn commit(root: &Path, message: &str) {
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "--allow-empty", "-m", message]);
+}
+
+/// The car binary, with an isolated HOME, and what its answers cost.
+pub struct Car {
+    pub program: PathBuf,
+    pub home: PathBuf,
+    /// This benchmark, which car runs as its reviewer.
+    pub reviewer: PathBuf,
+}
+
+impl Car {
+    pub fn command(&self, root: &Path, now: i64) -> Command {
+        let mut command = Command::new(&self.program);
+        command
+            .current_dir(root)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_CACHE_HOME", self.home.join(".cache"))
+            .env("XDG_DATA_HOME", self.home.join(".local/share"))
+            .env("XDG_STATE_HOME", self.home.join(".local/state"))
+            .env("CAR_NOW", now.to_string())
+            .env_remove("CI")
+            .env_remove("NO_COLOR");
+        command
+    }
+
+    /// `car install`, the project's rule and the reviewer, as a user sets them up.
+    fn install(&self, root: &Path) {
+        let output = self
+            .command(root, crate::T0)
+            .args(["install", "--non-interactive"])
+            .output()
+            .expect("car install runs");
+        assert!(output.status.success(), "car install: {output:?}");
+        write(
+            root,
+            ".claude/claude-auto-review/validators/palette.json",
+            PALETTE_RULE,
+        );
+        let settings_path = root.join(".claude/settings.json");
+        let mut settings: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(&settings_path).expect("car install wrote settings"),
+        )
+        .expect("settings are JSON");
+        settings["claude-auto-review"] = json!({
+            "reviewerBackend": "command",
+            "reviewerCommand": [self.reviewer, crate::REVIEWER_FLAG, root],
+            "maxStopPasses": 4,
+        });
+        write(
+            root,
+            ".claude/settings.json",
+            &serde_json::to_string_pretty(&settings).expect("json"),
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! Why car did not learn from a signal: every refusal is a value with a stable kind (for `car
+//! lessons candidates --refused --json`, the report and the benchmark) and a sentence a person
+//! can act on. Refusals are recorded, never dropped ([`crate::learning::refusal_log`]): *never
+//! refuse silently*.
+
+use crate::learning::from_correction::NotACorrection;
+use crate::learning::precision;
+use crate::learning::synthesis::NoPattern;
+
+/// Why a signal taught nothing (yet).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Refusal {
+    /// A checker error's subject is no specific name (`x`, `'data.csv'`, `items`).
+    #[error("{0}")]
+    Subject(precision::Refusal),
+    /// No specific pattern covers what the fix changed (or what the sightings share).
+    #[error("{0}")]
+    NoPattern(NoPattern),
+    /// The pattern does not fire where the mistake was written (it lies in a comment or string).
+    #[error("`{trigger}` does not fire on the line it was learned from ({line:?})")]
+    MissesMistake { trigger: String, line: String },
+    /// Every pattern the examples allow matches the fixed line too.
+    #[error(
+        "`{trigger}` also matches the fixed line {fixed:?}, and nothing the fix added tells them apart"
+    )]
+    MatchesFix { trigger: String, fixed: String },
+    /// The pattern fires on correct code of the project, as the lesson would match it.
+    #[error("`{trigger}` fires on correct code of the project: {file}:{line}: {text}")]
+    FiresOnCorrectCode {
+        trigger: String,
+        file: String,
+        line: usize,
+        text: String,
+    },
+    /// The project writes it so often that it is the team's way, not a mistake.
+    #[error(
+        "the project already holds `{trigger}` {count} times: a pattern the team uses, not a slip"
+    )]
+    Established { trigger: String, count: usize },
+    /// The project's files could not be searched (git missing, slow or failing).
+    #[error("`{trigger}` could not be checked against the project's code ({why})")]
+    Unchecked { trigger: String, why: String },
+    /// A change the checker rejects too is not the fix of the first error.
+    #[error(
+        "the change of {file}:{line} still fails the checker ({error}), so it is not taken as the fix"
+    )]
+    FixStillFails {
+        file: String,
+        line: usize,
+        error: String,
+    },
+    /// The person did not make this change.
+    #[error("{0}")]
+    NotACorrection(NotACorrection),
+}
+
+impl Refusal {
+    /// Whether it keeps a mistake seen more than once from becoming a lesson (what the person is
+    /// told about when it happens again and again), rather than one signal that teaches nothing.
+    pub(crate) fn holds_back_a_candidate(&self) -> bool {
+        matches!(
+            self,
+            Refusal::NoPattern(NoPattern::NoCommonPattern(_))
+                | Refusal::MissesMistake { .. }
+                | Refusal::MatchesFix { .. }
+                | Refusal::FiresOnCorrectCode { .. }
+                | Refusal::Established { .. }
+                | Refusal::Unchecked { .. }
+        )
+    }
+
+    /// A stable name for the kind of refusal.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Refusal::Subject(_) => "subject-not-specific",
+            Refusal::NoPattern(NoPattern::NoCommonPattern(_)) => "no-common-pattern",
+            Refusal::NoPattern(_) => "no-specific-pattern",
+            Refusal::MissesMistake { .. } => "misses-the-mistake",
+            Refusal::MatchesFix { .. } => "matches-the-fix",
+            Refusal::FiresOnCorrectCode { .. } => "fires-on-correct-code",
+            Refusal::Established { .. } => "established-in-project",
+            Refusal::Unchecked { .. } => "unchecked",
+            Refusal::FixStillFails { .. } => "fix-still-fails",
+            Refusal::NotACorrection(_) => "not-a-correction",
+        }
+    }
+}

@@ -1,0 +1,214 @@
+use super::*;
+use crate::clock::Clock;
+use crate::git::git_in as git;
+use crate::project::Project;
+use crate::settings::Settings;
+
+fn sighting(session: &str, file: &str, review: &str, bad: &str, fixed: &str) -> Sighting {
+    Sighting {
+        source: Source::Review,
+        scope: "*.py".into(),
+        why: "Untrusted bytes deserialised (P1 review finding).".into(),
+        lesson: "candidate text".into(),
+        evidence: Evidence {
+            session: session.into(),
+            file: file.into(),
+            line: 3,
+            review: Some(review.into()),
+            finding: Some("F1".into()),
+            bad: bad.into(),
+            fixed: fixed.into(),
+            at: 1,
+        },
+    }
+}
+
+fn with_scope<T>(project: &Project, run: impl FnOnce(&LessonScope<'_>) -> T) -> T {
+    let settings = Settings::default();
+    let scope = LessonScope {
+        project,
+        settings: &settings,
+        clock: Clock::fixed(1_800_000_000),
+        record: true,
+        user_layer: false,
+    };
+    run(&scope)
+}
+
+#[test]
+fn a_review_fix_promotes_only_in_another_file_or_session_with_names_generalised() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let first = sighting(
+            "s1",
+            "a.py",
+            "R1",
+            "obj = pickle.loads(body)",
+            "obj = json.loads(body)",
+        );
+        assert!(matches!(
+            record(scope, &first).unwrap(),
+            Recorded::Candidate { .. }
+        ));
+        assert_eq!(record(scope, &first).unwrap(), Recorded::AlreadyKnown);
+        let same_place = sighting(
+            "s1",
+            "a.py",
+            "R2",
+            "x = pickle.loads(raw)",
+            "x = json.loads(raw)",
+        );
+        assert_eq!(
+            record(scope, &same_place).unwrap(),
+            Recorded::SamePlaceAgain
+        );
+        let elsewhere = sighting(
+            "s2",
+            "b.py",
+            "R1",
+            "return pickle.loads(request_body)",
+            "return json.loads(request_body)",
+        );
+        let Recorded::Promoted { id, trigger, .. } = record(scope, &elsewhere).unwrap() else {
+            panic!("not promoted");
+        };
+        assert_eq!(trigger, "pickle.loads");
+        let file = LessonFile::load(&project.lessons_file()).unwrap();
+        let lesson = file.lessons().find(|l| l.id == id).unwrap();
+        assert_eq!(lesson.weight, PROMOTED_WEIGHT);
+        assert_eq!(lesson.trigger_texts(), ["pickle.loads"]);
+        assert!(
+            lesson
+                .text
+                .ends_with("Write `json.loads`, not `pickle.loads`."),
+            "{}",
+            lesson.text
+        );
+        assert_eq!(Evidence::all_of(&lesson.extra).len(), 3);
+        crate::lessons::examples::check_examples(lesson).unwrap();
+        let again = sighting(
+            "s3",
+            "c.py",
+            "R1",
+            "v = pickle.loads(b)",
+            "v = json.loads(b)",
+        );
+        assert_eq!(record(scope, &again).unwrap(), Recorded::AlreadyKnown);
+    });
+}
+
+#[test]
+fn a_pattern_refuted_by_the_projects_code_stays_a_candidate_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    std::fs::write(
+        dir.path().join("poll.py"),
+        "value = pickle.loads(cache_blob, fix_imports=False)\n",
+    )
+    .unwrap();
+    git(dir.path(), &["add", "poll.py"]);
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let first = sighting(
+            "s1",
+            "a.py",
+            "R1",
+            "obj = pickle.loads(body)",
+            "obj = json.loads(body)",
+        );
+        record(scope, &first).unwrap();
+        let second = sighting(
+            "s2",
+            "b.py",
+            "R1",
+            "x = pickle.loads(raw)",
+            "x = json.loads(raw)",
+        );
+        let Recorded::Refused(refused) = record(scope, &second).unwrap() else {
+            panic!("not refused");
+        };
+        assert_eq!(
+            refused.refusal.kind(),
+            "fires-on-correct-code",
+            "{}",
+            refused.refusal
+        );
+        assert!(
+            refused.refusal.to_string().contains("poll.py:1"),
+            "{}",
+            refused.refusal
+        );
+        let pool = store::CandidateFile::load(&project.candidates_file()).unwrap();
+        assert_eq!(pool.candidates.len(), 1);
+        assert_eq!(
+            pool.candidates[0].extra[REFUSED_FIELD]["kind"],
+            "fires-on-correct-code"
+        );
+    });
+}
+
+#[test]
+fn a_committed_copy_of_the_mistake_is_a_known_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    std::fs::write(dir.path().join("old.py"), "data = pickle.loads(payload)\n").unwrap();
+    git(dir.path(), &["add", "old.py"]);
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let first = sighting(
+            "s1",
+            "a.py",
+            "R1",
+            "obj = pickle.loads(body)",
+            "obj = json.loads(body)",
+        );
+        record(scope, &first).unwrap();
+        let second = sighting(
+            "s2",
+            "b.py",
+            "R1",
+            "x = pickle.loads(raw)",
+            "x = json.loads(raw)",
+        );
+        let Recorded::Promoted { verified, .. } = record(scope, &second).unwrap() else {
+            panic!("not promoted");
+        };
+        assert_eq!(verified.total, 1);
+        assert_eq!(verified.instances[0].file, "old.py");
+        let file = LessonFile::load(&project.lessons_file()).unwrap();
+        let lesson = file.lessons().next().unwrap();
+        assert_eq!(lesson.extra[KNOWN_INSTANCES_FIELD]["count"], 1);
+    });
+}
+
+#[test]
+fn a_fix_that_adds_to_the_call_is_learned_as_the_call_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let first = sighting(
+            "s1",
+            "a.py",
+            "R1",
+            "tar.extractall(dest)",
+            "tar.extractall(dest, filter=\"data\")",
+        );
+        record(scope, &first).unwrap();
+        let second = sighting(
+            "s2",
+            "b.py",
+            "R1",
+            "bundle.extractall(path=out)",
+            "bundle.extractall(path=out, filter=\"data\")",
+        );
+        let Recorded::Promoted { id, .. } = record(scope, &second).unwrap() else {
+            panic!("not promoted");
+        };
+        let file = LessonFile::load(&project.lessons_file()).unwrap();
+        let lesson = file.lessons().find(|l| l.id == id).unwrap();
+        assert!(fires(lesson, "archive.extractall(target)").unwrap());
+        assert!(!fires(lesson, "archive.extractall(target, filter=\"tar\")").unwrap());
+        assert!(lesson.text.contains("without `filter=`"), "{}", lesson.text);
+    });
+}

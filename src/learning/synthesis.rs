@@ -1,0 +1,578 @@
+//! Triggers synthesised from examples: each example is a line as the agent wrote it (*bad*) and as
+//! it was fixed (*good*). What the fix changed is the mistake; a pattern covers it with the
+//! tokens around it, and where the examples differ only in a name, a string or a number that
+//! position becomes a wildcard (the names one sighting holds never make the trigger). When the
+//! fix only *added* inside a call (`extractall(dest)` → `extractall(dest, filter="data")`), the
+//! safe form contains the unsafe one: the pattern is the call *unless* it passes what the fix
+//! added.
+//!
+//! [`propose`] returns every pattern that covers all examples, most general first; the caller
+//! verifies them in that order ([`crate::learning::verification`]) and keeps the first that holds.
+//!
+//! Invariants (*rather miss than false-alarm*): a pattern keeps, in every example, a literal token
+//! of what that example's fix removed (or of the call it added to); it starts with a name or a
+//! value, ends with one or with a bracket, holds no `,` or `;` and no closing bracket it did not
+//! open, no `import`/`from`/`require` (a module name alone is not a lesson), at most
+//! [`MAX_LITERAL_CHARS`] characters of literal text and at least one significant literal (a name
+//! of 4 characters or more, a string holding one, a version); two literal atoms, or one with a
+//! wildcard beside it. Deterministic and bounded: at most [`MAX_WINDOW`] tokens per window and
+//! [`MAX_LINE_CHARS`] per line.
+
+use std::collections::HashSet;
+
+use crate::learning::pattern::{Element, Pattern, Unless};
+use crate::learning::precision;
+use crate::learning::tokens::{Kind, Token, changed_range, tokenize, trim_spaces};
+
+/// Longest window, in tokens (spaces and punctuation included).
+const MAX_WINDOW: usize = 15;
+/// Most atoms in a pattern: more is a line of ordinary code, not a specific mistake.
+const MAX_ATOMS: usize = 5;
+/// Longest literal text of a pattern.
+const MAX_LITERAL_CHARS: usize = 60;
+/// Lines longer than this are not split (minified code, data).
+pub(crate) const MAX_LINE_CHARS: usize = 400;
+/// Patterns proposed at most.
+const MAX_PATTERNS: usize = 12;
+
+/// Words that name what a file imports: a pattern holding one is about a module name alone.
+const IMPORT_WORDS: &[&str] = &[
+    "import", "from", "require", "use", "using", "include", "extern", "package", "mod",
+];
+
+/// One example: the line as written and as fixed (empty when the fix removed it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Example<'a> {
+    pub(crate) bad: &'a str,
+    pub(crate) good: &'a str,
+}
+
+/// Why no pattern can be built from the examples.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum NoPattern {
+    #[error("the fix of {0:?} changed nothing but spacing")]
+    NothingChanged(String),
+    #[error("the fix of {0:?} only added text outside a call, so there is no mistake to point at")]
+    OnlyAdded(String),
+    #[error("the fix of {line:?} only touched punctuation ({changed:?})")]
+    OnlyPunctuation { line: String, changed: String },
+    #[error(
+        "the fix of {line:?} only renamed a short name ({changed:?}); a rename is not a lesson"
+    )]
+    ShortRename { line: String, changed: String },
+    #[error("the line is longer than {MAX_LINE_CHARS} characters")]
+    LineTooLong,
+    #[error("no pattern around what the fix of {0:?} changed is specific enough")]
+    NotSpecific(String),
+    #[error("the sightings share no specific pattern ({0})")]
+    NoCommonPattern(String),
+}
+
+/// What one example's fix did to its bad line's tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    /// Tokens `start..end` were replaced (or removed).
+    Replaced { start: usize, end: usize },
+    /// Good tokens `good_start..good_end` were inserted inside the call whose `(` is token
+    /// `open`.
+    Inserted {
+        open: usize,
+        good_start: usize,
+        good_end: usize,
+    },
+}
+
+/// One example, tokenized.
+struct Sample<'a> {
+    bad: Vec<Token<'a>>,
+    good: Vec<Token<'a>>,
+    change: Change,
+}
+
+impl<'a> Sample<'a> {
+    fn new(example: Example<'a>) -> Result<Sample<'a>, NoPattern> {
+        let (bad_line, good_line) = (example.bad.trim(), example.good.trim());
+        if bad_line.chars().count() > MAX_LINE_CHARS {
+            return Err(NoPattern::LineTooLong);
+        }
+        let bad = tokenize(bad_line);
+        let good = tokenize(good_line);
+        let (start, end) = changed_range(&bad, &good);
+        let (start, end) = trim_spaces(&bad, start, end);
+        let (good_start, good_end) = changed_range(&good, &bad);
+        let (good_start, good_end) = trim_spaces(&good, good_start, good_end);
+        if start < end {
+            let removed = &bad[start..end];
+            let changed: String = removed.iter().map(|t| t.text).collect();
+            if !removed.iter().any(Token::is_atom) {
+                return Err(NoPattern::OnlyPunctuation {
+                    line: bad_line.to_string(),
+                    changed,
+                });
+            }
+            // A version bump (`@v3` → `@v4`) is no rename of a short name.
+            if !removed
+                .iter()
+                .any(|t| t.is_value() || t.is_significant() || t.is_version())
+            {
+                return Err(NoPattern::ShortRename {
+                    line: bad_line.to_string(),
+                    changed,
+                });
+            }
+            return Ok(Sample {
+                bad,
+                good,
+                change: Change::Replaced { start, end },
+            });
+        }
+        if good_start >= good_end {
+            return Err(NoPattern::NothingChanged(bad_line.to_string()));
+        }
+        let open = enclosing_call(&bad, start)
+            .filter(|_| good[good_start..good_end].iter().any(Token::is_significant))
+            .ok_or_else(|| NoPattern::OnlyAdded(bad_line.to_string()))?;
+        Ok(Sample {
+            bad,
+            good,
+            change: Change::Inserted {
+                open,
+                good_start,
+                good_end,
+            },
+        })
+    }
+
+    /// The windows `from..to` of the bad line that may hold the mistake, in preference order.
+    fn windows(&self) -> Vec<(usize, usize)> {
+        let count = self.bad.len();
+        let mut windows = Vec::new();
+        match self.change {
+            Change::Replaced { start, end } => {
+                let (run_start, run_end) = self.version_run(start, end).unwrap_or((end, start));
+                for from in 0..end.min(run_start + 1) {
+                    for to in (from + 1).max(start + 1).max(run_end)..=count.min(from + MAX_WINDOW)
+                    {
+                        windows.push((from, to));
+                    }
+                }
+            }
+            Change::Inserted { open, .. } => {
+                let to = open + 1;
+                for from in to.saturating_sub(MAX_WINDOW)..open {
+                    windows.push((from, to));
+                }
+            }
+        }
+        windows.sort_by_key(|(from, to)| (to - from, *from));
+        windows
+    }
+
+    /// The tokens glued to the first version the change replaced (`actions/cache@v2`,
+    /// `python:3.8-slim`): a window holding the version holds all of them, so a version is never
+    /// learned without what it is the version of.
+    fn version_run(&self, start: usize, end: usize) -> Option<(usize, usize)> {
+        let version = (start..end).find(|index| self.bad[*index].is_version())?;
+        let is_glued = |token: &Token<'_>| {
+            !matches!(token.kind, Kind::Space | Kind::Text)
+                && !token.is_open_bracket()
+                && !token.is_close_bracket()
+                && !matches!(token.text, "," | ";" | "\"" | "'" | "=" | "`")
+        };
+        let mut run_start = version;
+        while run_start > 0 && is_glued(&self.bad[run_start - 1]) {
+            run_start -= 1;
+        }
+        let mut run_end = version + 1;
+        while run_end < self.bad.len() && is_glued(&self.bad[run_end]) {
+            run_end += 1;
+        }
+        // A reference starts with a name, not the `:` of a YAML key before it.
+        while run_start < version && self.bad[run_start].kind == Kind::Punct {
+            run_start += 1;
+        }
+        Some((run_start, run_end))
+    }
+
+    /// Whether the window's literal positions keep part of what this example's fix changed.
+    fn keeps_change(&self, (from, to): (usize, usize), elements: &[Element]) -> bool {
+        let (first, last) = match self.change {
+            Change::Replaced { start, end } => (start, end),
+            // The callee: the name right before the call's `(`.
+            Change::Inserted { open, .. } => (open.saturating_sub(1), open + 1),
+        };
+        (from..to).zip(elements).any(|(index, element)| {
+            (first..last).contains(&index) && element.is_literal() && self.bad[index].is_atom()
+        })
+    }
+
+    /// How much of the window is what the fix took away: its literal atoms in the replaced
+    /// part, and whether its last atom is one the fixed line no longer holds anywhere (a pattern
+    /// that ends with what the fix kept is a prefix of the fixed form: `Loader=yaml` of
+    /// `Loader=yaml.SafeLoader`).
+    fn removed_atoms(&self, (from, to): (usize, usize), elements: &[Element]) -> (usize, bool) {
+        let Change::Replaced { start, end } = self.change else {
+            return (0, false);
+        };
+        let count = (from..to)
+            .zip(elements)
+            .filter(|(index, element)| {
+                (start..end).contains(index) && element.is_literal() && self.bad[*index].is_atom()
+            })
+            .count();
+        let last_atom = (from..to).rev().find(|index| self.bad[*index].is_atom());
+        let ends_removed = last_atom.is_some_and(|index| {
+            (start..end).contains(&index)
+                && !self
+                    .good
+                    .iter()
+                    .any(|token| token.text == self.bad[index].text)
+        });
+        (count, ends_removed)
+    }
+
+    /// What the fix passed to the call, for an insertion.
+    fn unless(&self) -> Option<Unless> {
+        let Change::Inserted {
+            good_start,
+            good_end,
+            ..
+        } = self.change
+        else {
+            return None;
+        };
+        let inserted = &self.good[good_start..good_end];
+        let position = inserted.iter().position(Token::is_significant)?;
+        let word = inserted[position].text.to_string();
+        let next = inserted[position + 1..]
+            .iter()
+            .find(|t| t.kind != Kind::Space)
+            .map(|t| t.text);
+        let text: String = inserted.iter().map(|t| t.text).collect();
+        Some(Unless {
+            word,
+            is_keyword_argument: matches!(next, Some("=" | ":")),
+            inserted: Some(text.trim().to_string()),
+        })
+    }
+}
+
+/// The `(` of the innermost call still open at token `at`, with a name right before it.
+fn enclosing_call(tokens: &[Token<'_>], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for index in (0..at.min(tokens.len())).rev() {
+        let token = &tokens[index];
+        if token.is_close_bracket() {
+            depth += 1;
+        } else if token.is_open_bracket() {
+            if depth == 0 {
+                let is_call = token.text == "("
+                    && index > 0
+                    && tokens[index - 1].kind == Kind::Word
+                    && !precision::is_keyword(tokens[index - 1].text);
+                return is_call.then_some(index);
+            }
+            depth -= 1;
+        }
+    }
+    None
+}
+
+/// Every pattern that covers all `examples`, most general first (see the module docs).
+pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPattern> {
+    let samples = examples
+        .iter()
+        .map(|example| Sample::new(*example))
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some((first, others)) = samples.split_first() else {
+        return Err(NoPattern::NotSpecific(String::new()));
+    };
+    let unless = common_unless(&samples)?;
+    let mut seen: HashSet<Pattern> = HashSet::new();
+    // Each pattern with how much of it the first example's fix took away.
+    let mut found: Vec<(Pattern, (usize, bool))> = Vec::new();
+    for window in first.windows() {
+        let Some(elements) = combine(first, window, others) else {
+            continue;
+        };
+        let pattern = Pattern {
+            elements,
+            unless: unless.clone().filter(|_| ends_with_call(first, window)),
+        };
+        if unless.is_some() && pattern.unless.is_none() {
+            continue;
+        }
+        if is_specific(&pattern) && seen.insert(pattern.clone()) {
+            let removed = first.removed_atoms(window, &pattern.elements);
+            found.push((pattern, removed));
+        }
+    }
+    // Most general first: fewest atoms, then fewest wildcards; among equals the one made most of
+    // what the fix replaced, then the one whose literals say most (significant names, not a
+    // one-letter variable), then one that ends with what the fix took away (`yaml.FullLoader`,
+    // neither `yaml.load` nor `Loader=yaml`, when the fix turned
+    // `yaml.load(fh, Loader=yaml.FullLoader)` into `yaml.safe_load(fh)`), then the shortest.
+    found.sort_by_key(|(pattern, (removed, ends_removed))| {
+        let (atoms, literal) = pattern.atom_counts();
+        (
+            !is_balanced(pattern),
+            atoms,
+            atoms - literal,
+            std::cmp::Reverse(*removed),
+            std::cmp::Reverse(significant_literals(pattern)),
+            !ends_removed,
+            pattern.display().len(),
+        )
+    });
+    let mut found: Vec<Pattern> = found.into_iter().map(|(pattern, _)| pattern).collect();
+    found.truncate(MAX_PATTERNS);
+    if found.is_empty() {
+        let lines: Vec<&str> = examples.iter().map(|e| e.bad.trim()).collect();
+        return Err(if examples.len() == 1 {
+            NoPattern::NotSpecific(lines[0].to_string())
+        } else {
+            NoPattern::NoCommonPattern(
+                lines
+                    .iter()
+                    .map(|line| format!("{line:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+        });
+    }
+    Ok(found)
+}
+
+/// The `unless` every insertion agrees on: the same word passed to the call. Replacements do
+/// not add one; an insertion beside them still does (its fix is the safe form of the call).
+fn common_unless(samples: &[Sample<'_>]) -> Result<Option<Unless>, NoPattern> {
+    let mut common: Option<Unless> = None;
+    for sample in samples {
+        let Some(unless) = sample.unless() else {
+            continue;
+        };
+        common = Some(match common {
+            None => unless,
+            Some(known) if known.word == unless.word => Unless {
+                inserted: known
+                    .inserted
+                    .filter(|text| Some(text) == unless.inserted.as_ref()),
+                is_keyword_argument: known.is_keyword_argument && unless.is_keyword_argument,
+                word: known.word,
+            },
+            Some(known) => {
+                return Err(NoPattern::NoCommonPattern(format!(
+                    "the fixes passed different things: {} and {}",
+                    known.word, unless.word
+                )));
+            }
+        });
+    }
+    Ok(common)
+}
+
+/// Whether the window ends with the `(` of the call the example's fix added to (or, for a
+/// replacement, with any `(`).
+fn ends_with_call(sample: &Sample<'_>, (_, to): (usize, usize)) -> bool {
+    match sample.change {
+        Change::Inserted { open, .. } => to == open + 1,
+        Change::Replaced { .. } => sample.bad.get(to - 1).is_some_and(|t| t.text == "("),
+    }
+}
+
+/// The window of `first` generalised over the others: for each other sample, its window of the
+/// same length that agrees best (each position the same token, or atoms of one kind), which
+/// must keep part of that sample's change too. `None` when a sample has no such window.
+fn combine(
+    first: &Sample<'_>,
+    window: (usize, usize),
+    others: &[Sample<'_>],
+) -> Option<Vec<Element>> {
+    let (from, to) = window;
+    let mut elements: Vec<Element> = first.bad[from..to].iter().map(Element::of).collect();
+    for other in others {
+        let mut best: Option<(usize, Vec<Element>)> = None;
+        for (other_from, other_to) in other.windows() {
+            if other_to - other_from != to - from {
+                continue;
+            }
+            let Some(merged) = merge(&elements, &other.bad[other_from..other_to]) else {
+                continue;
+            };
+            if !other.keeps_change((other_from, other_to), &merged) {
+                continue;
+            }
+            let literal = merged.iter().filter(|e| e.is_literal()).count();
+            if best.as_ref().is_none_or(|(known, _)| literal > *known) {
+                best = Some((literal, merged));
+            }
+        }
+        elements = best?.1;
+    }
+    first.keeps_change(window, &elements).then_some(elements)
+}
+
+/// The elements generalised to admit `tokens` too, position by position.
+fn merge(elements: &[Element], tokens: &[Token<'_>]) -> Option<Vec<Element>> {
+    elements
+        .iter()
+        .zip(tokens)
+        .map(|(element, token)| {
+            if element.admits(token) {
+                return Some(element.clone());
+            }
+            match element {
+                Element::Literal { text, kind } => {
+                    Element::generalising(&Token { kind: *kind, text }, token)
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The rules of the module docs for one pattern.
+fn is_specific(pattern: &Pattern) -> bool {
+    let elements = &pattern.elements;
+    let (Some(first), Some(last)) = (elements.first(), elements.last()) else {
+        return false;
+    };
+    let is_atom = |element: &Element| match element {
+        Element::Literal { text, kind } => Token { kind: *kind, text }.is_atom(),
+        _ => true,
+    };
+    let is_bracket = |element: &Element| matches!(element, Element::Literal { text, kind: Kind::Punct } if "()[]{}".contains(text.as_str()));
+    if !is_atom(first) || !(is_atom(last) || is_bracket(last)) {
+        return false;
+    }
+    let literals: Vec<Token<'_>> = elements
+        .iter()
+        .filter_map(|element| match element {
+            Element::Literal { text, kind } => Some(Token { kind: *kind, text }),
+            _ => None,
+        })
+        .collect();
+    let is_separator = |t: &Token<'_>| t.kind == Kind::Punct && matches!(t.text, "," | ";");
+    let is_import = |t: &Token<'_>| t.kind == Kind::Word && IMPORT_WORDS.contains(&t.text);
+    if literals.iter().any(|t| is_separator(t) || is_import(t)) || has_unopened_closer(elements) {
+        return false;
+    }
+    let (atoms, literal_atoms) = pattern.atom_counts();
+    let text: String = literals.iter().map(|t| t.text).collect();
+    let enough = literal_atoms >= 2 || (literal_atoms == 1 && atoms >= 2);
+    enough
+        && atoms <= MAX_ATOMS
+        && literals.iter().any(Token::is_significant)
+        && text.chars().count() <= MAX_LITERAL_CHARS
+        && precision::check(&text).is_ok()
+}
+
+/// How many of the pattern's literal atoms are significant (see [`Token::is_significant`]).
+pub(crate) fn significant_literals(pattern: &Pattern) -> usize {
+    pattern
+        .elements
+        .iter()
+        .filter(|element| match element {
+            Element::Literal { text, kind } => Token { kind: *kind, text }.is_significant(),
+            _ => false,
+        })
+        .count()
+}
+
+fn has_unopened_closer(elements: &[Element]) -> bool {
+    let mut depth = 0usize;
+    for element in elements {
+        let Element::Literal {
+            text,
+            kind: Kind::Punct,
+        } = element
+        else {
+            continue;
+        };
+        match text.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => match depth.checked_sub(1) {
+                Some(less) => depth = less,
+                None => return true,
+            },
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether every bracket the pattern opens it closes (a trailing call `(` excepted).
+fn is_balanced(pattern: &Pattern) -> bool {
+    let mut depth = 0i32;
+    let count = pattern.elements.len();
+    for (index, element) in pattern.elements.iter().enumerate() {
+        if let Element::Literal {
+            text,
+            kind: Kind::Punct,
+        } = element
+        {
+            match text.as_str() {
+                "(" if index + 1 == count => {}
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    depth == 0
+}
+
+/// What the fixes wrote in place of the pattern's mistake, generalised the same way: in each
+/// example, what replaced the change with the window's context around it when the window holds
+/// the whole change (`palette.textMuted` for `palette.mutedText`), else the replacement alone;
+/// merged over the examples. `None` when a fix removed its line, the fixes differ in length, or
+/// they share nothing specific (then no one example's names are put forward as *the* fix).
+pub(crate) fn common_fix(examples: &[Example<'_>], pattern: &Pattern) -> Option<String> {
+    let mut merged: Option<Vec<Element>> = None;
+    for example in examples {
+        let sample = Sample::new(*example).ok()?;
+        let Change::Replaced { start, end } = sample.change else {
+            continue;
+        };
+        if sample.good.is_empty() {
+            return None;
+        }
+        let (_, good_end) = changed_range(&sample.good, &sample.bad);
+        let (from, to) = sample.windows().into_iter().find(|(from, to)| {
+            to - from == pattern.elements.len()
+                && pattern
+                    .elements
+                    .iter()
+                    .zip(&sample.bad[*from..*to])
+                    .all(|(element, token)| element.admits(token))
+        })?;
+        let window = if from <= start && to >= end {
+            &sample.good[from..(to - end + good_end).min(sample.good.len())]
+        } else {
+            &sample.good[start..good_end.max(start)]
+        };
+        merged = Some(match merged {
+            None => window.iter().map(Element::of).collect(),
+            Some(known) if known.len() == window.len() => merge(&known, window)?,
+            Some(_) => return None,
+        });
+    }
+    let elements = merged?;
+    let is_specific = elements.iter().any(|element| match element {
+        Element::Literal { text, kind } => {
+            let token = Token { kind: *kind, text };
+            token.is_significant() || token.is_value()
+        }
+        _ => false,
+    });
+    let text = Pattern {
+        elements,
+        unless: None,
+    }
+    .display();
+    let text = text.trim();
+    (is_specific && !text.is_empty()).then(|| text.to_string())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,258 @@
+use super::*;
+
+fn ex<'a>(bad: &'a str, good: &'a str) -> Example<'a> {
+    Example { bad, good }
+}
+
+/// The most general pattern, as a person reads it, and its trigger.
+fn first(examples: &[Example<'_>]) -> (String, String) {
+    let patterns = propose(examples).unwrap_or_else(|error| panic!("{examples:?}: {error}"));
+    (patterns[0].display(), patterns[0].trigger())
+}
+
+#[test]
+fn one_example_keeps_what_the_fix_removed_with_its_name() {
+    assert_eq!(
+        first(&[ex(
+            "    v1 = pickle.loads(body)",
+            "    v1 = json.loads(body)"
+        )])
+        .1,
+        "pickle.loads"
+    );
+    assert_eq!(
+        first(&[ex(
+            "let delay = Duration::from_millis(timeout_secs);",
+            "let delay = Duration::from_secs(timeout_secs);"
+        )])
+        .1,
+        "Duration::from_millis"
+    );
+    assert_eq!(
+        first(&[ex(
+            "if err := ioutil.WriteFile(p, b, 0o644); err != nil {",
+            "if err := os.WriteFile(p, b, 0o644); err != nil {"
+        )])
+        .1,
+        "ioutil.WriteFile"
+    );
+}
+
+#[test]
+fn names_one_sighting_holds_are_never_the_trigger() {
+    let examples = [
+        ex(
+            "  subtle7 = { color: palette.mutedText, weight: 400 },",
+            "  subtle7 = { color: palette.textMuted, weight: 400 },",
+        ),
+        ex(
+            "  const hint = palette.mutedText;",
+            "  const hint = palette.textMuted;",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "palette.mutedText");
+    // A fix that also renames the variable it assigns.
+    let examples = [
+        ex("obj = pickle.loads(data)", "payload = json.loads(data)"),
+        ex(
+            "return pickle.loads(raw_bytes)",
+            "return json.loads(raw_bytes)",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "pickle.loads");
+    // The receiver differs: a wildcard, never one example's name.
+    let examples = [
+        ex("    archive.close_all(force)", "    archive.close(force)"),
+        ex("    bundle.close_all(flag)", "    bundle.close(flag)"),
+    ];
+    let (display, trigger) = first(&examples);
+    assert_eq!(display, "….close_all");
+    assert!(trigger.starts_with("regex:"), "{trigger}");
+}
+
+#[test]
+fn a_fix_that_adds_to_the_call_teaches_the_call_unless_it_passes_that() {
+    let examples = [
+        ex(
+            "    tar.extractall(dest)",
+            "    tar.extractall(dest, filter=\"data\")",
+        ),
+        ex(
+            "    bundle.extractall(path=out)",
+            "    bundle.extractall(path=out, filter=\"data\")",
+        ),
+    ];
+    let patterns = propose(&examples).unwrap();
+    let pattern = &patterns[0];
+    assert_eq!(pattern.display(), "….extractall(");
+    let unless = pattern.unless.as_ref().unwrap();
+    assert_eq!(unless.word, "filter");
+    assert!(unless.is_keyword_argument);
+    assert_eq!(unless.inserted.as_deref(), Some(", filter=\"data\""));
+    let regex = fancy_regex::Regex::new(&pattern.regex()).unwrap();
+    assert!(regex.is_match("x.extractall(d)").unwrap());
+    assert!(!regex.is_match("x.extractall(d, filter='tar')").unwrap());
+    // The same with one fix that replaced the call and one that added to it (TypeScript).
+    let examples = [
+        ex(
+            "const data = yaml.load(text);",
+            "const data = yaml.load(text, { schema: FAILSAFE_SCHEMA });",
+        ),
+        ex(
+            "const cfg = yaml.load(raw);",
+            "const cfg = yaml.safeLoad(raw);",
+        ),
+    ];
+    let pattern = &propose(&examples).unwrap()[0];
+    assert_eq!(pattern.display(), "yaml.load(");
+    assert_eq!(pattern.unless.as_ref().unwrap().word, "schema");
+}
+
+#[test]
+fn what_the_fix_removed_is_preferred_to_the_context_it_kept() {
+    let examples = [
+        ex(
+            "return yaml.load(fh, Loader=yaml.FullLoader)",
+            "return yaml.safe_load(fh)",
+        ),
+        ex(
+            "cfg = yaml.load(stream, Loader=yaml.FullLoader)",
+            "cfg = yaml.safe_load(stream)",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "yaml.FullLoader");
+}
+
+#[test]
+fn a_version_is_an_atom_with_its_whole_reference() {
+    let examples = [
+        ex(
+            "      - uses: actions/cache@v2",
+            "      - uses: actions/cache@v4",
+        ),
+        ex("  - uses: actions/cache@v2", "  - uses: actions/cache@v4"),
+    ];
+    assert_eq!(first(&examples).1, "actions/cache@v2");
+    assert_eq!(
+        first(&[ex("FROM python:3.8-slim", "FROM python:3.12-slim")]).1,
+        "python:3.8-slim"
+    );
+    assert_eq!(
+        first(&[ex("requests==2.19.0", "requests==2.31.0")]).1,
+        "requests==2.19.0"
+    );
+    assert_eq!(
+        first(&[ex(
+            "    \"lodash\": \"^4.17.4\",",
+            "    \"lodash\": \"^4.17.21\","
+        )])
+        .1,
+        "\"lodash\": \"^4.17.4\""
+    );
+}
+
+#[test]
+fn a_config_key_is_learned_with_what_reads_it() {
+    let examples = [
+        ex(
+            "    host = settings[\"redis_host\"]",
+            "    host = settings[\"cache_host\"]",
+        ),
+        ex(
+            "    connect(settings[\"redis_host\"], 5)",
+            "    connect(settings[\"cache_host\"], 5)",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "settings[\"redis_host\"]");
+}
+
+#[test]
+fn sightings_with_different_names_share_the_specific_part() {
+    let examples = [
+        ex("subprocess.run(cmd, shell=True)", "subprocess.run(args)"),
+        ex(
+            "subprocess.call(command, shell=True, check=True)",
+            "subprocess.call(shlex.split(command), check=True)",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "shell=True");
+}
+
+#[test]
+fn nothing_generic_is_proposed() {
+    let refused = |bad: &str, good: &str| propose(&[ex(bad, good)]).unwrap_err();
+    assert!(matches!(
+        refused("x = 1", "x = 2"),
+        NoPattern::NotSpecific(_)
+    ));
+    assert!(matches!(
+        refused("import requests", "import httpx"),
+        NoPattern::NotSpecific(_)
+    ));
+    assert!(matches!(
+        refused("return True", "return False"),
+        NoPattern::NotSpecific(_)
+    ));
+    assert!(matches!(
+        refused("if x:", "if y:"),
+        NoPattern::ShortRename { .. }
+    ));
+    assert!(matches!(
+        refused("x = compute(y);", "x = compute(y)"),
+        NoPattern::OnlyPunctuation { .. }
+    ));
+    assert!(matches!(
+        refused("foo(a, b)", "foo(a, b, c)"),
+        NoPattern::OnlyAdded(_)
+    ));
+    assert!(matches!(
+        refused("a  =  b", "a = b"),
+        NoPattern::NothingChanged(_)
+    ));
+    assert!(matches!(
+        propose(&[
+            ex("x = pickle.loads(b)", "x = json.loads(b)"),
+            ex("palette.mutedText", "palette.textMuted")
+        ])
+        .unwrap_err(),
+        NoPattern::NoCommonPattern(_)
+    ));
+}
+
+#[test]
+fn the_fix_is_what_every_example_wrote() {
+    let examples = [
+        ex(
+            "  const a = palette.mutedText;",
+            "  const a = palette.textMuted;",
+        ),
+        ex(
+            "  x = { color: palette.mutedText, w: 1 };",
+            "  x = { color: palette.textMuted, w: 1 };",
+        ),
+    ];
+    let pattern = &propose(&examples).unwrap()[0];
+    assert_eq!(
+        common_fix(&examples, pattern).as_deref(),
+        Some("palette.textMuted")
+    );
+    let examples = [
+        ex("a = pickle.loads(b)", "a = json.loads(b)"),
+        ex("return pickle.loads(c)", "return json.loads(c)"),
+    ];
+    let pattern = &propose(&examples).unwrap()[0];
+    assert_eq!(
+        common_fix(&examples, pattern).as_deref(),
+        Some("json.loads")
+    );
+    // Fixes that share nothing name no fix.
+    let examples = [
+        ex("subprocess.run(cmd, shell=True)", "subprocess.run(args)"),
+        ex(
+            "subprocess.run(c, shell=True)",
+            "subprocess.run(shlex.split(c))",
+        ),
+    ];
+    let pattern = &propose(&examples).unwrap()[0];
+    assert_eq!(common_fix(&examples, pattern), None);
+}

@@ -1,0 +1,209 @@
+use serde_json::json;
+
+use super::*;
+use crate::git::git_in as git;
+
+fn learned(scope: &str, trigger: &str) -> Lesson {
+    Lesson::from_value(
+        &json!({"scope": scope, "triggers": [trigger], "lesson": "l",
+        "whole_identifiers": true, "code_only": true}),
+    )
+    .unwrap()
+}
+
+fn ex<'a>(bad: &'a str, good: &'a str) -> Example<'a> {
+    Example { bad, good }
+}
+
+/// A git project holding `files`, committed, plus `untracked` files left uncommitted.
+fn a_project(files: &[(&str, &str)], untracked: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    for (path, content) in files.iter().chain(untracked) {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, content).unwrap();
+    }
+    for (path, _) in files {
+        git(dir.path(), &["add", path]);
+    }
+    let project = Project::at(dir.path());
+    (dir, project)
+}
+
+#[test]
+fn the_examples_must_hold() {
+    let lesson = learned("*.py", "pickle.loads");
+    assert!(check_examples(&lesson, &[ex("x = pickle.loads(b)", "x = json.loads(b)")]).is_ok());
+    let lesson = learned("*.py", "yaml.load");
+    assert!(matches!(
+        check_examples(
+            &lesson,
+            &[ex(
+                "d = yaml.load(f)",
+                "d = yaml.load(f, Loader=yaml.SafeLoader)"
+            )]
+        ),
+        Err(Refusal::MatchesFix { .. })
+    ));
+    let in_a_string = learned("*.py", "redis_host");
+    assert!(matches!(
+        check_examples(
+            &in_a_string,
+            &[ex("h = s[\"redis_host\"]", "h = s[\"cache_host\"]")]
+        ),
+        Err(Refusal::MissesMistake { .. })
+    ));
+}
+
+#[test]
+fn comments_and_committed_copies_of_the_mistake_do_not_refute() {
+    let (_dir, project) = a_project(
+        &[
+            (
+                "app/notes.py",
+                "# fastcsvkit is not a real package\nimport csv\n",
+            ),
+            ("app/old.py", "import fastcsvkit\n"),
+        ],
+        &[],
+    );
+    let lesson = learned("*.py", "fastcsvkit");
+    let verified = ProjectCode::new(&project)
+        .check(
+            &lesson,
+            Rule::Subject,
+            &[ex("import fastcsvkit", "import csv")],
+            &[],
+        )
+        .unwrap();
+    assert_eq!(verified.total, 1);
+    assert_eq!(verified.instances[0].file, "app/old.py");
+    assert_eq!(verified.instances[0].line, 1);
+}
+
+#[test]
+fn a_replaced_call_is_refuted_by_correct_code_of_another_shape() {
+    let (_dir, project) = a_project(
+        &[
+            ("src/a.py", "data = pickle.loads(raw)\n"),
+            ("src/b.py", "x = 1\n"),
+        ],
+        &[("src/c.py", "value = pickle.loads(blob)  # trusted cache\n")],
+    );
+    let lesson = learned("*.py", "pickle.loads");
+    let examples = [ex("v = pickle.loads(body)", "v = json.loads(body)")];
+    let verified = ProjectCode::new(&project)
+        .check(&lesson, Rule::Replaced, &examples, &[])
+        .unwrap();
+    assert_eq!(verified.total, 2, "a committed and an untracked copy");
+
+    let (_dir, project) = a_project(
+        &[("src/poll.rs", "let tick = Duration::from_millis(250);\n")],
+        &[],
+    );
+    let lesson = learned("*.rs", "Duration::from_millis");
+    let examples = [ex(
+        "let d = Duration::from_millis(timeout_secs);",
+        "let d = Duration::from_secs(timeout_secs);",
+    )];
+    let refusal = ProjectCode::new(&project)
+        .check(&lesson, Rule::Replaced, &examples, &[])
+        .unwrap_err();
+    assert!(
+        matches!(&refusal, Refusal::FiresOnCorrectCode { file, line: 1, .. } if file == "src/poll.rs"),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn a_call_without_what_the_fix_adds_is_an_instance_and_one_with_it_never_matches() {
+    let (_dir, project) = a_project(
+        &[(
+            "app/storage.py",
+            "def unpack(tar, dest):\n    tar.extractall(dest, filter=\"data\")\n    tar.extractall(dest)\n",
+        )],
+        &[],
+    );
+    let lesson = learned(
+        "*.py",
+        r"regex:\b[A-Za-z_][A-Za-z0-9_]*\.extractall\((?![^()]*(?:\([^()]*\)[^()]*)*?\bfilter[ \t]*[=:])",
+    );
+    let verified = ProjectCode::new(&project)
+        .check(
+            &lesson,
+            Rule::Unless,
+            &[ex(
+                "tar.extractall(d)",
+                "tar.extractall(d, filter=\"data\")",
+            )],
+            &[],
+        )
+        .unwrap();
+    assert_eq!(verified.total, 1);
+    assert_eq!(verified.instances[0].line, 3);
+}
+
+#[test]
+fn a_definition_of_the_name_neither_refutes_nor_confirms() {
+    let (_dir, project) = a_project(
+        &[(
+            "web/money.ts",
+            "export function legacyFormat(amount: number) {\n  return String(amount);\n}\n",
+        )],
+        &[],
+    );
+    let lesson = learned("*.ts", "legacyFormat");
+    let verified = ProjectCode::new(&project)
+        .check(
+            &lesson,
+            Rule::Replaced,
+            &[ex(
+                "const s = legacyFormat(total);",
+                "const s = format(total);",
+            )],
+            &[],
+        )
+        .unwrap();
+    assert_eq!(verified.total, 0);
+}
+
+#[test]
+fn a_pattern_the_project_writes_everywhere_is_its_way() {
+    let body: String = (0..60)
+        .map(|i| format!("run(c{i}, shell=True)\n"))
+        .collect();
+    let (_dir, project) = a_project(&[("tools/run.py", &body)], &[]);
+    let lesson = learned("*.py", "shell=True");
+    let refusal = ProjectCode::new(&project)
+        .check(
+            &lesson,
+            Rule::Replaced,
+            &[ex("run(cmd, shell=True)", "run(args)")],
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        matches!(refusal, Refusal::Established { count: 60, .. }),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn outside_git_only_the_examples_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), "x = pickle.loads(b, k=1)\n").unwrap();
+    let project = Project::at(dir.path());
+    let lesson = learned("*.py", "pickle.loads");
+    assert_eq!(
+        ProjectCode::new(&project)
+            .check(
+                &lesson,
+                Rule::Replaced,
+                &[ex("pickle.loads(b)", "json.loads(b)")],
+                &[]
+            )
+            .unwrap(),
+        Verified::default()
+    );
+}

@@ -1,0 +1,573 @@
+//! The learning model through the binary, one test per symptom of the issue "Learn across
+//! sessions in a real project": a lesson is built from examples of the mistake and its fix,
+//! verified against the project's code the way it will match, and every refusal is recorded.
+//! Each test failed before the model: the refusal rules refused this evidence, silently.
+
+use serde_json::{Value, json};
+
+use crate::learn_signals::{T0, agent_edit, candidates, lessons, person_edit, stop};
+use crate::review_helpers::{FakeClis, scripted_reviewer};
+use crate::support::{HookAnswer, TestProject};
+
+const DAY: i64 = 86_400;
+
+/// A `command` reviewer that reports, as a P1, the first line under src/ matching `pattern`
+/// (`grep -E`) and not `allowed` (when given).
+fn reviewer_flagging(
+    project: &TestProject,
+    pattern: &str,
+    allowed: Option<&str>,
+    title: &str,
+) -> FakeClis {
+    let filter = allowed.map_or_else(String::new, |allowed| format!(" | grep -vE '{allowed}'"));
+    let script = format!(
+        r#"#!/bin/sh
+cat > /dev/null
+hit=$(grep -rnE '{pattern}' src{filter} | head -1)
+if [ -z "$hit" ]; then echo '{{"findings": []}}'; exit 0; fi
+file=${{hit%%:*}}; rest=${{hit#*:}}; line=${{rest%%:*}}
+cat <<JSON
+{{"findings": [
+ {{"id": "F1", "severity": "P1", "file": "$file", "line": $line,
+  "title": "{title}",
+  "wrong_output": "handle(b'evil') returns attacker-controlled objects instead of raising",
+  "suggestion": "use the safe form"}}]}}
+JSON
+"#
+    );
+    scripted_reviewer(project, &script)
+}
+
+/// The agent changes `old` to `new` in `file`, the review blocks on it, the agent changes `bad`
+/// to `fixed`, the next review is clean; returns the allowed stop.
+fn reviewed_fix(
+    project: &TestProject,
+    session: &str,
+    file: &str,
+    (old, new): (&str, &str),
+    (bad, fixed): (&str, &str),
+) -> HookAnswer {
+    let answer = agent_edit(project, session, file, old, new);
+    assert!(!answer.is_block(), "{answer:?}");
+    let blocked = stop(project, session);
+    assert!(blocked.is_block(), "the P1 blocks: {blocked:?}");
+    agent_edit(project, session, file, bad, fixed);
+    let allowed = stop(project, session);
+    assert!(!allowed.is_block(), "{allowed:?}");
+    allowed
+}
+
+fn write(project: &TestProject, session: &str, file: &str, content: &str) -> HookAnswer {
+    let original = project.exists(file).then(|| project.read(file));
+    let mut payload: Value =
+        serde_json::from_str(&project.write_payload(file, content, original.as_deref())).unwrap();
+    payload["session_id"] = json!(session);
+    project.hook("post-tool-use", &payload.to_string())
+}
+
+fn refused(project: &TestProject) -> Vec<Value> {
+    let run = project.run(&["lessons", "candidates", "--refused", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// Symptom 1: text in a comment, and a committed copy of the mistake, kept a hallucinated
+/// import from becoming a lesson (`git grep` refused it). The lesson matches code only; the
+/// committed copy is a known instance, reported when it is learned, by `car lessons show` and
+/// by `car check`.
+#[test]
+fn a_committed_copy_of_the_mistake_is_evidence_not_a_refusal() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write("pkg/legacy.py", "import fastyamlz\n\nLOADER = fastyamlz\n");
+    project.write(
+        "pkg/notes.py",
+        "# fastyamlz is not a real package; use json\nNOTES = 1\n",
+    );
+    project.commit_all();
+    let wrong = "import fastyamlz\n";
+    assert!(write(&project, "s1", "pkg/a.py", wrong).is_block());
+    write(&project, "s1", "pkg/a.py", "import json\n");
+    project.at(T0 + DAY);
+    let second = write(&project, "s2", "pkg/b.py", wrong);
+    assert!(second.is_block(), "{second:?}");
+    assert!(
+        second.system_message().contains(
+            "It also matches 2 places already in the code: pkg/legacy.py:1, pkg/legacy.py:3"
+        ),
+        "{second:?}"
+    );
+    let learned = lessons(&project);
+    assert_eq!(learned.len(), 1, "{learned:?}");
+    assert_eq!(
+        learned[0]["known_instances"]["count"], 2,
+        "the import and its use"
+    );
+    let id = learned[0]["id"].as_str().unwrap();
+    let shown = project.run(&["lessons", "show", id]);
+    assert!(
+        shown.stdout.contains("pkg/legacy.py:1"),
+        "`car lessons show` names the known instance: {shown:?}"
+    );
+    let checked = project.run(&["check", "--format", "json", "pkg/legacy.py"]);
+    let findings: Vec<Value> = serde_json::from_str(&checked.stdout).unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["validator"] == "lesson" && f["lesson_id"] == id && f["line"] == 1),
+        "`car check` reports the known instance: {findings:?}"
+    );
+}
+
+/// Symptom 2: a trigger widened to one line's names (`subtle7 = { color: Theme.fadedText`)
+/// that no second sighting could match. The sightings' shared pattern is the trigger.
+#[test]
+fn names_only_one_sighting_holds_never_make_the_trigger() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write("src/a.ts", "export const a = {\n};\n");
+    project.write("src/b.ts", "export function b() {\n}\n");
+    project.commit_all();
+    let s1 = "session-one";
+    agent_edit(
+        &project,
+        s1,
+        "src/a.ts",
+        "export const a = {\n",
+        "export const a = {\n  subtle7: { color: Theme.fadedText, size: 3 },\n",
+    );
+    project.at(T0 + 120);
+    person_edit(&project, "src/a.ts", "Theme.fadedText", "Theme.textFaded");
+    project.at(T0 + 240);
+    let first = stop(&project, s1);
+    assert!(
+        first.system_message().contains("new lesson candidate"),
+        "{first:?}"
+    );
+    project.at(T0 + DAY);
+    let s2 = "session-two";
+    agent_edit(
+        &project,
+        s2,
+        "src/b.ts",
+        "export function b() {\n",
+        "export function b() {\n  const label = Theme.fadedText;\n",
+    );
+    project.at(T0 + DAY + 120);
+    person_edit(&project, "src/b.ts", "Theme.fadedText", "Theme.textFaded");
+    project.at(T0 + DAY + 240);
+    let second = stop(&project, s2);
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}"
+    );
+    let learned = lessons(&project);
+    assert_eq!(
+        learned[0]["triggers"],
+        json!(["Theme.fadedText"]),
+        "{learned:?}"
+    );
+    let text = learned[0]["lesson"].as_str().unwrap();
+    assert!(
+        text.ends_with("Write `Theme.textFaded`, not `Theme.fadedText`."),
+        "{text}"
+    );
+    assert!(
+        !text.contains("subtle7") && !text.contains("label"),
+        "{text}"
+    );
+}
+
+/// Symptom 3: a one-token fix on the finding's own line (an unsafe module's call swapped for a
+/// safe module's), in files committed before the session, one of them also renaming the
+/// variable, taught nothing. Now it is a lesson, and it warns on the next repeat.
+#[test]
+fn fixed_review_findings_teach_a_one_token_fix_that_also_renames() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    for name in ["orders", "refunds", "audit"] {
+        project.write(
+            &format!("src/{name}.py"),
+            "import json\nimport pickle\n\n\ndef handle(body):\n    return body\n",
+        );
+    }
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "pickle\\.loads",
+        None,
+        "Untrusted bytes deserialised with pickle",
+    );
+    let first = reviewed_fix(
+        &project,
+        "session-one",
+        "src/orders.py",
+        ("    return body\n", "    return pickle.loads(body)\n"),
+        ("return pickle.loads(body)", "return json.loads(body)"),
+    );
+    assert!(
+        first.system_message().contains("new lesson candidate"),
+        "{first:?}"
+    );
+    project.at(T0 + DAY);
+    let second = reviewed_fix(
+        &project,
+        "session-two",
+        "src/refunds.py",
+        ("    return body\n", "    order = pickle.loads(body)\n"),
+        ("order = pickle.loads(body)", "data = json.loads(body)"),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}"
+    );
+    let learned = lessons(&project);
+    assert_eq!(
+        learned[0]["triggers"],
+        json!(["pickle.loads"]),
+        "{learned:?}"
+    );
+    assert_eq!(learned[0]["source"], "review");
+    project.at(T0 + 2 * DAY);
+    let warned = agent_edit(
+        &project,
+        "session-three",
+        "src/audit.py",
+        "    return body\n",
+        "    return pickle.loads(body)\n",
+    );
+    assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
+}
+
+/// Symptom 4: a person's version bump in two workflows the agent wrote was refused as "a short
+/// rename". A version is an atom with what it is the version of.
+#[test]
+fn a_version_bump_the_person_makes_is_learned_with_its_reference() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    let workflow = "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n";
+    project.write(".github/workflows/a.yml", workflow);
+    project.write(".github/workflows/b.yml", workflow);
+    project.write(".github/workflows/c.yml", workflow);
+    project.commit_all();
+    for (day, file) in [(0, "a.yml"), (1, "b.yml")] {
+        let session = format!("session-{day}");
+        let path = format!(".github/workflows/{file}");
+        project.at(T0 + day * DAY);
+        agent_edit(
+            &project,
+            &session,
+            &path,
+            "      - uses: actions/checkout@v4\n",
+            "      - uses: actions/checkout@v4\n      - uses: actions/setup-go@v3\n",
+        );
+        project.at(T0 + day * DAY + 120);
+        person_edit(
+            &project,
+            &path,
+            "actions/setup-go@v3",
+            "actions/setup-go@v5",
+        );
+        project.at(T0 + day * DAY + 240);
+        stop(&project, &session);
+    }
+    let learned = lessons(&project);
+    assert_eq!(learned.len(), 1, "{:?}", refused(&project));
+    assert_eq!(learned[0]["triggers"], json!(["actions/setup-go@v3"]));
+    project.at(T0 + 3 * DAY);
+    let warned = agent_edit(
+        &project,
+        "session-3",
+        ".github/workflows/c.yml",
+        "      - uses: actions/checkout@v4\n",
+        "      - uses: actions/checkout@v4\n      - uses: actions/setup-go@v3\n",
+    );
+    assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
+    let correct = agent_edit(
+        &project,
+        "session-3",
+        ".github/workflows/c.yml",
+        "      - uses: actions/setup-go@v3\n",
+        "      - uses: actions/setup-go@v5\n      - uses: actions/setup-node@v3\n",
+    );
+    assert!(!correct.context().contains("⚠️ lesson"), "{correct:?}");
+}
+
+/// Symptom 5, first half: when the safe form contains the unsafe one, the lesson is "the call
+/// unless it passes what the fix added": it warns on a repeat, never on the safe call.
+#[test]
+fn a_fix_that_adds_to_the_call_teaches_the_call_without_it() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    for name in ["unpack", "restore", "sync"] {
+        project.write(
+            &format!("src/{name}.py"),
+            "import tarfile\n\n\ndef run(tar, dest):\n    return dest\n",
+        );
+    }
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "extractall\\(",
+        Some("filter="),
+        "Archive members can write outside the target folder",
+    );
+    reviewed_fix(
+        &project,
+        "session-one",
+        "src/unpack.py",
+        ("    return dest\n", "    tar.extractall(dest)\n"),
+        (
+            "tar.extractall(dest)",
+            "tar.extractall(dest, filter=\"data\")",
+        ),
+    );
+    project.at(T0 + DAY);
+    reviewed_fix(
+        &project,
+        "session-two",
+        "src/restore.py",
+        ("    return dest\n", "    tar.extractall(path=dest)\n"),
+        (
+            "tar.extractall(path=dest)",
+            "tar.extractall(path=dest, filter=\"data\")",
+        ),
+    );
+    let learned = lessons(&project);
+    assert_eq!(learned.len(), 1, "{:?}", refused(&project));
+    project.at(T0 + 2 * DAY);
+    let safe = agent_edit(
+        &project,
+        "session-three",
+        "src/sync.py",
+        "    return dest\n",
+        "    tar.extractall(dest, filter=\"tar\")\n    return dest\n",
+    );
+    assert!(!safe.context().contains("⚠️ lesson"), "{safe:?}");
+    let repeat = agent_edit(
+        &project,
+        "session-three",
+        "src/sync.py",
+        "    return dest\n",
+        "    tar.extractall(dest)\n",
+    );
+    assert!(repeat.context().contains("⚠️ lesson"), "{repeat:?}");
+}
+
+/// Symptom 5, second half, and symptom 7: a lesson that would fire on the project's correct
+/// code (`Duration::from_millis(250)`) is refused, the refusal is recorded with its reason and
+/// place, listed by `car lessons candidates --refused`, and told to the person once it recurs.
+#[test]
+fn a_lesson_that_fires_on_correct_code_is_refused_and_says_why() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(
+        "src/poll.rs",
+        "use std::time::Duration;\n\npub fn tick() -> Duration {\n    Duration::from_millis(250)\n}\n",
+    );
+    let names = [
+        ("a", "timeout_secs"),
+        ("b", "retry_secs"),
+        ("c", "backoff_secs"),
+        ("d", "grace_secs"),
+    ];
+    for (file, name) in names {
+        project.write(
+            &format!("src/{file}.rs"),
+            &format!(
+                "use std::time::Duration;\n\npub fn wait({name}: u64) -> u64 {{\n    {name}\n}}\n"
+            ),
+        );
+    }
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "from_millis\\([a-z_]*secs",
+        None,
+        "A seconds value passed as milliseconds",
+    );
+    let mut told = Vec::new();
+    for (day, (file, name)) in names.iter().enumerate() {
+        project.at(T0 + day as i64 * DAY);
+        let allowed = reviewed_fix(
+            &project,
+            &format!("session-{file}"),
+            &format!("src/{file}.rs"),
+            (
+                &format!("    {name}\n"),
+                &format!("    let _ = Duration::from_millis({name});\n    {name}\n"),
+            ),
+            (
+                &format!("Duration::from_millis({name})"),
+                &format!("Duration::from_secs({name})"),
+            ),
+        );
+        told.push(allowed.system_message());
+    }
+    assert!(lessons(&project).is_empty(), "{:?}", lessons(&project));
+    let refusals = refused(&project);
+    let refusal = refusals
+        .iter()
+        .find(|r| r["kind"] == "fires-on-correct-code")
+        .unwrap_or_else(|| panic!("{refusals:?}"));
+    assert!(
+        refusal["reason"]
+            .as_str()
+            .unwrap()
+            .contains("src/poll.rs:4: Duration::from_millis(250)"),
+        "{refusal}"
+    );
+    assert_eq!(
+        refusal["count"], 3,
+        "refused at each of three promotions: {refusal}"
+    );
+    let told_times = told
+        .iter()
+        .filter(|message| message.contains("car refused 3 times to learn"))
+        .count();
+    assert_eq!(told_times, 1, "told once: {told:#?}");
+    let pool = candidates(&project);
+    assert_eq!(
+        pool[0]["refused"]["kind"], "fires-on-correct-code",
+        "{pool:?}"
+    );
+    let listed = project.run(&["lessons", "candidates"]);
+    assert!(listed.stdout.contains("not a lesson yet:"), "{listed:?}");
+    let text = project.run(&["lessons", "candidates", "--refused"]);
+    assert!(text.stdout.contains("fires-on-correct-code"), "{text:?}");
+    let report = project.run(&["report", "-o", "report.html"]);
+    assert_eq!(report.code, 0, "{report:?}");
+    let html = project.read("report.html");
+    assert!(
+        html.contains("What car refused to learn") && html.contains("src/poll.rs:4"),
+        "the report shows the refusal"
+    );
+}
+
+/// Symptom 6: a fix the checker still rejects (`./retry`, a module that does not exist) was
+/// taught as the fix. Now only the fix that passes is the evidence, and the refusal is recorded.
+#[test]
+fn a_fix_that_still_fails_is_not_taught_as_the_fix() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write("pkg/__init__.py", "");
+    project.commit_all();
+    let wrong = "import fastyamlz\n";
+    assert!(write(&project, "s1", "pkg/a.py", wrong).is_block());
+    let still_wrong = write(&project, "s1", "pkg/a.py", "import yamlz_helpers_q\n");
+    assert!(still_wrong.is_block(), "{still_wrong:?}");
+    write(&project, "s1", "pkg/a.py", "import json\n");
+    project.at(T0 + DAY);
+    assert!(write(&project, "s2", "pkg/b.py", wrong).is_block());
+    let learned = lessons(&project);
+    let fastyamlz = learned
+        .iter()
+        .find(|l| l["triggers"] == json!(["fastyamlz"]))
+        .unwrap_or_else(|| panic!("{learned:?}"));
+    let text = fastyamlz["lesson"].as_str().unwrap();
+    assert!(text.ends_with("Write `json`, not `fastyamlz`."), "{text}");
+    assert!(
+        refused(&project)
+            .iter()
+            .any(|r| r["kind"] == "fix-still-fails" && r["subject"] == "fastyamlz"),
+        "{:?}",
+        refused(&project)
+    );
+}
+
+/// Symptom 7: a fix nothing specific can be learned from is no longer dropped silently.
+#[test]
+fn a_refused_review_fix_is_recorded_with_its_reason() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write("src/job.py", "def job(x, y):\n    return 0\n");
+    project.commit_all();
+    let _reviewer = reviewer_flagging(&project, "if x:", None, "Wrong flag tested");
+    reviewed_fix(
+        &project,
+        "session-one",
+        "src/job.py",
+        (
+            "    return 0\n",
+            "    if x:\n        return 1\n    return 0\n",
+        ),
+        ("if x:", "if y:"),
+    );
+    let refusals = refused(&project);
+    assert!(
+        refusals.iter().any(|r| r["kind"] == "no-specific-pattern"
+            && r["source"] == "review"
+            && r["reason"].as_str().unwrap().contains("rename")),
+        "{refusals:?}"
+    );
+}
+
+/// Symptom 8: a person's correction followed by the agent's test run, in an agent that does not
+/// say how long its command ran, was taken for the test run's own change; and a generated page
+/// rewritten by its tool after the agent's edit (`<title>App 4.59.0`) taught a lesson.
+#[test]
+fn a_test_run_is_not_the_author_and_a_regenerated_page_is_not_a_correction() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(
+        "src/tls.py",
+        "import ssl\n\nctx = ssl.create_default_context()\n",
+    );
+    let page: String = (0..30)
+        .map(|line| format!("<p>section {line} of the manual</p>\n"))
+        .collect();
+    project.write("docs/index.html", &format!("<html>\n{page}</html>\n"));
+    project.commit_all();
+    let session = "session-one";
+    agent_edit(
+        &project,
+        session,
+        "src/tls.py",
+        "ctx = ssl.create_default_context()\n",
+        "ctx = ssl.create_default_context()\nctx.check_hostname = False\n",
+    );
+    agent_edit(
+        &project,
+        session,
+        "docs/index.html",
+        "<html>\n",
+        "<html>\n<title>App 4.58.0</title>\n",
+    );
+    project.at(T0 + 60);
+    person_edit(
+        &project,
+        "src/tls.py",
+        "ctx.check_hostname = False",
+        "ctx.check_hostname = True",
+    );
+    // The docs tool rebuilds the page: a new version, every section re-rendered.
+    let rebuilt: String = (0..30)
+        .map(|line| format!("<p class=\"s\">section {line} of the manual</p>\n"))
+        .collect();
+    project.write(
+        "docs/index.html",
+        &format!("<html>\n<title>App 4.59.0</title>\n{rebuilt}</html>\n"),
+    );
+    let mut payload = project.fixture_json("claude-post-bash-rm.json");
+    payload["session_id"] = json!(session);
+    payload["tool_input"]["command"] = json!("python -m pytest -q");
+    payload["tool_response"]["stdout"] = json!("3 passed in 0.10s\n");
+    payload.as_object_mut().unwrap().remove("duration_ms");
+    assert_eq!(project.hook("post-tool-use", &payload.to_string()).code, 0);
+    project.at(T0 + 120);
+    let stopped = stop(&project, session);
+    assert!(
+        stopped
+            .system_message()
+            .contains("new lesson candidate from a correction in src/tls.py"),
+        "{stopped:?}"
+    );
+    let pool = candidates(&project);
+    assert_eq!(pool.len(), 1, "only the person's correction: {pool:?}");
+    let refusals = refused(&project);
+    assert!(
+        refusals.iter().any(|r| r["kind"] == "not-a-correction"
+            && r["reason"].as_str().unwrap().contains("changed at once")),
+        "{refusals:?}"
+    );
+}
