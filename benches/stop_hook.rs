@@ -95,18 +95,7 @@ fn project() -> tempfile::TempDir {
     let settings = json!({"claude-auto-review": {"maxStopPasses": 100000}});
     std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
     std::fs::write(root.join(".claude/settings.json"), settings.to_string()).expect("write");
-    run(Command::new("git").args(["add", "-A"]).current_dir(root));
-    run(Command::new("git")
-        .args([
-            "-c",
-            "user.name=b",
-            "-c",
-            "user.email=b@b",
-            "commit",
-            "-qm",
-            "init",
-        ])
-        .current_dir(root));
+    common::commit_all(root, "init");
     dir
 }
 

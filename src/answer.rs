@@ -33,6 +33,20 @@ impl Answer {
         }
     }
 
+    /// The answer with every text [`crate::output::printable`]: what an agent shows a person or
+    /// hands its model carries no escape sequence from a file name, a finding or a lesson.
+    pub(crate) fn printable(&self) -> Answer {
+        let printable = |text: &Option<String>| {
+            text.as_deref()
+                .map(|text| crate::output::printable(text).into_owned())
+        };
+        Answer {
+            block_reason: printable(&self.block_reason),
+            additional_context: printable(&self.additional_context),
+            system_message: printable(&self.system_message),
+        }
+    }
+
     /// Adds a line to the human message.
     pub(crate) fn with_system_line(mut self, line: impl AsRef<str>) -> Answer {
         let line = line.as_ref();

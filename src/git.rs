@@ -14,7 +14,7 @@
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::process::{ProcessError, ProcessOutput, run_command};
 
@@ -26,13 +26,19 @@ pub(crate) enum Wait {
     /// For a command a person ran (`car check DIR`, `car deep-review`): listing or diffing even a
     /// very large repository takes far less.
     Command,
+    /// On a hook's path with a deadline (its budget counts from its start): a hook's wait, and
+    /// never past the deadline.
+    Until(Instant),
 }
 
 impl Wait {
-    pub(crate) const fn limit(self) -> Duration {
+    pub(crate) fn limit(self) -> Duration {
         match self {
             Wait::Hook => Duration::from_secs(3),
             Wait::Command => Duration::from_secs(30),
+            Wait::Until(deadline) => Wait::Hook
+                .limit()
+                .min(deadline.saturating_duration_since(Instant::now())),
         }
     }
 }
@@ -52,6 +58,59 @@ pub(crate) fn run<S: AsRef<OsStr>>(
     let mut command = Command::new("git");
     command.arg("-C").arg(checkout).args(args);
     run_command(command, None, wait.limit())
+}
+
+/// Why a git call gave no answer, said so a person knows what to fix.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum GitError {
+    #[error("`git` is not on PATH")]
+    NotFound,
+    #[error("`git` could not be started: {0}")]
+    Spawn(String),
+    #[error("`git {command}` did not answer within {waited_ms} ms")]
+    TimedOut { command: String, waited_ms: u128 },
+    #[error("`git {command}` failed (exit {code}): {stderr}")]
+    Failed {
+        command: String,
+        code: String,
+        stderr: String,
+    },
+}
+
+/// [`run`], with every way it can fail as a [`GitError`] naming the git command (its first
+/// argument that is not an option) and, for a failure, git's first line on stderr.
+pub(crate) fn run_checked(
+    checkout: &Path,
+    args: &[&str],
+    wait: Wait,
+) -> Result<ProcessOutput, GitError> {
+    let limit = wait.limit();
+    let output = run(checkout, args, wait).map_err(|error| match error {
+        ProcessError::NotFound { .. } => GitError::NotFound,
+        ProcessError::Spawn { source, .. } => GitError::Spawn(source.to_string()),
+    })?;
+    let command = args
+        .iter()
+        .find(|arg| !arg.starts_with('-'))
+        .unwrap_or(&"")
+        .to_string();
+    if output.timed_out {
+        return Err(GitError::TimedOut {
+            command,
+            waited_ms: limit.as_millis(),
+        });
+    }
+    if !output.success() {
+        let stderr = output.stderr.lines().next().unwrap_or_default();
+        return Err(GitError::Failed {
+            command,
+            code: output
+                .code
+                .map_or_else(|| "signal".into(), |code| code.to_string()),
+            stderr: stderr.chars().take(300).collect(),
+        });
+    }
+    Ok(output)
 }
 
 /// Runs `git ARGS…` in `dir` and asserts it succeeded (unit tests that need a repository).

@@ -2,9 +2,12 @@
 //! `agents/`) and terminal text for people (data on stdout, messages on stderr, `hint:` lines,
 //! colour only when stderr is a terminal and `NO_COLOR` is unset).
 //!
-//! Invariant: text for people never carries a control character from elsewhere (a reviewer's
-//! finding title, a file name, a lesson): every one but newline and tab is shown escaped
-//! (`\u{1b}`), so no ANSI or OSC sequence reaches the terminal; car's own colour is added after.
+//! Invariant: text for people and models never carries a control character from elsewhere (a
+//! reviewer's finding title, a file name, a lesson): every one but newline and tab is shown
+//! escaped (`\u{1b}`), so no ANSI or OSC sequence reaches a terminal; car's own colour is added
+//! after. This holds for terminal text ([`printable`]), for every hook answer (the agent's file
+//! shapes an [`crate::answer::Answer`] made printable) and for the review prompts car saves and
+//! sends.
 
 use std::io::{IsTerminal, Write};
 
@@ -22,22 +25,33 @@ pub(crate) fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
-/// `text` with every control character except newline and tab shown escaped (`\u{1b}`): what
-/// people read on a terminal can carry no escape sequence.
+/// `text` with every control character except newline, tab and a carriage return that ends a
+/// line (`\r\n`, which moves nothing a person would miss) shown escaped (`\u{1b}`): what people
+/// and models read can carry no escape sequence, and no bare `\r` that writes over a line.
 pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(is_unsafe) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_unsafe(c) {
+    let is_unsafe = |c: char, next: Option<char>| {
+        c.is_control() && c != '\n' && c != '\t' && !(c == '\r' && next == Some('\n'))
+    };
+    let mut chars = text.chars().peekable();
+    let mut out: Option<String> = None;
+    let mut at = 0;
+    while let Some(c) = chars.next() {
+        if is_unsafe(c, chars.peek().copied()) {
+            let out = out.get_or_insert_with(|| {
+                let mut out = String::with_capacity(text.len() + 16);
+                out.push_str(&text[..at]);
+                out
+            });
             out.push_str(&c.escape_unicode().to_string());
-        } else {
+        } else if let Some(out) = &mut out {
             out.push(c);
         }
+        at += c.len_utf8();
     }
-    std::borrow::Cow::Owned(out)
+    match out {
+        Some(out) => std::borrow::Cow::Owned(out),
+        None => std::borrow::Cow::Borrowed(text),
+    }
 }
 
 /// Data for pipes: stdout. A broken pipe ends output quietly.
@@ -92,5 +106,6 @@ mod tests {
             printable("\u{1b}[2J\u{1b}]8;;http://x\u{7}title\r"),
             "\\u{1b}[2J\\u{1b}]8;;http://x\\u{7}title\\u{d}"
         );
+        assert_eq!(printable("a\r\nb\rc\u{9b}2J"), "a\r\nb\\u{d}c\\u{9b}2J");
     }
 }

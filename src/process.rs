@@ -1,11 +1,15 @@
 //! Running external programs (interpreters, linters, reviewer CLIs): always argv, never a shell
 //! string; always a timeout; a missing program is its own error so callers can say what to install.
 //!
-//! Every program runs in its own process group, so a timeout kills it with everything it started.
-//! A long-running program (a reviewer CLI) also runs under car's *guard* ([`guarded_command`]):
-//! a small `car reviewer-guard` process in the same group that watches the car process that
-//! started it and kills the whole group the moment that process is gone — killed by SIGKILL,
-//! SIGTERM or anything else — so no reviewer outlives its hook.
+//! Every program runs in its own process group, so a timeout kills it with everything it started
+//! (SIGTERM to the group, then SIGKILL after [`TERM_GRACE`]). A long-running program (a reviewer
+//! CLI) also runs under car's *guard* ([`guarded_command`]): a small `car reviewer-guard` process
+//! in the same group that watches the car process that started it and kills the whole group the
+//! moment that process is gone — killed by SIGKILL, SIGTERM or anything else — so no reviewer
+//! outlives its hook. The guard is also the subreaper of everything the reviewer starts
+//! ([`sweep`]): what left the group (`setsid`, a daemon) is killed too, when the reviewer ends,
+//! when its hook is gone, and when the hook's timeout stops it (the SIGTERM reaches the guard
+//! first).
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -13,6 +17,12 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use wait_timeout::ChildExt;
+
+mod sweep;
+
+/// How long a timed-out program has after SIGTERM before SIGKILL: the reviewer guard sweeps what
+/// the reviewer started in this time; a program that ignores SIGTERM costs this much.
+const TERM_GRACE: Duration = Duration::from_millis(500);
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ProcessError {
@@ -139,11 +149,17 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> mpsc::Receiver<String> {
     receiver
 }
 
-/// Kills the child and everything it started (it leads its own process group).
+/// Kills the child and everything it started (it leads its own process group): SIGTERM first, so
+/// a guard sweeps what left the group, then SIGKILL for what is left after [`TERM_GRACE`].
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
     if let Ok(group) = libc::pid_t::try_from(child.id()) {
         // SAFETY: kill(2) on the child's process group (negative pid); no memory is involved.
+        unsafe {
+            libc::kill(-group, libc::SIGTERM);
+        }
+        let _ = child.wait_timeout(TERM_GRACE);
+        // SAFETY: as above.
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }
@@ -184,29 +200,56 @@ pub(crate) fn guarded_command(program: &str, args: &[String]) -> Command {
 
 /// The guard (`car reviewer-guard --parent PID -- PROGRAM ARGS…`): runs the program with this
 /// process's stdin, stdout and stderr, exits as it exits, and kills the process group (the
-/// program, what it started, and the guard) as soon as its parent is no longer `parent`.
+/// program, what it started, and the guard) as soon as its parent is no longer `parent` or a
+/// SIGTERM (the hook's timeout) arrives. Whatever the reviewer started that is still there when
+/// the guard ends, in its group or not, is killed first ([`sweep`]).
 pub(crate) fn guard(parent: u32, argv: &[std::ffi::OsString]) -> u8 {
     let Some((program, args)) = argv.split_first() else {
         return GUARD_NOT_STARTED;
     };
+    sweep::become_subreaper();
+    on_terminate_set_flag();
     let mut child = match Command::new(program).args(args).spawn() {
         Ok(child) => child,
         Err(error) => {
+            let program = program.to_string_lossy();
             crate::output::print_message(&format!(
-                "car: `{}` could not be started: {error}",
-                program.to_string_lossy()
+                "car: `{program}` could not be started: {error}"
             ));
             return GUARD_NOT_STARTED;
         }
     };
     loop {
         if let Ok(Some(status)) = child.try_wait() {
+            sweep::kill_descendants();
             return exit_code_of(status);
         }
-        if !is_parent(parent) {
+        if !is_parent(parent) || TERMINATED.load(std::sync::atomic::Ordering::Relaxed) {
+            sweep::kill_descendants();
             kill_own_group();
         }
         std::thread::sleep(GUARD_POLL);
+    }
+}
+
+/// Set by SIGTERM in the guard: the hook's timeout is stopping the reviewer.
+static TERMINATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// SIGTERM sets [`TERMINATED`] instead of ending the guard at once, so it sweeps first.
+fn on_terminate_set_flag() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_terminate(_signal: libc::c_int) {
+            TERMINATED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        // SAFETY: installs an async-signal-safe handler (one atomic store) for SIGTERM; the
+        // program the guard starts gets the default back at exec.
+        unsafe {
+            libc::signal(
+                libc::SIGTERM,
+                on_terminate as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
     }
 }
 

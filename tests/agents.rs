@@ -237,7 +237,9 @@ fn the_plugin_runner_fails_clearly_without_the_binary() {
     let project = TestProject::new();
     let runner = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/car-hook");
     let run = |path: &str| {
-        let output = assert_cmd::Command::new("/bin/sh")
+        let mut shell = std::process::Command::new("/bin/sh");
+        crate::support::isolate(&mut shell, project.home());
+        let output = assert_cmd::Command::from_std(shell)
             .arg(&runner)
             .arg("stop")
             .env("PATH", path)

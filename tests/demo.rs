@@ -14,11 +14,11 @@ fn demo(args: &[&str]) -> (String, String, i32) {
     .unwrap();
     let home = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo.sh");
-    let output = Command::new("bash")
+    let mut bash = Command::new("bash");
+    let output = crate::support::isolate(&mut bash, home.path())
         .arg(script)
         .args(args)
         .env("PATH", path)
-        .env("HOME", home.path())
         .env_remove("CI")
         .env_remove("CAR_NOW")
         .output()

@@ -18,13 +18,14 @@ const T0: i64 = 1_780_000_000;
 
 /// `git ARGS…` in `dir`, with the built `car` on PATH (the driver car registers from a cargo build
 /// is the plain name `car`; an installed car registers its absolute path).
-fn git_at(dir: &Path, args: &[&str]) -> Output {
+fn git_at(dir: &Path, home: &Path, args: &[&str]) -> Output {
     let bin = assert_cmd::cargo::cargo_bin("car");
     let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .unwrap();
-    std::process::Command::new("git")
+    let mut command = std::process::Command::new("git");
+    crate::support::isolate(&mut command, home)
         .args(["-c", "user.name=t", "-c", "user.email=t@t"])
         .args(args)
         .current_dir(dir)
@@ -34,7 +35,7 @@ fn git_at(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn git(project: &TestProject, args: &[&str]) -> Output {
-    git_at(project.path(), args)
+    git_at(project.path(), project.home(), args)
 }
 
 fn ok(output: &Output) {
@@ -321,9 +322,13 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
     // The attributes came with the clone; the driver did not (git config is not shared).
     assert!(clone_dir.join(ATTRIBUTES).exists());
     assert!(
-        !git_at(&clone_dir, &["config", "--get", "merge.car-lessons.driver"])
-            .status
-            .success()
+        !git_at(
+            &clone_dir,
+            project.home(),
+            &["config", "--get", "merge.car-lessons.driver"]
+        )
+        .status
+        .success()
     );
     let write = |lessons: &[Value]| {
         std::fs::write(
@@ -332,23 +337,40 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
         )
         .unwrap();
     };
-    ok(&git_at(&clone_dir, &["checkout", "-q", "-b", "alice"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["checkout", "-q", "-b", "alice"],
+    ));
     write(&[sleep("Use the scheduler\'s backoff", 5, 2)]);
-    ok(&git_at(&clone_dir, &["commit", "-qam", "alice hits"]));
-    ok(&git_at(&clone_dir, &["checkout", "-q", "main"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["commit", "-qam", "alice hits"],
+    ));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["checkout", "-q", "main"],
+    ));
     write(&[sleep("Use the scheduler\'s backoff", 6, 3)]);
-    ok(&git_at(&clone_dir, &["commit", "-qam", "main hits"]));
-    let merged = git_at(&clone_dir, &["merge", "--no-edit", "alice"]);
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["commit", "-qam", "main hits"],
+    ));
+    let merged = git_at(&clone_dir, project.home(), &["merge", "--no-edit", "alice"]);
     assert!(
         !merged.status.success(),
         "git's line merge: {}",
         said(&merged)
     );
-    ok(&git_at(&clone_dir, &["merge", "--abort"]));
+    ok(&git_at(&clone_dir, project.home(), &["merge", "--abort"]));
 
     // The documented fix, by hand: the same entry `car install` writes.
     ok(&git_at(
         &clone_dir,
+        project.home(),
         &[
             "config",
             "merge.car-lessons.driver",
@@ -362,14 +384,23 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
         let sleep = &merged["lessons"][0];
         (sleep["hits"].clone(), sleep["weight"].clone())
     };
-    ok(&git_at(&clone_dir, &["merge", "--no-edit", "alice"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["merge", "--no-edit", "alice"],
+    ));
     // hits 1 + 1 + 2, the larger weight.
     assert_eq!(merged_counters(), (json!(4), json!(6)));
 
     // The other documented fix: `car install` in the clone.
-    ok(&git_at(&clone_dir, &["reset", "-q", "--hard", "HEAD~1"]));
     ok(&git_at(
         &clone_dir,
+        project.home(),
+        &["reset", "-q", "--hard", "HEAD~1"],
+    ));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
         &["config", "--remove-section", "merge.car-lessons"],
     ));
     let install = project.run(&[
@@ -380,7 +411,11 @@ fn a_clone_without_the_driver_conflicts_until_car_install_registers_it() {
     ]);
     assert_eq!(install.code, 0, "{install:?}");
     assert!(install.stderr.contains("merge driver"), "{install:?}");
-    ok(&git_at(&clone_dir, &["merge", "--no-edit", "alice"]));
+    ok(&git_at(
+        &clone_dir,
+        project.home(),
+        &["merge", "--no-edit", "alice"],
+    ));
     assert_eq!(merged_counters(), (json!(4), json!(6)));
 }
 
@@ -511,4 +546,56 @@ fn lessons_retired_on_both_branches_all_land_in_the_retired_file() {
     };
     assert_eq!(ids(LESSONS), [json!("sleep")]);
     assert_eq!(ids(RETIRED), [json!("quiet"), json!("noisy")]);
+}
+
+/// Issue 38 item 6: a version over car's 64 MiB read bound made the driver exit 2 with OURS
+/// untouched, so git showed a clean-looking file and `git add` dropped the other branch's
+/// lessons. It is a version car cannot read like any other: git's line merge in OURS, exit 1.
+#[test]
+fn a_version_over_the_read_bound_is_left_to_git_with_nothing_lost() {
+    let project = TestProject::new();
+    let versions = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = versions.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let document = |lessons: &[Value]| {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json!({ "lessons": lessons })).unwrap()
+        )
+    };
+    let base = write("base", &document(&[]));
+    let ours = write(
+        "ours",
+        &document(&[lesson("l1", "ours_call(", "ours", 3, 1)]),
+    );
+    let huge = "x".repeat(65 << 20);
+    let theirs = write(
+        "theirs",
+        &document(&[lesson("l2", "theirs_call(", &huge, 3, 1)]),
+    );
+    let run = project.run(&[
+        "lessons",
+        "merge",
+        base.to_str().unwrap(),
+        ours.to_str().unwrap(),
+        theirs.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("theirs: larger than") && run.stderr.contains("was not merged by car"),
+        "{}",
+        run.stderr
+    );
+    let merged = std::fs::read_to_string(&ours).unwrap();
+    assert!(
+        merged.contains("<<<<<<< ours")
+            && merged.contains("ours_call(")
+            && merged.contains("theirs_call(")
+            && merged.contains(">>>>>>> theirs"),
+        "git's own conflict, both sides kept ({} bytes)",
+        merged.len()
+    );
 }

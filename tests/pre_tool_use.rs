@@ -7,19 +7,19 @@ use serde_json::{Value, json};
 
 use crate::support::{HookAnswer, TestProject};
 
-const CLAUDE: &str = "captured/claude-code-2.1.332/before-tool/01-PreToolUse-Write.json";
-const CODEX: &str = "captured/codex-0.171.0/before-tool/01-PreToolUse-apply_patch.json";
+pub(crate) const CLAUDE: &str = "captured/claude-code-2.1.332/before-tool/01-PreToolUse-Write.json";
+pub(crate) const CODEX: &str = "captured/codex-0.171.0/before-tool/01-PreToolUse-apply_patch.json";
 const GEMINI: &str = "captured/gemini-cli-0.61.0/before-tool/01-BeforeTool-write_file.json";
 
 /// The captured payload `base` with the tool and its input replaced.
-fn before_tool(project: &TestProject, base: &str, tool: &str, input: Value) -> String {
+pub(crate) fn before_tool(project: &TestProject, base: &str, tool: &str, input: Value) -> String {
     let mut payload = project.fixture_json(base);
     payload["tool_name"] = Value::from(tool);
     payload["tool_input"] = input;
     payload.to_string()
 }
 
-fn claude(project: &TestProject, tool: &str, input: Value) -> HookAnswer {
+pub(crate) fn claude(project: &TestProject, tool: &str, input: Value) -> HookAnswer {
     project.hook_as(
         "claude",
         "pre-tool-use",
@@ -27,7 +27,7 @@ fn claude(project: &TestProject, tool: &str, input: Value) -> HookAnswer {
     )
 }
 
-fn write(project: &TestProject, file: &str, content: &str) -> HookAnswer {
+pub(crate) fn write(project: &TestProject, file: &str, content: &str) -> HookAnswer {
     claude(
         project,
         "Write",
@@ -44,7 +44,7 @@ fn edit(project: &TestProject, file: &str, old: &str, new: &str) -> HookAnswer {
 }
 
 /// Claude Code's and Codex's deny: `permissionDecision: deny` and its reason.
-fn denied(answer: &HookAnswer) -> String {
+pub(crate) fn denied(answer: &HookAnswer) -> String {
     let output = &answer.json["hookSpecificOutput"];
     assert_eq!(output["hookEventName"], "PreToolUse", "{}", answer.stdout);
     assert_eq!(output["permissionDecision"], "deny", "{}", answer.stdout);
@@ -55,7 +55,7 @@ fn denied(answer: &HookAnswer) -> String {
 }
 
 /// Let through without a word to the agent.
-fn assert_silent(answer: &HookAnswer) {
+pub(crate) fn assert_silent(answer: &HookAnswer) {
     assert_eq!(answer.code, 0);
     assert!(
         answer.json.get("hookSpecificOutput").is_none() && answer.json.get("decision").is_none(),
@@ -64,7 +64,7 @@ fn assert_silent(answer: &HookAnswer) {
     );
 }
 
-fn committed(files: &[(&str, &str)]) -> TestProject {
+pub(crate) fn committed(files: &[(&str, &str)]) -> TestProject {
     let project = TestProject::new();
     for (file, content) in files {
         project.write(file, content);

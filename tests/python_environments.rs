@@ -28,9 +28,9 @@ fn make_isolated_venv(project: &TestProject) -> PathBuf {
 /// An empty package in the user's site-packages of the test's HOME (what `pip install --user`
 /// makes), never in the machine's.
 fn user_package(project: &TestProject, venv: &Path, name: &str) {
-    let output = std::process::Command::new(venv.join("bin/python"))
+    let mut python = std::process::Command::new(venv.join("bin/python"));
+    let output = crate::support::isolate(&mut python, project.home())
         .args(["-c", "import site; print(site.getusersitepackages())"])
-        .env("HOME", project.home())
         .output()
         .unwrap();
     let site = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());

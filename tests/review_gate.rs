@@ -78,9 +78,9 @@ fn the_review_command_names_an_installed_car_by_its_path() {
         project.path().display(),
         findings.path().display()
     );
-    let shell = std::process::Command::new("sh")
+    let mut shell = std::process::Command::new("sh");
+    let shell = crate::support::isolate(&mut shell, project.home())
         .args(["-c", &line])
-        .env("HOME", project.home())
         .env("PATH", "/usr/bin:/bin")
         .output()
         .unwrap();

@@ -45,11 +45,9 @@ fn parallel_post_tool_use_hooks_lose_no_event() {
         .map(|index| {
             let relative = format!("src/mod_{index}.py");
             let payload = project.write_payload(&relative, &format!("value = {index}\n"), None);
-            let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("car"));
+            let mut command = project.car_std();
             command
                 .args(["hook", "post-tool-use"])
-                .current_dir(project.path())
-                .env("HOME", project.home())
                 .stdin(std::process::Stdio::piped())
                 .stdout(std::process::Stdio::piped());
             let mut child = command.spawn().unwrap();

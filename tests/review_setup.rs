@@ -228,10 +228,10 @@ fn config_wizard_asks_on_a_terminal() {
     let project = TestProject::new();
     set_settings(&project, json!({"maxStopPasses": 9, "customKey": true}));
     let car = assert_cmd::cargo::cargo_bin("car");
-    let output = std::process::Command::new("script")
+    let mut script = std::process::Command::new("script");
+    let output = crate::support::isolate(&mut script, project.home())
         .args(["-qec", &format!("{} config", car.display()), "/dev/null"])
         .current_dir(project.path())
-        .env("HOME", project.home())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

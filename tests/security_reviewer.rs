@@ -222,3 +222,101 @@ fn reviewer_text_reaches_no_terminal_raw_and_no_prompt_as_markdown() {
     );
     assert!(!reason.contains('\u{1b}'), "{reason:?}");
 }
+
+/// A reviewer that starts a process of its own in a new session (`setsid`: out of the reviewer's
+/// process group, which the group kill cannot reach), then either hangs or answers at once.
+fn reviewer_with_setsid_grandchild(project: &TestProject, hangs: bool, timeout: u64) -> FakeClis {
+    let fakes = FakeClis::new();
+    let tail = if hangs {
+        "sleep 60"
+    } else {
+        "echo '{\"findings\": []}'"
+    };
+    std::fs::write(
+        fakes.path("reviewer"),
+        format!(
+            "#!/bin/sh\ncat > /dev/null\ndir=$(dirname \"$0\")\n\
+             setsid sh -c \"echo \\$\\$ > '$dir/reviewer.grandchild.tmp' && \
+             mv '$dir/reviewer.grandchild.tmp' '$dir/reviewer.grandchild' && exec sleep 60\" \
+             < /dev/null > /dev/null 2>&1 &\n\
+             while [ ! -f \"$dir/reviewer.grandchild\" ]; do sleep 0.05; done\n{tail}\n"
+        ),
+    )
+    .unwrap();
+    set_settings(
+        project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")],
+               "reviewerTimeoutSeconds": timeout}),
+    );
+    write_file(project, "a.py", "x = 1\n");
+    fakes
+}
+
+fn grandchild_is_gone(fakes: &FakeClis) -> bool {
+    wait_for(Duration::from_secs(10), || {
+        !fakes.is_running("reviewer", "grandchild")
+    })
+}
+
+/// Issue 38 item 7: "the reviewer dies with everything it started" held only for its process
+/// group. The guard is now the subreaper of all the reviewer starts and sweeps it: when the
+/// reviewer times out, when it answers and leaves a daemon behind, and when its hook is killed.
+#[test]
+fn a_setsid_grandchild_dies_when_the_reviewer_times_out() {
+    let project = TestProject::new();
+    let fakes = reviewer_with_setsid_grandchild(&project, true, 1);
+    let answer = project.hook("stop", &stop_payload(&project, SESSION, Some("Done.")));
+    assert!(
+        answer.reason().contains("did not answer within"),
+        "{}",
+        answer.stdout
+    );
+    assert!(
+        grandchild_is_gone(&fakes),
+        "the setsid grandchild outlived the timeout"
+    );
+}
+
+#[test]
+fn a_setsid_grandchild_dies_when_the_reviewer_answers() {
+    let project = TestProject::new();
+    let fakes = reviewer_with_setsid_grandchild(&project, false, 60);
+    let answer = project.hook("stop", &stop_payload(&project, SESSION, Some("Done.")));
+    assert!(!answer.is_block(), "a clean review: {}", answer.stdout);
+    assert!(
+        grandchild_is_gone(&fakes),
+        "the setsid grandchild outlived the review"
+    );
+}
+
+#[test]
+fn a_setsid_grandchild_dies_with_a_hook_killed_by_sigkill() {
+    let project = TestProject::new();
+    let fakes = reviewer_with_setsid_grandchild(&project, true, 120);
+    let mut hook = project
+        .car_std()
+        .args(["hook", "stop"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    assert!(
+        wait_for(Duration::from_secs(20), || fakes
+            .path("reviewer.grandchild")
+            .exists()),
+        "the reviewer started its grandchild"
+    );
+    hook.kill().unwrap();
+    hook.wait().unwrap();
+    assert!(
+        grandchild_is_gone(&fakes),
+        "the setsid grandchild outlived the hook"
+    );
+}

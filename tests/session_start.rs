@@ -5,7 +5,12 @@
 use crate::support::{HookAnswer, SHELL_AGENTS as AGENTS, TestProject};
 
 /// The agent's SessionStart payload for the session of its captured payloads.
-fn session_start(project: &TestProject, folder: &str, stop: &str, source: &str) -> String {
+pub(crate) fn session_start(
+    project: &TestProject,
+    folder: &str,
+    stop: &str,
+    source: &str,
+) -> String {
     let stop = project.fixture_json(&format!("captured/{folder}/{stop}"));
     serde_json::json!({
         "session_id": stop["session_id"],
@@ -18,7 +23,7 @@ fn session_start(project: &TestProject, folder: &str, stop: &str, source: &str) 
 }
 
 /// A committed project with `app.py`.
-fn committed_project() -> TestProject {
+pub(crate) fn committed_project() -> TestProject {
     let project = TestProject::new();
     project.write("app.py", "VALUE = 1\n");
     project.commit_all();
@@ -69,7 +74,7 @@ fn files_to_review(answer: &HookAnswer) -> String {
         .join("\n")
 }
 
-fn session_folders(project: &TestProject) -> Vec<std::path::PathBuf> {
+pub(crate) fn session_folders(project: &TestProject) -> Vec<std::path::PathBuf> {
     std::fs::read_dir(project.path().join(".claude/claude-auto-review/clients"))
         .map(|entries| entries.map(|entry| entry.unwrap().path()).collect())
         .unwrap_or_default()

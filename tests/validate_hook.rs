@@ -127,7 +127,7 @@ fn python_edit_with_existing_import_passes_and_leaves_no_pycache() {
     assert_eq!(answer.json, json!({}), "{answer:?}");
     assert!(!project.exists("src/__pycache__"));
     assert!(!project.exists("__pycache__"));
-    let cache = project.home().join(".cache/car/python-interpreters.json");
+    let cache = project.cache_dir().join("python-interpreters.json");
     let cached: Value = serde_json::from_str(&std::fs::read_to_string(&cache).unwrap()).unwrap();
     let interpreter = cached.as_object().unwrap().values().next().unwrap();
     assert!(

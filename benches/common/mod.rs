@@ -35,6 +35,22 @@ pub fn project(root: &Path, count: usize) -> PathBuf {
     root.to_path_buf()
 }
 
+/// Commits everything in `root` with `message`.
+pub fn commit_all(root: &Path, message: &str) {
+    run(Command::new("git").args(["add", "-A"]).current_dir(root));
+    run(Command::new("git")
+        .args([
+            "-c",
+            "user.name=b",
+            "-c",
+            "user.email=b@b",
+            "commit",
+            "-qm",
+            message,
+        ])
+        .current_dir(root));
+}
+
 /// `count` lessons in the seed format: mostly literal triggers, some regexes, spread over
 /// scopes, each with an unknown field; all last hit a day before [`NOW`].
 pub fn seed(count: usize) -> String {

@@ -10,7 +10,7 @@
 //! and no spaces, checked against what `codex app-server` reports as `currentHash` (Codex CLI
 //! 0.171.0).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
@@ -47,7 +47,7 @@ pub(crate) fn codex_home() -> Option<PathBuf> {
     if let Some(home) = std::env::var_os("CODEX_HOME").filter(|home| !home.is_empty()) {
         return Some(PathBuf::from(home));
     }
-    std::env::var_os("HOME").map(|home| Path::new(&home).join(".codex"))
+    crate::paths::home_dir().map(|home| home.join(".codex"))
 }
 
 /// What Codex does with car's hooks in `hooks_file` (the project's parsed `.codex/hooks.json`).

@@ -141,8 +141,10 @@ impl Agent {
         }
     }
 
-    /// The answer as the JSON object the agent reads on stdout.
+    /// The answer as the JSON object the agent reads on stdout, its texts made printable (no
+    /// control character from elsewhere reaches the agent's terminal or its model).
     pub(crate) fn answer(self, answer: &Answer, event: HookEvent) -> Value {
+        let answer = &answer.printable();
         match self {
             Agent::Claude => claude::answer(answer, event),
             Agent::Codex => codex::answer(answer, event),

@@ -176,6 +176,7 @@ fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, finding
         .uris
         .insert(target.shown.clone(), edit.relative_path.clone());
     findings.notes.extend(report.notes);
+    findings.notes.extend(report.lesson_notes);
     let shown = |file: String| {
         if file == edit.relative_path {
             target.shown.clone()

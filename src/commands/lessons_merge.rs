@@ -5,8 +5,11 @@
 //! cleanly, any other exit leaves the file conflicted for a person. A lesson both branches changed
 //! is merged with ours in place and both versions in its `merge_conflict` field (the file stays
 //! valid JSON, so car keeps working while the person decides), exit 1. A version car cannot read
-//! is never merged by car: git's own line merge is left in OURS (`git merge-file`, conflict
-//! markers included), exit 1, and car says which version and why; nothing is lost either way.
+//! (not JSON car knows, or not readable at all: over its 64 MiB bound, not UTF-8) is never merged
+//! by car: git's own line merge is left in OURS (`git merge-file`, conflict markers included),
+//! exit 1, and car says which version and why; nothing is lost either way. (An exit 2 would leave
+//! OURS untouched, and git shows a file that looks clean: `git add` would drop the other
+//! branch's lessons.)
 
 use std::path::Path;
 
@@ -20,7 +23,14 @@ use crate::text::plural;
 pub(crate) fn run(base: &Path, ours: &Path, theirs: &Path) -> Result<Outcome, Error> {
     let [base_text, ours_text, theirs_text] =
         [base, ours, theirs].map(|path| files::read_optional(path).map(Option::unwrap_or_default));
-    let (base_text, ours_text, theirs_text) = (base_text?, ours_text?, theirs_text?);
+    let (base_text, ours_text, theirs_text) = match (base_text, ours_text, theirs_text) {
+        (Ok(base_text), Ok(ours_text), Ok(theirs_text)) => (base_text, ours_text, theirs_text),
+        // A version car cannot read at all (over its 64 MiB bound, not UTF-8, not a file) is
+        // one car cannot merge: git's line merge, as for a version that does not parse.
+        (Err(error), _, _) | (_, Err(error), _) | (_, _, Err(error)) => {
+            return Ok(left_to_git(base, ours, theirs, &error, "library"));
+        }
+    };
     let library = Library::of([&base_text, &ours_text, &theirs_text]);
     let merged = branch_merge::merge(
         library,
@@ -42,19 +52,28 @@ pub(crate) fn run(base: &Path, ours: &Path, theirs: &Path) -> Result<Outcome, Er
             files::write_atomic(ours, text.as_bytes())?;
             Ok(tell(library, &report))
         }
-        Err(error) => {
-            output::print_error(&format!(
-                "car lessons merge: {error}; the {} file was not merged by car",
-                library.noun()
-            ));
-            leave_to_git(base, ours, theirs);
-            output::print_hint(
-                "git's own line merge is in the file, with conflict markers: fix it by hand (or \
-                 take one side: `git checkout --ours|--theirs -- FILE`), then `git add` it",
-            );
-            Ok(Outcome::ProblemsFound)
-        }
+        Err(error) => Ok(left_to_git(base, ours, theirs, &error, library.noun())),
     }
+}
+
+/// A version car cannot read or merge: says which and why, and leaves git's own line merge in
+/// `ours` (exit 1: a conflict for git, so nothing is taken as merged).
+fn left_to_git(
+    base: &Path,
+    ours: &Path,
+    theirs: &Path,
+    error: &dyn std::fmt::Display,
+    noun: &str,
+) -> Outcome {
+    output::print_error(&format!(
+        "car lessons merge: {error}; the {noun} file was not merged by car"
+    ));
+    leave_to_git(base, ours, theirs);
+    output::print_hint(
+        "git's own line merge is in the file, with conflict markers: fix it by hand (or \
+         take one side: `git checkout --ours|--theirs -- FILE`), then `git add` it",
+    );
+    Outcome::ProblemsFound
 }
 
 /// Says what the merge did; a conflict makes it a failed merge for git.

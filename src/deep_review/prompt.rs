@@ -41,7 +41,8 @@ currency, price year, conversion order, aggregation, double counting, a broken d
 are what this review is for: a cold code review misses them.
 ";
 
-/// Builds the prompt.
+/// Builds the prompt, every control character from elsewhere escaped
+/// ([`crate::output::printable`]).
 pub(crate) fn build(input: &PromptInput<'_>) -> String {
     let (rules, _) = shared::rules_text(input.project, input.settings);
     let mut prompt = String::from(
@@ -64,7 +65,8 @@ pub(crate) fn build(input: &PromptInput<'_>) -> String {
     prompt.push('\n');
     prompt.push_str(ANTI_NITPICKING);
     prompt.push_str(shared::CONTRACT);
-    prompt
+    // No escape sequence from a file name or a changed line reaches the reviewer or a person.
+    crate::output::printable(&prompt).into_owned()
 }
 
 fn context_section(input: &PromptInput<'_>) -> String {

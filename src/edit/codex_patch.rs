@@ -80,6 +80,28 @@ impl Chunk {
     }
 }
 
+/// Whether Codex reads `patch` as a patch at all: its first line `*** Begin Patch` and its last
+/// `*** End Patch` (each trimmed, the whole text trimmed first), or the same inside a heredoc
+/// (`<<EOF`, `<<'EOF'`, `<<"EOF"` … `EOF`), as Codex's own parser checks before anything else.
+pub(crate) fn has_envelope(patch: &str) -> bool {
+    let lines: Vec<&str> = patch.trim().lines().collect();
+    let is_enveloped = |lines: &[&str]| {
+        matches!(lines, [first, .., last]
+            if first.trim() == "*** Begin Patch" && last.trim() == "*** End Patch")
+    };
+    if is_enveloped(&lines) {
+        return true;
+    }
+    match lines.as_slice() {
+        [first, inner @ .., last] if lines.len() >= 4 => {
+            matches!(*first, "<<EOF" | "<<'EOF'" | "<<\"EOF\"")
+                && last.ends_with("EOF")
+                && is_enveloped(inner)
+        }
+        _ => false,
+    }
+}
+
 /// The files a patch envelope names, in order.
 pub(crate) fn parse(patch: &str) -> Vec<FilePatch> {
     let mut files: Vec<FilePatch> = Vec::new();
@@ -293,5 +315,22 @@ mod tests {
         assert_eq!(patch[0].apply(Some("a\nb\na\n")).unwrap(), "A\nb\nB\n");
         let insert = parse("*** Update File: a.py\n@@\n+tail\n");
         assert_eq!(insert[0].apply(Some("a\n")).unwrap(), "a\ntail\n");
+    }
+
+    #[test]
+    fn only_a_patch_in_its_envelope_is_one_codex_applies() {
+        assert!(has_envelope(PATCH));
+        assert!(has_envelope(&format!(
+            "  {}  \n",
+            PATCH.replace("*** End Patch", " *** End Patch ")
+        )));
+        assert!(has_envelope(&format!("<<'EOF'\n{PATCH}EOF\n")));
+        let body = PATCH.trim_start_matches("*** Begin Patch\n");
+        assert!(!has_envelope(body), "no `*** Begin Patch`");
+        assert!(!has_envelope(
+            PATCH.trim_end().trim_end_matches("*** End Patch")
+        ));
+        assert!(!has_envelope("*** Begin Patch"), "one line is no envelope");
+        assert!(!has_envelope(&format!("<<EOF\n{body}EOF\n")));
     }
 }

@@ -12,6 +12,10 @@ pub(crate) enum NotChecked {
     /// Over [`super::MAX_FILE_BYTES`].
     #[error("{path}: larger than 2 MiB; not checked")]
     TooLarge { path: String },
+    /// Before a write: the file as the tool would leave it would be over
+    /// [`super::MAX_FILE_BYTES`] (car stops building it there).
+    #[error("{path}: the edit would leave it larger than 2 MiB; not checked before the write")]
+    WouldBeTooLarge { path: String },
     #[error("{path}: binary file; not checked")]
     Binary { path: String },
     #[error("{path}: not UTF-8 text; not checked")]
@@ -63,6 +67,7 @@ mod tests {
         let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
         let notes = [
             NotChecked::TooLarge { path: path() },
+            NotChecked::WouldBeTooLarge { path: path() },
             NotChecked::Binary { path: path() },
             NotChecked::NotUtf8 { path: path() },
             NotChecked::from_read("src/a.py", FileError::io("/p/src/a.py".as_ref(), missing)),
@@ -84,6 +89,7 @@ mod tests {
             shown,
             [
                 "src/a.py: larger than 2 MiB; not checked",
+                "src/a.py: the edit would leave it larger than 2 MiB; not checked before the write",
                 "src/a.py: binary file; not checked",
                 "src/a.py: not UTF-8 text; not checked",
                 "src/a.py: no longer exists (deleted after the edit?); not checked",

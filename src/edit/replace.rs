@@ -1,11 +1,17 @@
 //! A string replacement as the agents' edit tools make it (Claude Code `Edit` / `MultiEdit`,
 //! Gemini CLI `replace`, Cursor's file edits), and the file it would leave.
 //!
-//! Invariant: [`apply`] gives a result only where the tool's own rule gives exactly one: the old
+//! Invariants: [`apply`] gives a result only where the tool's own rule gives exactly one: the old
 //! text found as it is, as often as the tool requires. Anything else (not found, found more often
 //! than allowed, an empty old text in a file that has content) is the tool's own error or a
 //! fuzzy repair the tool may try (Claude Code straightens quotes, Gemini CLI re-indents and may
 //! ask a model); car says nothing about such an edit before it runs.
+//!
+//! Memory: nothing larger than the caller's bound is ever built. Each pair's result size
+//! (occurrences × (new − old) added to the text it applies to) is computed from the count alone,
+//! before any text is made, so a 4 KB `replace_all` on a file of a million matches, or chained
+//! pairs that each multiply the text, end as [`NotApplied::TooLarge`] instead of asking for
+//! gigabytes.
 
 /// One old/new pair of an edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,13 +54,17 @@ pub(crate) enum NotApplied {
     Count { found: usize, allowed: usize },
     /// An empty old text in a file that has content, or old and new the same.
     Meaningless,
+    /// The result would be larger than the bound (`projected` bytes, or more).
+    TooLarge { projected: u64 },
 }
 
 /// The file `current` (`None`: it does not exist) after `replacements`, applied in order, each to
-/// the result of the one before (MultiEdit's rule).
+/// the result of the one before (MultiEdit's rule); [`NotApplied::TooLarge`] as soon as a step
+/// would leave more than `limit` bytes, before that step builds anything.
 pub(crate) fn apply(
     current: Option<&str>,
     replacements: &[Replacement],
+    limit: u64,
 ) -> Result<String, NotApplied> {
     let mut text = current.unwrap_or_default().to_string();
     for (index, replacement) in replacements.iter().enumerate() {
@@ -66,6 +76,7 @@ pub(crate) fn apply(
             if index > 0 || !text.is_empty() {
                 return Err(NotApplied::Meaningless);
             }
+            check_size(replacement.new.len() as u64, limit)?;
             text = replacement.new.clone();
             continue;
         }
@@ -81,14 +92,33 @@ pub(crate) fn apply(
         if found != allowed {
             return Err(NotApplied::Count { found, allowed });
         }
+        check_size(projected_size(&text, replacement, found), limit)?;
         text = text.replace(replacement.old.as_str(), &replacement.new);
     }
     Ok(text)
 }
 
+/// The size of `text` with `found` occurrences of the pair's old text replaced, counted without
+/// building it (saturating: a count past `u64` is past any bound).
+fn projected_size(text: &str, replacement: &Replacement, found: usize) -> u64 {
+    let found = found as u64;
+    let removed = found.saturating_mul(replacement.old.len() as u64);
+    let added = found.saturating_mul(replacement.new.len() as u64);
+    (text.len() as u64 - removed).saturating_add(added)
+}
+
+fn check_size(projected: u64, limit: u64) -> Result<(), NotApplied> {
+    if projected > limit {
+        return Err(NotApplied::TooLarge { projected });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const LIMIT: u64 = 1024;
 
     #[test]
     fn one_occurrence_is_replaced_and_edits_apply_in_order() {
@@ -96,14 +126,17 @@ mod tests {
             Replacement::once("a = 1", "a = 2"),
             Replacement::once("a = 2", "b = 3"),
         ];
-        assert_eq!(apply(Some("x\na = 1\n"), &edits).unwrap(), "x\nb = 3\n");
+        assert_eq!(
+            apply(Some("x\na = 1\n"), &edits, LIMIT).unwrap(),
+            "x\nb = 3\n"
+        );
     }
 
     #[test]
     fn a_non_unique_old_text_is_the_tools_own_error() {
         let edit = [Replacement::once("x", "y")];
         assert_eq!(
-            apply(Some("x x"), &edit),
+            apply(Some("x x"), &edit, LIMIT),
             Err(NotApplied::Count {
                 found: 2,
                 allowed: 1
@@ -113,31 +146,57 @@ mod tests {
             occurrences: Occurrences::Every,
             ..Replacement::once("x", "y")
         }];
-        assert_eq!(apply(Some("x x"), &every).unwrap(), "y y");
+        assert_eq!(apply(Some("x x"), &every, LIMIT).unwrap(), "y y");
         let exactly = [Replacement {
             occurrences: Occurrences::Exactly(3),
             ..Replacement::once("x", "y")
         }];
-        assert!(apply(Some("x x"), &exactly).is_err());
+        assert!(apply(Some("x x"), &exactly, LIMIT).is_err());
     }
 
     #[test]
     fn missing_old_text_and_empty_old_text_give_no_result() {
         assert_eq!(
-            apply(Some("abc"), &[Replacement::once("zzz", "y")]),
+            apply(Some("abc"), &[Replacement::once("zzz", "y")], LIMIT),
             Err(NotApplied::NotFound)
         );
         assert_eq!(
-            apply(Some("abc"), &[Replacement::once("", "y")]),
+            apply(Some("abc"), &[Replacement::once("", "y")], LIMIT),
             Err(NotApplied::Meaningless)
         );
         assert_eq!(
-            apply(None, &[Replacement::once("", "new file\n")]).unwrap(),
+            apply(None, &[Replacement::once("", "new file\n")], LIMIT).unwrap(),
             "new file\n"
         );
         assert_eq!(
-            apply(Some("a"), &[Replacement::once("a", "a")]),
+            apply(Some("a"), &[Replacement::once("a", "a")], LIMIT),
             Err(NotApplied::Meaningless)
+        );
+    }
+
+    #[test]
+    fn a_result_past_the_bound_is_refused_before_it_is_built() {
+        let every = |old: &str, new: &str| Replacement {
+            occurrences: Occurrences::Every,
+            ..Replacement::once(old, new)
+        };
+        let file = "a".repeat(100);
+        // 100 × (10 − 1) more bytes: 1,000 fits, 1,100 does not.
+        assert!(apply(Some(&file), &[every("a", &"b".repeat(10))], 1_000).is_ok());
+        assert_eq!(
+            apply(Some(&file), &[every("a", &"b".repeat(11))], 1_000),
+            Err(NotApplied::TooLarge { projected: 1_100 })
+        );
+        // Chained pairs are bounded at every step, the first one past the bound ends it.
+        // 200, 400, 800 bytes, then 1,600.
+        let chained = vec![every("a", "aa"); 4];
+        assert_eq!(
+            apply(Some(&file), &chained, 1_000),
+            Err(NotApplied::TooLarge { projected: 1_600 })
+        );
+        assert_eq!(
+            apply(None, &[Replacement::once("", "x".repeat(1_001))], 1_000),
+            Err(NotApplied::TooLarge { projected: 1_001 })
         );
     }
 }

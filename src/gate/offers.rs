@@ -89,19 +89,24 @@ pub(crate) fn unshown(
 /// The text blocks for people: the P3 offers, then the findings reported as blocking that do not
 /// block, each with why.
 pub(crate) fn render(offers: &[Offer]) -> String {
-    render_at_most(offers, usize::MAX)
+    render_at_most(offers, usize::MAX, usize::MAX)
 }
 
 /// Offers shown in a hook answer: at most this many lines, the rest behind `car review offers`.
 const SHOWN_IN_HOOK: usize = 20;
 
+/// The most characters of one offer or known limit a hook answer shows (a reviewer's 20 kB title
+/// would make a 20 kB `systemMessage`); `car review offers` shows every character.
+const TEXT_IN_HOOK: usize = 300;
+
 /// [`render`] bounded for a hook's `systemMessage`.
 pub(crate) fn render_capped(offers: &[Offer]) -> String {
-    render_at_most(offers, SHOWN_IN_HOOK)
+    render_at_most(offers, SHOWN_IN_HOOK, TEXT_IN_HOOK)
 }
 
-/// Each block's header counts all its offers; at most `limit` offer lines in all.
-fn render_at_most(offers: &[Offer], limit: usize) -> String {
+/// Each block's header counts all its offers; at most `limit` offer lines in all, each text cut
+/// at `chars` characters.
+fn render_at_most(offers: &[Offer], limit: usize, chars: usize) -> String {
     let (reasoned, minor): (Vec<&Offer>, Vec<&Offer>) = offers
         .iter()
         .partition(|offer| offer.why_not_blocking.is_some());
@@ -125,9 +130,10 @@ fn render_at_most(offers: &[Offer], limit: usize) -> String {
         }
         let mut text = header;
         for offer in group.iter().take(room) {
-            text.push_str(&format!("\n- {}: {}", offer.location, offer.text));
+            let shown = cut(&offer.text, chars);
+            text.push_str(&format!("\n- {}: {shown}", offer.location));
             if let Some(why) = &offer.why_not_blocking {
-                text.push_str(&format!(" ({why})"));
+                text.push_str(&format!(" ({})", cut(why, chars)));
             }
         }
         room -= group.len().min(room);
@@ -145,11 +151,33 @@ fn render_at_most(offers: &[Offer], limit: usize) -> String {
 
 /// The known limits block for people.
 pub(crate) fn render_known_limits(limits: &[(String, String)]) -> String {
+    render_limits_at_most(limits, usize::MAX)
+}
+
+/// [`render_known_limits`] bounded for a hook's `systemMessage`.
+pub(crate) fn render_known_limits_capped(limits: &[(String, String)]) -> String {
+    render_limits_at_most(limits, TEXT_IN_HOOK)
+}
+
+fn render_limits_at_most(limits: &[(String, String)], chars: usize) -> String {
     let mut text = String::from("Known limits (deferred, not fixed):");
     for (what, reason) in limits {
-        text.push_str(&format!("\n- {what}: {reason}"));
+        text.push_str(&format!("\n- {}: {}", cut(what, chars), cut(reason, chars)));
     }
     text
+}
+
+/// `text` cut at `chars` characters, saying how many more there are and where they are.
+fn cut(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= chars {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let kept: String = text.chars().take(chars).collect();
+    std::borrow::Cow::Owned(format!(
+        "{kept}… ({} more characters: `car review offers`)",
+        count - chars
+    ))
 }
 
 #[cfg(test)]
@@ -242,5 +270,29 @@ mod tests {
             capped.ends_with("… and 10 more: `car review offers`"),
             "{capped}"
         );
+    }
+
+    #[test]
+    fn a_hook_shows_a_long_text_cut_with_a_note_and_the_command_shows_it_whole() {
+        let offer = Offer {
+            key: "k".into(),
+            location: "a.py:1".into(),
+            text: "t".repeat(20_000),
+            source: "review".into(),
+            why_not_blocking: None,
+        };
+        let capped = render_capped(std::slice::from_ref(&offer));
+        assert!(capped.len() < 500, "{}", capped.len());
+        assert!(
+            capped.ends_with(&format!(
+                "{}… (19700 more characters: `car review offers`)",
+                "t".repeat(300)
+            )),
+            "{capped}"
+        );
+        assert!(render(&[offer]).contains(&"t".repeat(20_000)));
+        let limits = [("F1".to_string(), "r".repeat(1_000))];
+        assert!(render_known_limits_capped(&limits).contains("(700 more characters"));
+        assert!(render_known_limits(&limits).contains(&"r".repeat(1_000)));
     }
 }

@@ -80,7 +80,8 @@ pub(crate) struct PromptInput<'a> {
     pub(crate) files: &'a Versions,
 }
 
-/// Builds the review prompt.
+/// Builds the review prompt, every control character from elsewhere escaped
+/// ([`crate::output::printable`]).
 pub(crate) fn build(input: &PromptInput<'_>) -> String {
     let (rules, _) = rules_text(input.project, input.settings);
     let mut prompt = String::from(
@@ -97,7 +98,9 @@ pub(crate) fn build(input: &PromptInput<'_>) -> String {
     prompt.push_str(&handed_to_person(input.snapshot));
     prompt.push_str(&diffs(input));
     prompt.push_str(CONTRACT);
-    prompt
+    // Saved for the agent to read and sent to the reviewer: no escape sequence from a file name
+    // or a changed line reaches either.
+    crate::output::printable(&prompt).into_owned()
 }
 
 /// The findings contract every backend is held to (the gate's and the deep review's).

@@ -605,7 +605,7 @@ impl<'a> Gate<'a> {
             answer = answer.with_system_line(offers::render_capped(&offers));
         }
         if !limits.is_empty() {
-            answer = answer.with_system_line(offers::render_known_limits(&limits));
+            answer = answer.with_system_line(offers::render_known_limits_capped(&limits));
         }
         Ok(answer)
     }

@@ -19,6 +19,11 @@ pub(crate) struct HookContext {
     /// Layer the user-wide lessons under the project's: true for a real hook; a replay runs in
     /// a throwaway project where the user's own lessons must not change what it sees.
     pub(crate) user_lessons: bool,
+    /// When the hook must have answered (its start plus its budget); `None` in a replay, which
+    /// has no agent waiting.
+    pub(crate) deadline: Option<std::time::Instant>,
+    /// When the hook started, by the wall clock (`None` in a replay).
+    pub(crate) started_at: Option<std::time::SystemTime>,
 }
 
 impl HookContext {
@@ -33,12 +38,27 @@ impl HookContext {
             settings_problem,
             clock,
             user_lessons: true,
+            deadline: None,
+            started_at: None,
         })
     }
 
     /// Whether the settings problem is new to this session (it is said once, then remembered).
     pub(crate) fn is_new_settings_problem(&self, problem: &str) -> bool {
         crate::state::first_notice(&self.project, &self.payload.session_id, problem)
+    }
+
+    /// How long a git call of this hook may take: a hook's wait, and never past the deadline less
+    /// `margin` (the time left to answer after it).
+    pub(crate) fn git_wait(&self, margin: std::time::Duration) -> crate::git::Wait {
+        match self.deadline {
+            Some(deadline) => crate::git::Wait::Until(
+                deadline
+                    .checked_sub(margin)
+                    .unwrap_or_else(std::time::Instant::now),
+            ),
+            None => crate::git::Wait::Hook,
+        }
     }
 
     /// The session as the review layer sees it.

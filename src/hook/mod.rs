@@ -3,6 +3,10 @@
 //! answer in that agent's shape. Hooks never wedge the agent: a bad payload, an unknown
 //! `--agent`, an internal error, a panic or a blown budget all become a fail-open answer with a
 //! `systemMessage`, and exit 0.
+//!
+//! Invariant: a hook's budget is wall time from the hook's start (before its payload is read),
+//! not from when its work began: on a loaded machine the wait for stdin, the settings and the
+//! project's discovery count too, so the answer arrives by `start + budget` whatever came first.
 
 pub(crate) mod changes;
 pub(crate) mod context;
@@ -14,7 +18,7 @@ pub(crate) mod stdin;
 pub(crate) mod stop;
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub(crate) use context::HookContext;
 
@@ -27,6 +31,7 @@ use crate::state::log_hook_error;
 
 /// Runs one hook end to end and prints its answer.
 pub(crate) fn run(args: &HookArgs) {
+    let started = Instant::now();
     let event = match args.event {
         HookCommand::PostToolUse => HookEvent::PostToolUse,
         HookCommand::PreToolUse => HookEvent::PreToolUse,
@@ -47,7 +52,7 @@ pub(crate) fn run(args: &HookArgs) {
         Ok(named) => named,
         Err(unknown) => {
             output::print_message(&format!("car: {unknown}"));
-            let payload = stdin::read_payload(None).ok();
+            let payload = stdin::read_payload(None, started + budget(event, None)).ok();
             if let Some(payload) = &payload {
                 let project = crate::project::Project::discover(payload.cwd());
                 log_hook_error(&project.state_dir(), &unknown.to_string());
@@ -58,7 +63,8 @@ pub(crate) fn run(args: &HookArgs) {
             return;
         }
     };
-    let payload = match stdin::read_payload(named) {
+    // The stdin wait ends with the budget (a Stop's, known only with the settings, is longer).
+    let payload = match stdin::read_payload(named, started + budget(event, None)) {
         Ok(payload) => payload,
         Err(error) => {
             output::print_message(&format!("car: {error}"));
@@ -75,7 +81,7 @@ pub(crate) fn run(args: &HookArgs) {
         let _ = std::env::set_current_dir(payload.cwd());
     }
     let agent = payload.agent;
-    let answer = run_with_budget(payload, event);
+    let answer = run_with_budget(payload, event, started);
     output::print_hook_response(&agent.answer(&answer, event).to_string());
 }
 
@@ -95,23 +101,41 @@ fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
     }
 }
 
-/// Builds the context and runs the hook under its budget.
-fn run_with_budget(payload: crate::agents::payload::Payload, event: HookEvent) -> Answer {
-    let context = match HookContext::new(payload) {
+/// Builds the context and runs the hook until `started` + its budget.
+fn run_with_budget(
+    payload: crate::agents::payload::Payload,
+    event: HookEvent,
+    started: Instant,
+) -> Answer {
+    let mut context = match HookContext::new(payload) {
         Ok(context) => context,
         Err(error) => return Answer::fail_open(format!("{error}; nothing was checked")),
     };
     let limit = budget(event, Some(&context));
-    guarded(context, limit, move |context| dispatch(context, event))
+    context.deadline = Some(started + limit);
+    context.started_at = std::time::SystemTime::now().checked_sub(started.elapsed());
+    let overrun = match event {
+        HookEvent::SessionStart => {
+            "letting the agent continue; a baseline not recorded by then is taken at the session's first edit or shell command"
+        }
+        _ => "letting the agent continue",
+    };
+    guarded(context, limit, overrun, move |context| {
+        dispatch(context, event)
+    })
 }
 
 /// Runs `work` on a worker thread so a panic or an overrun still yields a fail-open answer (and
-/// a line in the project's hook error log).
+/// a line in the project's hook error log) by the context's deadline; `limit` is the budget the
+/// deadline ends (named in the answer), and the deadline when the context has none; `overrun`
+/// says what an overrun means for the agent.
 fn guarded(
     context: HookContext,
     limit: Duration,
+    overrun: &str,
     work: impl FnOnce(&HookContext) -> Answer + Send + 'static,
 ) -> Answer {
+    let deadline = context.deadline.unwrap_or_else(|| Instant::now() + limit);
     let state_dir = context.project.state_dir();
     let (sender, receiver) = mpsc::channel();
     let worker = std::thread::Builder::new()
@@ -123,7 +147,7 @@ fn guarded(
     if let Err(error) = worker {
         return Answer::fail_open(format!("could not start the hook worker: {error}"));
     }
-    match receiver.recv_timeout(limit) {
+    match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
         Ok(Ok(answer)) => answer,
         Ok(Err(panic)) => {
             let message = panic_message(panic.as_ref());
@@ -135,7 +159,7 @@ fn guarded(
         Err(_) => {
             let message = format!("gave up after {} ms", limit.as_millis());
             log_hook_error(&state_dir, &message);
-            Answer::fail_open(format!("{message}; letting the agent continue"))
+            Answer::fail_open(format!("{message}; {overrun}"))
         }
     }
 }
@@ -190,6 +214,8 @@ mod tests {
             settings_problem: None,
             clock: Clock::fixed(1_800_000_000),
             user_lessons: true,
+            deadline: None,
+            started_at: None,
         }
     }
 
@@ -201,7 +227,7 @@ mod tests {
     #[test]
     fn a_panic_becomes_a_fail_open_answer_and_is_logged() {
         let dir = tempfile::tempdir().unwrap();
-        let answer = guarded(context(dir.path()), Duration::from_secs(5), |_| {
+        let answer = guarded(context(dir.path()), Duration::from_secs(5), "", |_| {
             panic!("index out of bounds")
         });
         assert_eq!(answer.block_reason, None);
@@ -217,7 +243,7 @@ mod tests {
     fn an_overrun_answers_at_the_budget() {
         let dir = tempfile::tempdir().unwrap();
         let started = std::time::Instant::now();
-        let answer = guarded(context(dir.path()), Duration::from_millis(50), |_| {
+        let answer = guarded(context(dir.path()), Duration::from_millis(50), "on", |_| {
             std::thread::sleep(Duration::from_secs(3));
             Answer::block("too late")
         });
@@ -226,5 +252,23 @@ mod tests {
         let message = answer.system_message.unwrap_or_default();
         assert!(message.contains("gave up after 50 ms"), "{message}");
         assert!(logged_errors(dir.path()).contains("gave up after 50 ms"));
+    }
+
+    #[test]
+    fn the_budget_ends_at_the_deadline_counted_from_the_hooks_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut late = context(dir.path());
+        // The hook's start plus its budget has passed already (a loaded machine started it late).
+        late.deadline = Some(Instant::now());
+        let answer = guarded(late, Duration::from_secs(4), "on", |_| {
+            std::thread::sleep(Duration::from_millis(500));
+            Answer::block("too late")
+        });
+        assert_eq!(
+            answer.block_reason, None,
+            "answered at the deadline, not 4 s later"
+        );
+        let message = answer.system_message.unwrap_or_default();
+        assert!(message.contains("gave up after 4000 ms; on"), "{message}");
     }
 }

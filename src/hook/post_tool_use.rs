@@ -50,6 +50,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         for edit in tracked {
             let report = checker.check(edit);
             notes.extend(report.notes);
+            notes.extend(report.lesson_notes);
             // Hashed once: the event log and what the agent wrote both name this version.
             let hash = crate::session::event::content_hash(edit.content.as_bytes());
             if let Err(error) = crate::session::edit_record::edit_checked(

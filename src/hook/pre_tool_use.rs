@@ -20,8 +20,10 @@
 mod proposed;
 mod stopped_writes;
 
+use stopped_writes::Decision;
+
 use crate::answer::Answer;
-use crate::edit::Edit;
+use crate::edit::{Edit, NotChecked};
 use crate::hook::HookContext;
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
@@ -42,34 +44,70 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if !settings.enabled || !settings.prevent_edits {
         return Answer::allow();
     }
-    let edits: Vec<Edit> = proposed::derive(&context.payload, &context.project)
+    let proposed = proposed::derive(&context.payload, &context.project);
+    let mut answer = Answer::allow();
+    for path in proposed.too_large {
+        if settings.is_tracked_extension(&path) {
+            let note = NotChecked::WouldBeTooLarge { path };
+            answer = answer.with_system_line(format!("car: {note}"));
+        }
+    }
+    let edits: Vec<Edit> = proposed
+        .edits
         .into_iter()
         .filter(|edit| settings.is_tracked_extension(&edit.relative_path))
         .collect();
     if edits.is_empty() {
-        return Answer::allow();
+        return answer;
     }
     let lessons = LessonUse {
         record: false,
         user_layer: context.user_lessons,
     };
     let checker = Checker::new(&context.project, settings, context.clock, lessons);
+    let mut lesson_notes = Vec::new();
     let stops: Vec<Stop> = edits
         .iter()
-        .filter_map(|edit| stop_for(context, &checker, edit))
+        .filter_map(|edit| stop_for(context, &checker, edit, &mut lesson_notes))
         .collect();
-    let mut answer = Answer::allow();
+    let mut said = std::collections::HashSet::new();
+    for note in lesson_notes
+        .into_iter()
+        .filter(|note| said.insert(note.clone()))
+    {
+        answer = answer.with_system_line(format!("car: {note}"));
+    }
+    if stops.is_empty() {
+        return answer;
+    }
+    stop_writes(context, stops, answer)
+}
+
+/// Stops the writes car would stop, unless the agent sent them again unchanged or they cannot be
+/// remembered ([`stopped_writes`]: a stop car could not let through later is never made).
+fn stop_writes(context: &HookContext, stops: Vec<Stop>, mut answer: Answer) -> Answer {
+    let writes: Vec<(&str, &str)> = stops
+        .iter()
+        .map(|stop| (stop.edit.relative_path.as_str(), stop.hash.as_str()))
+        .collect();
+    let decisions = match stopped_writes::decide(context.session(), &writes) {
+        Ok(decisions) => decisions,
+        Err(error) => {
+            let message = format!(
+                "could not remember the stop of this write ({error}), so car let it through: a stop the agent could not get past would be a wall; the check after the edit still reports it"
+            );
+            crate::state::log_hook_error(&context.project.state_dir(), &message);
+            return answer.with_system_line(format!("car: {message}"));
+        }
+    };
     let mut stopped = Vec::new();
-    for stop in stops {
+    for (stop, decision) in stops.into_iter().zip(decisions) {
         let file = &stop.edit.relative_path;
-        if stopped_writes::take_if_stopped_before(context.session(), file, &stop.hash) {
+        if decision == Decision::SentAgain {
             answer = answer.with_system_line(format!(
                 "car: let the write of {file} through unchanged, as the agent sent it again after car stopped it; the check after the edit still reports it"
             ));
             continue;
-        }
-        if let Err(error) = stopped_writes::remember(context.session(), file, &stop.hash) {
-            answer = answer.with_system_line(format!("car: {error}"));
         }
         let taught = crate::learning::signals::after_stopped_write(
             context.session(),
@@ -85,14 +123,21 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         return answer;
     }
     Answer {
-        block_reason: Some(reason(&stopped, settings.prevent_weight)),
+        block_reason: Some(reason(&stopped, context.settings.prevent_weight)),
         ..answer
     }
 }
 
-/// What stops this edit, if anything.
-fn stop_for<'a>(context: &HookContext, checker: &Checker<'_>, edit: &'a Edit) -> Option<Stop<'a>> {
+/// What stops this edit, if anything; what the lessons had to say besides (a lessons file car
+/// cannot read) goes to `lesson_notes`.
+fn stop_for<'a>(
+    context: &HookContext,
+    checker: &Checker<'_>,
+    edit: &'a Edit,
+    lesson_notes: &mut Vec<String>,
+) -> Option<Stop<'a>> {
     let report = checker.check(edit);
+    lesson_notes.extend(report.lesson_notes);
     let source = source_of(edit, &edit.content);
     let mut errors: Vec<Diagnostic> = report
         .diagnostics

@@ -1,90 +1,98 @@
 //! The SessionStart hook: the session's worktree baseline ([`crate::session::start`]), so every
 //! change the session makes later — through its edit tools or its shell — is told apart from
 //! what was already changed; and the briefing ([`crate::lessons::briefing`]): the project's
-//! lessons that apply to its files, as context the agent reads before its first edit. A failure
-//! is one line for the person; nothing here ever holds the agent back.
+//! lessons that apply to its files, as context the agent reads before its first edit.
+//!
+//! Invariants: nothing here ever holds the agent back, and nothing fails silently. git gets what
+//! is left of the hook's budget (which counts from the hook's start) less [`ANSWER_MARGIN`], so
+//! the hook answers in time and knows what it did: a baseline that could not be taken (git
+//! missing, failing, or too slow on a loaded machine) is one line for the person, and the
+//! session's first record takes it instead (the documented fallback); a lessons file car cannot
+//! read is named, with its line, and the briefing is left out. The starts of a burst share one
+//! look at the worktree ([`crate::session::shared_status`]).
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
 
 use crate::answer::Answer;
 use crate::hook::HookContext;
+use crate::session::shared_status::{StatusError, Worktree};
+use crate::session::start::{self, BaselineError};
 
-/// The most files `git ls-files` is read for (scopes are matched against them).
-const MAX_FILES: usize = 50_000;
+/// The time kept for answering after git's last chance.
+const ANSWER_MARGIN: Duration = Duration::from_millis(250);
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     if !context.settings.enabled {
         return Answer::allow();
     }
-    // The baseline's `git status` runs beside the briefing's `git ls-files`.
-    let (briefing, recorded) = std::thread::scope(|scope| {
-        let baseline = scope.spawn(|| crate::session::start::record(context.session()));
-        let briefing = briefing(context);
-        let recorded = baseline.join().unwrap_or_else(|_| {
-            Err(crate::files::FileError::io(
-                &context.project.state_dir(),
-                std::io::Error::other("the baseline's thread panicked"),
-            ))
-        });
-        (briefing, recorded)
-    });
-    let mut answer = match briefing {
-        Some(text) => Answer {
-            additional_context: Some(text),
-            ..Answer::default()
-        },
+    let session = context.session();
+    let started = context.started_at.unwrap_or_else(SystemTime::now);
+    let library = briefed_library(context);
+    // A resumed session that records already keeps its baseline.
+    let needs_baseline = !start::is_recording(session);
+    if !needs_baseline && library.is_none() {
+        return Answer::allow();
+    }
+    let looked = look(context, started, library.is_some());
+    let mut answer = match library {
+        Some(library) => briefing(&library, looked.as_ref().ok()),
         None => Answer::allow(),
     };
-    if let Err(error) = recorded {
-        crate::state::log_hook_error(
-            &context.project.state_dir(),
-            &format!("session start: {error}"),
-        );
+    if !needs_baseline {
+        return answer;
+    }
+    let held = looked
+        .map_err(BaselineError::from)
+        .and_then(|worktree| Ok(start::hold(session, started, worktree.dirty)?));
+    if let Err(error) = held {
+        let state_dir = context.project.state_dir();
+        crate::state::log_hook_error(&state_dir, &format!("session start: {error}"));
         answer = answer.with_system_line(format!(
-            "car: could not record what was already changed at the session's start ({error}); the session's first edit records it instead"
+            "car: no baseline of what was already changed at the session's start ({error}); the session's first edit or shell command takes it instead"
         ));
     }
     answer
 }
 
-/// The project's lessons for this session, when there are any worth saying.
-fn briefing(context: &HookContext) -> Option<String> {
-    if !context.settings.session_briefing || !context.settings.lessons_enabled {
-        return None;
+/// The briefing from `library` as the answer's context (`worktree`'s files decide which scopes
+/// apply; all do without them), or the line naming a lessons file car cannot read.
+fn briefing(library: &std::path::Path, worktree: Option<&Worktree>) -> Answer {
+    let files = worktree.and_then(|worktree| worktree.files.as_deref());
+    match crate::lessons::briefing::for_library(library, files) {
+        Ok(text) => Answer {
+            additional_context: text,
+            ..Answer::default()
+        },
+        Err(error) => Answer::allow().with_system_line(format!(
+            "car: {error}; no lessons briefing this session (fix the file by hand)"
+        )),
     }
-    let path = context.project.lessons_file();
-    if !path.exists() {
-        return None;
-    }
-    crate::lessons::briefing::for_library(&path, project_files(context).as_deref())
 }
 
-/// The project's files as git lists them (tracked and untracked, not ignored), relative to the
-/// project (git lists the folder it runs in); `None` outside git or when git fails.
-fn project_files(context: &HookContext) -> Option<Vec<String>> {
+/// The lessons file to brief from, when the briefing is on and there is one.
+fn briefed_library(context: &HookContext) -> Option<PathBuf> {
+    let settings = &context.settings;
+    let path = context.project.lessons_file();
+    (settings.session_briefing && settings.lessons_enabled && path.exists()).then_some(path)
+}
+
+/// The worktree as a look begun after the hook started saw it (outside git: nothing dirty, and
+/// no file list, so every lesson scope counts).
+fn look(
+    context: &HookContext,
+    started: SystemTime,
+    with_files: bool,
+) -> Result<Worktree, StatusError> {
     if !crate::git::is_checkout(context.project.checkout()) {
-        return None;
+        return Ok(Worktree::default());
     }
-    let output = crate::git::run(
-        context.project.root(),
-        &[
-            "ls-files",
-            "-z",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-        ],
-        crate::git::Wait::Hook,
-    )
-    .ok()?;
-    if !output.success() {
-        return None;
-    }
-    Some(
-        output
-            .stdout
-            .split('\0')
-            .filter(|file| !file.is_empty())
-            .take(MAX_FILES)
-            .map(str::to_string)
-            .collect(),
+    let wait = context.git_wait(ANSWER_MARGIN);
+    crate::session::shared_status::look_since(
+        &context.project,
+        &context.settings,
+        started,
+        wait,
+        with_files,
     )
 }

@@ -2,7 +2,7 @@
 //! [`crate::agents::payload`] for the agent that calls.
 
 use std::io::Read;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::agents::Agent;
 use crate::agents::payload::{Payload, PayloadError};
@@ -22,33 +22,37 @@ pub(crate) enum InputError {
     TooLarge,
     #[error("the hook payload on stdin could not be read: {0}")]
     Read(std::io::Error),
-    #[error("no complete hook payload arrived on stdin within {} s", STDIN_WAIT.as_secs())]
-    Timeout,
+    #[error(
+        "no complete hook payload arrived on stdin within {} s",
+        waited.as_secs_f64().round()
+    )]
+    Timeout { waited: Duration },
     #[error(transparent)]
     Payload(#[from] PayloadError),
 }
 
 /// The union of the fields Claude Code, Codex, Gemini CLI and Cursor send.
-/// Reads the payload on stdin (bounded in size and in time: [`STDIN_WAIT`]) and converts it
-/// for the agent the hook command names (else the one the payload looks like).
-pub(crate) fn read_payload(named: Option<Agent>) -> Result<Payload, InputError> {
-    let bytes = read_stdin_bounded()?;
+/// Reads the payload on stdin (bounded in size and in time: [`STDIN_WAIT`], and never past the
+/// hook's `deadline`) and converts it for the agent the hook command names (else the one the
+/// payload looks like).
+pub(crate) fn read_payload(named: Option<Agent>, deadline: Instant) -> Result<Payload, InputError> {
+    let bytes = read_stdin_bounded(deadline.min(Instant::now() + STDIN_WAIT))?;
     Ok(Payload::parse(&bytes, named)?)
 }
 
-/// Stdin to its end, at most [`MAX_PAYLOAD_BYTES`], waiting for data at most until [`STDIN_WAIT`]
-/// has passed: `poll(2)` before every read, so no read ever blocks past the deadline (and no
-/// thread is needed).
+/// Stdin to its end, at most [`MAX_PAYLOAD_BYTES`], waiting for data at most until `deadline`:
+/// `poll(2)` before every read, so no read ever blocks past the deadline (and no thread is
+/// needed).
 #[cfg(unix)]
-fn read_stdin_bounded() -> Result<Vec<u8>, InputError> {
+fn read_stdin_bounded(deadline: Instant) -> Result<Vec<u8>, InputError> {
     use std::os::fd::FromRawFd;
     // SAFETY: fd 0 is open for the whole process; ManuallyDrop never closes it.
     let mut stdin = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(0) });
-    let deadline = std::time::Instant::now() + STDIN_WAIT;
+    let started = Instant::now();
     let mut bytes = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let left = deadline.saturating_duration_since(Instant::now());
         let mut ready = libc::pollfd {
             fd: 0,
             events: libc::POLLIN,
@@ -57,7 +61,11 @@ fn read_stdin_bounded() -> Result<Vec<u8>, InputError> {
         let timeout = i32::try_from(left.as_millis()).unwrap_or(i32::MAX);
         // SAFETY: one valid pollfd, for the duration of the call.
         match unsafe { libc::poll(&mut ready, 1, timeout) } {
-            0 => return Err(InputError::Timeout),
+            0 => {
+                return Err(InputError::Timeout {
+                    waited: started.elapsed(),
+                });
+            }
             found if found < 0 => {
                 let error = std::io::Error::last_os_error();
                 if error.kind() != std::io::ErrorKind::Interrupted {
@@ -84,7 +92,7 @@ fn read_stdin_bounded() -> Result<Vec<u8>, InputError> {
 
 /// Without `poll(2)`: bounded in size only.
 #[cfg(not(unix))]
-fn read_stdin_bounded() -> Result<Vec<u8>, InputError> {
+fn read_stdin_bounded(_deadline: Instant) -> Result<Vec<u8>, InputError> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .lock()

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::lessons::LessonsError;
 use crate::lessons::cache::Stamp;
 use crate::lessons::model::Lesson;
 use crate::scope::{Scope, ScopeSet};
@@ -54,16 +55,23 @@ struct Cached {
 }
 
 /// The briefing for the library at `lessons_file`, given the project's files (`None` when car
-/// cannot list them: then every scope counts). `None` when nothing qualifies or the library
-/// cannot be read.
-pub(crate) fn for_library(lessons_file: &Path, files: Option<&[String]>) -> Option<String> {
-    let rows = cached_rows(lessons_file)?;
-    render(&rows, files)
+/// cannot list them: then every scope counts). `Ok(None)` when nothing qualifies or the file is
+/// gone; an error names the library car cannot read (its path and line), for the person.
+pub(crate) fn for_library(
+    lessons_file: &Path,
+    files: Option<&[String]>,
+) -> Result<Option<String>, LessonsError> {
+    let Some(rows) = cached_rows(lessons_file)? else {
+        return Ok(None);
+    };
+    Ok(render(&rows, files))
 }
 
 /// The ranked rows: from the cache when it is current, else from the library (and cached).
-fn cached_rows(lessons_file: &Path) -> Option<Vec<Row>> {
-    let key = library_key(lessons_file)?;
+fn cached_rows(lessons_file: &Path) -> Result<Option<Vec<Row>>, LessonsError> {
+    let Some(key) = library_key(lessons_file) else {
+        return Ok(None);
+    };
     let cache = cache_path(lessons_file);
     let cached = crate::files::read_bounded(&cache, MAX_CACHE_BYTES)
         .ok()
@@ -71,15 +79,15 @@ fn cached_rows(lessons_file: &Path) -> Option<Vec<Row>> {
     if let Some(cached) = cached
         && cached.key == key
     {
-        return Some(cached.rows);
+        return Ok(Some(cached.rows));
     }
-    let library = crate::lessons::library::load_live(lessons_file).ok()?;
+    let library = crate::lessons::library::load_live(lessons_file)?;
     let rows = ranked_rows(library.lessons());
     let fresh = Cached { key, rows };
     if let Ok(text) = serde_json::to_vec(&fresh) {
         let _ = crate::files::write_atomic_unsynced(&cache, &text);
     }
-    Some(fresh.rows)
+    Ok(Some(fresh.rows))
 }
 
 /// Which version of the library (and of its pending hits) the rows belong to.

@@ -39,8 +39,11 @@ pub(crate) struct EditReport {
     /// Every diagnostic, errors and warnings, with the edit's project-relative path.
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) warnings: Vec<Warning>,
-    /// Lines for the human (a skipped check, a broken lessons file…).
+    /// Lines for the human from the validators (a skipped check, a missing tool…).
     pub(crate) notes: Vec<String>,
+    /// Lines for the human from the lessons (a broken lessons file…): kept apart, as the
+    /// PreToolUse hook says these alone.
+    pub(crate) lesson_notes: Vec<String>,
     /// What learning needs besides the diagnostics and warnings (`learning::signals`).
     pub(crate) lesson_facts: LessonFacts,
 }
@@ -114,7 +117,7 @@ impl<'a> Checker<'a> {
         };
         let outcome = crate::lessons::match_edit(scope, edit, &report.diagnostics);
         report.warnings = outcome.warnings;
-        report.notes.extend(outcome.notes);
+        report.lesson_notes = outcome.notes;
         report.lesson_facts = LessonFacts {
             library_readable: outcome.library_readable,
             fix_pending: outcome.fix_pending,

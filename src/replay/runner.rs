@@ -222,6 +222,8 @@ impl Sandbox {
             settings_problem,
             clock,
             user_lessons: false,
+            deadline: None,
+            started_at: None,
         })
     }
 

@@ -21,6 +21,10 @@ pub(crate) enum FindingsError {
     Empty,
     #[error("the review output holds no findings JSON (an object with a \"findings\" list): {0}")]
     NoJson(String),
+    #[error(
+        "the review output holds bytes that are not text around its findings JSON (binary output?); not taken as an answer"
+    )]
+    NotText,
     #[error("findings JSON line {line}, column {column}: {message}")]
     Json {
         line: usize,
@@ -346,15 +350,39 @@ pub(crate) fn extract_json(text: &str) -> Result<Value, FindingsError> {
         if let Some(Ok(value)) = stream.next()
             && value.get("findings").is_some_and(Value::is_array)
         {
+            // Prose or a code fence around the object is an answer; binary garbage is not.
+            let after = &trimmed[offset + stream.byte_offset()..];
+            if !is_text(&trimmed[..offset]) || !is_text(after) {
+                return Err(FindingsError::NotText);
+            }
             return Ok(value);
         }
     }
     Err(FindingsError::NoJson(crate::text::shorten(trimmed, 200)))
 }
 
+/// Whether `text` reads as text: no control character but whitespace, and no U+FFFD (what the
+/// lossy read of a reviewer's output leaves where bytes were not UTF-8).
+fn is_text(text: &str) -> bool {
+    !text
+        .chars()
+        .any(|c| c == char::REPLACEMENT_CHARACTER || (c.is_control() && !c.is_whitespace()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prose_around_the_answer_is_read_and_binary_garbage_is_no_answer() {
+        let prose = "Here is my review:\n```json\n{\"findings\": []}\n```\nDone.";
+        assert!(Review::parse_text(prose).unwrap().findings.is_empty());
+        let garbage = "\u{0}\u{1}\u{fffd}\u{fffd}{\"findings\": []}\u{fffd}PNG\u{1a}";
+        assert!(matches!(
+            Review::parse_text(garbage),
+            Err(FindingsError::NotText)
+        ));
+    }
 
     fn parse(text: &str) -> Review {
         Review::parse_text(text).unwrap()

@@ -19,6 +19,7 @@ pub(crate) mod log;
 pub(crate) mod own_writes;
 pub(crate) mod reconcile;
 pub(crate) mod rounds;
+pub(crate) mod shared_status;
 pub(crate) mod snapshot;
 pub(crate) mod start;
 pub(crate) mod unreadable;

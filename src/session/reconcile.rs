@@ -26,13 +26,22 @@ use crate::session::own_writes::OwnWrites;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
-/// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing).
+/// Every dirty path (modified, added, deleted, untracked) → its stamp now (`None`: missing);
+/// `None` outside git, when git fails, or past a hook's wait for git (reconciliation is skipped).
 pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<Versions> {
     if !git::is_checkout(project.checkout()) {
         return None;
     }
-    // Past a hook's wait for git, reconciliation is skipped.
-    let output = git::run(
+    dirty_versions_within(project, settings, git::Wait::Hook).ok()
+}
+
+/// [`dirty_versions`] of a git checkout within `wait`, or why git gave none.
+pub(crate) fn dirty_versions_within(
+    project: &Project,
+    settings: &Settings,
+    wait: git::Wait,
+) -> Result<Versions, git::GitError> {
+    let output = git::run_checked(
         project.checkout(),
         &[
             // A background status must not take index.lock nor rewrite the index: that write
@@ -44,12 +53,8 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
             "--untracked-files=all",
             "--no-renames",
         ],
-        git::Wait::Hook,
-    )
-    .ok()?;
-    if !output.success() {
-        return None;
-    }
+        wait,
+    )?;
     let versions = parse_porcelain(&output.stdout)
         .into_iter()
         .filter(|path| is_reviewable(path, settings))
@@ -58,7 +63,7 @@ pub(crate) fn dirty_versions(project: &Project, settings: &Settings) -> Option<V
             (path, stamp)
         })
         .collect();
-    Some(versions)
+    Ok(versions)
 }
 
 /// The version of `path` (project-relative) on disk now, as reconciliation compares it: the
@@ -162,11 +167,15 @@ fn modified_outside_git(project: &Project, settings: &Settings, since: SystemTim
 }
 
 /// Paths of `git status --porcelain=v1 -z --no-renames`: `XY path\0` entries. A path ending in
-/// `/` is a nested repository or worktree, not a file of this project.
+/// `/` is a nested repository or worktree, not a file of this project. An entry not in that
+/// shape (a git printing something else, bytes that were not UTF-8 where the status letters go)
+/// is skipped, never sliced inside a character.
 pub(crate) fn parse_porcelain(text: &str) -> Vec<String> {
     text.split('\0')
-        .filter(|entry| entry.len() > 3 && !entry.ends_with('/'))
-        .map(|entry| entry[3..].to_string())
+        .filter(|entry| entry.as_bytes().get(2) == Some(&b' '))
+        .filter_map(|entry| entry.get(3..))
+        .filter(|path| !path.is_empty() && !path.ends_with('/'))
+        .map(str::to_string)
         .collect()
 }
 
@@ -376,6 +385,9 @@ mod tests {
             parse_porcelain(text),
             ["src/legacy_loader.py", "new file.txt", "a.py"]
         );
+        // What a git printing bytes that are not UTF-8 leaves after the lossy read: skipped.
+        let garbled = "M\u{fffd}\u{fffd}path\0\u{fffd}\0?\u{fffd}x\0 M ok.py\0";
+        assert_eq!(parse_porcelain(garbled), ["ok.py"]);
     }
 
     #[test]

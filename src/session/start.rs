@@ -9,27 +9,45 @@
 //! stop stays the fast path and a person's own edits during a chat are never its changes; a
 //! session that already has a log (a resumed one) keeps the baseline it has; a resumed session
 //! with no log yet takes a fresh one (nothing of the session's own work can be in it). The
-//! baseline costs one `git status` per session start. [`worktree_baseline`] is the one place a
-//! baseline is taken (here, or at the first record when the agent sent no SessionStart).
+//! baseline costs at most one `git status` per session start, shared by the starts of a burst
+//! ([`crate::session::shared_status`]); without a SessionStart, [`worktree_baseline`] takes it at
+//! the session's first record.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
 
 use crate::files::{self, FileError};
 use crate::session::Session;
-use crate::session::event::Event;
+use crate::session::event::{Event, Versions};
 use crate::session::log::EventLog;
-use crate::session::reconcile::dirty_versions;
+use crate::session::reconcile::dirty_versions_within;
+use crate::session::shared_status::StatusError;
 use crate::state::names;
 
-/// Takes the session's worktree baseline at its start, unless the session already records.
-pub(crate) fn record(context: Session<'_>) -> Result<(), FileError> {
-    let log = EventLog::for_session(context.project, context.id);
-    if log.exists() {
-        return Ok(());
-    }
-    let Some(baseline) = worktree_baseline(context, SystemTime::now(), |_| true) else {
-        return Ok(());
+/// Why no baseline was held at the session's start.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BaselineError {
+    #[error(transparent)]
+    Status(#[from] StatusError),
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+/// Whether the session records already: a resumed session keeps the baseline it has.
+pub(crate) fn is_recording(context: Session<'_>) -> bool {
+    EventLog::for_session(context.project, context.id).exists()
+}
+
+/// Holds `dirty` (what `git status` found dirty after the session's hook began at `started`;
+/// nothing outside git) as the session's baseline until its first record.
+pub(crate) fn hold(
+    context: Session<'_>,
+    started: SystemTime,
+    dirty: Versions,
+) -> Result<(), FileError> {
+    let baseline = Event::WorktreeBaseline {
+        dirty,
+        taken_at_ms: unix_ms(started),
     };
     let text = serde_json::to_string(&baseline).map_err(|error| {
         FileError::io(&held_at(context), std::io::Error::other(error.to_string()))
@@ -61,22 +79,38 @@ fn held_at(context: Session<'_>) -> PathBuf {
 }
 
 /// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
-/// already changed; `taken_at` is when the session's own work began.
+/// already changed; `taken_at` is when the session's own work began. `None` when git gave no
+/// answer within a hook's wait.
 pub(crate) fn worktree_baseline(
     context: Session<'_>,
     taken_at: SystemTime,
     keep: impl Fn(&str) -> bool,
 ) -> Option<Event> {
-    let taken_at_ms = taken_at
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()
-        .and_then(|since| u64::try_from(since.as_millis()).ok());
-    let mut dirty = match dirty_versions(context.project, context.settings) {
-        Some(dirty) => dirty,
-        // Outside git the baseline is its time alone: a stop looks at what was modified since.
-        None if !crate::git::is_checkout(context.project.checkout()) => Default::default(),
-        None => return None,
+    baseline_within(context, taken_at, keep, crate::git::Wait::Hook).ok()
+}
+
+/// [`worktree_baseline`] with git given `wait`, or why git gave no answer. Outside git the
+/// baseline is its time alone (a stop looks at what was modified since).
+fn baseline_within(
+    context: Session<'_>,
+    taken_at: SystemTime,
+    keep: impl Fn(&str) -> bool,
+    wait: crate::git::Wait,
+) -> Result<Event, crate::git::GitError> {
+    let mut dirty = if crate::git::is_checkout(context.project.checkout()) {
+        dirty_versions_within(context.project, context.settings, wait)?
+    } else {
+        Default::default()
     };
     dirty.retain(|file, _| keep(file));
-    Some(Event::WorktreeBaseline { dirty, taken_at_ms })
+    Ok(Event::WorktreeBaseline {
+        dirty,
+        taken_at_ms: unix_ms(taken_at),
+    })
+}
+
+fn unix_ms(time: SystemTime) -> Option<u64> {
+    time.duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|since| u64::try_from(since.as_millis()).ok())
 }

@@ -37,6 +37,10 @@ pub(crate) const RULES: &str = "rules.md";
 /// the project, each with the version they left: never a session's change.
 pub(crate) const OWN_WRITES: &str = "own-writes.json";
 
+/// The last `git status` a session start took, with when it began: the session starts of a
+/// burst share it ([`crate::session::shared_status`]). A cache.
+pub(crate) const WORKTREE_STATUS: &str = "worktree-status.json";
+
 /// Keeps car's runtime files out of git (what a team shares stays tracked).
 pub(crate) const GITIGNORE: &str = ".gitignore";
 

@@ -55,6 +55,26 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// Gives `command` its own user folders under `home`: `HOME` and every XDG base folder, with each
+/// `XDG_*` variable the test run inherited removed first, so no test reads or writes the user's
+/// own configuration, cache or data whatever the environment `cargo test` runs in.
+pub fn isolate<'a>(
+    command: &'a mut std::process::Command,
+    home: &Path,
+) -> &'a mut std::process::Command {
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("XDG_") {
+            command.env_remove(&name);
+        }
+    }
+    command
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+}
+
 /// A throwaway project (a git repository) with an isolated HOME.
 pub struct TestProject {
     dir: tempfile::TempDir,
@@ -219,6 +239,11 @@ impl TestProject {
         self.home.path()
     }
 
+    /// car's cache folder for every `car` this project runs (`$XDG_CACHE_HOME/car`).
+    pub fn cache_dir(&self) -> PathBuf {
+        self.home().join(".cache/car")
+    }
+
     /// Pins `CAR_NOW` for every later command.
     pub fn at(&mut self, now: impl ToString) -> &mut TestProject {
         self.now = Some(now.to_string());
@@ -302,10 +327,8 @@ impl TestProject {
     /// [`TestProject::car_std`] running the binary at `program` (a copy put elsewhere).
     pub fn car_std_at(&self, program: &Path) -> std::process::Command {
         let mut command = std::process::Command::new(program);
-        command
+        isolate(&mut command, self.home())
             .current_dir(self.path())
-            .env("HOME", self.home())
-            .env("XDG_CONFIG_HOME", self.home().join(".config"))
             .env_remove("CAR_NOW")
             // car check runs the project's own command rules only outside CI (tests set CI
             // themselves where that is the point).

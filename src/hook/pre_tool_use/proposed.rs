@@ -3,54 +3,79 @@
 //! on disk by the tool's own rule; a Codex patch applied as Codex applies it), with the lines it
 //! would add.
 //!
-//! Invariant: an edit whose result car cannot know for certain is left out, never guessed: a
-//! non-unique or missing `old_string` is the tool's own error, a file car does not read (outside
-//! the project, too large, binary) is not checked, a notebook cell and a deletion change no text
-//! car checks before the tool runs.
+//! Invariants: an edit whose result car cannot know for certain is left out, never guessed: a
+//! non-unique or missing `old_string` is the tool's own error, a Codex patch without its
+//! `*** Begin Patch` / `*** End Patch` envelope is Codex's own error, a file car does not read
+//! (outside the project, too large, binary) is not checked, a notebook cell and a deletion change
+//! no text car checks before the tool runs. A result over car's read bound (2 MiB) is never
+//! built: it is named, once, and gets no verdict (the write goes through).
 
 use crate::agents::payload::{Payload, ToolCall};
 use crate::edit::codex_patch::{self, Action};
-use crate::edit::{Delta, Edit, NotChecked, read_project_file};
+use crate::edit::replace::NotApplied;
+use crate::edit::{Delta, Edit, MAX_FILE_BYTES, NotChecked, read_project_file};
 use crate::project::Project;
 
-/// The edits the payload's tool call would make.
-pub(crate) fn derive(payload: &Payload, project: &Project) -> Vec<Edit> {
-    let tool = &payload.tool.name;
+/// What a tool call would do to the files car checks.
+#[derive(Debug, Default)]
+pub(crate) struct Proposed {
+    /// Each file as the tool would leave it.
+    pub(crate) edits: Vec<Edit>,
+    /// Files (project-relative) the tool call would leave over car's read bound: no verdict.
+    pub(crate) too_large: Vec<String>,
+}
+
+/// The edits the payload's tool call would make. Nothing larger than [`MAX_FILE_BYTES`] is ever
+/// built: a replacement's result size is known from its count before it is made.
+pub(crate) fn derive(payload: &Payload, project: &Project) -> Proposed {
+    let mut proposed = Proposed::default();
+    for (file, content) in outcomes(payload, project) {
+        match content {
+            Ok(content) if content.len() as u64 <= MAX_FILE_BYTES => {
+                proposed.edits.push(file.edit(&payload.tool.name, content));
+            }
+            Ok(_) | Err(NotApplied::TooLarge { .. }) => proposed.too_large.push(file.relative_path),
+            // The tool's own error: no verdict.
+            Err(_) => {}
+        }
+    }
+    proposed
+}
+
+/// Each file the tool call names that car reads, with what the tool would leave in it.
+fn outcomes(payload: &Payload, project: &Project) -> Vec<(File, Result<String, NotApplied>)> {
     let at = |path: &str| File::read(project, &project.resolve(payload.cwd(), path));
-    let edits: Vec<Edit> = match &payload.tool.call {
+    match &payload.tool.call {
         ToolCall::Write {
             path,
             content: Some(content),
             ..
         } => at(path)
-            .map(|file| file.edit(tool, content.clone()))
+            .map(|file| (file, Ok(content.clone())))
             .into_iter()
             .collect(),
         ToolCall::Replace {
             path, replacements, ..
         } if !replacements.is_empty() => at(path)
-            .and_then(|file| {
-                let content =
-                    crate::edit::replace::apply(file.current.as_deref(), replacements).ok()?;
-                Some(file.edit(tool, content))
+            .map(|file| {
+                let current = file.current.as_deref();
+                let content = crate::edit::replace::apply(current, replacements, MAX_FILE_BYTES);
+                (file, content)
             })
             .into_iter()
             .collect(),
-        ToolCall::Patch { text } => codex_patch::parse(text)
-            .into_iter()
+        // Codex refuses a patch without its envelope: no verdict on what it would not apply.
+        ToolCall::Patch { text } if codex_patch::has_envelope(text) => codex_patch::parse(text)
+            .iter()
             .filter(|patch| !matches!(patch.action, Action::Delete))
             .filter_map(|patch| {
                 let file = at(&patch.path)?;
                 let content = patch.apply(file.current.as_deref())?;
-                Some(file.edit(tool, content))
+                Some((file, Ok(content)))
             })
             .collect(),
         _ => Vec::new(),
-    };
-    edits
-        .into_iter()
-        .filter(|edit| edit.content.len() as u64 <= crate::edit::MAX_FILE_BYTES)
-        .collect()
+    }
 }
 
 /// A file a tool call names, as it is now.
@@ -78,7 +103,7 @@ impl File {
     }
 
     /// The edit that leaves `content` in this file (content past car's read bound is not
-    /// checked after the edit either, so it is not checked before: [`derive`] drops it).
+    /// checked after the edit either, so it is not checked before: [`derive`] says so instead).
     fn edit(self, tool: &str, content: String) -> Edit {
         let added = Delta::Whole {
             before: self.current.clone(),

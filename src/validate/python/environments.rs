@@ -190,17 +190,10 @@ fn named_in(parent: &Path, matches: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     dirs
 }
 
-fn home() -> Option<PathBuf> {
-    env_dir("HOME")
-}
-
 fn poetry_envs(project_root: &Path) -> Vec<PathBuf> {
     let folder = env_dir("POETRY_VIRTUALENVS_PATH").or_else(|| {
-        let cache = env_dir("POETRY_CACHE_DIR").or_else(|| {
-            env_dir("XDG_CACHE_HOME")
-                .or_else(|| home().map(|home| home.join(".cache")))
-                .map(|cache| cache.join("pypoetry"))
-        })?;
+        let cache = env_dir("POETRY_CACHE_DIR")
+            .or_else(|| crate::paths::cache_home().map(|cache| cache.join("pypoetry")))?;
         Some(cache.join("virtualenvs"))
     });
     let Some(folder) = folder.filter(|folder| folder.is_dir()) else {
@@ -218,11 +211,8 @@ fn pipenv_envs(project_root: &Path) -> Vec<PathBuf> {
     if !pipfile.is_file() {
         return Vec::new();
     }
-    let folder = env_dir("WORKON_HOME").or_else(|| {
-        env_dir("XDG_DATA_HOME")
-            .or_else(|| home().map(|home| home.join(".local/share")))
-            .map(|data| data.join("virtualenvs"))
-    });
+    let folder = env_dir("WORKON_HOME")
+        .or_else(|| crate::paths::data_home().map(|data| data.join("virtualenvs")));
     let Some(folder) = folder.filter(|folder| folder.is_dir()) else {
         return Vec::new();
     };

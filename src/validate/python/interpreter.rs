@@ -221,7 +221,7 @@ fn version_pins(project_root: &Path) -> Vec<PathBuf> {
     }
     let pyenv_root = std::env::var_os("PYENV_ROOT")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".pyenv")));
+        .or_else(|| crate::paths::home_dir().map(|home| home.join(".pyenv")));
     if let Some(global) = pyenv_root.map(|root| root.join("version"))
         && global.is_file()
     {
