@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
 
-use crate::catalogue::{Lang, MISTAKES, Teacher};
+use crate::catalogue::{Lang, Teacher, mistakes};
 use crate::plan::{self, Instance, Intent, Line, SessionPlan};
 use crate::world::Car;
 
@@ -58,10 +58,10 @@ pub struct Stats {
 impl Stats {
     fn new() -> Stats {
         Stats {
-            written: vec![0; MISTAKES.len()],
-            avoided: vec![0; MISTAKES.len()],
-            landed: vec![0; MISTAKES.len()],
-            caught: vec![0; MISTAKES.len()],
+            written: vec![0; mistakes().len()],
+            avoided: vec![0; mistakes().len()],
+            landed: vec![0; mistakes().len()],
+            caught: vec![0; mistakes().len()],
             ..Stats::default()
         }
     }
@@ -157,7 +157,7 @@ impl<'a> Agent<'a> {
     }
 
     fn knows(&self, mistake: usize) -> bool {
-        self.memory.contains(MISTAKES[mistake].names)
+        self.memory.contains(mistakes()[mistake].names)
     }
 
     fn hear(&mut self, text: String) {
@@ -301,7 +301,7 @@ impl<'a> Agent<'a> {
     /// Whether car's `text` points at the live mistake: its place (`path:line`), or its name.
     fn names(&self, text: &str, live: usize, content: Option<&str>) -> bool {
         let item = &self.lives[live];
-        let mistake = &MISTAKES[item.instance.mistake];
+        let mistake = &mistakes()[item.instance.mistake];
         // A checker names a slip's consequence, often lines later (the end of the file): the
         // agent reads the error and fixes the slip it made in that file.
         if text.contains(mistake.names)
@@ -359,7 +359,7 @@ impl<'a> Agent<'a> {
     fn person_corrects(&mut self) {
         for index in 0..self.lives.len() {
             let live = &self.lives[index];
-            let is_person = MISTAKES[live.instance.mistake].teacher == Teacher::Person;
+            let is_person = mistakes()[live.instance.mistake].teacher == Teacher::Person;
             if self.person_fixes >= PERSON_FIXES
                 || !is_person
                 || live.state != State::Open
@@ -452,7 +452,7 @@ impl<'a> Agent<'a> {
         if reason.contains(&format!("{}:{line}", item.path)) {
             return true;
         }
-        match MISTAKES[item.instance.mistake].teacher {
+        match mistakes()[item.instance.mistake].teacher {
             Teacher::Review { title, .. } => reason.contains(&item.path) && reason.contains(title),
             _ => false,
         }
@@ -611,7 +611,7 @@ fn warned_places(text: &str) -> Vec<(String, usize)> {
 fn json_commas(body: &mut [String]) {
     let count = body.len();
     for (index, line) in body.iter_mut().enumerate() {
-        let is_slip = MISTAKES.iter().any(|m| {
+        let is_slip = mistakes().iter().any(|m| {
             m.teacher == Teacher::Slip && m.lang == Lang::Json && line.starts_with("  \"enabled_")
         });
         if is_slip {

@@ -7,8 +7,12 @@
 //! their particulars), `{r}` one of a few receivers, `{n}` a number. Shapes vary per instance (a
 //! list of templates), so a trigger that keeps one line's names never matches the next.
 //!
-//! The catalogue is the benchmark's own: its names and shapes were chosen for this project, in
-//! several languages, not taken from any issue's examples.
+//! The catalogues are the benchmark's own: their names and shapes were chosen for these projects,
+//! in several languages, not taken from any issue's examples. `ledger` is the one the learning
+//! model was built against; `harbor` (`catalogue_harbor`) was written afterwards, in other
+//! languages and shapes, to check the model on mistakes it was not tuned on.
+
+use std::sync::OnceLock;
 
 /// A file kind of the project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -19,29 +23,44 @@ pub enum Lang {
     Yml,
     Sh,
     Json,
+    Rs,
+    Toml,
 }
 
-pub const LANGS: [Lang; 6] = [
-    Lang::Py,
-    Lang::Ts,
-    Lang::Go,
-    Lang::Yml,
-    Lang::Sh,
-    Lang::Json,
-];
+/// One simulated project: its files, its rules, the agent's mistakes and look-alikes in it, and
+/// how the agent's edits spread over its kinds of file.
+pub struct Catalogue {
+    pub name: &'static str,
+    pub mistakes: &'static [Mistake],
+    pub look_alikes: fn(Lang) -> &'static [&'static str],
+    /// Each kind's share of the agent's edits, in percent (they add up to 100).
+    pub shares: &'static [(Lang, u64)],
+    /// The project before the agent: path and content.
+    pub files: &'static [(&'static str, &'static str)],
+    /// The project's own checker rules (car's validator files): path and content.
+    pub rules: &'static [(&'static str, &'static str)],
+}
 
-impl Lang {
-    /// The share of the agent's edits in this kind, in percent.
-    pub fn share(self) -> u64 {
-        match self {
-            Lang::Py => 30,
-            Lang::Ts => 25,
-            Lang::Go => 12,
-            Lang::Yml => 10,
-            Lang::Sh => 12,
-            Lang::Json => 11,
-        }
-    }
+static ACTIVE: OnceLock<&'static Catalogue> = OnceLock::new();
+
+/// Chooses the catalogue this process runs (once, at its start); `None` for an unknown name.
+pub fn choose(name: &str) -> Option<&'static Catalogue> {
+    let catalogue: &'static Catalogue = match name {
+        "ledger" => &LEDGER,
+        "harbor" => &crate::catalogue_harbor::HARBOR,
+        _ => return None,
+    };
+    Some(*ACTIVE.get_or_init(|| catalogue))
+}
+
+/// The catalogue this process runs (the ledger project unless another was chosen).
+pub fn active() -> &'static Catalogue {
+    ACTIVE.get().copied().unwrap_or(&LEDGER)
+}
+
+/// The active catalogue's mistakes.
+pub fn mistakes() -> &'static [Mistake] {
+    active().mistakes
 }
 
 /// What teaches car the mistake.
@@ -96,7 +115,7 @@ impl Mistake {
     }
 }
 
-pub const MISTAKES: &[Mistake] = &[
+const LEDGER_MISTAKES: &[Mistake] = &[
     Mistake {
         id: "py-missing-module",
         lang: Lang::Py,
@@ -275,9 +294,30 @@ pub const MISTAKES: &[Mistake] = &[
     },
 ];
 
+/// The ledger project: Python, TypeScript with a palette and a deprecated helper, Go, CI YAML,
+/// shell, JSON.
+pub static LEDGER: Catalogue = Catalogue {
+    name: "ledger",
+    mistakes: LEDGER_MISTAKES,
+    look_alikes: ledger_look_alikes,
+    shares: &[
+        (Lang::Py, 30),
+        (Lang::Ts, 25),
+        (Lang::Go, 12),
+        (Lang::Yml, 10),
+        (Lang::Sh, 12),
+        (Lang::Json, 11),
+    ],
+    files: crate::world::LEDGER_FILES,
+    rules: &[(
+        ".claude/claude-auto-review/validators/palette.json",
+        crate::world::PALETTE_RULE,
+    )],
+};
+
 /// Correct lines that resemble a mistake: the safe form, a comment or a string naming the
 /// mistake, a longer name holding it. A lesson that fires on one of these is a false warning.
-pub fn look_alikes(lang: Lang) -> &'static [&'static str] {
+fn ledger_look_alikes(lang: Lang) -> &'static [&'static str] {
     match lang {
         Lang::Py => &[
             "    # fastcsvkit is not a real package; app.csvutil reads the rows",
@@ -310,6 +350,7 @@ pub fn look_alikes(lang: Lang) -> &'static [&'static str] {
         ],
         Lang::Sh => &["echo \"deploying {v}\"", "printf '%s\\n' \"{v}\""],
         Lang::Json => &["  \"note_{v}\": \"no trailing commas here,\","],
+        Lang::Rs | Lang::Toml => &[],
     }
 }
 

@@ -11,11 +11,14 @@
 //!
 //! Run: `cargo bench --bench learning` (options after `--`: `--seed N` (repeatable; default 1
 //! and 2), `--sessions N`, `--edits N`, `--no-commit` (the person never commits), `--verbose`
-//! (everything car said to the agent), `--keep` (keep the projects and say where)).
+//! (everything car said to the agent), `--keep` (keep the projects and say where), `--project
+//! harbor` (the second catalogue: Rust, Python, shell, crate manifests, TypeScript, written after
+//! the model as a check on mistakes it was not tuned on)).
 //! `CAR_BENCH_TRACE=1` prints every tool call and every stop's reason to stderr.
 
 mod agent;
 mod catalogue;
+mod catalogue_harbor;
 mod plan;
 mod reviewer;
 mod world;
@@ -26,7 +29,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use agent::{Agent, Stats, Timings};
-use catalogue::{Lang, MISTAKES, Place};
+use catalogue::{Lang, Place, mistakes};
 use world::Car;
 
 /// The hooks' clock at the first session (each session a day later).
@@ -43,6 +46,18 @@ struct Options {
     commit: bool,
     verbose: bool,
     keep: bool,
+}
+
+/// `--project NAME`: which catalogue runs.
+fn project_option(args: &[String]) -> &'static str {
+    let name = args
+        .iter()
+        .position(|arg| arg == "--project")
+        .and_then(|at| args.get(at + 1))
+        .map_or("ledger", String::as_str);
+    catalogue::choose(name)
+        .unwrap_or_else(|| panic!("--project {name}: the projects are ledger and harbor"))
+        .name
 }
 
 fn options() -> Options {
@@ -78,6 +93,7 @@ fn options() -> Options {
             "--no-commit" => options.commit = false,
             "--verbose" => options.verbose = true,
             "--keep" => options.keep = true,
+            "--project" => index += 1,
             _ => {} // cargo bench passes --bench
         }
         index += 1;
@@ -91,10 +107,13 @@ fn options() -> Options {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == REVIEWER_FLAG) {
+        catalogue::choose(&args[at + 2]).expect("a known catalogue");
         reviewer::run(Path::new(&args[at + 1]));
         return;
     }
     let options = options();
+    let project = project_option(&args);
+    println!("project {project}");
     for &seed in &options.seeds {
         run_seed(seed, &options);
     }
@@ -143,7 +162,7 @@ fn run_arm(plans: &[plan::SessionPlan], with_car: bool, options: &Options) -> Ar
     world::create(&root, car.as_ref());
     let mut arm = Arm {
         sessions: Vec::new(),
-        learned: vec![None; MISTAKES.len()],
+        learned: vec![None; mistakes().len()],
         lessons: Vec::new(),
         candidates: Vec::new(),
         refused: None,
@@ -195,7 +214,7 @@ fn run_arm(plans: &[plan::SessionPlan], with_car: bool, options: &Options) -> Ar
 /// with `car check` (read-only), then removed.
 fn probe(car: &Car, root: &Path, now: i64) -> Vec<bool> {
     let mut files: Vec<(usize, String)> = Vec::new();
-    for (index, mistake) in MISTAKES.iter().enumerate() {
+    for (index, mistake) in mistakes().iter().enumerate() {
         if !mistake.is_learnable() {
             continue;
         }
@@ -228,7 +247,7 @@ fn probe(car: &Car, root: &Path, now: i64) -> Vec<bool> {
         let _ = std::fs::remove_file(root.join(path));
     }
     let findings: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap_or_default();
-    let mut caught = vec![false; MISTAKES.len()];
+    let mut caught = vec![false; mistakes().len()];
     for finding in findings.iter().filter(|f| f["validator"] == "lesson") {
         if let Some((index, _)) = files
             .iter()
@@ -242,6 +261,8 @@ fn probe(car: &Car, root: &Path, now: i64) -> Vec<bool> {
 
 fn probe_path(lang: Lang, id: &str) -> String {
     match lang {
+        Lang::Rs => format!("src/{id}.rs"),
+        Lang::Toml => format!("crates/{id}/Cargo.toml"),
         Lang::Py => format!("app/{id}.py"),
         Lang::Ts => format!("web/src/{id}.ts"),
         Lang::Go => format!("svc/{id}.go"),
@@ -344,7 +365,7 @@ fn print_summary(without: &Arm, with: &Arm) {
         total(|s| s.true_warnings),
     );
     println!("learned (the session after which car's lessons caught it):");
-    for (index, mistake) in MISTAKES.iter().enumerate() {
+    for (index, mistake) in mistakes().iter().enumerate() {
         let landed_without: usize = without.sessions.iter().map(|s| s.landed[index]).sum();
         let landed_with: usize = with.sessions.iter().map(|s| s.landed[index]).sum();
         let written: usize = with.sessions.iter().map(|s| s.written[index]).sum();

@@ -5,7 +5,7 @@
 //! Each edit holds a few ordinary lines, sometimes a correct look-alike of a mistake, and the
 //! mistakes the agent is prone to in that kind of file (each with its own rate).
 
-use crate::catalogue::{LANGS, Lang, MISTAKES, Place, RECEIVERS, look_alikes};
+use crate::catalogue::{Lang, Place, RECEIVERS, active, mistakes};
 
 /// splitmix64: small, fast, and the same on every machine.
 pub struct Rng(u64);
@@ -84,6 +84,8 @@ fn plain_lines(lang: Lang, name: &str, number: u64) -> Vec<String> {
         Lang::Yml => &["      - run: echo step {v} {n}"],
         Lang::Sh => &["{v}=\"{n}\"", "echo \"${v}\" > /dev/null"],
         Lang::Json => &["  \"retries_{v}\": {n}"],
+        Lang::Rs => &["    let {v} = total + {n};", "    total += {v};"],
+        Lang::Toml => &["dep_{v} = \"1.{n}\""],
     };
     lines
         .iter()
@@ -106,13 +108,17 @@ pub fn generate(seed: u64, sessions: usize, edits: usize) -> Vec<SessionPlan> {
 
 fn pick_lang(rng: &mut Rng) -> Lang {
     let mut roll = rng.below(100);
-    for lang in LANGS {
-        if roll < lang.share() {
+    for &(lang, share) in active().shares {
+        if roll < share {
             return lang;
         }
-        roll -= lang.share();
+        roll -= share;
     }
-    Lang::Py
+    active().shares[0].0
+}
+
+fn is_harbor() -> bool {
+    active().name == "harbor"
 }
 
 fn path_of(lang: Lang, id: &str) -> String {
@@ -123,6 +129,8 @@ fn path_of(lang: Lang, id: &str) -> String {
         Lang::Yml => format!(".github/workflows/job_{id}.yml"),
         Lang::Sh => format!("scripts/task_{id}.sh"),
         Lang::Json => format!("config/feature_{id}.json"),
+        Lang::Rs => format!("src/feature_{id}.rs"),
+        Lang::Toml => format!("crates/feat_{id}/Cargo.toml"),
     }
 }
 
@@ -135,7 +143,7 @@ fn intent(
     let lang = pick_lang(rng);
     let id = format!("s{session}e{edit}");
     let existing: Vec<&(String, Lang, String)> = files.iter().filter(|f| f.1 == lang).collect();
-    let append = lang != Lang::Json && !existing.is_empty() && rng.chance(35);
+    let append = !matches!(lang, Lang::Json | Lang::Toml) && !existing.is_empty() && rng.chance(35);
     let (path, file_id) = if append {
         let chosen = existing[rng.below(existing.len() as u64) as usize];
         (chosen.0.clone(), chosen.2.clone())
@@ -159,14 +167,14 @@ fn intent(
         );
     }
     if rng.chance(40) {
-        let choices = look_alikes(lang);
+        let choices = (active().look_alikes)(lang);
         let template = choices[rng.below(choices.len() as u64) as usize];
         let (name, number) = fresh(rng);
         let receiver = RECEIVERS[rng.below(RECEIVERS.len() as u64) as usize];
         body.push(Line::Plain(fill(template, &name, receiver, number)));
     }
     let mut header = Vec::new();
-    for (index, mistake) in MISTAKES.iter().enumerate() {
+    for (index, mistake) in mistakes().iter().enumerate() {
         // Every draw happens whatever the outcome, so the plan does not depend on earlier luck.
         let happens = rng.chance(mistake.rate);
         let shape = rng.below(mistake.bad.len() as u64) as usize;
@@ -193,7 +201,7 @@ fn intent(
     }
     // A syntax slip at the end stays at the end (a JSON entry's trailing comma).
     body.sort_by_key(
-        |line| matches!(line, Line::Mistake(i) if MISTAKES[i.mistake].place == Place::Last),
+        |line| matches!(line, Line::Mistake(i) if mistakes()[i.mistake].place == Place::Last),
     );
     let runs_tests = rng.chance(30);
     Intent {
@@ -210,6 +218,19 @@ fn intent(
 /// The first lines of a new file (before the header's own lines).
 pub fn file_head(lang: Lang, id: &str) -> Vec<String> {
     let lines: Vec<String> = match lang {
+        Lang::Py if is_harbor() => vec![format!("\"\"\"Tool {id}.\"\"\""), "import requests".into()],
+        Lang::Ts if is_harbor() => vec!["import { safeParse } from \"./storage\";".into()],
+        Lang::Rs => vec![
+            "use std::time::Duration;".into(),
+            "use crate::config::Config;".into(),
+        ],
+        Lang::Toml => vec![
+            "[package]".into(),
+            format!("name = \"feat-{id}\""),
+            "version = \"0.1.0\"".into(),
+            String::new(),
+            "[dependencies]".into(),
+        ],
         Lang::Py => vec![
             format!("\"\"\"Feature {id}.\"\"\""),
             "import json".into(),
@@ -247,6 +268,21 @@ pub fn file_head(lang: Lang, id: &str) -> Vec<String> {
 /// The lines between the header and the body.
 pub fn file_opening(lang: Lang, id: &str) -> Vec<String> {
     match lang {
+        Lang::Py if is_harbor() => vec![
+            String::new(),
+            String::new(),
+            format!("def fetch_{id}(url, headers, session):"),
+            "    total = 0".into(),
+        ],
+        Lang::Ts if is_harbor() => vec![
+            String::new(),
+            format!("export function view_{id}(key: string, total: number): unknown {{"),
+        ],
+        Lang::Rs => vec![
+            String::new(),
+            format!("pub fn feature_{id}(cfg: &Config) -> u64 {{"),
+            "    let mut total = 0;".into(),
+        ],
         Lang::Py => vec![
             String::new(),
             String::new(),
@@ -261,7 +297,7 @@ pub fn file_opening(lang: Lang, id: &str) -> Vec<String> {
             String::new(),
             format!("func handle_{id}(resp *http.Response) ([]byte, error) {{"),
         ],
-        Lang::Yml | Lang::Sh | Lang::Json => Vec::new(),
+        Lang::Yml | Lang::Sh | Lang::Json | Lang::Toml => Vec::new(),
     }
 }
 
@@ -274,13 +310,15 @@ pub fn file_anchor(lang: Lang, id: &str) -> String {
         Lang::Yml => format!("      - run: make test-{id}"),
         Lang::Sh => format!("echo \"done {id}\""),
         Lang::Json => "}".into(),
+        Lang::Rs => format!("    total // end {id}"),
+        Lang::Toml => format!("# end {id}"),
     }
 }
 
 /// What follows the anchor.
 pub fn file_tail(lang: Lang) -> Vec<String> {
     match lang {
-        Lang::Ts | Lang::Go => vec!["}".into()],
+        Lang::Ts | Lang::Go | Lang::Rs => vec!["}".into()],
         _ => Vec::new(),
     }
 }

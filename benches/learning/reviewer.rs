@@ -10,7 +10,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::catalogue::{MISTAKES, Teacher};
+use crate::catalogue::{Teacher, mistakes};
 
 /// Of a hundred mistakes a review could catch, how many it catches.
 const CATCHES: u64 = 60;
@@ -34,7 +34,7 @@ pub fn run(root: &Path) {
             continue;
         };
         for (index, line) in content.lines().enumerate() {
-            for mistake in MISTAKES {
+            for mistake in mistakes() {
                 let Teacher::Review {
                     severity,
                     title,

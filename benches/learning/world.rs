@@ -9,14 +9,14 @@ use std::process::Command;
 use serde_json::json;
 
 /// A rule that rejects a `palette.X` the theme does not define (a project's custom reference rule).
-const PALETTE_RULE: &str = r#"{"rules": [{"id": "palette", "severity": "error", "scope": "*.ts",
+pub const PALETTE_RULE: &str = r#"{"rules": [{"id": "palette", "severity": "error", "scope": "*.ts",
   "ignore": ["palette.ts"],
   "reference": {"pattern": "\\bpalette\\.([A-Za-z_][A-Za-z0-9_]*)",
                 "defined_in": "web/src/ui/palette.ts",
                 "definition": "\\b([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*\"",
                 "message": "`{match}` is not defined in {defined_in}"}}]}"#;
 
-const FILES: &[(&str, &str)] = &[
+pub const LEDGER_FILES: &[(&str, &str)] = &[
     (
         "pyproject.toml",
         "[project]\nname = \"ledger\"\nversion = \"0.1.0\"\ndependencies = []\n",
@@ -80,7 +80,8 @@ const FILES: &[(&str, &str)] = &[
 
 /// A fresh project in `root`, committed, with car installed (when `car` is given).
 pub fn create(root: &Path, car: Option<&Car>) {
-    for (path, content) in FILES {
+    let catalogue = crate::catalogue::active();
+    for (path, content) in catalogue.files {
         write(root, path, content);
     }
     // An installed package, so a bare import of one that is installed nowhere is a real error.
@@ -161,11 +162,9 @@ impl Car {
             .output()
             .expect("car install runs");
         assert!(output.status.success(), "car install: {output:?}");
-        write(
-            root,
-            ".claude/claude-auto-review/validators/palette.json",
-            PALETTE_RULE,
-        );
+        for (path, content) in crate::catalogue::active().rules {
+            write(root, path, content);
+        }
         let settings_path = root.join(".claude/settings.json");
         let mut settings: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(&settings_path).expect("car install wrote settings"),
@@ -173,7 +172,7 @@ impl Car {
         .expect("settings are JSON");
         settings["claude-auto-review"] = json!({
             "reviewerBackend": "command",
-            "reviewerCommand": [self.reviewer, crate::REVIEWER_FLAG, root],
+            "reviewerCommand": [self.reviewer, crate::REVIEWER_FLAG, root, crate::catalogue::active().name],
             "maxStopPasses": 4,
         });
         write(
