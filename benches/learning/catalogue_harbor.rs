@@ -44,7 +44,9 @@ const MISTAKES: &[Mistake] = &[
         teacher: Teacher::Person,
         place: Place::Body,
         bad: &["    let {v} = std::env::var(\"HARBOR_TOKEN\").unwrap();"],
-        good: &["    let {v} = std::env::var(\"HARBOR_TOKEN\").expect(\"HARBOR_TOKEN must be set\");"],
+        good: &[
+            "    let {v} = std::env::var(\"HARBOR_TOKEN\").expect(\"HARBOR_TOKEN must be set\");",
+        ],
         wrong_fix: None,
         names: "\"HARBOR_TOKEN\").unwrap",
         rate: 30,
@@ -60,7 +62,10 @@ const MISTAKES: &[Mistake] = &[
         },
         place: Place::Body,
         bad: &["rm -rf $BUILD_DIR/{v}", "rm -rf $BUILD_DIR/*"],
-        good: &["rm -rf \"${BUILD_DIR:?}\"/{v}", "rm -rf \"${BUILD_DIR:?}\"/*"],
+        good: &[
+            "rm -rf \"${BUILD_DIR:?}\"/{v}",
+            "rm -rf \"${BUILD_DIR:?}\"/*",
+        ],
         wrong_fix: None,
         names: "rm -rf $BUILD_DIR",
         rate: 35,

@@ -218,7 +218,9 @@ fn intent(
 /// The first lines of a new file (before the header's own lines).
 pub fn file_head(lang: Lang, id: &str) -> Vec<String> {
     let lines: Vec<String> = match lang {
-        Lang::Py if is_harbor() => vec![format!("\"\"\"Tool {id}.\"\"\""), "import requests".into()],
+        Lang::Py if is_harbor() => {
+            vec![format!("\"\"\"Tool {id}.\"\"\""), "import requests".into()]
+        }
         Lang::Ts if is_harbor() => vec!["import { safeParse } from \"./storage\";".into()],
         Lang::Rs => vec![
             "use std::time::Duration;".into(),

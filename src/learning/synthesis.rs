@@ -587,7 +587,27 @@ pub(crate) fn common_fix(examples: &[Example<'_>], pattern: &Pattern) -> Option<
     }
     .display();
     let text = text.trim();
-    (is_specific && !text.is_empty()).then(|| text.to_string())
+    (is_specific && !text.is_empty()).then(|| closed(text))
+}
+
+/// `text` with the brackets it opened and left open closed, in order: the fix as it reads
+/// (`expect("TOKEN must be set")`, not `expect("TOKEN must be set"`).
+fn closed(text: &str) -> String {
+    let mut open: Vec<char> = Vec::new();
+    for token in tokenize(text) {
+        match token.text {
+            "(" if token.kind == Kind::Punct => open.push(')'),
+            "[" if token.kind == Kind::Punct => open.push(']'),
+            "{" if token.kind == Kind::Punct => open.push('}'),
+            ")" | "]" | "}" if token.kind == Kind::Punct => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut out = text.to_string();
+    out.extend(open.iter().rev());
+    out
 }
 
 #[cfg(test)]

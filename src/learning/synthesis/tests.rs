@@ -276,6 +276,14 @@ fn the_fix_is_what_every_example_wrote() {
         common_fix(&examples, pattern).as_deref(),
         Some("json.loads")
     );
+    // A fix that opens a call closes it in the text.
+    let examples = [ex(
+        "let t = std::env::var(\"TOKEN\").unwrap();",
+        "let t = std::env::var(\"TOKEN\").expect(\"TOKEN must be set\");",
+    )];
+    let pattern = &propose(&examples).unwrap()[0];
+    let fix = common_fix(&examples, pattern).unwrap();
+    assert_eq!(fix.matches('(').count(), fix.matches(')').count(), "{fix}");
     // Fixes that share nothing name no fix.
     let examples = [
         ex("subprocess.run(cmd, shell=True)", "subprocess.run(args)"),
