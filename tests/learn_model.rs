@@ -473,6 +473,12 @@ fn a_fix_that_still_fails_is_not_taught_as_the_fix() {
         "{:?}",
         refused(&project)
     );
+    let id = fastyamlz["id"].as_str().unwrap();
+    let shown = project.run(&["lessons", "show", id]);
+    assert!(
+        shown.stdout.contains("refused   1× fix-still-fails"),
+        "`car lessons show` tells what was refused on the way: {shown:?}"
+    );
 }
 
 /// Symptom 7: a fix nothing specific can be learned from is no longer dropped silently.

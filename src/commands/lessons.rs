@@ -12,6 +12,7 @@ use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
+use crate::learning::refusal_log;
 use crate::lessons::branch_merge::CONFLICT_FIELD;
 use crate::lessons::counters::retired;
 use crate::lessons::library;
@@ -256,6 +257,10 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
         if let Some(known) = lesson.extra.get(KNOWN_INSTANCES_FIELD) {
             value["known_instances"] = known.clone();
         }
+        let refusals = refusals_of(project, lesson);
+        if !refusals.is_empty() {
+            value["refused_before"] = serde_json::to_value(&refusals).unwrap_or(Value::Null);
+        }
         if origin == "project" {
             value["remove"] = json!(format!("car lessons rm {}", lesson.id));
         }
@@ -271,6 +276,7 @@ fn show(project: &Project, id: &str, as_json: bool) -> Result<Outcome, Error> {
             text.push_str(&format!("\n  learned   {learned}"));
         }
         text.push_str(&known_instances(lesson));
+        text.push_str(&refused_before(project, lesson));
         if origin == "project" {
             text.push_str(&format!("\n  remove    car lessons rm {}", lesson.id));
         }
@@ -315,6 +321,35 @@ fn known_instances(lesson: &Lesson) -> String {
         plural(count as usize, "place"),
         places.join("\n            ")
     )
+}
+
+/// What car refused to learn about the lesson's triggers before it learned it (or since).
+fn refusals_of(project: &Project, lesson: &Lesson) -> Vec<refusal_log::Entry> {
+    let triggers: Vec<String> = lesson
+        .trigger_texts()
+        .iter()
+        .flat_map(|trigger| {
+            let shown = crate::lessons::trigger::text::labelled(trigger);
+            [trigger.clone(), shown.trim_matches('`').to_string()]
+        })
+        .collect();
+    refusal_log::load(project)
+        .into_iter()
+        .filter(|entry| triggers.contains(&entry.subject))
+        .collect()
+}
+
+/// `  refused   2× fires-on-correct-code: …` lines (empty when none).
+fn refused_before(project: &Project, lesson: &Lesson) -> String {
+    refusals_of(project, lesson)
+        .iter()
+        .map(|entry| {
+            format!(
+                "\n  refused   {}× {}: {}",
+                entry.count, entry.kind, entry.reason
+            )
+        })
+        .collect()
 }
 
 /// One lesson for people.
