@@ -10,8 +10,9 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
 
-use crate::catalogue::{Lang, Teacher, mistakes};
+use crate::catalogue::{Lang, Teacher};
 use crate::plan::{self, Instance, Intent, Line, SessionPlan};
+use crate::projects::mistakes;
 use crate::world::Car;
 
 /// How long one edit takes, in the hooks' clock.

@@ -18,8 +18,10 @@
 
 mod agent;
 mod catalogue;
-mod catalogue_harbor;
+mod harbor;
+mod ledger;
 mod plan;
+mod projects;
 mod reviewer;
 mod world;
 
@@ -29,7 +31,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use agent::{Agent, Stats, Timings};
-use catalogue::{Lang, Place, mistakes};
+use catalogue::{Lang, Place};
+use projects::mistakes;
 use world::Car;
 
 /// The hooks' clock at the first session (each session a day later).
@@ -55,7 +58,7 @@ fn project_option(args: &[String]) -> &'static str {
         .position(|arg| arg == "--project")
         .and_then(|at| args.get(at + 1))
         .map_or("ledger", String::as_str);
-    catalogue::choose(name)
+    projects::choose(name)
         .unwrap_or_else(|| panic!("--project {name}: the projects are ledger and harbor"))
         .name
 }
@@ -107,7 +110,7 @@ fn options() -> Options {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == REVIEWER_FLAG) {
-        catalogue::choose(&args[at + 2]).expect("a known catalogue");
+        projects::choose(&args[at + 2]).expect("a known catalogue");
         reviewer::run(Path::new(&args[at + 1]));
         return;
     }

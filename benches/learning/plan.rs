@@ -5,7 +5,8 @@
 //! Each edit holds a few ordinary lines, sometimes a correct look-alike of a mistake, and the
 //! mistakes the agent is prone to in that kind of file (each with its own rate).
 
-use crate::catalogue::{Lang, Place, RECEIVERS, active, mistakes};
+use crate::catalogue::{Lang, Place, RECEIVERS};
+use crate::projects::{active, mistakes};
 
 /// splitmix64: small, fast, and the same on every machine.
 pub struct Rng(u64);

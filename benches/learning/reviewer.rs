@@ -10,7 +10,8 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::catalogue::{Teacher, mistakes};
+use crate::catalogue::Teacher;
+use crate::projects::mistakes;
 
 /// Of a hundred mistakes a review could catch, how many it catches.
 const CATCHES: u64 = 60;

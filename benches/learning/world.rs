@@ -8,79 +8,9 @@ use std::process::Command;
 
 use serde_json::json;
 
-/// A rule that rejects a `palette.X` the theme does not define (a project's custom reference rule).
-pub const PALETTE_RULE: &str = r#"{"rules": [{"id": "palette", "severity": "error", "scope": "*.ts",
-  "ignore": ["palette.ts"],
-  "reference": {"pattern": "\\bpalette\\.([A-Za-z_][A-Za-z0-9_]*)",
-                "defined_in": "web/src/ui/palette.ts",
-                "definition": "\\b([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*\"",
-                "message": "`{match}` is not defined in {defined_in}"}}]}"#;
-
-pub const LEDGER_FILES: &[(&str, &str)] = &[
-    (
-        "pyproject.toml",
-        "[project]\nname = \"ledger\"\nversion = \"0.1.0\"\ndependencies = []\n",
-    ),
-    ("app/__init__.py", ""),
-    (
-        "app/settings.py",
-        "settings = {\"cache_host\": \"localhost\", \"db_url\": \"sqlite://\"}\n",
-    ),
-    (
-        "app/csvutil.py",
-        "import csv\n\n\ndef read_rows(path):\n    with open(path, newline=\"\") as handle:\n        return list(csv.reader(handle))\n",
-    ),
-    (
-        "app/storage.py",
-        "import tarfile\n\n\ndef unpack(path, dest):\n    with tarfile.open(path) as tar:\n        tar.extractall(dest, filter=\"data\")\n",
-    ),
-    (
-        "app/cache.py",
-        "import pickle\n\n\ndef freeze(value):\n    return pickle.dumps(value)\n",
-    ),
-    (
-        "web/package.json",
-        "{\n  \"name\": \"ledger-web\",\n  \"private\": true,\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\n}\n",
-    ),
-    (
-        "web/tsconfig.json",
-        "{\n  \"compilerOptions\": {\"strict\": true, \"module\": \"esnext\"}\n}\n",
-    ),
-    (
-        "web/src/ui/palette.ts",
-        "export const palette = {\n  textPrimary: \"#111\",\n  textMuted: \"#666\",\n  mutedTextShadow: \"#999\",\n  accent: \"#0a7\",\n};\n",
-    ),
-    (
-        "web/src/lib/money.ts",
-        "/** @deprecated drops the currency; use format. */\nexport function formatLegacy(amount: number): string {\n  return amount.toFixed(2);\n}\n\nexport function format(amount: number, currency: string): string {\n  return `${amount.toFixed(2)} ${currency}`;\n}\n",
-    ),
-    (
-        "web/src/lib/debounce.ts",
-        "export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms: number) {\n  let timer: ReturnType<typeof setTimeout> | undefined;\n  return (...args: T) => {\n    clearTimeout(timer);\n    timer = setTimeout(() => fn(...args), ms);\n  };\n}\n",
-    ),
-    ("svc/go.mod", "module example.com/ledger/svc\n\ngo 1.22\n"),
-    (
-        "svc/main.go",
-        "package main\n\nimport (\n\t\"io\"\n\t\"net/http\"\n)\n\nfunc fetch(url string) ([]byte, error) {\n\tresp, err := http.Get(url)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\tdefer resp.Body.Close()\n\treturn io.ReadAll(resp.Body)\n}\n\nfunc main() {}\n",
-    ),
-    (
-        ".github/workflows/ci.yml",
-        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/cache@v4\n        with:\n          path: ~/.cache\n          key: deps\n      - run: make test\n",
-    ),
-    (
-        "scripts/release.sh",
-        "#!/usr/bin/env bash\nset -euo pipefail\necho \"releasing\"\n",
-    ),
-    (
-        "config/app.json",
-        "{\n  \"name\": \"ledger\",\n  \"retries\": 3\n}\n",
-    ),
-    (".gitignore", "node_modules/\n__pycache__/\n"),
-];
-
 /// A fresh project in `root`, committed, with car installed (when `car` is given).
 pub fn create(root: &Path, car: Option<&Car>) {
-    let catalogue = crate::catalogue::active();
+    let catalogue = crate::projects::active();
     for (path, content) in catalogue.files {
         write(root, path, content);
     }
@@ -162,7 +92,7 @@ impl Car {
             .output()
             .expect("car install runs");
         assert!(output.status.success(), "car install: {output:?}");
-        for (path, content) in crate::catalogue::active().rules {
+        for (path, content) in crate::projects::active().rules {
             write(root, path, content);
         }
         let settings_path = root.join(".claude/settings.json");
@@ -172,7 +102,7 @@ impl Car {
         .expect("settings are JSON");
         settings["claude-auto-review"] = json!({
             "reviewerBackend": "command",
-            "reviewerCommand": [self.reviewer, crate::REVIEWER_FLAG, root, crate::catalogue::active().name],
+            "reviewerCommand": [self.reviewer, crate::REVIEWER_FLAG, root, crate::projects::active().name],
             "maxStopPasses": 4,
         });
         write(

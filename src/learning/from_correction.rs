@@ -13,12 +13,10 @@
 //! spacing or line breaks), is no correction ([`crate::learning::reformat`]).
 
 use crate::learning::correction::{Correction, corrections};
-use crate::learning::from_review::learnable_change;
 use crate::learning::generated::{generated_marker, is_lockfile};
 use crate::learning::reformat::only_reformatted;
-use crate::learning::refusal::Refusal;
-use crate::learning::refusal_log::Refused;
-use crate::learning::sighting::{Sighting, Taught, scope_for};
+use crate::learning::refusal::{NotACorrection, Refusal, Refused};
+use crate::learning::sighting::{Sighting, Taught, learnable_change, scope_for};
 use crate::lessons::LessonScope;
 use crate::lessons::provenance::{Evidence, Source};
 use crate::session::authored::{Authored, ChangedByOthers};
@@ -41,37 +39,6 @@ impl Correction {
             shorten(self.change.new.trim(), 120)
         )
     }
-}
-
-/// Why a change of a line the agent wrote is no person's correction (*rather miss than
-/// false-alarm*): each names who or what made it instead.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum NotACorrection {
-    /// The line is still there, only reformatted: a formatter's or format-on-save's work.
-    #[error(
-        "the line is still there, only reformatted (quotes, spacing, line breaks: a formatter's work, not a correction)"
-    )]
-    Reformatted,
-    /// A lockfile: a package manager rewrites it.
-    #[error("{0} is a lockfile: a package manager writes it, not a person")]
-    Lockfile(String),
-    /// A file that says it is generated: a generator rewrites it.
-    #[error("{0} is generated ({1}): its generator wrote the change, not a person")]
-    Generated(String, &'static str),
-    /// Another agent session recorded writing exactly this content.
-    #[error("agent session {0} wrote this version of the file, not a person")]
-    AnotherSession(String),
-    /// The file is back to its committed version: a checkout, reset, stash or pull brought it.
-    #[error("the file now equals its committed version: a git operation brought the change")]
-    Committed,
-    /// Git ignores the file: build output, rewritten by whatever builds it.
-    #[error("{0} is ignored by git: build output, rewritten by what builds it, not a person")]
-    Ignored(String),
-    /// Most of the file changed at once: a generator or a tool rewrote it, not a person's hand.
-    #[error(
-        "{changed} of the file's {total} lines changed at once: a tool rewrote it, not a person"
-    )]
-    Rewritten { changed: usize, total: usize },
 }
 
 /// A change touching at least this many lines, and at least half the file, is a rewrite.

@@ -15,10 +15,8 @@
 //! (the review layer filters them); one finding of one review is recorded once; a fix nothing can
 //! be learned from is refused with its reason, never dropped.
 
-use crate::learning::refusal::Refusal;
-use crate::learning::refusal_log::Refused;
-use crate::learning::sighting::{Sighting, Taught, scope_for};
-use crate::learning::synthesis::{self, Example};
+use crate::learning::refusal::Refused;
+use crate::learning::sighting::{Sighting, Taught, learnable_change, scope_for};
 use crate::lessons::LessonScope;
 use crate::lessons::provenance::{Evidence, Source};
 use crate::session::changed_lines::LineChange;
@@ -125,29 +123,6 @@ pub(crate) fn learn(scope: &LessonScope<'_>, fixes: &[ReviewFix]) -> Taught {
         taught.record(scope, &sighting, &fix.label());
     }
     taught
-}
-
-/// The first change (nearest the finding first) a pattern can be built from; else why not, for
-/// the first.
-pub(crate) fn learnable_change(changes: &[LineChange]) -> Result<&LineChange, Refusal> {
-    let mut first_refusal = None;
-    for change in changes {
-        let example = Example {
-            bad: &change.old,
-            good: &change.new,
-        };
-        match synthesis::propose(&[example]) {
-            Ok(_) => return Ok(change),
-            Err(no_pattern) => {
-                first_refusal.get_or_insert(Refusal::NoPattern(no_pattern));
-            }
-        }
-    }
-    Err(
-        first_refusal.unwrap_or(Refusal::NoPattern(synthesis::NoPattern::NothingChanged(
-            String::new(),
-        ))),
-    )
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! Why car did not learn from a signal: every refusal is a value with a stable kind (for `car
 //! lessons candidates --refused --json`, the report and the benchmark) and a sentence a person
-//! can act on. Refusals are recorded, never dropped ([`crate::learning::refusal_log`]): *never
-//! refuse silently*.
+//! can act on, carried with what it is about ([`Refused`]). Refusals are recorded, never
+//! dropped ([`crate::learning::refusal_log`]): *never refuse silently*.
 
-use crate::learning::from_correction::NotACorrection;
 use crate::learning::precision;
 use crate::learning::synthesis::NoPattern;
+use crate::lessons::provenance::{Evidence, Source};
 
 /// Why a signal taught nothing (yet).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -84,4 +84,47 @@ impl Refusal {
             Refusal::NotACorrection(_) => "not-a-correction",
         }
     }
+}
+
+/// One refusal of one signal, before it is recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refused {
+    pub(crate) refusal: Refusal,
+    pub(crate) source: Source,
+    /// The lesson's scope it would have had (`*.py`).
+    pub(crate) scope: String,
+    /// What it is about: the trigger, the error's subject, or the line.
+    pub(crate) subject: String,
+    pub(crate) evidence: Vec<Evidence>,
+}
+
+/// Why a change of a line the agent wrote is no person's correction (*rather miss than
+/// false-alarm*): each names who or what made it instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum NotACorrection {
+    /// The line is still there, only reformatted: a formatter's or format-on-save's work.
+    #[error(
+        "the line is still there, only reformatted (quotes, spacing, line breaks: a formatter's work, not a correction)"
+    )]
+    Reformatted,
+    /// A lockfile: a package manager rewrites it.
+    #[error("{0} is a lockfile: a package manager writes it, not a person")]
+    Lockfile(String),
+    /// A file that says it is generated: a generator rewrites it.
+    #[error("{0} is generated ({1}): its generator wrote the change, not a person")]
+    Generated(String, &'static str),
+    /// Another agent session recorded writing exactly this content.
+    #[error("agent session {0} wrote this version of the file, not a person")]
+    AnotherSession(String),
+    /// The file is back to its committed version: a checkout, reset, stash or pull brought it.
+    #[error("the file now equals its committed version: a git operation brought the change")]
+    Committed,
+    /// Git ignores the file: build output, rewritten by whatever builds it.
+    #[error("{0} is ignored by git: build output, rewritten by what builds it, not a person")]
+    Ignored(String),
+    /// Most of the file changed at once: a generator or a tool rewrote it, not a person's hand.
+    #[error(
+        "{changed} of the file's {total} lines changed at once: a tool rewrote it, not a person"
+    )]
+    Rewritten { changed: usize, total: usize },
 }

@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::files::{self, FileError};
-use crate::learning::refusal::Refusal;
-use crate::lessons::provenance::{Evidence, Source};
+use crate::learning::refusal::Refused;
+use crate::lessons::provenance::Evidence;
 use crate::project::Project;
 
 /// Entries kept.
@@ -24,18 +24,6 @@ const MAX_EXAMPLES: usize = 3;
 pub(crate) const TELL_AFTER: u64 = 3;
 /// The log's size bound when read.
 const MAX_BYTES: u64 = 4 * 1024 * 1024;
-
-/// One refusal of one signal, before it is recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Refused {
-    pub(crate) refusal: Refusal,
-    pub(crate) source: Source,
-    /// The lesson's scope it would have had (`*.py`).
-    pub(crate) scope: String,
-    /// What it is about: the trigger, the error's subject, or the line.
-    pub(crate) subject: String,
-    pub(crate) evidence: Vec<Evidence>,
-}
 
 /// One kind of refusal of one subject, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,7 +132,9 @@ pub(crate) fn load(project: &Project) -> Vec<Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learning::refusal::Refusal;
     use crate::learning::synthesis::NoPattern;
+    use crate::lessons::provenance::Source;
 
     fn refused(subject: &str) -> Refused {
         Refused {

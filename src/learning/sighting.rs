@@ -17,8 +17,7 @@ use serde_json::json;
 
 use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::pattern::Pattern;
-use crate::learning::refusal::Refusal;
-use crate::learning::refusal_log::Refused;
+use crate::learning::refusal::{Refusal, Refused};
 use crate::learning::synthesis::{self, Example};
 use crate::learning::verification::{self, ProjectCode, Rule, Verified};
 use crate::lessons::examples::fires;
@@ -30,6 +29,7 @@ use crate::lessons::provenance::{
 };
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{LessonScope, LessonsError};
+use crate::session::changed_lines::LineChange;
 
 /// Places kept per candidate or lesson (the first ones: they explain it best).
 const MAX_EVIDENCE: usize = 10;
@@ -514,6 +514,29 @@ fn promote(
         Refusal::NoPattern(synthesis::NoPattern::NotSpecific(most_general.display()))
     });
     Err(Box::new((refusal, most_general)))
+}
+
+/// The first change (nearest the finding first) a pattern can be built from; else why not, for
+/// the first.
+pub(crate) fn learnable_change(changes: &[LineChange]) -> Result<&LineChange, Refusal> {
+    let mut first_refusal = None;
+    for change in changes {
+        let example = Example {
+            bad: &change.old,
+            good: &change.new,
+        };
+        match synthesis::propose(&[example]) {
+            Ok(_) => return Ok(change),
+            Err(no_pattern) => {
+                first_refusal.get_or_insert(Refusal::NoPattern(no_pattern));
+            }
+        }
+    }
+    Err(
+        first_refusal.unwrap_or(Refusal::NoPattern(synthesis::NoPattern::NothingChanged(
+            String::new(),
+        ))),
+    )
 }
 
 pub(crate) fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError> {

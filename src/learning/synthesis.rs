@@ -13,7 +13,7 @@
 //! of what that example's fix removed (or of the call it added to); it starts with a name or a
 //! value, ends with one or with a bracket, holds no `,` or `;` and no closing bracket it did not
 //! open, no `import`/`from`/`require` (a module name alone is not a lesson), at most
-//! [`MAX_LITERAL_CHARS`] characters of literal text and at least one significant literal (a name
+//! [`rules::MAX_LITERAL_CHARS`] characters of literal text and at least one significant literal (a name
 //! of 4 characters or more, a string holding one, a version); two literal atoms, or one with a
 //! wildcard beside it. Deterministic and bounded: at most [`MAX_WINDOW`] tokens per window and
 //! [`MAX_LINE_CHARS`] per line.
@@ -26,19 +26,10 @@ use crate::learning::tokens::{Kind, Token, changed_range, tokenize, trim_spaces}
 
 /// Longest window, in tokens (spaces and punctuation included).
 const MAX_WINDOW: usize = 15;
-/// Most atoms in a pattern: more is a line of ordinary code, not a specific mistake.
-const MAX_ATOMS: usize = 5;
-/// Longest literal text of a pattern.
-const MAX_LITERAL_CHARS: usize = 60;
 /// Lines longer than this are not split (minified code, data).
 pub(crate) const MAX_LINE_CHARS: usize = 400;
 /// Patterns proposed at most.
 const MAX_PATTERNS: usize = 12;
-
-/// Words that name what a file imports: a pattern holding one is about a module name alone.
-const IMPORT_WORDS: &[&str] = &[
-    "import", "from", "require", "use", "using", "include", "extern", "package", "mod",
-];
 
 /// One example: the line as written and as fixed (empty when the fix removed it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -447,97 +438,6 @@ fn merge(elements: &[Element], tokens: &[Token<'_>]) -> Option<Vec<Element>> {
         .collect()
 }
 
-/// The rules of the module docs for one pattern.
-fn is_specific(pattern: &Pattern) -> bool {
-    let elements = &pattern.elements;
-    let (Some(first), Some(last)) = (elements.first(), elements.last()) else {
-        return false;
-    };
-    let is_atom = |element: &Element| match element {
-        Element::Literal { text, kind } => Token { kind: *kind, text }.is_atom(),
-        _ => true,
-    };
-    let is_bracket = |element: &Element| matches!(element, Element::Literal { text, kind: Kind::Punct } if "()[]{}".contains(text.as_str()));
-    if !is_atom(first) || !(is_atom(last) || is_bracket(last)) {
-        return false;
-    }
-    let literals: Vec<Token<'_>> = elements
-        .iter()
-        .filter_map(|element| match element {
-            Element::Literal { text, kind } => Some(Token { kind: *kind, text }),
-            _ => None,
-        })
-        .collect();
-    let is_separator = |t: &Token<'_>| t.kind == Kind::Punct && matches!(t.text, "," | ";");
-    let is_import = |t: &Token<'_>| t.kind == Kind::Word && IMPORT_WORDS.contains(&t.text);
-    if literals.iter().any(|t| is_separator(t) || is_import(t)) || has_unopened_closer(elements) {
-        return false;
-    }
-    let (atoms, literal_atoms) = pattern.atom_counts();
-    let text: String = literals.iter().map(|t| t.text).collect();
-    let enough = literal_atoms >= 2 || (literal_atoms == 1 && atoms >= 2);
-    enough
-        && atoms <= MAX_ATOMS
-        && literals.iter().any(Token::is_significant)
-        && text.chars().count() <= MAX_LITERAL_CHARS
-        && precision::check(&text).is_ok()
-}
-
-/// How many of the pattern's literal atoms are significant (see [`Token::is_significant`]).
-pub(crate) fn significant_literals(pattern: &Pattern) -> usize {
-    pattern
-        .elements
-        .iter()
-        .filter(|element| match element {
-            Element::Literal { text, kind } => Token { kind: *kind, text }.is_significant(),
-            _ => false,
-        })
-        .count()
-}
-
-fn has_unopened_closer(elements: &[Element]) -> bool {
-    let mut depth = 0usize;
-    for element in elements {
-        let Element::Literal {
-            text,
-            kind: Kind::Punct,
-        } = element
-        else {
-            continue;
-        };
-        match text.as_str() {
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => match depth.checked_sub(1) {
-                Some(less) => depth = less,
-                None => return true,
-            },
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Whether every bracket the pattern opens it closes (a trailing call `(` excepted).
-fn is_balanced(pattern: &Pattern) -> bool {
-    let mut depth = 0i32;
-    let count = pattern.elements.len();
-    for (index, element) in pattern.elements.iter().enumerate() {
-        if let Element::Literal {
-            text,
-            kind: Kind::Punct,
-        } = element
-        {
-            match text.as_str() {
-                "(" if index + 1 == count => {}
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => depth -= 1,
-                _ => {}
-            }
-        }
-    }
-    depth == 0
-}
-
 /// What the fixes wrote in place of the pattern's mistake, generalised the same way: in each
 /// example, what replaced the change with the window's context around it when the window holds
 /// the whole change (`palette.textMuted` for `palette.mutedText`), else the replacement alone;
@@ -609,6 +509,11 @@ fn closed(text: &str) -> String {
     out.extend(open.iter().rev());
     out
 }
+
+mod rules;
+
+pub(crate) use rules::significant_literals;
+use rules::{is_balanced, is_specific};
 
 #[cfg(test)]
 mod tests;
