@@ -49,6 +49,49 @@ pub(crate) fn is_checkout(dir: &Path) -> bool {
     dir.join(".git").exists()
 }
 
+/// Where git logs the moves of `checkout`'s HEAD (`.git/logs/HEAD`, or the linked worktree's
+/// own `logs/HEAD`); `None` outside git.
+fn head_log(checkout: &Path) -> Option<std::path::PathBuf> {
+    let dot_git = checkout.join(".git");
+    if dot_git.is_dir() {
+        return Some(dot_git.join("logs").join("HEAD"));
+    }
+    let text = crate::files::read_text_or_none(&dot_git, 64 * 1024)?;
+    let git_dir = text
+        .lines()
+        .find_map(|line| line.strip_prefix("gitdir:"))?
+        .trim();
+    Some(checkout.join(git_dir).join("logs").join("HEAD"))
+}
+
+/// How far git's log of HEAD's moves has grown: a bookmark to ask later whether HEAD moved
+/// (a commit, merge, pull, rebase, checkout or reset each add a line). One `stat`: cheap enough
+/// for a hook's path. `None` outside git or where HEAD is not logged.
+pub(crate) fn head_log_mark(checkout: &Path) -> Option<u64> {
+    std::fs::metadata(head_log(checkout)?)
+        .ok()
+        .map(|meta| meta.len())
+}
+
+/// The commits HEAD moved from and to since `mark` ([`head_log_mark`]), when it moved: the
+/// first logged move's old commit and the last one's new commit.
+pub(crate) fn head_moves_since(checkout: &Path, mark: u64) -> Option<(String, String)> {
+    let bytes = crate::files::read_bounded(&head_log(checkout)?, 16 * 1024 * 1024).ok()?;
+    let text = String::from_utf8_lossy(bytes.get(usize::try_from(mark).ok()?..)?).into_owned();
+    let mut moves = text
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            Some((fields.next()?.to_string(), fields.next()?.to_string()))
+        })
+        .filter(|(from, to)| from != to);
+    let (from, mut to) = moves.next()?;
+    for (_, later) in moves {
+        to = later;
+    }
+    Some((from, to))
+}
+
 /// Runs `git ARGS…` in `checkout` within `wait`'s time.
 pub(crate) fn run<S: AsRef<OsStr>>(
     checkout: &Path,

@@ -577,3 +577,89 @@ fn a_test_run_is_not_the_author_and_a_regenerated_page_is_not_a_correction() {
         "{refusals:?}"
     );
 }
+
+/// Runs git in the project (the person's hand on the repository).
+fn git(project: &TestProject, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(["-c", "user.name=p", "-c", "user.email=p@p"])
+        .args(args)
+        .current_dir(project.path())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// Issue "The gate and the lesson commands tell the truth", item 9: a change that came with a
+/// new HEAD (a pull with the agent's work stashed around it) is git's, not a person's
+/// correction, even when the file is not the committed version (the agent's later line is
+/// still uncommitted beside it); the person's own hand after their own commit still is one.
+#[test]
+fn a_change_a_pull_brought_is_not_a_persons_correction() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write(
+        "src/tls.py",
+        "import ssl\n\nctx = ssl.create_default_context()\n",
+    );
+    project.write("src/net.py", "import socket\n\nTIMEOUT = 1\n");
+    project.commit_all();
+    let session = "session-one";
+    agent_edit(
+        &project,
+        session,
+        "src/tls.py",
+        "ctx = ssl.create_default_context()\n",
+        "ctx = ssl.create_default_context()\nctx.check_hostname = False\n",
+    );
+    agent_edit(
+        &project,
+        session,
+        "src/net.py",
+        "TIMEOUT = 1\n",
+        "TIMEOUT = 1\nRETRIES = 0\n",
+    );
+    project.commit_all();
+    // Upstream changed the agent's line on another branch.
+    git(&project, &["checkout", "-q", "-b", "upstream"]);
+    person_edit(
+        &project,
+        "src/tls.py",
+        "check_hostname = False",
+        "check_hostname = True",
+    );
+    git(
+        &project,
+        &["commit", "-q", "-am", "upstream: verify host names"],
+    );
+    git(&project, &["checkout", "-q", "-"]);
+    project.at(T0 + 60);
+    agent_edit(
+        &project,
+        session,
+        "src/tls.py",
+        "import ssl\n",
+        "import ssl\nimport certifi\n",
+    );
+    git(&project, &["stash", "-q"]);
+    git(&project, &["merge", "-q", "--ff-only", "upstream"]);
+    git(&project, &["stash", "pop", "-q"]);
+    // The person corrects the agent's other line by hand (after their own commit of it).
+    person_edit(&project, "src/net.py", "RETRIES = 0", "RETRIES = 3");
+    project.at(T0 + 120);
+    let stopped = stop(&project, session);
+    let pool = candidates(&project);
+    assert_eq!(
+        pool.len(),
+        1,
+        "only the person's own correction: {pool:?} {stopped:?}"
+    );
+    assert_eq!(pool[0]["learned_from"][0]["file"], "src/net.py");
+    assert!(
+        refused(&project)
+            .iter()
+            .any(|r| r["kind"] == "not-a-correction"
+                && r["reason"].as_str().unwrap().contains("HEAD moved")),
+        "{:?}",
+        refused(&project)
+    );
+}

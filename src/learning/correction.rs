@@ -26,6 +26,8 @@ pub(crate) struct Correction {
     /// How many lines the whole change touched, and how many lines the file had before it.
     pub(crate) changed_lines: usize,
     pub(crate) total_lines: usize,
+    /// git's log of HEAD's moves when car last saw the file (to tell what git brought).
+    pub(crate) head_log: Option<u64>,
 }
 
 /// The corrections in one change someone else made.
@@ -49,6 +51,7 @@ pub(crate) fn corrections(changed: &ChangedByOthers) -> Vec<Correction> {
             at: changed.at,
             changed_lines: changed_count,
             total_lines,
+            head_log: changed.head_log,
         })
         .collect()
 }
@@ -64,6 +67,7 @@ mod tests {
             previous: previous.into(),
             content: content.into(),
             agent_lines: agent_lines.iter().map(|line| line.to_string()).collect(),
+            head_log: None,
             at: 1,
         }
     }

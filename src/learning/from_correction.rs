@@ -79,7 +79,40 @@ fn why_not(scope: &LessonScope<'_>, correction: &Correction) -> Option<NotACorre
     if scope.project.head_version(file).as_deref() == Some(correction.content.as_str()) {
         return Some(NotACorrection::Committed);
     }
+    if let Some((from, to)) = git_brought(scope, correction) {
+        return Some(NotACorrection::CameWithGit {
+            file: file.clone(),
+            from,
+            to,
+        });
+    }
     None
+}
+
+/// The move of HEAD since car last saw the file, when that move brought the corrected line: the
+/// diff between the commits HEAD moved from and to adds it to this file. `None` when HEAD did
+/// not move, its moves are not logged, or the move did not bring that line (the person's own
+/// commit of the agent's work brings the agent's line, not the person's).
+fn git_brought(scope: &LessonScope<'_>, correction: &Correction) -> Option<(String, String)> {
+    let checkout = scope.project.checkout();
+    let (from, to) = crate::git::head_moves_since(checkout, correction.head_log?)?;
+    let args = [
+        "diff",
+        "--no-color",
+        "-U0",
+        &from,
+        &to,
+        "--",
+        &correction.file,
+    ];
+    let output = crate::git::run(checkout, &args, crate::git::Wait::Hook).ok()?;
+    let new_line = correction.change.new.trim();
+    let brought = output.stdout.lines().any(|line| {
+        line.strip_prefix('+')
+            .is_some_and(|added| !added.starts_with("++") && added.trim() == new_line)
+    });
+    let short = |commit: &str| commit.chars().take(10).collect::<String>();
+    (brought && output.success()).then(|| (short(&from), short(&to)))
 }
 
 /// Turns corrections into candidates and lessons. A correction that removed the line names no
@@ -150,6 +183,7 @@ mod tests {
             at: 0,
             changed_lines: 1,
             total_lines: 4,
+            head_log: None,
         };
         assert_eq!(
             correction.lesson_text(),

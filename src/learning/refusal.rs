@@ -119,6 +119,16 @@ pub(crate) enum NotACorrection {
     /// The file is back to its committed version: a checkout, reset, stash or pull brought it.
     #[error("the file now equals its committed version: a git operation brought the change")]
     Committed,
+    /// HEAD moved since the agent wrote (a merge, pull, rebase or checkout) and brought a change
+    /// to the file: git's, not a person's.
+    #[error(
+        "git's HEAD moved from {from} to {to} since the agent wrote it (a merge, pull, rebase or checkout) and brought a change to {file}: git's, not a person's"
+    )]
+    CameWithGit {
+        file: String,
+        from: String,
+        to: String,
+    },
     /// Git ignores the file: build output, rewritten by whatever builds it.
     #[error("{0} is ignored by git: build output, rewritten by what builds it, not a person")]
     Ignored(String),

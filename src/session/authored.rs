@@ -52,6 +52,8 @@ pub(crate) struct ChangedByOthers {
     pub(crate) content: String,
     /// The lines (trimmed) the agent's edit tools added within the correction window.
     pub(crate) agent_lines: Vec<String>,
+    /// git's log of HEAD's moves when car last saw the file, if HEAD is logged.
+    pub(crate) head_log: Option<u64>,
     /// When the change was seen.
     pub(crate) at: i64,
 }
@@ -201,6 +203,10 @@ struct FileRecord {
     /// The versions the agent produced (edit tools or its shell commands).
     #[serde(default)]
     agent_versions: Vec<String>,
+    /// git's log of HEAD's moves when car last saw the file ([`crate::git::head_log_mark`]), to
+    /// tell a change git brought (a merge, pull, rebase, checkout) from a person's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    head_log: Option<u64>,
 }
 
 impl FileRecord {
@@ -244,6 +250,8 @@ impl FileRecord {
 pub(crate) struct Authored {
     dir: PathBuf,
     session: String,
+    /// The checkout, whose git HEAD log marks what git brought.
+    checkout: PathBuf,
 }
 
 impl Authored {
@@ -251,6 +259,7 @@ impl Authored {
         Authored {
             dir: project.client_dir(session).join(names::AUTHORED_DIR),
             session: session.to_string(),
+            checkout: project.checkout().to_path_buf(),
         }
     }
 
@@ -332,6 +341,7 @@ impl Authored {
             previous: record.content.clone(),
             content: content.to_string(),
             agent_lines,
+            head_log: record.head_log,
             at: now,
         })
     }
@@ -369,6 +379,7 @@ impl Authored {
             self.store_version(&mut record, before, false);
         }
         record.advance(&edit.content, now);
+        record.head_log = crate::git::head_log_mark(&self.checkout);
         record.add_lines(edit, now);
         self.store_hashed(&mut record, &edit.content, hash.to_string(), true);
         self.save(&record)?;
@@ -401,6 +412,7 @@ impl Authored {
                         && run.touched(&record.file, modified(&path), ran_from) =>
                 {
                     record.advance(&content, now);
+                    record.head_log = crate::git::head_log_mark(&self.checkout);
                     self.store_version(&mut record, &content, true);
                     self.save(&record)?;
                 }
@@ -447,6 +459,7 @@ impl Authored {
                 let other = Authored {
                     dir,
                     session: String::new(),
+                    checkout: PathBuf::new(),
                 };
                 let record = other.load(file)?;
                 let ours = record.content == content
@@ -486,6 +499,7 @@ impl Authored {
             }
             corrections.extend(self.changed_by_others(&record, &content, now));
             record.advance(&content, now);
+            record.head_log = crate::git::head_log_mark(&self.checkout);
             self.store_version(&mut record, &content, false);
             self.save(&record)?;
         }
