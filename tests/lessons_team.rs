@@ -472,15 +472,17 @@ fn lessons_diff_shows_what_a_branch_learned_lost_and_reweighted() {
     // Default REV: where this branch left main.
     let run = project.run(&["lessons", "diff"]);
     assert_eq!(run.code, 0, "{run:?}");
+    // A lesson a person added (`car lessons add`) is "added", not "learned": only a lesson car
+    // learned from the project's own mistakes is.
     assert!(
         run.stdout
-            .contains("1 learned, 0 lost, 0 retired, 1 reweighted, 0 changed"),
+            .contains("0 learned, 1 added, 0 lost, 0 retired, 1 reweighted, 0 changed"),
         "{}",
         run.stdout
     );
     assert!(
         run.stdout
-            .contains(&format!("learned     {learned}  weight 2")),
+            .contains(&format!("added       {learned}  weight 2")),
         "{}",
         run.stdout
     );
@@ -498,7 +500,8 @@ fn lessons_diff_shows_what_a_branch_learned_lost_and_reweighted() {
     let json = project.run(&["lessons", "diff", "main", "--json"]);
     assert_eq!(json.code, 0, "{json:?}");
     let diff: Value = serde_json::from_str(&json.stdout).unwrap();
-    assert_eq!(diff["learned"][0]["id"], learned.as_str());
+    assert_eq!(diff["learned"], json!([]));
+    assert_eq!(diff["added"][0]["id"], learned.as_str());
     assert_eq!(
         diff["reweighted"][0]["weight"],
         json!({"before": 4, "after": 5})

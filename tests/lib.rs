@@ -32,6 +32,7 @@ mod lessons_commands;
 mod lessons_hook;
 mod lessons_outcomes;
 mod lessons_rules;
+mod lessons_sources;
 mod lessons_team;
 mod migrate;
 mod new_file_slips;

@@ -213,7 +213,11 @@ fn a_heavy_lesson_stops_the_write_and_a_light_one_waits_for_the_edit() {
         "load.py",
         "import yaml\n\ndata = yaml.load(text)\n",
     ));
-    assert!(reason.contains("repeats a mistake car learned"), "{reason}");
+    // Both lessons were added by a person: the deny does not claim car learned them.
+    assert!(
+        reason.contains("repeats what a lesson of this project warns about"),
+        "{reason}"
+    );
     assert!(
         reason.contains("lesson (weight 6): Use yaml.safe_load"),
         "{reason}"

@@ -418,6 +418,12 @@ fn lesson_from_args(args: &LessonAddArgs, clock: Clock) -> Result<Lesson, Error>
         examples,
         whole_identifiers: !args.substring,
         code_only: !args.in_comments,
+        extra: [(
+            crate::lessons::provenance::SOURCE_FIELD.to_string(),
+            json!(crate::lessons::provenance::Source::Added.as_str()),
+        )]
+        .into_iter()
+        .collect(),
         ..RawLesson::default()
     };
     let lesson = Lesson::from_raw(raw).map_err(|problem| Error::Usage(problem.to_string()))?;

@@ -49,8 +49,8 @@ pub(crate) fn run(project: &Project, as_json: bool, refused: bool) -> Result<Out
                 .unwrap_or_else(|| "?".into()),
             candidate.lesson
         ));
-        if let Some(from) = provenance::describe(&candidate.extra) {
-            text.push_str(&format!("    learned from {from}\n"));
+        if let Some(seen) = provenance::describe_candidate(&candidate.extra) {
+            text.push_str(&format!("    seen as {seen}\n"));
         }
         if let Some(reason) = candidate
             .extra

@@ -117,18 +117,23 @@ fn render(commit: &str, described: &str, diff: &LibraryDiff) -> String {
     if diff.is_empty() {
         return format!("no lesson learned, lost or changed {since}\n");
     }
+    let (learned, added) = learned_and_added(&diff.learned);
     let mut text = format!(
-        "lessons {since}: {} learned, {} lost, {} retired, {} reweighted, {} changed\n",
-        diff.learned.len(),
+        "lessons {since}: {} learned, {} added, {} lost, {} retired, {} reweighted, {} changed\n",
+        learned.len(),
+        added.len(),
         diff.lost.len(),
         diff.retired.len(),
         diff.reweighted.len(),
         diff.changed.len()
     );
+    let lost: Vec<&Lesson> = diff.lost.iter().collect();
+    let retired: Vec<&Lesson> = diff.retired.iter().collect();
     for (label, lessons) in [
-        ("learned", &diff.learned),
-        ("lost", &diff.lost),
-        ("retired", &diff.retired),
+        ("learned", &learned),
+        ("added", &added),
+        ("lost", &lost),
+        ("retired", &retired),
     ] {
         for lesson in lessons {
             text.push_str(&lesson_line(label, lesson));
@@ -146,6 +151,13 @@ fn render(commit: &str, described: &str, diff: &LibraryDiff) -> String {
         }
     }
     text
+}
+
+/// The new lessons car learned, and those a person added (by hand, imported, starter): a new
+/// lesson is "learned" only when its source says car learned it.
+fn learned_and_added(new: &[Lesson]) -> (Vec<&Lesson>, Vec<&Lesson>) {
+    new.iter()
+        .partition(|lesson| crate::lessons::provenance::Source::learned(&lesson.extra))
 }
 
 fn lesson_line(label: &str, lesson: &Lesson) -> String {
@@ -179,12 +191,15 @@ fn reweighted_line(moved: &Reweighted) -> String {
 }
 
 fn to_json(commit: &str, described: &str, diff: &LibraryDiff) -> Value {
-    let lessons = |lessons: &[Lesson]| -> Vec<Value> {
+    let lessons = |lessons: &[&Lesson]| -> Vec<Value> {
         lessons
             .iter()
             .map(|lesson| summary(lesson, "project"))
             .collect()
     };
+    let (learned, added) = learned_and_added(&diff.learned);
+    let lost: Vec<&Lesson> = diff.lost.iter().collect();
+    let retired: Vec<&Lesson> = diff.retired.iter().collect();
     let pair = |(before, after): (u64, u64)| json!({"before": before, "after": after});
     let reweighted: Vec<Value> = diff
         .reweighted
@@ -203,9 +218,10 @@ fn to_json(commit: &str, described: &str, diff: &LibraryDiff) -> Value {
     json!({
         "base": commit,
         "base_described": described,
-        "learned": lessons(&diff.learned),
-        "lost": lessons(&diff.lost),
-        "retired": lessons(&diff.retired),
+        "learned": lessons(&learned),
+        "added": lessons(&added),
+        "lost": lessons(&lost),
+        "retired": lessons(&retired),
         "reweighted": reweighted,
         "changed": changed,
     })

@@ -219,8 +219,16 @@ fn reason(stopped: &[Stop], prevent_weight: u32) -> String {
         if !text.is_empty() {
             text.push('\n');
         }
+        // Say truly where the lessons came from: learned here, or put there by a person.
+        let what = if lessons.iter().all(|warning| warning.origin.is_some()) {
+            "a mistake car learned in this project"
+        } else if lessons.iter().all(|warning| warning.origin.is_none()) {
+            "what a lesson of this project warns about"
+        } else {
+            "mistakes car learned or this project's lessons warn about"
+        };
         text.push_str(&format!(
-            "car: this edit was not made: it repeats a mistake car learned in this project (lessons of weight {prevent_weight} or more stop an edit); write it the way the lesson says and try again:\n"
+            "car: this edit was not made: it repeats {what} (lessons of weight {prevent_weight} or more stop an edit); write it the way the lesson says and try again:\n"
         ));
         for warning in lessons
             .iter()

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::lessons::LessonsError;
 use crate::lessons::cache::Stamp;
 use crate::lessons::model::Lesson;
+use crate::lessons::provenance::Source;
 use crate::scope::{Scope, ScopeSet};
 
 /// The briefing's size bound.
@@ -35,15 +36,33 @@ const CACHED_ROWS: usize = 400;
 /// The cache's size bound when read.
 const MAX_CACHE_BYTES: u64 = 1024 * 1024;
 
-const HEADER: &str = "car: lessons for this project's code, heaviest first (from mistakes made \
-                      here, reviews and car's starter set). Keep them in mind; each names the \
-                      code that sets it off:";
-
-/// One ranked lesson: its scope and its line in the briefing.
+/// One ranked lesson: its scope, its line in the briefing and where it came from (the source
+/// field as stored; `None` for a lesson written by hand in an older file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Row {
     pub(crate) scope: String,
     pub(crate) line: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) source: Option<String>,
+}
+
+/// The briefing's first line, saying truly where the listed lessons came from.
+fn header(sources: &[Option<Source>]) -> String {
+    let mut origins: Vec<&str> = Vec::new();
+    for source in sources {
+        let words = source.map_or("lessons written by hand", Source::origin_words);
+        if !origins.contains(&words) {
+            origins.push(words);
+        }
+    }
+    let from = match origins.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "this project".to_string(),
+    };
+    format!(
+        "car: lessons for this project's code, heaviest first (from {from}). Keep them in mind; each names the code that sets it off:"
+    )
 }
 
 /// The cache file: the rows and what they were ranked from.
@@ -120,6 +139,7 @@ fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> Vec<Row> {
         .map(|lesson| Row {
             scope: lesson.scope.as_str().to_string(),
             line: line_of(lesson),
+            source: Source::of(&lesson.extra).map(|source| source.as_str().to_string()),
         })
         .collect()
 }
@@ -128,20 +148,22 @@ fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> Vec<Row> {
 /// whole lines up to [`MAX_BYTES`].
 fn render(rows: &[Row], files: Option<&[String]>) -> Option<String> {
     let applies = scopes_that_apply(rows, files);
-    let mut text = String::from(HEADER);
-    let mut listed = 0;
+    // The header's words are at most a line; the lines below it keep to the bound with it.
+    let room = MAX_BYTES.saturating_sub(header(&[]).len() + 120);
+    let mut lines = String::new();
+    let mut sources = Vec::new();
     for row in rows {
         if !applies.get(&row.scope).copied().unwrap_or(false) {
             continue;
         }
-        if text.len() + 1 + row.line.len() > MAX_BYTES {
+        if lines.len() + 1 + row.line.len() > room {
             break;
         }
-        text.push('\n');
-        text.push_str(&row.line);
-        listed += 1;
+        lines.push('\n');
+        lines.push_str(&row.line);
+        sources.push(row.source.as_deref().and_then(Source::parse));
     }
-    (listed > 0).then_some(text)
+    (!sources.is_empty()).then(|| format!("{}{lines}", header(&sources)))
 }
 
 /// Each distinct scope of `rows`: does it cover one of `files`?

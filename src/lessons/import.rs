@@ -57,7 +57,15 @@ pub(crate) fn import_file(target: &Path, source: &Path) -> Result<Imported, Less
                 imported.skipped += 1;
                 continue;
             }
-            file.entries.push(Entry::Valid(lesson.clone()));
+            let mut lesson = lesson.clone();
+            // Where it came from, unless the file says (a learned lesson keeps its source).
+            lesson
+                .extra
+                .entry(crate::lessons::provenance::SOURCE_FIELD)
+                .or_insert_with(|| {
+                    serde_json::json!(crate::lessons::provenance::Source::Imported.as_str())
+                });
+            file.entries.push(Entry::Valid(lesson));
             imported.added += 1;
         }
         Ok((imported, imported.added > 0))

@@ -18,7 +18,8 @@ pub(crate) const EVIDENCE_FIELD: &str = "learned_from";
 /// learned (`{"count": N, "places": [{"file", "line", "text"}]}`).
 pub(crate) const KNOWN_INSTANCES_FIELD: &str = "known_instances";
 
-/// What taught a lesson.
+/// Where a lesson came from: learned from a signal, or put there by a person or by car's
+/// starter set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
     /// A validator error seen twice.
@@ -27,6 +28,12 @@ pub(crate) enum Source {
     Review,
     /// A value the agent wrote that the person changed.
     Reversal,
+    /// `car lessons add`: a person wrote it.
+    Added,
+    /// `car lessons import`: from another lessons file.
+    Imported,
+    /// car's starter set (`car install --starter-lessons`).
+    Starter,
 }
 
 impl Source {
@@ -35,6 +42,9 @@ impl Source {
             Source::Validator => "validator",
             Source::Review => "review",
             Source::Reversal => "reversal",
+            Source::Added => "added",
+            Source::Imported => "imported",
+            Source::Starter => "starter",
         }
     }
 
@@ -44,8 +54,34 @@ impl Source {
             "validator" | "learned" => Some(Source::Validator),
             "review" => Some(Source::Review),
             "reversal" => Some(Source::Reversal),
+            "added" => Some(Source::Added),
+            "imported" => Some(Source::Imported),
+            "starter" => Some(Source::Starter),
             _ => None,
         }
+    }
+
+    /// Whether car learned it from what happened in the project.
+    pub(crate) fn is_learned(self) -> bool {
+        matches!(self, Source::Validator | Source::Review | Source::Reversal)
+    }
+
+    /// How a text names lessons of this source, in a list of where lessons came from.
+    pub(crate) fn origin_words(self) -> &'static str {
+        match self {
+            Source::Validator => "mistakes made here",
+            Source::Review => "fixed review findings",
+            Source::Reversal => "people's corrections",
+            Source::Added => "lessons people added",
+            Source::Imported => "imported lessons",
+            Source::Starter => "car's starter set",
+        }
+    }
+
+    /// Whether a lesson's stored fields say car learned it (a lesson with no source was written
+    /// by hand or imported by an older car).
+    pub(crate) fn learned(extra: &Map<String, Value>) -> bool {
+        Source::of(extra).is_some_and(Source::is_learned)
     }
 
     /// The source stored in a lesson's or candidate's unknown fields.
@@ -125,9 +161,19 @@ fn short_session(session: &str) -> String {
     }
 }
 
-/// Where a lesson came from, in one line; `None` for a lesson written by hand.
+/// Where a learned lesson came from, in one line; `None` for a lesson a person added or
+/// imported, or car's starter set (see [`Source::origin_words`]).
 pub(crate) fn describe(extra: &Map<String, Value>) -> Option<String> {
-    let source = Source::of(extra)?;
+    describe_seen(extra, "a repeated checker error")
+}
+
+/// Where a candidate was seen, in one line (a candidate is no repeated error yet).
+pub(crate) fn describe_candidate(extra: &Map<String, Value>) -> Option<String> {
+    describe_seen(extra, "a checker error")
+}
+
+fn describe_seen(extra: &Map<String, Value>, checker_error: &str) -> Option<String> {
+    let source = Source::of(extra).filter(|source| source.is_learned())?;
     let evidence = Evidence::all_of(extra);
     if source == Source::Validator {
         let validator = extra
@@ -137,10 +183,10 @@ pub(crate) fn describe(extra: &Map<String, Value>) -> Option<String> {
             .unwrap_or_default();
         return Some(match evidence.first() {
             Some(first) => format!(
-                "a repeated checker error{validator}, fixed in {}:{}",
+                "{checker_error}{validator}, fixed in {}:{}",
                 first.file, first.line
             ),
-            None => format!("a repeated validator error{validator}"),
+            None => format!("{checker_error}{validator}"),
         });
     }
     let first = evidence.first()?;
@@ -165,7 +211,7 @@ mod tests {
         assert_eq!(describe(&extra(json!({}))), None, "written by hand");
         assert_eq!(
             describe(&extra(json!({"source": "learned", "validator": "json"}))).unwrap(),
-            "a repeated validator error [json]"
+            "a repeated checker error [json]"
         );
         let review = extra(json!({"source": "review", "learned_from": [
             {"session": "3f1c2a9e-8d7b-4c1e", "file": "src/a.py", "line": 4, "review": "R3",

@@ -35,11 +35,9 @@ pub(crate) enum Origin {
 
 impl Origin {
     fn of(lesson: &Lesson) -> Origin {
-        if let Some(source) = Source::of(&lesson.extra) {
-            return Origin::Learned(source);
-        }
-        match lesson.extra.get(provenance::SOURCE_FIELD) {
-            Some(value) if value == "starter" => Origin::Starter,
+        match Source::of(&lesson.extra) {
+            Some(source) if source.is_learned() => Origin::Learned(source),
+            Some(Source::Starter) => Origin::Starter,
             _ => Origin::ByHand,
         }
     }
@@ -49,6 +47,9 @@ impl Origin {
             Origin::Learned(Source::Validator) => "validator error",
             Origin::Learned(Source::Review) => "review finding",
             Origin::Learned(Source::Reversal) => "a person's correction",
+            Origin::Learned(Source::Added | Source::Imported | Source::Starter) => {
+                "by hand or imported"
+            }
             Origin::Starter => "starter",
             Origin::ByHand => "by hand or imported",
         }
