@@ -241,6 +241,7 @@ mod tests {
         Row {
             scope: scope.into(),
             line: line.into(),
+            source: None,
         }
     }
 
@@ -268,6 +269,19 @@ mod tests {
         assert!(
             render(&rows[..1], None).is_some(),
             "no file list: every scope counts"
+        );
+    }
+
+    #[test]
+    fn the_header_names_where_the_listed_lessons_came_from() {
+        assert!(
+            header(&[Some(Source::Review), Some(Source::Validator)])
+                .contains("(from fixed review findings and mistakes made here)")
+        );
+        assert!(header(&[None]).contains("(from lessons written by hand)"));
+        assert!(
+            header(&[Some(Source::Starter), Some(Source::Starter)])
+                .contains("(from car's starter set)")
         );
     }
 }
