@@ -73,9 +73,13 @@ fn the_reviewer_proposes_from_evidence_and_only_precise_rules_survive() {
          "replaces": shells},
         {"triggers": ["regex:\\w+\\("], "lesson": "careful with calls", "replaces": shells},
         {"triggers": ["regex:spawn\\("], "lesson": "no spawn", "replaces": ["candidate:shell: true"]},
-        {"triggers": ["regex:\\bexec\\(script"], "lesson": "no exec", "replaces": ["candidate:exec(script"]},
-        {"triggers": ["shell: true"], "lesson": "too narrow", "replaces": shells}
+        {"triggers": ["regex:\\bexec\\(script"], "lesson": "no exec of a script", "replaces": ["candidate:exec(script"]},
+        {"triggers": ["regex:\\bexecSync\\("], "lesson": "no execSync at all", "replaces": ["candidate:execSync(cmd"]},
+        {"triggers": ["shell: true"], "lesson": "too narrow", "replaces": shells},
+        {"triggers": ["regex:shell: (?:true|'[^']+')"], "lesson": "Check before editing.", "replaces": shells}
     ]});
+    // Correct code the project holds: an execSync of a fixed command.
+    project.write("src/cleanup.ts", "execSync(cleanupCommand);\n");
     let fakes = FakeClis::new();
     std::fs::write(fakes.path("answer.txt"), answer.to_string()).unwrap();
     set_settings(
@@ -88,11 +92,13 @@ fn the_reviewer_proposes_from_evidence_and_only_precise_rules_survive() {
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["scopes"], json!(["*.ts"]));
     let kept = report["proposals"].as_array().unwrap();
-    assert_eq!(kept.len(), 1, "{report:#}");
+    assert_eq!(kept.len(), 2, "{report:#}");
     assert_eq!(
         kept[0]["triggers"],
         json!(["regex:shell: (?:true|'[^']+')"])
     );
+    // The committed `exec(script)` is a copy of the candidate's mistake: evidence, not a refusal.
+    assert_eq!(kept[1]["triggers"], json!(["regex:\\bexec\\(script"]));
     let reasons: Vec<&str> = report["discarded"]
         .as_array()
         .unwrap()
@@ -105,13 +111,14 @@ fn the_reviewer_proposes_from_evidence_and_only_precise_rules_survive() {
         "{reasons:?}"
     );
     assert!(
-        reasons[2].contains("fires on src/legacy.ts:2, a file of the project"),
+        reasons[2].contains("fires on src/cleanup.ts:1, a file of the project"),
         "{reasons:?}"
     );
     assert!(
         reasons[3].contains("does not match \"spawn(cmd, { shell: 'bash' })\""),
         "{reasons:?}"
     );
+    assert!(reasons[4].contains("is generic advice"), "{reasons:?}");
     let asked = fakes.stdin("reviewer");
     assert!(asked.contains("Propose ONE more general rule"), "{asked}");
     assert!(
@@ -129,4 +136,59 @@ fn the_reviewer_proposes_from_evidence_and_only_precise_rules_survive() {
         "{manual:?}"
     );
     assert!(manual.stdout.contains("no proposals"), "{manual:?}");
+}
+
+/// Issue "The gate and the lesson commands tell the truth", item 4: five hand-added
+/// `DankeTheme.*` lessons without examples made the deterministic path propose
+/// `DankeTheme\.\w+Text`, which fires on any valid use the project does not hold yet, and a
+/// reviewer's proposal saying only "Check before editing." was kept. Proposals are verified as
+/// learned lessons are: nothing to check against is a discard, and so is generic advice.
+#[test]
+fn distill_keeps_only_what_it_can_verify_and_what_says_something() {
+    let project = TestProject::new();
+    project.write("ios/Card.swift", "let color = 0\n");
+    project.commit_all();
+    for name in ["secondary", "primary", "tertiary", "accent", "muted"] {
+        let run = project.run(&[
+            "lessons",
+            "add",
+            "--scope",
+            "*.swift",
+            "--trigger",
+            &format!("DankeTheme.{name}Text"),
+            "--lesson",
+            &format!("DankeTheme.{name}Text does not exist"),
+        ]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+    let answer = json!({"proposals": [
+        {"triggers": ["regex:DankeTheme\\.(?:secondary|primary|tertiary|accent|muted)Text"],
+         "lesson": "Check before editing.", "replaces": []}
+    ]});
+    let fakes = FakeClis::new();
+    std::fs::write(fakes.path("answer.txt"), answer.to_string()).unwrap();
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "command", "reviewerCommand": [fakes.path("reviewer")]}),
+    );
+    let run = project.run(&["lessons", "distill", "--dry-run", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["proposals"], json!([]), "{report:#}");
+    let reasons: Vec<&str> = report["discarded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["reason"].as_str().unwrap())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("nothing to check it against")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("is generic advice")),
+        "{reasons:?}"
+    );
 }

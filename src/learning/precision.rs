@@ -320,6 +320,124 @@ pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Words of advice that say nothing about what to do differently ("Check before editing.",
+/// "Be careful with this code."), compared case-insensitively.
+const ADVICE_WORDS: &[&str] = &[
+    "check",
+    "checks",
+    "checking",
+    "verify",
+    "confirm",
+    "careful",
+    "carefully",
+    "sure",
+    "make",
+    "ensure",
+    "before",
+    "after",
+    "editing",
+    "edit",
+    "edits",
+    "changing",
+    "change",
+    "changes",
+    "writing",
+    "write",
+    "code",
+    "this",
+    "that",
+    "these",
+    "those",
+    "with",
+    "first",
+    "always",
+    "never",
+    "double",
+    "test",
+    "tests",
+    "testing",
+    "review",
+    "grep",
+    "look",
+    "think",
+    "again",
+    "please",
+    "works",
+    "work",
+    "correct",
+    "correctly",
+    "properly",
+    "right",
+    "thing",
+    "things",
+    "everything",
+    "anything",
+    "the",
+    "and",
+    "for",
+    "you",
+    "your",
+    "are",
+    "was",
+    "not",
+    "all",
+    "any",
+    "when",
+    "what",
+    "then",
+    "also",
+    "more",
+    "less",
+    "good",
+    "bad",
+    "better",
+    "best",
+    "practice",
+    "practices",
+    "avoid",
+    "mistakes",
+    "mistake",
+    "errors",
+    "error",
+    "bugs",
+    "bug",
+    "issue",
+    "issues",
+    "attention",
+    "pay",
+    "take",
+    "time",
+    "here",
+    "there",
+    "things",
+];
+
+/// Whether a lesson's text is generic advice ("Check before editing.", "Be careful with this
+/// code; grep first."): no code (backticks, a name written like code, a quoted value) and no
+/// word beyond the words of advice. Seed 003: such a rule is discarded.
+pub(crate) fn is_generic_advice(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c: char| ",;:!?.\"'()[]{}".contains(c)))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let is_code = |word: &&str| {
+        let inner_capital = word.chars().next().is_some_and(char::is_lowercase)
+            && word.chars().skip(1).any(char::is_uppercase);
+        (word.contains(['.', '_', '(', '=']) && word.chars().any(char::is_alphabetic))
+            || word.contains("::")
+            || inner_capital
+    };
+    let says_something = |word: &&str| {
+        word.chars().count() >= 3 && !ADVICE_WORDS.contains(&word.to_lowercase().as_str())
+    };
+    let concrete = text.contains('`')
+        || text.matches('"').count() >= 2
+        || words.iter().any(is_code)
+        || words.iter().any(says_something);
+    !concrete
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,6 +453,27 @@ mod tests {
         assert!(matches!(check("),;},"), Err(Refusal::NoWord(_))));
         assert!(check("requests2").is_ok());
         assert!(check("DankeTheme.secondaryText").is_ok());
+    }
+
+    #[test]
+    fn generic_advice_names_nothing_concrete() {
+        for text in [
+            "Check before editing.",
+            "Be careful with this code; grep first.",
+            "Make sure it works.",
+        ] {
+            assert!(is_generic_advice(text), "{text}");
+        }
+        for text in [
+            "Theme names are textX",
+            "Use `yaml.safe_load`.",
+            "os.system runs a shell",
+            "The property is text_secondary",
+            "Write \"utf-8\", not \"latin1\"",
+            "spawn programs with an argument list",
+        ] {
+            assert!(!is_generic_advice(text), "{text}");
+        }
     }
 
     #[test]

@@ -60,6 +60,17 @@ pub(crate) struct KnownInstance {
     pub(crate) text: String,
 }
 
+/// A line of the project's code a lesson fires on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ProjectMatch {
+    pub(crate) file: String,
+    /// 1-based.
+    pub(crate) line: usize,
+    pub(crate) text: String,
+    /// Where the trigger matched within the line.
+    pub(crate) range: Range<usize>,
+}
+
 /// What the check found: the places that are instances of the mistake (at most
 /// [`MAX_INSTANCES_KEPT`]) and how many there are.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -127,49 +138,38 @@ impl<'a> ProjectCode<'a> {
             return Ok(Verified::default());
         }
         let trigger = display_trigger(lesson);
-        let files = candidate_files(checkout, lesson).map_err(|why| Refusal::Unchecked {
-            trigger: trigger.clone(),
-            why,
-        })?;
         let shapes: Vec<Vec<String>> = examples
             .iter()
             .filter_map(|example| right_part_of(lesson, example.bad))
             .collect();
         let mut verified = Verified::default();
-        for file in files {
-            let Some(content) = self.content(&file) else {
+        for found in self.matches(lesson)? {
+            let is_sighting = sightings
+                .iter()
+                .any(|(seen_in, bad)| *seen_in == found.file && found.text.trim() == bad.trim());
+            if is_sighting {
                 continue;
+            }
+            let is_instance = match rule {
+                Rule::Subject | Rule::Unless => true,
+                Rule::Replaced => shapes.contains(&right_part(&found.text, found.range.clone())),
             };
-            for (line, range) in matches_in(lesson, &file, &content) {
-                let Some(text) = content.lines().nth(line - 1) else {
-                    continue;
-                };
-                let is_sighting = sightings
-                    .iter()
-                    .any(|(seen_in, bad)| *seen_in == file && text.trim() == bad.trim());
-                if is_sighting || is_definition(&text[..range.start]) {
-                    continue;
-                }
-                let is_instance = match rule {
-                    Rule::Subject | Rule::Unless => true,
-                    Rule::Replaced => shapes.contains(&right_part(text, range)),
-                };
-                if !is_instance {
-                    return Err(Refusal::FiresOnCorrectCode {
-                        trigger,
-                        file,
-                        line,
-                        text: crate::text::shorten(text.trim(), 120),
-                    });
-                }
-                verified.total += 1;
-                if verified.instances.len() < MAX_INSTANCES_KEPT {
-                    verified.instances.push(KnownInstance {
-                        file: file.clone(),
-                        line,
-                        text: crate::text::shorten(text.trim(), 120),
-                    });
-                }
+            let text = crate::text::shorten(found.text.trim(), 120);
+            if !is_instance {
+                return Err(Refusal::FiresOnCorrectCode {
+                    trigger,
+                    file: found.file,
+                    line: found.line,
+                    text,
+                });
+            }
+            verified.total += 1;
+            if verified.instances.len() < MAX_INSTANCES_KEPT {
+                verified.instances.push(KnownInstance {
+                    file: found.file,
+                    line: found.line,
+                    text,
+                });
             }
         }
         if verified.total > ESTABLISHED {
@@ -181,12 +181,49 @@ impl<'a> ProjectCode<'a> {
         Ok(verified)
     }
 
+    /// Every line of the project's code the lesson fires on, as the lesson matches (code only,
+    /// whole identifiers, its scope), a definition of the name excepted; the files found by
+    /// `git grep` for its required text (see the module docs). Outside git: none.
+    pub(crate) fn matches(&mut self, lesson: &Lesson) -> Result<Vec<ProjectMatch>, Refusal> {
+        let checkout = self.project.checkout();
+        if !git::is_checkout(checkout) {
+            return Ok(Vec::new());
+        }
+        let files = candidate_files(checkout, lesson).map_err(|why| Refusal::Unchecked {
+            trigger: display_trigger(lesson),
+            why,
+        })?;
+        let mut found = Vec::new();
+        for file in files {
+            let Some(content) = self.content(&file) else {
+                continue;
+            };
+            for (line, range) in matches_in(lesson, &file, &content) {
+                let Some(text) = content.lines().nth(line - 1) else {
+                    continue;
+                };
+                if is_definition(&text[..range.start]) {
+                    continue;
+                }
+                found.push(ProjectMatch {
+                    file: file.clone(),
+                    line,
+                    text: text.to_string(),
+                    range,
+                });
+            }
+        }
+        Ok(found)
+    }
+
     /// The file's text, read once (bounded); `None` when it cannot be read as text.
+    /// Read through the project's one reader: a link out of the project is never read (its
+    /// lines would be quoted as where a lesson fires).
     fn content(&mut self, file: &str) -> Option<String> {
-        let path = self.project.checkout().join(file);
+        let project = self.project;
         self.contents
             .entry(file.to_string())
-            .or_insert_with(|| crate::files::read_text_or_none(&path, MAX_FILE_BYTES))
+            .or_insert_with(|| project.read_inside(file, MAX_FILE_BYTES))
             .clone()
     }
 }

@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::learning::precision;
+use crate::learning::verification::{ProjectCode, ProjectMatch};
 use crate::lessons::keyword::required_literals;
-use crate::lessons::model::Lesson;
+use crate::lessons::model::{Lesson, Matching, RawLesson};
 use crate::lessons::store::{CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
 use crate::project::Project;
@@ -162,6 +163,11 @@ pub(crate) fn validate(proposal: &Proposal, lessons: &[&Lesson]) -> Result<(), D
         return Err(DiscardReason::NoTriggers);
     }
     check_not_generic(&triggers)?;
+    if precision::is_generic_advice(&proposal.lesson) {
+        return Err(DiscardReason::GenericAdvice {
+            text: proposal.lesson.clone(),
+        });
+    }
     if proposal.replaces.is_empty() {
         return Err(DiscardReason::ReplacesNothing);
     }
@@ -295,26 +301,51 @@ showing the deterministic proposals only"
         _ if scopes.is_empty() => "not asked: no scope has 5 or more lessons and candidates".into(),
         _ => ask_reviewer(project, settings, &scopes, &mut candidates),
     };
-    let mut files: BTreeMap<String, Option<Vec<(String, String)>>> = BTreeMap::new();
     let empty = evidence::ScopeEvidence::default();
+    let in_git = crate::git::is_checkout(project.checkout());
+    let mut code = ProjectCode::new(project);
     for proposal in candidates {
         let scope_evidence = scopes.get(&proposal.scope).unwrap_or(&empty);
-        let project_files = files
-            .entry(proposal.scope.clone())
-            .or_insert_with(|| evidence::project_files(project, &proposal.scope));
-        let checked = validate(&proposal, &scope_evidence.lessons)
-            .and_then(|()| evidence::check(&proposal, scope_evidence, project_files.as_deref()));
+        let checked = validate(&proposal, &scope_evidence.lessons).and_then(|()| {
+            let found = project_matches(&mut code, &proposal)?;
+            evidence::check(
+                &proposal,
+                scope_evidence,
+                in_git.then_some(found.as_slice()),
+            )
+        });
         match checked {
             Ok(()) => report.proposals.push(proposal),
             Err(reason) => report.discarded.push(Discarded { proposal, reason }),
         }
     }
-    if files.values().any(Option::is_none) {
+    if !in_git {
         report
             .notes
             .push("not a git repository: proposals were not tried on the project's files".into());
     }
     report
+}
+
+/// Every line of the project's code the proposal fires on, matched as the lesson it would be
+/// (code only, whole identifiers, its scope).
+fn project_matches(
+    code: &mut ProjectCode<'_>,
+    proposal: &Proposal,
+) -> Result<Vec<ProjectMatch>, DiscardReason> {
+    let raw = RawLesson {
+        scope: proposal.scope.clone(),
+        triggers: proposal.triggers.clone(),
+        lesson: proposal.lesson.clone(),
+        whole_identifiers: Matching::CODE.whole_identifiers,
+        code_only: Matching::CODE.code_only,
+        ..RawLesson::default()
+    };
+    let lesson = Lesson::from_raw(raw).map_err(|_| DiscardReason::NoTriggers)?;
+    code.matches(&lesson)
+        .map_err(|refusal| DiscardReason::Unchecked {
+            why: refusal.to_string(),
+        })
 }
 
 fn ask_reviewer(

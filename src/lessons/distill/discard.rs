@@ -41,6 +41,18 @@ pub(crate) enum DiscardReason {
     MissesBadExample { text: String, name: String },
     #[error("matches {text:?}, a fixed example of {scope}")]
     MatchesFixedExample { text: String, scope: String },
+    /// What it replaces carries no fixed example (`no_match`, a fix): nothing shows what correct
+    /// code looks like, so it cannot be verified as a learned lesson is.
+    #[error(
+        "nothing to check it against: what it replaces in {scope} has no fixed examples (`no_match`)"
+    )]
+    NothingToCheckAgainst { scope: String },
+    /// The project's files could not be searched.
+    #[error("{why}")]
+    Unchecked { why: String },
+    /// Its text is generic advice that names nothing concrete (seed 003: discarded).
+    #[error("its text {text:?} is generic advice: it names no code")]
+    GenericAdvice { text: String },
     /// It would fire on a line of the project's own files (`excerpt` is that line, shortened).
     #[error("fires on {path}:{line}, a file of the project (`{excerpt}`)")]
     FiresInProject {

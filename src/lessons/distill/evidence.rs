@@ -1,32 +1,31 @@
 //! Distill from evidence: the reviewer CLI is shown, per crowded scope, what the scope's lessons
 //! and candidates were learned from — the text as the agent wrote it (*bad*) and as it was fixed
-//! (*fixed*) — and asked for one general rule. A proposal (whatever its source) is kept only if
-//! it matches every bad example of what it replaces, none of the scope's fixed examples, and no
-//! file of the project in the scope (the files git lists: the project's own valid code).
+//! (*fixed*) — and asked for one general rule. A proposal (whatever its source) is verified as a
+//! learned lesson is (`learning::verification`): it must match every bad example of what it
+//! replaces and none of the scope's fixed examples — and there must be fixed examples to check it
+//! against —, and, matched as the lesson would match (code only, whole identifiers, its scope),
+//! fire on no line of the project's code that none of the lessons it replaces fires on (such a
+//! line is correct code; one they fire on is a known instance of their mistakes).
 //!
 //! Bad examples: a lesson's `examples.match` (learned lessons carry their evidence there), a
 //! candidate's `learned_from` lines, else its trigger. Fixed examples: `examples.no_match` and
 //! the evidence's fixed lines.
 //!
-//! Invariants: nothing is written; the project is read through `git ls-files` (bounded: at most
-//! 5,000 files of at most 512 KiB); outside git the project check is skipped and the report
-//! says so.
+//! Invariants: nothing is written; the project is searched the way learning searches it
+//! (`git grep` for the proposal's required text, bounded); outside git the project check is
+//! skipped and the report says so.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::learning::verification::ProjectMatch;
 use crate::lessons::distill::{DiscardReason, MIN_LESSONS_PER_SCOPE, Proposal};
+use crate::lessons::examples::fires;
 use crate::lessons::model::{Candidate, Lesson};
 use crate::lessons::provenance::Evidence;
 use crate::lessons::store::{CandidateFile, LessonFile};
 use crate::lessons::trigger::Trigger;
-use crate::project::Project;
-use crate::scope::Scope;
-
-/// Files of the project a proposal is tried on, at most, and their size limit.
-const MAX_PROJECT_FILES: usize = 5_000;
-const MAX_FILE_BYTES: u64 = 512 * 1024;
 
 /// How a proposal names a candidate it replaces (candidates have no id).
 pub(crate) fn candidate_name(candidate: &Candidate) -> String {
@@ -56,6 +55,20 @@ impl ScopeEvidence<'_> {
             bad.push(candidate.trigger.clone());
         }
         Some(bad)
+    }
+
+    /// Whether one of the lessons or candidates named in `replaces` fires on `line`: the
+    /// project's line is then a known instance of their mistake, not correct code.
+    fn replaced_fire_on(&self, replaces: &[String], line: &str) -> bool {
+        replaces.iter().any(|name| {
+            if let Some(lesson) = self.lessons.iter().find(|l| l.id == *name) {
+                return fires(lesson, line).unwrap_or(false);
+            }
+            self.candidates
+                .iter()
+                .find(|c| candidate_name(c) == *name)
+                .is_some_and(|candidate| line.contains(candidate.trigger.as_str()))
+        })
     }
 
     /// Every fixed example of the scope.
@@ -130,12 +143,12 @@ Answer with JSON only: {{\"proposals\": [{{\"triggers\": [...], \"lesson\": \"..
     )
 }
 
-/// The evidence rules for one proposal (see the module docs); `project_files` are the project's
-/// files in the scope, `(relative path, content)`, or `None` outside git.
+/// The evidence rules for one proposal (see the module docs); `project` is every line of the
+/// project's code the proposal fires on as a lesson, or `None` outside git.
 pub(crate) fn check(
     proposal: &Proposal,
     evidence: &ScopeEvidence<'_>,
-    project_files: Option<&[(String, String)]>,
+    project: Option<&[ProjectMatch]>,
 ) -> Result<(), DiscardReason> {
     let triggers: Vec<Trigger> = proposal
         .triggers
@@ -157,48 +170,30 @@ pub(crate) fn check(
             });
         }
     }
-    if let Some(text) = evidence.fixed().iter().find(|text| fires(text)) {
+    let fixed = evidence.fixed();
+    if fixed.is_empty() {
+        return Err(DiscardReason::NothingToCheckAgainst {
+            scope: proposal.scope.clone(),
+        });
+    }
+    if let Some(text) = fixed.iter().find(|text| fires(text)) {
         return Err(DiscardReason::MatchesFixedExample {
             text: text.to_string(),
             scope: proposal.scope.clone(),
         });
     }
-    for (path, content) in project_files.unwrap_or_default() {
-        if let Some((number, line)) = content.lines().enumerate().find(|(_, line)| fires(line)) {
-            return Err(DiscardReason::FiresInProject {
-                path: path.clone(),
-                line: number + 1,
-                excerpt: crate::text::shorten(line.trim(), 60),
-            });
-        }
+    let correct = project
+        .unwrap_or_default()
+        .iter()
+        .find(|found| !evidence.replaced_fire_on(&proposal.replaces, &found.text));
+    if let Some(found) = correct {
+        return Err(DiscardReason::FiresInProject {
+            path: found.file.clone(),
+            line: found.line,
+            excerpt: crate::text::shorten(found.text.trim(), 60),
+        });
     }
     Ok(())
-}
-
-/// The project's files in `scope` (what `git ls-files` lists, untracked ones not ignored
-/// included), with their content; `None` outside git.
-pub(crate) fn project_files(project: &Project, scope: &str) -> Option<Vec<(String, String)>> {
-    let scope = Scope::parse(scope).ok()?;
-    let root = project.checkout();
-    let wants = |path: &std::path::Path| {
-        path.strip_prefix(root)
-            .ok()
-            .map(|relative| relative.to_string_lossy().replace('\\', "/"))
-            .is_some_and(|relative| scope.matches(&relative))
-    };
-    let listed = crate::validate::walk::files_under(root, "", &wants).ok()?;
-    Some(
-        listed
-            .into_iter()
-            .take(MAX_PROJECT_FILES)
-            // Read through the project's one reader: a file that is a link out of the project
-            // is never read (its lines would be quoted as where a proposal fires).
-            .filter_map(|(relative, _)| {
-                let content = project.read_inside(&relative, MAX_FILE_BYTES)?;
-                Some((relative, content))
-            })
-            .collect(),
-    )
 }
 
 #[cfg(test)]
@@ -251,8 +246,8 @@ mod tests {
         let shells = ["shell", "candidate:shell='/bin/sh'", "candidate:shell=1"];
         let good = proposal(r"regex:shell=(?:True|1|'[^']+')", &shells);
         check(&good, evidence, Some(&[])).unwrap();
-        let reason = |proposal: &Proposal, files: Option<&[(String, String)]>| {
-            check(proposal, evidence, files).unwrap_err().to_string()
+        let reason = |proposal: &Proposal, found: Option<&[ProjectMatch]>| {
+            check(proposal, evidence, found).unwrap_err().to_string()
         };
         assert_eq!(
             reason(&proposal("shell=True", &shells), None),
@@ -262,13 +257,17 @@ mod tests {
             reason(&proposal(r"regex:run\(", &["shell"]), None),
             r#"matches "run(argv)", a fixed example of *.py"#
         );
-        let project = [(
-            "tools/sh.py".to_string(),
-            "x\nrun(c, shell=1)\n".to_string(),
-        )];
+        let found = |line: &str| ProjectMatch {
+            file: "tools/sh.py".into(),
+            line: 2,
+            text: line.into(),
+            range: 0..line.len(),
+        };
+        // A line a replaced lesson or candidate fires on is their mistake, not correct code.
+        check(&good, evidence, Some(&[found("run(c, shell=1)")])).unwrap();
         assert_eq!(
-            reason(&good, Some(&project)),
-            "fires on tools/sh.py:2, a file of the project (`run(c, shell=1)`)"
+            reason(&good, Some(&[found("run(c, shell='/bin/bash')")])),
+            "fires on tools/sh.py:2, a file of the project (`run(c, shell='/bin/bash')`)"
         );
         assert_eq!(
             reason(&proposal("shell=True", &["nope"]), None),

@@ -51,7 +51,7 @@ fn generic_and_inconsistent_proposals_are_discarded() {
     let proposal = |trigger: &str| Proposal {
         scope: "*.swift".into(),
         triggers: vec![trigger.into()],
-        lesson: "x".into(),
+        lesson: "Theme names are textX".into(),
         replaces: ids.clone(),
         source: "llm".into(),
     };
@@ -87,6 +87,14 @@ fn generic_and_inconsistent_proposals_are_discarded() {
         reason("regex:(unclosed"),
         DiscardReason::BadTrigger(TriggerError::Compile { trigger, .. }) if trigger == "regex:(unclosed"
     ));
+    let advice = Proposal {
+        lesson: "Check before editing.".into(),
+        ..proposal(r"regex:DankeTheme\.(?:secondary|primary)Text")
+    };
+    assert_eq!(
+        validate(&advice, lessons).unwrap_err().to_string(),
+        r#"its text "Check before editing." is generic advice: it names no code"#
+    );
 }
 
 #[test]
