@@ -185,10 +185,24 @@ pub(crate) enum LessonsCommand {
     },
     /// Add a lesson (triggers are validated; duplicates refused)
     Add(LessonAddArgs),
-    /// Remove one lesson
+    /// Remove one lesson (it is shown as it was)
     Rm {
-        /// The lesson's id, or a prefix of it that names one lesson
+        /// The lesson's id, or a prefix of at least 4 characters that names one lesson
         id: String,
+    },
+    /// Reword, rescope or reweigh one lesson (its id, triggers, counters and evidence stay)
+    Edit {
+        /// The lesson's id, or a prefix of at least 4 characters that names one lesson
+        id: String,
+        /// The new text
+        #[arg(long)]
+        lesson: Option<String>,
+        /// The new scope glob (`*.py`, `src/**/*.ts`)
+        #[arg(long)]
+        scope: Option<String>,
+        /// The new weight (1–10)
+        #[arg(long)]
+        weight: Option<u32>,
     },
     /// Bring back a retired lesson (one whose warnings were only ever ignored)
     Restore {

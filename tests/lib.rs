@@ -29,6 +29,7 @@ mod learning_heldout;
 mod learning_trust;
 mod lessons_code_match;
 mod lessons_commands;
+mod lessons_edit;
 mod lessons_hook;
 mod lessons_outcomes;
 mod lessons_rules;

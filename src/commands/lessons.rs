@@ -32,7 +32,21 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
         LessonsCommand::List { json } => list(project, json),
         LessonsCommand::Show { id, json } => show(project, &id, json),
         LessonsCommand::Add(args) => add(project, clock, &args),
-        LessonsCommand::Rm { id } => remove(project, &id),
+        LessonsCommand::Rm { id } => crate::commands::lessons_edit::remove(project, &id),
+        LessonsCommand::Edit {
+            id,
+            lesson,
+            scope,
+            weight,
+        } => crate::commands::lessons_edit::edit(
+            project,
+            &id,
+            crate::commands::lessons_edit::Change {
+                lesson,
+                scope,
+                weight,
+            },
+        ),
         LessonsCommand::Restore { id } => restore(project, &id),
         LessonsCommand::Import { path } => import(project, &path),
         LessonsCommand::Export => export(project),
@@ -216,7 +230,7 @@ fn restore(project: &Project, id: &str) -> Result<Outcome, Error> {
 
 /// The full id of the lesson `id` names (itself, or a unique prefix) in the project's and the
 /// user's lessons.
-fn resolve(project: &Project, id: &str, files: &[&LessonFile]) -> Result<String, Error> {
+pub(crate) fn resolve(project: &Project, id: &str, files: &[&LessonFile]) -> Result<String, Error> {
     let ids = files
         .iter()
         .flat_map(|file| file.lessons().map(|lesson| lesson.id.as_str()));
@@ -353,7 +367,7 @@ fn refused_before(project: &Project, lesson: &Lesson) -> String {
 }
 
 /// One lesson for people.
-fn describe(lesson: &Lesson, origin: &str) -> String {
+pub(crate) fn describe(lesson: &Lesson, origin: &str) -> String {
     let date = |time: Option<i64>| time.map_or_else(|| "never".to_string(), crate::clock::date_of);
     let mut text = format!(
         "lesson {} ({origin})\n  scope     {}\n  triggers  {}\n  lesson    {}\n  weight    {}\n  hits      {} (last {})\n  warnings  {} heeded, {} ignored\n  created   {}",
@@ -379,7 +393,7 @@ fn describe(lesson: &Lesson, origin: &str) -> String {
     text
 }
 
-fn not_found(project: &Project, id: &str) -> Error {
+pub(crate) fn not_found(project: &Project, id: &str) -> Error {
     Error::Lessons(LessonsError::NotFound {
         id: id.to_string(),
         path: project.lessons_file(),
@@ -540,20 +554,6 @@ fn shared_triggers(lesson: &Lesson, triggers: &[String]) -> usize {
         .iter()
         .filter(|trigger| own.contains(trigger))
         .count()
-}
-
-fn remove(project: &Project, id: &str) -> Result<Outcome, Error> {
-    let file = library::load_live(&project.lessons_file())?;
-    let id = &resolve(project, id, &[&file])?;
-    let removed = library::with_lessons(&project.lessons_file(), HOOK_LOCK_WAIT, |file| {
-        let removed = file.remove(id);
-        Ok((removed, removed))
-    })?;
-    if !removed {
-        return Err(not_found(project, id));
-    }
-    output::print_message(&format!("removed lesson {id}"));
-    Ok(Outcome::Success)
 }
 
 /// Imports a seed-format file (see [`crate::lessons::import`]).

@@ -21,6 +21,8 @@ pub(crate) enum Refusal {
     TooShort(String),
     #[error("{0:?} is a bare language keyword or a common identifier")]
     Keyword(String),
+    #[error("{0:?} is made only of short or common words ({1}), which occur everywhere")]
+    CommonWords(String, String),
     #[error("{0:?} is not a name (a quoted string, or it holds spaces, commas or semicolons)")]
     NotAName(String),
     #[error("{0:?} has no letters (punctuation, spaces or a number)")]
@@ -311,11 +313,22 @@ pub(crate) fn check(trigger: &str) -> Result<(), Refusal> {
             || COMMON.contains(&word.as_str())
     };
     let bare = trimmed.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
-    let mut segments = bare
-        .split(['.', ':', '/', '-'])
-        .filter(|segment| !segment.is_empty());
-    if is_common(bare) || segments.all(is_common) {
+    if is_common(bare) {
         return Err(Refusal::Keyword(trigger.to_string()));
+    }
+    let segments: Vec<&str> = bare
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|segment| !segment.is_empty())
+        .collect();
+    if segments.iter().all(|segment| is_common(segment)) {
+        return Err(Refusal::CommonWords(
+            trigger.to_string(),
+            segments
+                .iter()
+                .map(|segment| format!("`{segment}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
     }
     Ok(())
 }
@@ -448,6 +461,10 @@ mod tests {
         assert!(matches!(check("return"), Err(Refusal::Keyword(_))));
         assert!(matches!(check("import"), Err(Refusal::Keyword(_))));
         assert!(matches!(check("(None)"), Err(Refusal::Keyword(_))));
+        assert_eq!(
+            check("rm -rf /").unwrap_err().to_string(),
+            "\"rm -rf /\" is made only of short or common words (`rm`, `rf`), which occur everywhere"
+        );
         assert!(matches!(check("}, {"), Err(Refusal::NoWord(_))));
         assert!(matches!(check("12345"), Err(Refusal::NoWord(_))));
         assert!(matches!(check("),;},"), Err(Refusal::NoWord(_))));
