@@ -258,6 +258,43 @@ fn distill_dry_run_proposes_validates_and_writes_nothing() {
     assert_eq!(project.read(LESSONS), lessons);
 }
 
+/// The shipped example finds the theme file wherever it lies (issue "The gate and the lesson
+/// commands tell the truth", item 8: it worked only with the file at the project's root).
+#[test]
+fn the_shipped_theme_rule_finds_the_theme_file_in_a_subfolder() {
+    let project = TestProject::new();
+    project.write(
+        "ios/App/Theme/DankeTheme.swift",
+        "enum DankeTheme {\n    static let textSecondary = 1\n}\n",
+    );
+    project.commit_all();
+    let rule = include_str!("../validators/reference-must-exist.example.json")
+        .replace("\"enabled\": false", "\"enabled\": true");
+    project.write(".claude/claude-auto-review/validators/theme.json", &rule);
+    let wrong = project.hook(
+        "post-tool-use",
+        &project.write_payload(
+            "ios/App/Views/Card.swift",
+            "let c = DankeTheme.secondaryText\n",
+            None,
+        ),
+    );
+    assert!(wrong.is_block(), "{wrong:?}");
+    let right = project.hook(
+        "post-tool-use",
+        &project.write_payload(
+            "ios/App/Views/Row.swift",
+            "let c = DankeTheme.textSecondary\n",
+            None,
+        ),
+    );
+    assert!(!right.is_block(), "{right:?}");
+    assert!(
+        !right.system_message().contains("rule skipped"),
+        "{right:?}"
+    );
+}
+
 /// Seed 003's own story: a custom rule says `DankeTheme.secondaryText` does not exist; the agent
 /// makes that mistake in two files (fixing the first), and the third time the lesson says what to
 /// write while the rule blocks.

@@ -68,11 +68,13 @@ impl CustomRunner {
         project_root: &Path,
         report: &mut Report,
     ) {
-        let defined = if reference
-            .defined_in
-            .iter()
-            .any(|path| path == relative_path)
-        {
+        let is_definitions_file = |entry: &String| {
+            entry == relative_path
+                || (entry.contains(['*', '?', '['])
+                    && crate::scope::Scope::parse(entry)
+                        .is_ok_and(|glob| glob.matches(relative_path)))
+        };
+        let defined = if reference.defined_in.iter().any(is_definitions_file) {
             // The definitions file itself is being edited: its new content is the truth.
             Some(defined_names(reference.definition.as_ref(), source.content))
         } else {
@@ -90,7 +92,7 @@ impl CustomRunner {
                 "rule `{}` ({}): {} not found in the project; rule skipped",
                 rule.id,
                 rule.file,
-                reference.defined_in.join(", ")
+                shown_files(&reference.defined_in)
             ));
             return;
         };
@@ -135,7 +137,7 @@ pub(crate) fn missing_references(
             .message
             .replace("{name}", name.as_str())
             .replace("{match}", whole.as_str())
-            .replace("{defined_in}", &reference.defined_in.join(", "));
+            .replace("{defined_in}", &shown_files(&reference.defined_in));
         found.push(Diagnostic {
             file: source.display_path.to_string(),
             line,
@@ -154,11 +156,24 @@ pub(crate) fn missing_references(
     found
 }
 
-/// The names the rule's files define; `None` when none of them exists.
+/// The names the rule's files define; `None` when none of them exists. An entry that is a glob
+/// (`**/DankeTheme.swift`: the file wherever it lies) names the project's files git lists that
+/// match it (one `git ls-files`, only for such an entry, once per process).
 fn read_definitions(reference: &ReferenceRule, project_root: &Path) -> Option<HashSet<String>> {
     let mut names = HashSet::new();
     let mut any = false;
-    for relative in &reference.defined_in {
+    let files: Vec<String> = reference
+        .defined_in
+        .iter()
+        .flat_map(|entry| {
+            if entry.contains(['*', '?', '[']) {
+                files_matching(project_root, entry)
+            } else {
+                vec![entry.clone()]
+            }
+        })
+        .collect();
+    for relative in &files {
         // A definitions file that resolves outside the project is not read.
         let Some(bytes) = crate::project::read_inside_of(
             project_root,
@@ -174,6 +189,39 @@ fn read_definitions(reference: &ReferenceRule, project_root: &Path) -> Option<Ha
         ));
     }
     any.then_some(names)
+}
+
+/// The definitions files as a person reads them: `**/DankeTheme.swift` is `DankeTheme.swift`.
+fn shown_files(entries: &[String]) -> String {
+    entries
+        .iter()
+        .map(|entry| entry.strip_prefix("**/").unwrap_or(entry))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The project's files (tracked, and untracked ones git does not ignore) that match `glob`;
+/// none outside git or when git does not answer in a hook's time.
+fn files_matching(project_root: &Path, glob: &str) -> Vec<String> {
+    let pathspec = format!(":(glob){glob}");
+    let args = [
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "--",
+        &pathspec,
+    ];
+    match crate::git::run(project_root, &args, crate::git::Wait::Hook) {
+        Ok(output) if output.success() => output
+            .stdout
+            .split('\0')
+            .filter(|file| !file.is_empty())
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Group 1 of every definition match, or (without a definition pattern) every word.
