@@ -438,3 +438,102 @@ fn claude_and_opencode_review_too() {
             .contains("+    return amount * rate_per_usd")
     );
 }
+
+#[test]
+fn cars_own_files_stay_out_of_the_diff_unless_named() {
+    let deep = Deep::new();
+    let init = deep.project.run(&["deep-review", "init", "fx"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    deep.project.write(
+        ".claude/review-contexts/fx.md",
+        "# Review context: fx\nRates are quoted per USD.\n",
+    );
+    deep.project.write(
+        ".claude/settings.json",
+        &format!(
+            "{}\n",
+            json!({"claude-auto-review": {"reviewerBackend": "command",
+                "reviewerCommand": [deep.reviewer.path("reviewer")], "maxStopPasses": 4}})
+        ),
+    );
+    let run = deep.run(&["run", "fx"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let prompt = deep.reviewer.prompt(1);
+    assert!(prompt.contains("### fx.py"), "{prompt}");
+    for own in [
+        "### CLAUDE.md",
+        "### .claude/settings.json",
+        "### .claude/review-contexts",
+    ] {
+        assert!(
+            !prompt.contains(own),
+            "{own} went to the reviewer:\n{prompt}"
+        );
+    }
+    assert!(
+        run.stderr.contains(
+            "left out car's own files: .claude/review-contexts/fx.md, .claude/settings.json, \
+             CLAUDE.md (name them in --paths to review them)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("unfilled template"),
+        "a filled context draws no warning: {}",
+        run.stderr
+    );
+
+    // Named, they are reviewed; a glob that happens to match them is not a name.
+    let named = deep.run(&["run", "fx", "--paths", "CLAUDE.md", "--paths", "*.py"]);
+    assert_eq!(named.code, 0, "{named:?}");
+    let prompt = deep.reviewer.prompt(2);
+    assert!(prompt.contains("### CLAUDE.md (new)"), "{prompt}");
+    assert!(!prompt.contains("### .claude/settings.json"), "{prompt}");
+    let globbed = deep.run(&["run", "fx", "--paths", "*.md"]);
+    assert_stopped(&globbed, "no change");
+    assert!(
+        globbed
+            .reason()
+            .contains("car's own files left out: .claude/review-contexts/fx.md, CLAUDE.md"),
+        "{globbed:?}"
+    );
+}
+
+#[test]
+fn the_unfilled_template_is_named_when_it_is_the_context() {
+    let deep = Deep::new();
+    assert_eq!(deep.project.run(&["deep-review", "init", "fx"]).code, 0);
+    let run = deep.run(&["run", "fx"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "warning: .claude/review-contexts/fx.md is the unfilled template from `car \
+             deep-review init`: the reviewer got no domain knowledge"
+        ),
+        "{}",
+        run.stderr
+    );
+    let template = deep.project.read(".claude/review-contexts/fx.md");
+    deep.project.write(
+        ".claude/review-contexts/fx.md",
+        &template.replace(
+            "What must always hold (totals add up, shares sum to 1, one row per key, no double counting).",
+            "Every amount converts to USD exactly once.",
+        ),
+    );
+    let partly = deep.run(&["run", "fx"]);
+    assert!(
+        !partly.stderr.contains("unfilled template"),
+        "{}",
+        partly.stderr
+    );
+    assert!(
+        partly.stderr.contains(
+            ".claude/review-contexts/fx.md still holds the template's placeholder under Domain, \
+             Units and conversions, Known pitfalls, Data contracts, What a wrong output looks like"
+        ),
+        "{}",
+        partly.stderr
+    );
+}

@@ -152,3 +152,67 @@ fn purge_keeps_the_state_while_another_agent_is_still_wired() {
         .exists()
     );
 }
+
+#[test]
+fn purge_takes_back_what_deep_review_init_wrote_and_keeps_a_filled_context() {
+    let project = TestProject::new();
+    project.write("src/app.py", "print('hi')\n");
+    project.write("CLAUDE.md", "# Project\n\nUse tabs.\n");
+    let before = user_files(&project);
+    succeeds(
+        &project,
+        &["install", "--agent", "all", "--non-interactive"],
+    );
+    succeeds(&project, &["deep-review", "init", "fx"]);
+    succeeds(
+        &project,
+        &["deep-review", "init", "units", "--description", "units"],
+    );
+    let filled = "# Review context: units\n\nLengths are metres; never feet.\n";
+    project.write(".claude/review-contexts/units.md", filled);
+
+    let said = succeeds(&project, &["uninstall", "--agent", "all", "--purge"]);
+    assert!(
+        said.contains("removed .claude/review-contexts/fx.md (car's unfilled template)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("kept .claude/review-contexts/units.md: filled in by someone"),
+        "{said}"
+    );
+    assert!(
+        said.contains("removed 1 line from CLAUDE.md's \"Active review contexts\""),
+        "{said}"
+    );
+    assert_eq!(
+        project.read("CLAUDE.md"),
+        "# Project\n\nUse tabs.\n\n## Active review contexts\n\n- `units.md` — units\n",
+        "the filled context keeps its line"
+    );
+    assert_eq!(project.read(".claude/review-contexts/units.md"), filled);
+
+    // Once the person deletes their context and its line, the project is as it was.
+    std::fs::remove_dir_all(project.path().join(".claude")).unwrap();
+    project.write("CLAUDE.md", "# Project\n\nUse tabs.\n");
+    assert_eq!(user_files(&project), before);
+}
+
+#[test]
+fn purge_after_deep_review_init_alone_leaves_nothing_behind() {
+    let project = TestProject::new();
+    project.write("src/app.py", "print('hi')\n");
+    let before = user_files(&project);
+    succeeds(
+        &project,
+        &["install", "--agent", "all", "--non-interactive"],
+    );
+    succeeds(&project, &["deep-review", "init", "fx"]);
+    assert!(project.exists("CLAUDE.md"));
+    let said = succeeds(&project, &["uninstall", "--agent", "all", "--purge"]);
+    assert!(
+        said.contains("removed CLAUDE.md (car's context list was all it held)"),
+        "{said}"
+    );
+    assert_eq!(user_files(&project), before, "{said}");
+    assert!(!project.exists(".claude"), "{said}");
+}

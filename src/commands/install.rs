@@ -177,6 +177,7 @@ fn has_settings_block(project: &Project) -> bool {
 /// `--purge`: car's settings block (and a settings file car created that is left empty), then
 /// the state folder with everything in it, then a `.claude` folder that leaves empty.
 fn purge(project: &Project) -> Result<(), Error> {
+    purge_review_contexts(project)?;
     let settings = project.settings_file();
     if settings.exists() {
         let removed = update_json_document(
@@ -206,6 +207,30 @@ fn purge(project: &Project) -> Result<(), Error> {
         if let Some(folder) = state.parent() {
             let _ = std::fs::remove_dir(folder);
         }
+    }
+    Ok(())
+}
+
+/// What `car deep-review init` wrote and nobody filled in: the context files and their
+/// `CLAUDE.md` lines; a filled-in context is kept and named.
+fn purge_review_contexts(project: &Project) -> Result<(), Error> {
+    let purged = crate::deep_review::purge::purge(project.checkout())?;
+    for removed in &purged.removed {
+        output::print_message(&format!("removed {removed} (car's unfilled template)"));
+    }
+    if purged.removed_claude_md {
+        output::print_message("removed CLAUDE.md (car's context list was all it held)");
+    } else if purged.lines > 0 {
+        output::print_message(&format!(
+            "removed {} from CLAUDE.md's \"Active review contexts\"",
+            crate::text::plural(purged.lines, "line")
+        ));
+    }
+    if !purged.kept.is_empty() {
+        output::print_message(&format!(
+            "kept {}: filled in by someone, not car's to remove",
+            purged.kept.join(", ")
+        ));
     }
     Ok(())
 }

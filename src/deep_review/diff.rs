@@ -6,12 +6,18 @@
 //! (`origin/HEAD`, else `init.defaultBranch`, `main` or `master` when such a branch exists), else
 //! `HEAD`; a repository without commits is compared with the empty tree.
 //!
+//! car's own files are left out and named ([`ChangeSet::left_out`]): the state folder always, the
+//! agents' hook files car wires, `.claude/review-contexts/` (the context goes to the reviewer as
+//! context) and `CLAUDE.md` unless `--paths` names them (a path or folder, not a glob).
+//!
 //! Invariants: an invalid ref or a failing git is an error, never an empty change; car's own state
 //! folder is never part of the change; the fingerprint ([`ChangeSet::hash`]) covers every file's
 //! path and both contents, so any edit inside the limited paths changes it.
 
 use std::path::Path;
 
+use crate::agents::Agent;
+use crate::deep_review::context::CONTEXT_DIR;
 use crate::git;
 use crate::project::STATE_DIR;
 use crate::scope::Scope;
@@ -76,6 +82,9 @@ pub(crate) struct ChangeSet {
     pub(crate) files: Vec<FileChange>,
     /// What `--paths` limited it to (empty: everything).
     pub(crate) paths: Vec<String>,
+    /// car's own changed files that were left out (relative paths; the state folder's are not
+    /// listed one by one).
+    pub(crate) left_out: Vec<String>,
 }
 
 impl ChangeSet {
@@ -148,6 +157,33 @@ impl PathFilter {
     pub(crate) fn admits(&self, relative_path: &str) -> bool {
         self.scopes.is_empty() || self.scopes.iter().any(|scope| scope.matches(relative_path))
     }
+
+    /// Whether a pattern names the path itself or a folder holding it (not a glob that happens
+    /// to match it): how car's own files get into a review.
+    fn names(&self, relative_path: &str) -> bool {
+        self.patterns.iter().any(|pattern| {
+            let named = pattern
+                .trim()
+                .trim_start_matches("./")
+                .trim_end_matches('/');
+            !named.is_empty()
+                && !named.contains(['*', '?', '[', '{'])
+                && (relative_path == named
+                    || relative_path
+                        .strip_prefix(named)
+                        .is_some_and(|rest| rest.starts_with('/')))
+        })
+    }
+}
+
+/// Whether a path is one car writes for its own use: an agent's hook file, a review context, or
+/// `CLAUDE.md` (where `car deep-review init` lists the contexts).
+fn is_cars_own(relative_path: &str) -> bool {
+    relative_path == "CLAUDE.md"
+        || relative_path
+            .strip_prefix(CONTEXT_DIR)
+            .is_some_and(|rest| rest.starts_with('/'))
+        || Agent::ALL.iter().any(|agent| agent.file() == relative_path)
 }
 
 /// The change in `checkout` against `base` (see the module docs for the default).
@@ -179,17 +215,26 @@ pub(crate) fn collect(
     paths.dedup();
     let state_prefix = format!("{STATE_DIR}/");
     let mut files = Vec::new();
+    let mut left_out = Vec::new();
     for path in paths {
         if path.starts_with(&state_prefix) || !filter.admits(&path) {
             continue;
         }
-        files.push(file_change(&git, &base.commit, checkout, path));
+        let change = file_change(&git, &base.commit, checkout, path);
+        if change.before == change.after && change.unreadable.is_none() {
+            continue;
+        }
+        if is_cars_own(&change.path) && !filter.names(&change.path) {
+            left_out.push(change.path);
+        } else {
+            files.push(change);
+        }
     }
-    files.retain(|file| file.before != file.after || file.unreadable.is_some());
     Ok(ChangeSet {
         base,
         files,
         paths: filter.patterns.clone(),
+        left_out,
     })
 }
 
@@ -382,6 +427,29 @@ mod tests {
     }
 
     #[test]
+    fn cars_own_files_come_in_only_when_named() {
+        let dir = tempfile::tempdir().unwrap();
+        for own in [
+            "CLAUDE.md",
+            ".claude/settings.json",
+            ".claude/review-contexts/fx.md",
+        ] {
+            assert!(is_cars_own(own), "{own}");
+        }
+        assert!(!is_cars_own("docs/CLAUDE.md.bak"));
+        assert!(!is_cars_own(".claude/commands/review.md"));
+        let named = |patterns: &[&str], path: &str| {
+            let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+            PathFilter::new(dir.path(), &patterns).unwrap().names(path)
+        };
+        assert!(named(&["./CLAUDE.md"], "CLAUDE.md"));
+        assert!(named(&[".claude/"], ".claude/settings.json"));
+        assert!(!named(&["*.md"], "CLAUDE.md"));
+        assert!(!named(&[".cl"], ".claude/settings.json"));
+        assert!(!named(&[], "CLAUDE.md"));
+    }
+
+    #[test]
     fn hash_follows_every_path_and_content() {
         let change = |after: &str| ChangeSet {
             base: Base {
@@ -395,6 +463,7 @@ mod tests {
                 unreadable: None,
             }],
             paths: Vec::new(),
+            left_out: Vec::new(),
         };
         assert_eq!(change("x").hash(), change("x").hash());
         assert_ne!(change("x").hash(), change("y").hash());

@@ -50,7 +50,7 @@ pub(crate) fn init(
         .map(str::trim)
         .filter(|text| !text.is_empty())
         .map(String::from)
-        .unwrap_or_else(|| format!("domain context for `car deep-review run {name}`"));
+        .unwrap_or_else(|| default_description(&name));
     let line = format!("- `{name}.md` — {description}");
     let registered = match register(&current, &format!("`{name}.md`"), &line) {
         Some(text) => {
@@ -105,7 +105,46 @@ pub(crate) fn register(text: &str, marker: &str, line: &str) -> Option<String> {
     Some(joined)
 }
 
-fn is_section_heading(line: &str) -> bool {
+/// The template's sections whose placeholder text `context` still holds, in the template's
+/// order: all of them for a context nobody filled in.
+pub(crate) fn unfilled_sections(context: &str) -> Vec<&'static str> {
+    template_sections()
+        .into_iter()
+        .filter(|(_, body)| context.contains(body))
+        .map(|(heading, _)| heading)
+        .collect()
+}
+
+/// The number of sections in the template.
+pub(crate) fn template_section_count() -> usize {
+    template_sections().len()
+}
+
+/// The template's `## ` sections: heading and placeholder text.
+fn template_sections() -> Vec<(&'static str, &'static str)> {
+    let mut sections = Vec::new();
+    let mut rest = TEMPLATE;
+    while let Some(start) = rest.find("\n## ") {
+        let after = &rest[start + 4..];
+        let heading_end = after.find('\n').unwrap_or(after.len());
+        let body_and_more = &after[heading_end..];
+        let body_end = body_and_more.find("\n## ").unwrap_or(body_and_more.len());
+        sections.push((
+            after[..heading_end].trim(),
+            body_and_more[..body_end].trim(),
+        ));
+        rest = body_and_more;
+    }
+    sections
+}
+
+/// The `CLAUDE.md` description init writes when none is given.
+pub(crate) fn default_description(name: &str) -> String {
+    format!("domain context for `car deep-review run {name}`")
+}
+
+/// Whether a line is the "Active review contexts" heading.
+pub(crate) fn is_section_heading(line: &str) -> bool {
     let trimmed = line.trim();
     trimmed.starts_with('#')
         && trimmed
@@ -117,6 +156,24 @@ fn is_section_heading(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_context_knows_which_template_sections_are_left() {
+        let untouched = TEMPLATE.replace("{{feature}}", "fx");
+        assert_eq!(
+            unfilled_sections(&untouched).len(),
+            template_section_count()
+        );
+        assert_eq!(template_section_count(), 6);
+        assert!(unfilled_sections(&untouched).contains(&"Invariants"));
+        let filled = untouched.replace(
+            "What must always hold (totals add up, shares sum to 1, one row per key, no double counting).",
+            "Shares per region sum to 1.",
+        );
+        assert!(!unfilled_sections(&filled).contains(&"Invariants"));
+        assert_eq!(unfilled_sections(&filled).len(), 5);
+        assert!(unfilled_sections("# fx\nRates are EUR per USD.\n").is_empty());
+    }
 
     const LINE: &str = "- `fx.md` — currency conversion";
 

@@ -4,7 +4,8 @@
 //! converge, and hands the call to a human when they do not.
 //!
 //! One concept per file: `diff` (the change against a base), `context` (finding the context
-//! file), `init` (a new context file and its `CLAUDE.md` line), `prompt`, `state` (round state
+//! file), `init` (a new context file and its `CLAUDE.md` line), `purge` (undoing init for `car
+//! uninstall --purge`), `prompt`, `state` (round state
 //! per context), `guards` (the six convergence guards), `verdict` (the answer), `stop` (why a
 //! run did not review), `round` (one round end to end) and `fix_loop` (the standalone fix loop
 //! around a fixer command).
@@ -19,6 +20,7 @@ pub(crate) mod fix_loop;
 pub(crate) mod guards;
 pub(crate) mod init;
 pub(crate) mod prompt;
+pub(crate) mod purge;
 pub(crate) mod round;
 pub(crate) mod state;
 pub(crate) mod stop;

@@ -206,6 +206,7 @@ mod tests {
                 unreadable: None,
             }],
             paths: Vec::new(),
+            left_out: Vec::new(),
         };
         let state = RoundState {
             challenged_ids: vec![ChallengeMark {

@@ -15,6 +15,7 @@ use crate::deep_review::StopCause;
 use crate::deep_review::context::{self, Context};
 use crate::deep_review::diff::{self, ChangeSet, PathFilter};
 use crate::deep_review::guards::{self, Decision, RoundFacts};
+use crate::deep_review::init;
 use crate::deep_review::prompt::{self, PromptInput};
 use crate::deep_review::state::{RoundRecord, RoundState, RoundStore, StateError};
 use crate::deep_review::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
@@ -117,10 +118,14 @@ fn empty_change(
     }
     let open_loop = open_loop_scope(&request.store());
     if !request.allow_skipped {
-        return Err(StopCause::EmptyDiff {
-            scope: changes.scope_label(),
-            open_loop,
-        });
+        let mut scope = changes.scope_label();
+        if !changes.left_out.is_empty() {
+            scope.push_str(&format!(
+                " (car's own files left out: {}; name them in --paths to review them)",
+                changes.left_out.join(", ")
+            ));
+        }
+        return Err(StopCause::EmptyDiff { scope, open_loop });
     }
     let round = open_rounds(&request.store());
     let mut verdict = Verdict::without_review(
@@ -257,6 +262,13 @@ impl Round<'_> {
             self.changes.scope_label(),
             self.shown(&self.file(PROMPT_SUFFIX))
         )];
+        notes.extend(self.context_note());
+        if !self.changes.left_out.is_empty() {
+            notes.push(format!(
+                "left out car's own files: {} (name them in --paths to review them)",
+                self.changes.left_out.join(", ")
+            ));
+        }
         notes.extend(asked.notes);
         Verdict {
             status: decision.status,
@@ -269,6 +281,28 @@ impl Round<'_> {
             context: info.clone(),
             hint: next_step(decision.status, &info.name),
             notes,
+        }
+    }
+
+    /// A warning when the context still holds the template's placeholder text.
+    fn context_note(&self) -> Option<String> {
+        let (Some(file), Some(text)) = (&self.context.file, &self.context.text) else {
+            return None;
+        };
+        let left = init::unfilled_sections(text);
+        let file = self.shown(file);
+        if left.len() == init::template_section_count() {
+            Some(format!(
+                "warning: {file} is the unfilled template from `car deep-review init`: the \
+                 reviewer got no domain knowledge; fill it in, then run again"
+            ))
+        } else if !left.is_empty() {
+            Some(format!(
+                "{file} still holds the template's placeholder under {}",
+                left.join(", ")
+            ))
+        } else {
+            None
         }
     }
 
