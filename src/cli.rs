@@ -239,6 +239,18 @@ pub(crate) enum LessonsCommand {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Learn from the team's pull-request review comments: a suggested change seen on two pull
+    /// requests (or in two files) becomes a lesson once verified against the project's code.
+    /// Export the comments with `gh api repos/OWNER/REPO/pulls/comments --paginate > FILE`
+    #[command(name = "learn-from-reviews")]
+    LearnFromReviews {
+        /// Files of review comments as GitHub's REST API returns them
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// Propose more general lessons for crowded scopes (never writes in --dry-run)
     Distill {
         /// Only propose; write nothing

@@ -28,6 +28,8 @@ pub(crate) enum Error {
     DeepReviewState(#[from] crate::deep_review::state::StateError),
     #[error(transparent)]
     DeepReviewContext(#[from] crate::deep_review::context::ContextError),
+    #[error(transparent)]
+    ReviewExport(#[from] crate::learning::review_history::github::ExportError),
 }
 
 impl Error {

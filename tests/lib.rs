@@ -23,6 +23,7 @@ mod hook_post_tool_use;
 mod install;
 mod learn_corrections;
 mod learn_model;
+mod learn_review_history;
 mod learn_signals;
 mod learn_signals_agents;
 mod learning_heldout;

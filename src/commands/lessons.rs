@@ -54,6 +54,9 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
             crate::commands::lessons_candidates::run(project, json, refused)
         }
         LessonsCommand::Maintain { dry_run } => run_maintain(project, clock, dry_run),
+        LessonsCommand::LearnFromReviews { files, json } => {
+            crate::commands::lessons_learn_reviews::run(project, clock, &files, json)
+        }
         LessonsCommand::Distill { dry_run, json } => {
             crate::commands::lessons_distill::run(project, dry_run, json)
         }

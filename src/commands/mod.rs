@@ -13,6 +13,7 @@ pub(crate) mod lessons_candidates;
 pub(crate) mod lessons_diff;
 pub(crate) mod lessons_distill;
 pub(crate) mod lessons_edit;
+pub(crate) mod lessons_learn_reviews;
 pub(crate) mod lessons_merge;
 pub(crate) mod lessons_test;
 pub(crate) mod report;

@@ -157,6 +157,7 @@ pub(crate) fn learn(scope: &LessonScope<'_>, changes: &[ChangedByOthers]) -> Tau
                 bad: correction.change.old.trim().to_string(),
                 fixed: correction.change.new.trim().to_string(),
                 at: correction.at,
+                url: None,
             },
         };
         taught.record(scope, &sighting, &correction.label());

@@ -118,6 +118,7 @@ pub(crate) fn learn(scope: &LessonScope<'_>, fixes: &[ReviewFix]) -> Taught {
                 bad: change.old.trim().to_string(),
                 fixed: change.new.trim().to_string(),
                 at: fix.at,
+                url: None,
             },
         };
         taught.record(scope, &sighting, &fix.label());

@@ -4,7 +4,8 @@
 //!   as fixed, its file, session and source: a checker's error the agent fixed
 //!   ([`from_validator`]), a blocking review finding the agent fixed ([`fixed_findings`] →
 //!   [`from_review`]), a person's correction of what the agent wrote ([`correction`] →
-//!   [`from_correction`]).
+//!   [`from_correction`]), a change reviewers suggested on the team's pull requests
+//!   ([`review_history`]).
 //! - **Trigger**: synthesised from the examples ([`synthesis`], [`pattern`], [`tokens`]): the most
 //!   general pattern that covers every mistake, with the names one sighting holds generalised
 //!   away, "A unless B" where the fix added to the call; a checker's error teaches its subject
@@ -35,6 +36,7 @@ pub(crate) mod reformat;
 pub(crate) mod refusal;
 pub(crate) mod refusal_log;
 pub(crate) mod replacement;
+pub(crate) mod review_history;
 pub(crate) mod sighting;
 pub(crate) mod signals;
 pub(crate) mod synthesis;

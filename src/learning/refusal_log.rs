@@ -151,6 +151,7 @@ mod tests {
                 bad: subject.into(),
                 fixed: "y".into(),
                 at: 1,
+                url: None,
             }],
         }
     }

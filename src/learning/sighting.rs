@@ -90,15 +90,18 @@ impl Sighting {
                     && mine.review == other.review
                     && mine.finding == other.finding
             }
+            // One review comment, however often its export is read.
+            Source::ReviewHistory if mine.url.is_some() => mine.url == other.url,
             _ => mine == other,
         }
     }
 
     /// Whether this sighting confirms `earlier` on its own: a review fix must recur in another
-    /// file or session; a correction counts every time the person made it.
+    /// file or session, a suggested change on another pull request or file (the `session` of a
+    /// review comment is its pull request); a correction counts every time the person made it.
     fn is_independent_of(&self, earlier: &Evidence) -> bool {
         match self.source {
-            Source::Review => {
+            Source::Review | Source::ReviewHistory => {
                 self.evidence.session != earlier.session || self.evidence.file != earlier.file
             }
             _ => !self.is_same_evidence(earlier),
@@ -221,6 +224,23 @@ fn push_example(list: &mut Vec<String>, text: &str) {
     }
 }
 
+/// What [`Taught::record`] did with one sighting, in short.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Noted {
+    /// A new candidate.
+    Candidate,
+    /// A candidate seen again where it was seen before: counted, not yet a lesson.
+    CountedAgain,
+    /// A lesson now, with its id.
+    Promoted(String),
+    /// Known already.
+    Known,
+    /// Refused, with its reason among the refusals.
+    Refused,
+    /// The lesson files could not be written; the note says why.
+    Failed,
+}
+
 /// What learning from one batch of signals said: lines for the human, and what was refused
 /// (*rather miss than false-alarm*, never silently: the learning door records them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -231,31 +251,51 @@ pub(crate) struct Taught {
 
 impl Taught {
     /// Records `sighting` and says what happened; `label` names where it came from.
-    pub(crate) fn record(&mut self, scope: &LessonScope<'_>, sighting: &Sighting, label: &str) {
+    pub(crate) fn record(
+        &mut self,
+        scope: &LessonScope<'_>,
+        sighting: &Sighting,
+        label: &str,
+    ) -> Noted {
         match record(scope, sighting) {
-            Ok(Recorded::Candidate { trigger }) => self.notes.push(format!(
+            Ok(Recorded::Candidate { trigger }) => {
+                self.notes.push(format!(
                 "new lesson candidate from {label}: `{trigger}` in {} (seen once; {})",
                 sighting.scope,
                 match sighting.source {
                     Source::Review => "the same fix in another file or session makes it a lesson",
+                    Source::ReviewHistory => {
+                        "the same change suggested on another pull request or file makes it a lesson"
+                    }
                     _ => "once more and it becomes a lesson",
                 }
-            )),
+                ));
+                Noted::Candidate
+            }
             Ok(Recorded::Promoted {
                 id,
                 trigger,
                 verified,
-            }) => self.notes.push(format!(
+            }) => {
+                self.notes.push(format!(
                 "learned a lesson (weight {PROMOTED_WEIGHT}, source {}) from {label}: `{trigger}` in {}; `car lessons show {id}` shows it, `car lessons rm {id}` removes it{}",
                 sighting.source.as_str(),
                 sighting.scope,
                 after_sentence(". ", &instances_note(&verified))
-            )),
-            Ok(Recorded::Refused(refused)) => self.refusals.push(*refused),
-            Ok(Recorded::SamePlaceAgain | Recorded::AlreadyKnown) => {}
-            Err(error) => self
-                .notes
-                .push(format!("nothing was learned from {label}: {error}")),
+                ));
+                Noted::Promoted(id)
+            }
+            Ok(Recorded::Refused(refused)) => {
+                self.refusals.push(*refused);
+                Noted::Refused
+            }
+            Ok(Recorded::SamePlaceAgain) => Noted::CountedAgain,
+            Ok(Recorded::AlreadyKnown) => Noted::Known,
+            Err(error) => {
+                self.notes
+                    .push(format!("nothing was learned from {label}: {error}"));
+                Noted::Failed
+            }
         }
     }
 
@@ -417,7 +457,7 @@ fn joins(candidate: &Candidate, sighting: &Sighting) -> bool {
     if candidate.scope != sighting.scope
         || !matches!(
             Source::of(&candidate.extra),
-            Some(Source::Review | Source::Reversal)
+            Some(Source::Review | Source::Reversal | Source::ReviewHistory)
         )
     {
         return false;

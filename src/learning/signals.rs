@@ -3,7 +3,8 @@
 //! ([`after_edit`]: the checkers' errors it wrote or fixed, the person's corrections it
 //! revealed), after its shell command ([`after_shell`]), after a write PreToolUse stopped
 //! ([`after_stopped_write`]), after the stop gate answered ([`at_stop`]: corrections on disk,
-//! review findings the agent fixed) and at the session's end ([`at_session_end`]). What became of
+//! review findings the agent fixed) and at the session's end ([`at_session_end`]); and, outside
+//! a session, from the team's review history ([`from_review_history`]). What became of
 //! each lesson warning (heeded, ignored) is settled at the same moments ([`heed`]). Every refusal
 //! a moment produced is recorded here, in one place ([`refusal_log`]).
 //!
@@ -12,6 +13,8 @@
 //! the edit's answer are never changed by learning.
 
 use crate::edit::Edit;
+use crate::learning::review_history::github::ReviewComment;
+use crate::learning::review_history::{self, Imported};
 use crate::learning::sighting::Taught;
 use crate::learning::{from_correction, from_review, from_validator, heed, refusal_log};
 use crate::lessons::{LessonScope, Warning};
@@ -183,6 +186,18 @@ fn stop_step(session: Session<'_>, scope: &LessonScope<'_>) -> Taught {
         ));
     }
     taught
+}
+
+/// `car lessons learn-from-reviews`: the suggested changes in the team's review comments
+/// ([`review_history`]); its refusals are recorded like a session's.
+pub(crate) fn from_review_history(
+    scope: &LessonScope<'_>,
+    comments: &[ReviewComment],
+    progress: impl FnMut(usize),
+) -> Imported {
+    let mut imported = review_history::learn(scope, comments, progress);
+    imported.taught = settled(scope, std::mem::take(&mut imported.taught));
+    imported
 }
 
 /// The session ended: its warnings still open are dropped uncounted.

@@ -1,6 +1,6 @@
 //! Where a lesson came from, so a person can judge it (and remove it with `car lessons rm ID`):
 //! the `source` field of a learned lesson or candidate (`"validator"`, `"review"`,
-//! `"reversal"`; older files' `"learned"` reads as `"validator"`) and, for review and correction
+//! `"reversal"`, `"review-history"`; older files' `"learned"` reads as `"validator"`) and, for review and correction
 //! lessons, the `learned_from` list of [`Evidence`] — each place the signal was seen.
 //!
 //! Invariants: provenance is read from the stored fields only (nothing is guessed); a lesson
@@ -28,6 +28,9 @@ pub(crate) enum Source {
     Review,
     /// A value the agent wrote that the person changed.
     Reversal,
+    /// A change reviewers suggested on the team's pull requests
+    /// (`car lessons learn-from-reviews`).
+    ReviewHistory,
     /// `car lessons add`: a person wrote it.
     Added,
     /// `car lessons import`: from another lessons file.
@@ -42,6 +45,7 @@ impl Source {
             Source::Validator => "validator",
             Source::Review => "review",
             Source::Reversal => "reversal",
+            Source::ReviewHistory => "review-history",
             Source::Added => "added",
             Source::Imported => "imported",
             Source::Starter => "starter",
@@ -54,6 +58,7 @@ impl Source {
             "validator" | "learned" => Some(Source::Validator),
             "review" => Some(Source::Review),
             "reversal" => Some(Source::Reversal),
+            "review-history" => Some(Source::ReviewHistory),
             "added" => Some(Source::Added),
             "imported" => Some(Source::Imported),
             "starter" => Some(Source::Starter),
@@ -63,7 +68,10 @@ impl Source {
 
     /// Whether car learned it from what happened in the project.
     pub(crate) fn is_learned(self) -> bool {
-        matches!(self, Source::Validator | Source::Review | Source::Reversal)
+        matches!(
+            self,
+            Source::Validator | Source::Review | Source::Reversal | Source::ReviewHistory
+        )
     }
 
     /// How a text names lessons of this source, in a list of where lessons came from.
@@ -72,6 +80,7 @@ impl Source {
             Source::Validator => "mistakes made here",
             Source::Review => "fixed review findings",
             Source::Reversal => "people's corrections",
+            Source::ReviewHistory => "the team's review comments",
             Source::Added => "lessons people added",
             Source::Imported => "imported lessons",
             Source::Starter => "car's starter set",
@@ -113,6 +122,9 @@ pub(crate) struct Evidence {
     pub(crate) fixed: String,
     /// When it was seen (Unix seconds).
     pub(crate) at: i64,
+    /// Where a person can read it: a review comment's link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) url: Option<String>,
 }
 
 impl Evidence {
@@ -134,6 +146,16 @@ impl Evidence {
     pub(crate) fn describe(&self, source: Source) -> String {
         let session = short_session(&self.session);
         match (source, &self.review) {
+            (Source::ReviewHistory, _) => format!(
+                "review comment on {} ({}:{}){}",
+                self.session,
+                self.file,
+                self.line,
+                self.url
+                    .as_deref()
+                    .map(|url| format!(" {url}"))
+                    .unwrap_or_default()
+            ),
             (Source::Review, Some(review)) => format!(
                 "review {review} of session {session} ({}{}:{})",
                 self.finding

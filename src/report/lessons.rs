@@ -47,6 +47,7 @@ impl Origin {
             Origin::Learned(Source::Validator) => "validator error",
             Origin::Learned(Source::Review) => "review finding",
             Origin::Learned(Source::Reversal) => "a person's correction",
+            Origin::Learned(Source::ReviewHistory) => "a pull request review",
             Origin::Learned(Source::Added | Source::Imported | Source::Starter) => {
                 "by hand or imported"
             }

@@ -79,6 +79,7 @@ impl Place {
             bad: self.text.clone(),
             fixed: fixed_line(edit, self.line).0,
             at: now,
+            url: None,
         }
     }
 }

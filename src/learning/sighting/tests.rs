@@ -19,6 +19,7 @@ fn sighting(session: &str, file: &str, review: &str, bad: &str, fixed: &str) -> 
             bad: bad.into(),
             fixed: fixed.into(),
             at: 1,
+            url: None,
         },
     }
 }
