@@ -251,6 +251,33 @@ pub(crate) enum LessonsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Walk the lessons car learned that wait for a person (setting "learning": "approve" or
+    /// "observe"): each with its trigger, scope, text, examples and where they were seen, and the
+    /// places of the code it matches now; answer accept, edit, reject, skip or quit
+    Review {
+        /// Print the proposed lessons as JSON; decide nothing
+        #[arg(long)]
+        json: bool,
+    },
+    /// Accept a proposed lesson: it joins the project's lessons and warns from now on
+    Accept {
+        /// The proposed lesson's id (or at least 4 characters of it)
+        id: String,
+        /// Reword it first
+        #[arg(long)]
+        lesson: Option<String>,
+        /// Rescope it first (a glob)
+        #[arg(long)]
+        scope: Option<String>,
+    },
+    /// Reject a proposed lesson: car remembers it and never proposes it again
+    Reject {
+        /// The proposed lesson's id (or at least 4 characters of it)
+        id: String,
+        /// Why, kept with it
+        #[arg(long)]
+        reason: Option<String>,
+    },
     /// Propose more general lessons for crowded scopes (never writes in --dry-run)
     Distill {
         /// Only propose; write nothing

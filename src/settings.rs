@@ -114,6 +114,32 @@ impl ClassifierBackend {
     }
 }
 
+/// What car does with a lesson it learned and verified (setting `learning`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LearningMode {
+    /// It becomes a lesson at once (the default).
+    Auto,
+    /// It waits as a proposal until a person accepts it (`car lessons review`).
+    Approve,
+    /// As `Approve`, and no lesson warns, denies or briefs: car only records what it would learn.
+    Observe,
+}
+
+impl LearningMode {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            LearningMode::Auto => "auto",
+            LearningMode::Approve => "approve",
+            LearningMode::Observe => "observe",
+        }
+    }
+
+    /// Whether a learned lesson waits for a person instead of joining the lessons.
+    pub(crate) fn waits_for_a_person(self) -> bool {
+        self != LearningMode::Auto
+    }
+}
+
 /// Validated settings with defaults applied.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -150,6 +176,8 @@ pub struct Settings {
     pub(crate) offer_weight_threshold: u32,
     pub(crate) lessons_enabled: bool,
     pub(crate) learning_enabled: bool,
+    /// Whether a learned lesson joins the lessons at once, waits for a person, or only is recorded.
+    pub(crate) learning: LearningMode,
     /// Whether SessionStart briefs the agent with the project's lessons.
     pub(crate) session_briefing: bool,
     /// Whether PreToolUse denies a write before it lands (a trusted checker's error, a heavy
@@ -184,6 +212,7 @@ impl Default for Settings {
             offer_weight_threshold: 3,
             lessons_enabled: true,
             learning_enabled: true,
+            learning: LearningMode::Auto,
             session_briefing: true,
             prevent_edits: true,
             prevent_weight: 6,
@@ -241,6 +270,11 @@ pub(crate) struct Checked {
 }
 
 impl Settings {
+    /// Whether the lessons speak to the agent: on, and not only observed (`learning: observe`).
+    pub(crate) fn lessons_warn(&self) -> bool {
+        self.lessons_enabled && self.learning != LearningMode::Observe
+    }
+
     /// Reads the project's settings; a missing file or key means defaults, and a bad value costs
     /// its key alone. Fails only when the file itself cannot be read as JSON.
     pub(crate) fn load(project: &Project) -> Result<Settings, SettingsError> {

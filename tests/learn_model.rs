@@ -13,7 +13,7 @@ const DAY: i64 = 86_400;
 
 /// A `command` reviewer that reports, as a P1, the first line under src/ matching `pattern`
 /// (`grep -E`) and not `allowed` (when given).
-fn reviewer_flagging(
+pub(crate) fn reviewer_flagging(
     project: &TestProject,
     pattern: &str,
     allowed: Option<&str>,
@@ -40,7 +40,7 @@ JSON
 
 /// The agent changes `old` to `new` in `file`, the review blocks on it, the agent changes `bad`
 /// to `fixed`, the next review is clean; returns the allowed stop.
-fn reviewed_fix(
+pub(crate) fn reviewed_fix(
     project: &TestProject,
     session: &str,
     file: &str,

@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 
 use crate::support::TestProject;
 
-fn fixture() -> String {
+pub(crate) fn fixture() -> String {
     format!(
         "{}/tests/fixtures/review-history/acme-shop.json",
         env!("CARGO_MANIFEST_DIR")
@@ -30,7 +30,7 @@ fn fixture() -> String {
 }
 
 /// The shop's committed code: correct everywhere the lessons look.
-fn shop() -> TestProject {
+pub(crate) fn shop() -> TestProject {
     let project = TestProject::new();
     project.write(
         "api/client.py",

@@ -28,6 +28,7 @@ mod learn_signals;
 mod learn_signals_agents;
 mod learning_heldout;
 mod learning_trust;
+mod lessons_approval;
 mod lessons_code_match;
 mod lessons_commands;
 mod lessons_edit;

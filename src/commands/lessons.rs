@@ -57,6 +57,18 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
         LessonsCommand::LearnFromReviews { files, json } => {
             crate::commands::lessons_learn_reviews::run(project, clock, &files, json)
         }
+        LessonsCommand::Review { json } => {
+            crate::commands::lessons_review::review(project, clock, json)
+        }
+        LessonsCommand::Accept { id, lesson, scope } => crate::commands::lessons_review::accept(
+            project,
+            clock,
+            &id,
+            &crate::commands::lessons_review::Rewording { lesson, scope },
+        ),
+        LessonsCommand::Reject { id, reason } => {
+            crate::commands::lessons_review::reject(project, clock, &id, reason.as_deref())
+        }
         LessonsCommand::Distill { dry_run, json } => {
             crate::commands::lessons_distill::run(project, dry_run, json)
         }

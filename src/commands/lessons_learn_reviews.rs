@@ -99,8 +99,16 @@ fn print_text(imported: &Imported) {
             refused.subject, refused.scope, refused.refusal
         ));
     }
+    let proposed = if imported.proposed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "{} waiting for a person (`car lessons review`), ",
+            crate::text::plural(imported.proposed.len(), "proposed lesson")
+        )
+    };
     output::print_data(&format!(
-        "{}, {}, {} known already",
+        "{}, {proposed}{}, {} known already",
         crate::text::plural(imported.lessons.len(), "lesson"),
         crate::text::plural(imported.candidates, "new candidate"),
         imported.known
@@ -134,6 +142,7 @@ fn as_json_value(imported: &Imported) -> serde_json::Value {
         "outdated": imported.outdated,
         "skipped": skipped,
         "lessons": imported.lessons,
+        "proposed": imported.proposed,
         "candidates": imported.candidates,
         "known": imported.known,
         "refused": refused,

@@ -15,6 +15,7 @@ pub(crate) mod lessons_distill;
 pub(crate) mod lessons_edit;
 pub(crate) mod lessons_learn_reviews;
 pub(crate) mod lessons_merge;
+pub(crate) mod lessons_review;
 pub(crate) mod lessons_test;
 pub(crate) mod report;
 pub(crate) mod review;

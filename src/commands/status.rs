@@ -89,6 +89,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     prevention_section(&settings, &mut report);
     python_section(project, &settings, &mut report);
     lessons_section(project, &mut report);
+    learning_section(project, &settings, &mut report);
     review_section(
         project,
         &settings,
@@ -475,6 +476,34 @@ fn lessons_section(project: &Project, report: &mut Report) {
         json!({"project": project_count.ok(), "user": user_count}),
         "lessons",
         lines,
+    );
+}
+
+/// What becomes of a lesson car learns (setting `learning`), and the proposals waiting.
+fn learning_section(project: &Project, settings: &Settings, report: &mut Report) {
+    use crate::settings::LearningMode;
+    let proposals = crate::lessons::proposals::proposals_file(project);
+    let waiting = count_lessons(&proposals);
+    let waiting_words = match &waiting {
+        Ok(n) => format!(
+            "{} wait{} for a person (`car lessons review`)",
+            plural(*n, "proposed lesson"),
+            if *n == 1 { "s" } else { "" }
+        ),
+        Err(error) => format!("the proposals cannot be read: {error}"),
+    };
+    let line = match (settings.learning_enabled, settings.learning) {
+        (false, _) => "learning: off (\"learningEnabled\": false)".to_string(),
+        (true, LearningMode::Auto) => "learning: auto (a lesson car learns and verifies joins the lessons at once; \"learning\": \"approve\" makes a person decide)".to_string(),
+        (true, LearningMode::Approve) => format!("learning: approve (a lesson car learns waits for a person); {waiting_words}"),
+        (true, LearningMode::Observe) => format!("learning: observe (car records and proposes; no lesson warns, denies or briefs); {waiting_words}"),
+    };
+    report.add(
+        "learning",
+        json!({"mode": settings.learning.name(), "enabled": settings.learning_enabled,
+               "proposed": waiting.ok()}),
+        "learning",
+        [line],
     );
 }
 

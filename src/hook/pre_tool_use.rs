@@ -148,7 +148,7 @@ fn stop_for<'a>(
         // The file is broken already: the agent may be fixing it a piece at a time.
         errors.clear();
     }
-    let lessons: Vec<Warning> = if context.settings.lessons_enabled {
+    let lessons: Vec<Warning> = if context.settings.lessons_warn() {
         report
             .warnings
             .into_iter()

@@ -74,7 +74,7 @@ fn briefing(library: &std::path::Path, worktree: Option<&Worktree>) -> Answer {
 fn briefed_library(context: &HookContext) -> Option<PathBuf> {
     let settings = &context.settings;
     let path = context.project.lessons_file();
-    (settings.session_briefing && settings.lessons_enabled && path.exists()).then_some(path)
+    (settings.session_briefing && settings.lessons_warn() && path.exists()).then_some(path)
 }
 
 /// The worktree as a look begun after the hook started saw it (outside git: nothing dirty, and

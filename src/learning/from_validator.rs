@@ -246,10 +246,17 @@ fn apply(
             }
         }
     }
-    // Lessons first: if that write fails, the candidates stay and the next edit retries.
+    // Lessons (or proposals) first: if that write fails, the candidates stay and the next edit
+    // retries.
+    let to_lessons: &[(Lesson, Verified)] = if scope.settings.learning.waits_for_a_person() {
+        promotion::propose_all(scope, &promoted, &mut taught)?;
+        &[]
+    } else {
+        &promoted
+    };
     taught
         .notes
-        .extend(promotion::update_lessons(scope, edit, errors, &promoted)?);
+        .extend(promotion::update_lessons(scope, edit, errors, to_lessons)?);
     if !promoted.is_empty() {
         pool.candidates.retain(|c| {
             !promoted.iter().any(|(l, _)| {

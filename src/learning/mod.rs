@@ -13,7 +13,8 @@
 //! - **Verification** ([`verification`]): the lesson as it will match fires on every bad example,
 //!   no good one, and no correct code of the project; a committed copy of the mistake is a known
 //!   instance, reported.
-//! - **Promotion**: a second independent sighting ([`sighting`]).
+//! - **Promotion**: a second independent sighting ([`sighting`]); the verified lesson joins the
+//!   lessons or waits for a person, as the setting `learning` says ([`admission`]).
 //! - **Refusals**: every signal that taught nothing says why ([`refusal`]), recorded in one place
 //!   ([`refusal_log`]).
 //!
@@ -23,6 +24,7 @@
 //! Invariants: rather miss than false-alarm, never refuse silently, never refuse real evidence;
 //! nothing here fails a hook: every problem becomes a note.
 
+pub(crate) mod admission;
 pub(crate) mod correction;
 pub(crate) mod fixed_findings;
 pub(crate) mod from_correction;

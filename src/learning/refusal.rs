@@ -52,6 +52,11 @@ pub(crate) enum Refusal {
     /// The person did not make this change.
     #[error("{0}")]
     NotACorrection(NotACorrection),
+    /// A person rejected the lesson this would make (`car lessons review`): never proposed again.
+    #[error(
+        "a person rejected the lesson `{trigger}` ({id}) that this repeats; it is not proposed again (`car lessons review`)"
+    )]
+    RejectedByAPerson { id: String, trigger: String },
 }
 
 impl Refusal {
@@ -82,6 +87,7 @@ impl Refusal {
             Refusal::Unchecked { .. } => "unchecked",
             Refusal::FixStillFails { .. } => "fix-still-fails",
             Refusal::NotACorrection(_) => "not-a-correction",
+            Refusal::RejectedByAPerson { .. } => "rejected-by-a-person",
         }
     }
 }

@@ -16,14 +16,16 @@
 use serde_json::json;
 
 use crate::files::HOOK_LOCK_WAIT;
+use crate::learning::admission::{self, Admitted};
 use crate::learning::pattern::Pattern;
 use crate::learning::refusal::{Refusal, Refused};
 use crate::learning::synthesis::{self, Example};
 use crate::learning::verification::{self, ProjectCode, Rule, Verified};
 use crate::lessons::examples::fires;
 use crate::lessons::model::{
-    Candidate, Entry, Examples, Lesson, Matching, PROMOTED_WEIGHT, RawLesson, lesson_id,
+    Candidate, Examples, Lesson, Matching, PROMOTED_WEIGHT, RawLesson, lesson_id,
 };
+use crate::lessons::proposals::{self, Met};
 use crate::lessons::provenance::{
     EVIDENCE_FIELD, Evidence, KNOWN_INSTANCES_FIELD, SOURCE_FIELD, Source,
 };
@@ -63,6 +65,12 @@ pub(crate) enum Recorded {
     SamePlaceAgain,
     /// Seen independently a second time and verified: a lesson now.
     Promoted {
+        id: String,
+        trigger: String,
+        verified: Verified,
+    },
+    /// As `Promoted`, but the lesson waits for a person (setting `learning`).
+    Proposed {
         id: String,
         trigger: String,
         verified: Verified,
@@ -233,6 +241,8 @@ pub(crate) enum Noted {
     CountedAgain,
     /// A lesson now, with its id.
     Promoted(String),
+    /// A proposal waiting for a person, with its id.
+    Proposed(String),
     /// Known already.
     Known,
     /// Refused, with its reason among the refusals.
@@ -284,6 +294,19 @@ impl Taught {
                 after_sentence(". ", &instances_note(&verified))
                 ));
                 Noted::Promoted(id)
+            }
+            Ok(Recorded::Proposed {
+                id,
+                trigger,
+                verified,
+            }) => {
+                self.notes.push(format!(
+                "proposed a lesson (source {}) from {label}: `{trigger}` in {}; it waits for a person: `car lessons review`, or `car lessons accept {id}` / `car lessons reject {id}`{}",
+                sighting.source.as_str(),
+                sighting.scope,
+                after_sentence(". ", &instances_note(&verified))
+                ));
+                Noted::Proposed(id)
             }
             Ok(Recorded::Refused(refused)) => {
                 self.refusals.push(*refused);
@@ -385,6 +408,19 @@ pub(crate) fn record(
         if covered {
             return Ok((Recorded::AlreadyKnown, false));
         }
+        let evidence = &sighting.evidence;
+        match proposals::meets(scope.project, &evidence.file, &evidence.bad)? {
+            Met::Nothing => {}
+            Met::Waiting => return Ok((Recorded::AlreadyKnown, false)),
+            Met::Rejected(rejection) => {
+                let refusal = Refusal::RejectedByAPerson {
+                    id: rejection.id,
+                    trigger: rejection.trigger.clone(),
+                };
+                let refused = sighting.refused(refusal, rejection.trigger, vec![evidence.clone()]);
+                return Ok((refused, false));
+            }
+        }
         let Some(index) = pool.candidates.iter().position(|c| joins(c, sighting)) else {
             let trigger = alone[0].trigger();
             pool.candidates
@@ -418,18 +454,30 @@ pub(crate) fn record(
         match promote(scope, source, &candidate.scope, &why, &evidence) {
             Ok((lesson, verified, trigger)) => {
                 let id = lesson.id.clone();
-                // Lessons first: if that write fails, the candidate stays and the next sighting
-                // retries.
-                add_lesson(&lessons_path, lesson)?;
-                pool.candidates.remove(index);
-                Ok((
-                    Recorded::Promoted {
+                // The lesson (or proposal) first: if that write fails, the candidate stays and
+                // the next sighting retries.
+                let recorded = match admission::admit(scope, lesson)? {
+                    Admitted::Lesson => Recorded::Promoted {
                         id,
                         trigger,
                         verified,
                     },
-                    true,
-                ))
+                    Admitted::Proposed => Recorded::Proposed {
+                        id,
+                        trigger,
+                        verified,
+                    },
+                    Admitted::Rejected(rejection) => {
+                        let refusal = Refusal::RejectedByAPerson {
+                            id: rejection.id,
+                            trigger: rejection.trigger,
+                        };
+                        let recent = evidence.iter().rev().take(3).cloned().collect();
+                        sighting.refused(refusal, trigger, recent)
+                    }
+                };
+                pool.candidates.remove(index);
+                Ok((recorded, true))
             }
             Err(refuted) => {
                 let (refusal, pattern) = *refuted;
@@ -577,20 +625,6 @@ pub(crate) fn learnable_change(changes: &[LineChange]) -> Result<&LineChange, Re
             String::new(),
         ))),
     )
-}
-
-pub(crate) fn add_lesson(path: &std::path::Path, lesson: Lesson) -> Result<(), LessonsError> {
-    crate::lessons::library::with_lessons(path, HOOK_LOCK_WAIT, |file| {
-        let triggers = lesson.trigger_texts();
-        if file
-            .lessons()
-            .any(|l| l.is_duplicate_of(lesson.scope.as_str(), &triggers))
-        {
-            return Ok(((), false));
-        }
-        file.entries.push(Entry::Valid(lesson));
-        Ok(((), true))
-    })
 }
 
 #[cfg(test)]

@@ -80,6 +80,23 @@ fn save_folded(file: &LessonFile, lock: &FileLock) -> Result<(), LessonsError> {
     Ok(())
 }
 
+/// Adds `lesson` to the lessons file at `path` unless the same lesson (scope and triggers) is
+/// there; whether it added it.
+pub(crate) fn add(path: &Path, lesson: Lesson) -> Result<bool, LessonsError> {
+    with_lessons(path, crate::files::HOOK_LOCK_WAIT, |file| {
+        let triggers = lesson.trigger_texts();
+        if file
+            .lessons()
+            .any(|l| l.is_duplicate_of(lesson.scope.as_str(), &triggers))
+        {
+            return Ok((false, false));
+        }
+        file.entries
+            .push(crate::lessons::model::Entry::Valid(lesson));
+        Ok((true, true))
+    })
+}
+
 /// Folds the pending hits into the file; how many hits the log held. Only the lessons that were
 /// hit are rewritten when the file allows it (`fold`), the index is patched rather than rebuilt;
 /// otherwise the general rewrite runs. A log whose lessons file is gone is dropped (there is

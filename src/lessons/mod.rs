@@ -6,7 +6,7 @@
 //! warning: heeded, ignored; demotion and retirement), `hits` (the hit log: an outcome is one
 //! appended line), `retired` (the retired lessons' file), `library` (the file, its hit log and its index kept consistent: live reads,
 //! locked rewrites that fold the log), `matcher` (the Aho-Corasick index), `cache` (the on-disk
-//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `distill`, `starter`,
+//! index the hook reads), `warn` (one edit's hits), `problems` (unusable entries, told once), `maintain` (and `maintenance_log`: what each run let go of), `proposals` (learned lessons waiting for a person, and the rejected ones), `distill`, `starter`,
 //! `branch_merge` (two branches' versions of a library file merged, for git's merge driver),
 //! `branch_merge/diff` (what changed between two versions of the library).
 //!
@@ -30,6 +30,7 @@ pub mod matcher;
 pub mod model;
 pub(crate) mod placement;
 pub(crate) mod problems;
+pub(crate) mod proposals;
 pub(crate) mod provenance;
 pub(crate) mod starter;
 pub mod store;

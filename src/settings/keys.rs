@@ -9,7 +9,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    BlockingThreshold, ClassifierBackend, Fallback, ReviewerBackend, SettingProblem, Settings,
+    BlockingThreshold, ClassifierBackend, Fallback, LearningMode, ReviewerBackend, SettingProblem,
+    Settings,
 };
 
 /// Why car cannot use a settings value; [`SettingProblem`] names the key, the value and the
@@ -40,6 +41,8 @@ pub(crate) enum ValueProblem {
     UnknownThreshold,
     #[error("is not one of builtin, model, off")]
     UnknownClassifier,
+    #[error("is not one of auto, approve, observe")]
+    UnknownLearningMode,
     /// `reviewerBackend: "command"` without the command to run.
     #[error("needs reviewerCommand: [\"prog\", \"arg\", …]")]
     NoReviewerCommand,
@@ -157,6 +160,7 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     });
     reader.read("lessonsEnabled", &mut s.lessons_enabled, boolean);
     reader.read("learningEnabled", &mut s.learning_enabled, boolean);
+    reader.read("learning", &mut s.learning, learning_mode);
     reader.read("sessionBriefing", &mut s.session_briefing, boolean);
     reader.read("preventEdits", &mut s.prevent_edits, boolean);
     reader.read("preventWeight", &mut s.prevent_weight, |v| {
@@ -289,18 +293,30 @@ fn threshold(value: &Value) -> Result<BlockingThreshold, ValueProblem> {
 }
 
 fn classifier(value: &Value) -> Result<ClassifierBackend, ValueProblem> {
-    match value
-        .as_str()
-        .unwrap_or_default()
-        .trim()
-        .to_lowercase()
-        .as_str()
-    {
-        "builtin" => Ok(ClassifierBackend::Builtin),
-        "model" => Ok(ClassifierBackend::Model),
-        "off" => Ok(ClassifierBackend::Off),
-        _ => Err(ValueProblem::UnknownClassifier),
-    }
+    let names = [
+        ("builtin", ClassifierBackend::Builtin),
+        ("model", ClassifierBackend::Model),
+        ("off", ClassifierBackend::Off),
+    ];
+    one_of(value, &names).ok_or(ValueProblem::UnknownClassifier)
+}
+
+fn learning_mode(value: &Value) -> Result<LearningMode, ValueProblem> {
+    let names = [
+        ("auto", LearningMode::Auto),
+        ("approve", LearningMode::Approve),
+        ("observe", LearningMode::Observe),
+    ];
+    one_of(value, &names).ok_or(ValueProblem::UnknownLearningMode)
+}
+
+/// The value a text names, any case, spaces around ignored.
+fn one_of<T: Copy>(value: &Value, names: &[(&str, T)]) -> Option<T> {
+    let text = value.as_str()?.trim().to_lowercase();
+    names
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|(_, value)| *value)
 }
 
 /// How a default is named in a message.
@@ -364,6 +380,12 @@ impl Shown for BlockingThreshold {
 }
 
 impl Shown for ClassifierBackend {
+    fn shown(&self) -> String {
+        self.name().to_string()
+    }
+}
+
+impl Shown for LearningMode {
     fn shown(&self) -> String {
         self.name().to_string()
     }

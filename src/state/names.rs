@@ -18,6 +18,12 @@ pub(crate) const LESSONS: &str = "lessons.json";
 /// The candidate pool: errors seen once, waiting for a second sighting.
 pub(crate) const CANDIDATES: &str = "lesson_candidates.json";
 
+/// Lessons car learned that wait for a person (setting `learning`: `approve`, `observe`).
+pub(crate) const LESSON_PROPOSALS: &str = "lesson_proposals.json";
+
+/// Proposed lessons a person rejected: never proposed again.
+pub(crate) const REJECTED_LESSONS: &str = "rejected_lessons.json";
+
 /// What car refused to learn and why (`learning::refusal_log`), in the state folder.
 pub(crate) const LESSON_REFUSALS: &str = "lesson_refusals.json";
 

@@ -13,14 +13,15 @@ use super::place::{Place, fixed_line};
 use super::{Errors, why_of};
 use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
-use crate::learning::refusal::Refusal;
+use crate::learning::refusal::{Refusal, Refused};
 use crate::learning::sighting::{
-    Learned, after_sentence, example_of, instances_field, instances_note, learned_lesson,
+    Learned, Taught, after_sentence, example_of, instances_field, instances_note, learned_lesson,
 };
 use crate::learning::synthesis::Example;
 use crate::learning::verification::{self, ProjectCode, Rule, Verified};
 use crate::lessons::library;
 use crate::lessons::model::{Candidate, Lesson, PENDING_FIX};
+use crate::lessons::proposals::{self, Proposed};
 use crate::lessons::provenance::{Evidence, KNOWN_INSTANCES_FIELD, Source};
 use crate::lessons::store::LessonFile;
 use crate::lessons::{LessonScope, LessonsError};
@@ -163,6 +164,38 @@ fn describe_fix(extra: &serde_json::Map<String, Value>, edit: &Edit) -> String {
         crate::text::shorten(&place.text, 120),
         crate::text::shorten(&after, 120)
     )
+}
+
+/// Setting `learning` is `approve` or `observe`: the promoted lessons wait for a person; one a
+/// person rejected before is refused, recorded.
+pub(super) fn propose_all(
+    scope: &LessonScope<'_>,
+    promoted: &[(Lesson, Verified)],
+    taught: &mut Taught,
+) -> Result<(), LessonsError> {
+    for (lesson, verified) in promoted {
+        match proposals::propose(scope.project, lesson.clone(), scope.clock.now())? {
+            Proposed::Waiting => taught.notes.push(format!(
+                "proposed a lesson from a repeated error: {}; it waits for a person: `car lessons review`, or `car lessons accept {}` / `car lessons reject {}`{}",
+                lesson.text,
+                lesson.id,
+                lesson.id,
+                after_sentence(" ", &instances_note(verified))
+            )),
+            Proposed::AlreadyWaiting => {}
+            Proposed::Rejected(rejection) => taught.refusals.push(Refused {
+                refusal: Refusal::RejectedByAPerson {
+                    id: rejection.id,
+                    trigger: rejection.trigger,
+                },
+                source: Source::Validator,
+                scope: lesson.scope.as_str().to_string(),
+                subject: lesson.trigger_texts().join(", "),
+                evidence: Evidence::all_of(&lesson.extra),
+            }),
+        }
+    }
+    Ok(())
 }
 
 /// Under the lessons lock: add promoted lessons (no duplicates) and record fixes of lessons.

@@ -94,6 +94,8 @@ pub(crate) struct Imported {
     pub(crate) candidates: usize,
     /// Ids of the lessons learned.
     pub(crate) lessons: Vec<String>,
+    /// Ids of the lessons proposed to a person (setting `learning`: `approve`, `observe`).
+    pub(crate) proposed: Vec<String>,
     /// Suggestions car knew already (read before, or a lesson fires on them).
     pub(crate) known: usize,
     pub(crate) taught: Taught,
@@ -129,6 +131,7 @@ pub(crate) fn learn(
         match learn_one(scope, comment, &suggested, &mut imported.taught) {
             Noted::Candidate => imported.candidates += 1,
             Noted::Promoted(id) => imported.lessons.push(id),
+            Noted::Proposed(id) => imported.proposed.push(id),
             Noted::Known => imported.known += 1,
             Noted::CountedAgain | Noted::Refused | Noted::Failed => {}
         }
