@@ -250,6 +250,11 @@ pub(crate) enum LessonsCommand {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+        /// Also send each comment in words (no suggestion block) to the configured reviewer,
+        /// which must answer with the line as written and as fixed; kept only when that line is
+        /// one of the commented lines, then verified like a suggestion
+        #[arg(long)]
+        with_model: bool,
     },
     /// Walk the lessons car learned that wait for a person (setting "learning": "approve" or
     /// "observe"): each with its trigger, scope, text, examples and where they were seen, and the

@@ -274,3 +274,147 @@ fn bad_input_is_a_clear_error_and_changes_nothing() {
     let none = project.run(&["lessons", "learn-from-reviews"]);
     assert_eq!(none.code, 2, "{none:?}");
 }
+
+/// A review comment in words on one line of `path`, in the REST API's shape.
+fn comment_in_words(id: u64, pull: u64, path: &str, hunk: &str, line: u64, body: &str) -> Value {
+    json!({
+        "id": id, "diff_hunk": hunk, "path": path, "body": body,
+        "commit_id": "9f2c1e0b7d4a3c2e1f0a9b8c7d6e5f4a3b2c1d0e",
+        "original_commit_id": "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
+        "user": {"login": "dana", "type": "User"},
+        "created_at": format!("2026-04-0{}T10:00:00Z", id % 9 + 1),
+        "html_url": format!("https://github.com/acme/shop/pull/{pull}#discussion_r{id}"),
+        "pull_request_url": format!("https://api.github.com/repos/acme/shop/pulls/{pull}"),
+        "line": line, "original_line": line, "start_line": null, "original_start_line": null,
+        "side": "RIGHT", "subject_type": "line", "in_reply_to_id": null
+    })
+}
+
+/// `--with-model`: comments in words go to the reviewer (a scripted `command` reviewer here),
+/// which answers with the line as written and as fixed. What it says is kept only when its line
+/// is one of the commented lines, and then goes through the same synthesis and verification:
+/// the same change read on two pull requests is a lesson; an answer about a line that is not
+/// there, a comment that asks for nothing concrete, and a reply are not evidence. Without the
+/// flag the reviewer is never asked.
+#[test]
+fn with_model_comments_in_words_teach_only_what_the_lines_back() {
+    let project = shop();
+    let reviewer = crate::review_helpers::scripted_reviewer(
+        &project,
+        r#"#!/bin/sh
+prompt=$(cat)
+echo asked >> "$(dirname "$0")/calls"
+case "$prompt" in
+  *"yaml.load("*)
+    line=$(printf '%s\n' "$prompt" | grep -m1 'yaml.load(' | sed 's/^ *//')
+    good=$(printf '%s\n' "$line" | sed 's/yaml.load(/yaml.safe_load(/')
+    printf 'Here you go:\n{"change": true, "bad": "%s", "good": "%s"}\n' "$line" "$good" ;;
+  *"shell=True"*)
+    echo '{"change": true, "bad": "subprocess.run(cmd, check=True)", "good": "subprocess.run(args)"}' ;;
+  *) echo '{"change": false}' ;;
+esac
+"#,
+    );
+    let hunk = |line: &str| format!("@@ -1,3 +1,4 @@\n import yaml\n \n def load(text):\n+{line}");
+    let comments = json!([
+        comment_in_words(
+            2001,
+            21,
+            "config/load.py",
+            &hunk("    data = yaml.load(text)"),
+            4,
+            "yaml.load runs arbitrary constructors on untrusted input; use the safe loader."
+        ),
+        comment_in_words(
+            2002,
+            22,
+            "plugins/read.py",
+            &hunk("    cfg = yaml.load(raw)"),
+            4,
+            "Same as before: never yaml.load what came from outside."
+        ),
+        comment_in_words(
+            2003,
+            23,
+            "tools/run.py",
+            &hunk("    subprocess.run(cmd, shell=True)"),
+            4,
+            "shell=True with a user's string is an injection; pass a list."
+        ),
+        comment_in_words(
+            2004,
+            23,
+            "tools/run.py",
+            &hunk("    print(len(items))"),
+            4,
+            "Why do we print here?"
+        ),
+    ]);
+    project.write("words.json", &comments.to_string());
+    let without = project.run(&["lessons", "learn-from-reviews", "words.json", "--json"]);
+    assert_eq!(without.code, 0, "{without:?}");
+    let summary: Value = serde_json::from_str(&without.stdout).unwrap();
+    assert_eq!(summary["skipped"], json!({"free-text": 4}), "{summary}");
+    assert!(
+        !reviewer.path("calls").exists(),
+        "asked without --with-model"
+    );
+    let run = project.run(&[
+        "lessons",
+        "learn-from-reviews",
+        "words.json",
+        "--with-model",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr.contains("asking the command reviewer"),
+        "{run:?}"
+    );
+    let summary: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(reviewer.path("calls"))
+            .unwrap()
+            .lines()
+            .count(),
+        4
+    );
+    assert_eq!(summary["by_model"], 2, "{summary}");
+    assert_eq!(
+        summary["skipped"],
+        json!({"model-no-change": 1, "model-unverified": 1}),
+        "{summary}"
+    );
+    assert_eq!(summary["lessons"].as_array().unwrap().len(), 1, "{summary}");
+    let learned = crate::learn_signals::lessons(&project);
+    assert_eq!(learned.len(), 1, "{learned:?}");
+    assert_eq!(learned[0]["source"], "review-history");
+    assert!(
+        learned[0]["triggers"][0]
+            .as_str()
+            .unwrap()
+            .contains("yaml.load"),
+        "{learned:?}"
+    );
+    assert!(
+        learned[0]["lesson"]
+            .as_str()
+            .unwrap()
+            .starts_with("yaml.load runs arbitrary constructors"),
+        "{learned:?}"
+    );
+    // The reviewer is `manual`: --with-model says how to choose one, reads nothing.
+    let manual = shop();
+    manual.write("words.json", &comments.to_string());
+    let refused = manual.run(&[
+        "lessons",
+        "learn-from-reviews",
+        "words.json",
+        "--with-model",
+    ]);
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(
+        refused.stderr.contains("car config --backend"),
+        "{refused:?}"
+    );
+}

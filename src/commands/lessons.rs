@@ -54,9 +54,11 @@ pub(crate) fn run(project: &Project, command: LessonsCommand) -> Result<Outcome,
             crate::commands::lessons_candidates::run(project, json, refused)
         }
         LessonsCommand::Maintain { dry_run } => run_maintain(project, clock, dry_run),
-        LessonsCommand::LearnFromReviews { files, json } => {
-            crate::commands::lessons_learn_reviews::run(project, clock, &files, json)
-        }
+        LessonsCommand::LearnFromReviews {
+            files,
+            json,
+            with_model,
+        } => crate::commands::lessons_learn_reviews::run(project, clock, &files, json, with_model),
         LessonsCommand::Review { json } => {
             crate::commands::lessons_review::review(project, clock, json)
         }

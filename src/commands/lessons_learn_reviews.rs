@@ -6,6 +6,7 @@
 //! to stderr, the result to stdout only with `--json`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -18,22 +19,32 @@ use crate::learning::signals;
 use crate::lessons::LessonScope;
 use crate::output;
 use crate::project::Project;
-use crate::settings::Settings;
+use crate::settings::{ReviewerBackend, Settings};
 
 /// Above this many comments, progress is shown every this many.
 const PROGRESS_EVERY: usize = 500;
+/// Progress of `--with-model`: the first question to the reviewer, then every this many.
+const MODEL_PROGRESS_EVERY: usize = 10;
 
 pub(crate) fn run(
     project: &Project,
     clock: Clock,
     files: &[PathBuf],
     as_json: bool,
+    with_model: bool,
 ) -> Result<Outcome, Error> {
     let settings = Settings::load(project)?;
     if !settings.lessons_enabled || !settings.learning_enabled {
         return Err(Error::Usage(
             "learning is switched off in car's settings (\"lessons\" or \"learning\"); nothing \
              was read"
+                .into(),
+        ));
+    }
+    if with_model && settings.reviewer_backend == ReviewerBackend::Manual {
+        return Err(Error::Usage(
+            "--with-model sends comments to the reviewer CLI, and the reviewer is `manual`; \
+             choose one with `car config --backend claude|codex|opencode|command`; nothing was read"
                 .into(),
         ));
     }
@@ -55,11 +66,31 @@ pub(crate) fn run(
         user_layer: false,
     };
     let total = comments.len();
-    let imported = signals::from_review_history(&scope, &comments, |done| {
-        if total > PROGRESS_EVERY && done % PROGRESS_EVERY == 0 {
-            output::print_message(&format!("… {done} of {total} comments"));
+    let mut asked = 0;
+    let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);
+    let mut ask = |prompt: &str| {
+        asked += 1;
+        if asked == 1 || asked % MODEL_PROGRESS_EVERY == 0 {
+            output::print_message(&format!(
+                "… asking the {} reviewer about comment {asked} in words",
+                settings.reviewer_backend
+            ));
         }
-    });
+        crate::reviewer::ask(&settings, project.checkout(), prompt, timeout)
+            .map_err(|error| error.to_string())
+    };
+    let ask: Option<crate::learning::review_history::Ask<'_>> =
+        if with_model { Some(&mut ask) } else { None };
+    let imported = signals::from_review_history(
+        &scope,
+        &comments,
+        |done| {
+            if total > PROGRESS_EVERY && done % PROGRESS_EVERY == 0 {
+                output::print_message(&format!("… {done} of {total} comments"));
+            }
+        },
+        ask,
+    );
     if as_json {
         output::print_json(&as_json_value(&imported));
     } else {
@@ -87,6 +118,12 @@ fn print_text(imported: &Imported) {
             String::new()
         }
     ));
+    if imported.by_model > 0 {
+        output::print_message(&format!(
+            "  {} read by the reviewer model from comments in words, each checked against the commented lines",
+            crate::text::plural(imported.by_model, "change")
+        ));
+    }
     for (reason, count) in &imported.skipped {
         output::print_message(&format!("  not evidence: {count} {}", reason.reason()));
     }
@@ -145,6 +182,7 @@ fn as_json_value(imported: &Imported) -> serde_json::Value {
         "proposed": imported.proposed,
         "candidates": imported.candidates,
         "known": imported.known,
+        "by_model": imported.by_model,
         "refused": refused,
         "notes": imported.taught.notes,
     })

@@ -194,8 +194,9 @@ pub(crate) fn from_review_history(
     scope: &LessonScope<'_>,
     comments: &[ReviewComment],
     progress: impl FnMut(usize),
+    ask: Option<review_history::Ask<'_>>,
 ) -> Imported {
-    let mut imported = review_history::learn(scope, comments, progress);
+    let mut imported = review_history::learn(scope, comments, progress, ask);
     imported.taught = settled(scope, std::mem::take(&mut imported.taught));
     imported
 }

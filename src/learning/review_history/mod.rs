@@ -17,6 +17,7 @@
 //! a refusal with its reason, recorded through the learning door.
 
 pub(crate) mod github;
+pub(crate) mod model_reading;
 pub(crate) mod suggestion;
 
 use std::collections::{BTreeMap, HashSet};
@@ -49,6 +50,14 @@ pub(crate) enum Skipped {
     UnreadableHunk,
     /// The suggestion is the lines as they were written.
     NoChange,
+    /// `--with-model`: the model read no concrete change of a line in the words.
+    ModelNoChange,
+    /// `--with-model`: the model's line as written is not one of the commented lines.
+    ModelUnverified,
+    /// `--with-model`: the model's answer was not the JSON asked for.
+    ModelUnreadable,
+    /// `--with-model`: the reviewer failed, or was not asked after failing again and again.
+    ModelFailed,
 }
 
 impl Skipped {
@@ -62,6 +71,10 @@ impl Skipped {
             Skipped::OnFile => "on-file",
             Skipped::UnreadableHunk => "unreadable-hunk",
             Skipped::NoChange => "no-change",
+            Skipped::ModelNoChange => "model-no-change",
+            Skipped::ModelUnverified => "model-unverified",
+            Skipped::ModelUnreadable => "model-unreadable",
+            Skipped::ModelFailed => "model-failed",
         }
     }
 
@@ -76,6 +89,12 @@ impl Skipped {
             Skipped::OnFile => "on a whole file",
             Skipped::UnreadableHunk => "a diff hunk that does not hold the commented lines",
             Skipped::NoChange => "suggesting the lines as they were",
+            Skipped::ModelNoChange => "words the model read no concrete change of a line in",
+            Skipped::ModelUnverified => {
+                "words whose change the model gave on a line that is not the commented one (unverified, not kept)"
+            }
+            Skipped::ModelUnreadable => "words the model answered about in no readable form",
+            Skipped::ModelFailed => "words the reviewer could not be asked about",
         }
     }
 }
@@ -98,15 +117,25 @@ pub(crate) struct Imported {
     pub(crate) proposed: Vec<String>,
     /// Suggestions car knew already (read before, or a lesson fires on them).
     pub(crate) known: usize,
+    /// Of the suggestions, changes the model read in free-text comments (`--with-model`).
+    pub(crate) by_model: usize,
     pub(crate) taught: Taught,
 }
 
+/// Sends a prompt to the reviewer model and returns its answer, or why it failed.
+pub(crate) type Ask<'a> = &'a mut dyn FnMut(&str) -> Result<String, String>;
+
+/// The reviewer failing this many times in a row stops the asking.
+const MODEL_FAILURES_TO_STOP: usize = 3;
+
 /// Learns from `comments` (any order; read oldest first); `progress` hears the number of each
-/// comment as it is read.
+/// comment as it is read. With `ask`, free-text comments are read by the reviewer model
+/// ([`model_reading`]).
 pub(crate) fn learn(
     scope: &LessonScope<'_>,
     comments: &[ReviewComment],
     mut progress: impl FnMut(usize),
+    mut ask: Option<Ask<'_>>,
 ) -> Imported {
     let mut ordered: Vec<&ReviewComment> = comments.iter().collect();
     ordered.sort_by_key(|comment| comment.at);
@@ -115,9 +144,40 @@ pub(crate) fn learn(
         ..Imported::default()
     };
     let mut threads_with_a_suggestion = HashSet::new();
+    let mut failures_in_a_row = 0;
     for (index, comment) in ordered.into_iter().enumerate() {
         progress(index + 1);
-        let suggested = match read(comment, &mut threads_with_a_suggestion) {
+        let read = match (
+            read(comment, &mut threads_with_a_suggestion),
+            ask.as_deref_mut(),
+        ) {
+            (Err(Skipped::FreeText), Some(ask)) if failures_in_a_row < MODEL_FAILURES_TO_STOP => {
+                let read = by_model(comment, ask);
+                match &read {
+                    Err((Skipped::ModelFailed, why)) => {
+                        failures_in_a_row += 1;
+                        imported.taught.notes.push(format!(
+                            "the reviewer could not read the comment {}: {why}{}",
+                            comment.url,
+                            if failures_in_a_row == MODEL_FAILURES_TO_STOP {
+                                "; it failed 3 times in a row, so the other comments in words are not asked about"
+                            } else {
+                                ""
+                            }
+                        ));
+                    }
+                    Ok(_) => {
+                        failures_in_a_row = 0;
+                        imported.by_model += 1;
+                    }
+                    Err(_) => failures_in_a_row = 0,
+                }
+                read.map_err(|(reason, _)| reason)
+            }
+            (Err(Skipped::FreeText), Some(_)) => Err(Skipped::ModelFailed),
+            (read, _) => read,
+        };
+        let suggested = match read {
             Ok(suggested) => suggested,
             Err(reason) => {
                 *imported.skipped.entry(reason).or_default() += 1;
@@ -128,7 +188,12 @@ pub(crate) fn learn(
         if comment.line.is_none() {
             imported.outdated += 1;
         }
-        match learn_one(scope, comment, &suggested, &mut imported.taught) {
+        let reader = if comment_is_words(comment) {
+            Reader::Model
+        } else {
+            Reader::Suggestion
+        };
+        match learn_one(scope, comment, &suggested, reader, &mut imported.taught) {
             Noted::Candidate => imported.candidates += 1,
             Noted::Promoted(id) => imported.lessons.push(id),
             Noted::Proposed(id) => imported.proposed.push(id),
@@ -175,11 +240,46 @@ fn read(comment: &ReviewComment, threads: &mut HashSet<String>) -> Result<Sugges
     Ok(Suggested { written, suggested })
 }
 
+/// The change the reviewer model reads in a free-text comment, verified; or why there is none
+/// (with the reviewer's error when it failed).
+fn by_model(comment: &ReviewComment, ask: Ask<'_>) -> Result<Suggested, (Skipped, String)> {
+    let no_reason = |reason| (reason, String::new());
+    if comment.on_file {
+        return Err(no_reason(Skipped::OnFile));
+    }
+    if comment.on_removed_lines {
+        return Err(no_reason(Skipped::OnRemovedLines));
+    }
+    let (first, last) = comment
+        .original_lines
+        .ok_or(no_reason(Skipped::UnreadableHunk))?;
+    let written = suggestion::commented_lines(&comment.diff_hunk, last - first + 1)
+        .ok_or(no_reason(Skipped::UnreadableHunk))?;
+    let answer = ask(&model_reading::prompt(comment, &written))
+        .map_err(|why| (Skipped::ModelFailed, why))?;
+    model_reading::read(&answer, &written).map_err(no_reason)
+}
+
+/// Who read the change in a comment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    /// The comment's own ```` ```suggestion ```` block.
+    Suggestion,
+    /// The reviewer model, from the comment's words (`--with-model`).
+    Model,
+}
+
+/// Whether the comment has no suggestion block of its own.
+fn comment_is_words(comment: &ReviewComment) -> bool {
+    suggestion::suggestion_block(&comment.body).is_none()
+}
+
 /// Records one suggested change as a sighting.
 fn learn_one(
     scope: &LessonScope<'_>,
     comment: &ReviewComment,
     suggested: &Suggested,
+    reader: Reader,
     taught: &mut Taught,
 ) -> Noted {
     let lesson_scope = scope_for(&comment.path);
@@ -222,8 +322,12 @@ fn learn_one(
             url: Some(comment.url.clone()),
         },
     };
+    let what = match reader {
+        Reader::Suggestion => "a suggestion",
+        Reader::Model => "a comment read by the reviewer model",
+    };
     let label = format!(
-        "a suggestion on {} ({}:{})",
+        "{what} on {} ({}:{})",
         comment.pull, comment.path, sighting.evidence.line
     );
     taught.record(scope, &sighting, &label)
