@@ -60,6 +60,8 @@ pub(crate) enum Command {
     /// One self-contained HTML page: lessons with their history, what car let go of, sessions
     /// with their stops and reviews, deep reviews, open P3 offers
     Report(ReportArgs),
+    /// An MCP server over stdio for the agent: tools lessons_for, check, explain, propose_lesson
+    Mcp,
     /// Internal: runs a reviewer CLI and kills it (with everything it started) as soon as the car
     /// process that started it is gone
     #[command(hide = true)]

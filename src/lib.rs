@@ -37,6 +37,7 @@ mod hook;
 mod json_edit;
 mod learning;
 pub mod lessons;
+mod mcp;
 mod output;
 mod paths;
 mod pipeline;

@@ -37,6 +37,7 @@ mod lessons_outcomes;
 mod lessons_rules;
 mod lessons_sources;
 mod lessons_team;
+mod mcp_server;
 mod migrate;
 mod new_file_slips;
 mod pre_tool_use;

@@ -58,13 +58,7 @@ pub(crate) fn run(
         ));
         comments.extend(read);
     }
-    let scope = LessonScope {
-        project,
-        settings: &settings,
-        clock,
-        record: true,
-        user_layer: false,
-    };
+    let scope = LessonScope::learning(project, &settings, clock);
     let total = comments.len();
     let mut asked = 0;
     let timeout = Duration::from_secs(settings.reviewer_timeout_seconds);

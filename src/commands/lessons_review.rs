@@ -198,13 +198,7 @@ fn accept_lesson(
     edited: Lesson,
 ) -> Result<Lesson, LessonsError> {
     let settings = Settings::load(project).unwrap_or_default();
-    let scope = LessonScope {
-        project,
-        settings: &settings,
-        clock,
-        record: true,
-        user_layer: false,
-    };
+    let scope = LessonScope::learning(project, &settings, clock);
     proposals::accept(&scope, id, |lesson| {
         lesson.text = edited.text;
         lesson.scope = edited.scope;

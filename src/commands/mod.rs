@@ -17,6 +17,7 @@ pub(crate) mod lessons_learn_reviews;
 pub(crate) mod lessons_merge;
 pub(crate) mod lessons_review;
 pub(crate) mod lessons_test;
+pub(crate) mod mcp;
 pub(crate) mod report;
 pub(crate) mod review;
 pub(crate) mod status;
@@ -148,6 +149,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, Error> {
         Command::Config(args) => recording_own_writes(&project, || config::run(&project, &args)),
         Command::Status(args) => status::run(&project, args.json),
         Command::Report(args) => report::run(&project, &args),
+        Command::Mcp => mcp::run(&project),
     };
     // Best effort: a command that created car's state folder leaves it git-ignored.
     if !is_read_only {

@@ -5,7 +5,8 @@
 //!   ([`from_validator`]), a blocking review finding the agent fixed ([`fixed_findings`] →
 //!   [`from_review`]), a person's correction of what the agent wrote ([`correction`] →
 //!   [`from_correction`]), a change reviewers suggested on the team's pull requests
-//!   ([`review_history`]).
+//!   ([`review_history`]), the agent's own proposal through `car mcp` ([`from_agent`]: an
+//!   example, never a confirmation).
 //! - **Trigger**: synthesised from the examples ([`synthesis`], [`pattern`], [`tokens`]): the most
 //!   general pattern that covers every mistake, with the names one sighting holds generalised
 //!   away, "A unless B" where the fix added to the call; a checker's error teaches its subject
@@ -27,6 +28,7 @@
 pub(crate) mod admission;
 pub(crate) mod correction;
 pub(crate) mod fixed_findings;
+pub(crate) mod from_agent;
 pub(crate) mod from_correction;
 pub(crate) mod from_review;
 pub(crate) mod from_validator;

@@ -277,6 +277,9 @@ impl Taught {
                     Source::ReviewHistory => {
                         "the same change suggested on another pull request or file makes it a lesson"
                     }
+                    Source::Agent => {
+                        "it becomes a lesson only when car sees the same mistake fixed (a review, a person's correction)"
+                    }
                     _ => "once more and it becomes a lesson",
                 }
                 ));
@@ -432,7 +435,10 @@ pub(crate) fn record(
         if evidence.iter().any(|e| sighting.is_same_evidence(e)) {
             return Ok((Recorded::AlreadyKnown, false));
         }
-        let independent = evidence.iter().any(|e| sighting.is_independent_of(e));
+        // The agent's own proposal is an example, never the confirmation: a lesson needs what
+        // car saw happen (a fix, a correction, a review) to confirm it.
+        let independent = sighting.source != Source::Agent
+            && evidence.iter().any(|e| sighting.is_independent_of(e));
         if evidence.len() < MAX_EVIDENCE {
             evidence.push(sighting.evidence.clone());
         }
@@ -450,7 +456,9 @@ pub(crate) fn record(
             .and_then(serde_json::Value::as_str)
             .unwrap_or(&sighting.why)
             .to_string();
-        let source = Source::of(&candidate.extra).unwrap_or(sighting.source);
+        let source = Source::of(&candidate.extra)
+            .filter(|source| *source != Source::Agent)
+            .unwrap_or(sighting.source);
         match promote(scope, source, &candidate.scope, &why, &evidence) {
             Ok((lesson, verified, trigger)) => {
                 let id = lesson.id.clone();
@@ -505,7 +513,7 @@ fn joins(candidate: &Candidate, sighting: &Sighting) -> bool {
     if candidate.scope != sighting.scope
         || !matches!(
             Source::of(&candidate.extra),
-            Some(Source::Review | Source::Reversal | Source::ReviewHistory)
+            Some(Source::Review | Source::Reversal | Source::ReviewHistory | Source::Agent)
         )
     {
         return false;

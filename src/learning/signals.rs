@@ -15,8 +15,10 @@
 use crate::edit::Edit;
 use crate::learning::review_history::github::ReviewComment;
 use crate::learning::review_history::{self, Imported};
-use crate::learning::sighting::Taught;
-use crate::learning::{from_correction, from_review, from_validator, heed, refusal_log};
+use crate::learning::sighting::{Noted, Taught};
+use crate::learning::{
+    from_agent, from_correction, from_review, from_validator, heed, refusal_log,
+};
 use crate::lessons::{LessonScope, Warning};
 use crate::session::Session;
 use crate::session::authored::{Authored, ShellRun};
@@ -199,6 +201,18 @@ pub(crate) fn from_review_history(
     let mut imported = review_history::learn(scope, comments, progress, ask);
     imported.taught = settled(scope, std::mem::take(&mut imported.taught));
     imported
+}
+
+/// The agent proposed a lesson from a mistake it made (`car mcp`'s `propose_lesson`): one
+/// sighting of source `agent`, recorded as a candidate and verified like every other; it never
+/// becomes a lesson by itself ([`crate::learning::sighting`]).
+pub(crate) fn from_agent_proposal(
+    scope: &LessonScope<'_>,
+    proposal: &from_agent::Proposal<'_>,
+) -> (Noted, Taught) {
+    let mut taught = Taught::default();
+    let noted = from_agent::record(scope, proposal, &mut taught);
+    (noted, settled(scope, taught))
 }
 
 /// The session ended: its warnings still open are dropped uncounted.

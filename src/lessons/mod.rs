@@ -146,6 +146,23 @@ pub(crate) struct LessonScope<'a> {
     pub(crate) user_layer: bool,
 }
 
+impl<'a> LessonScope<'a> {
+    /// The scope of a command that learns for the project: it records, without the user's layer.
+    pub(crate) fn learning(
+        project: &'a Project,
+        settings: &'a Settings,
+        clock: Clock,
+    ) -> LessonScope<'a> {
+        LessonScope {
+            project,
+            settings,
+            clock,
+            record: true,
+            user_layer: false,
+        }
+    }
+}
+
 /// Matches the edit's added text against the layered lessons: the warnings, and the facts the
 /// learning step needs (`learning::signals::after_edit`). Only reads.
 /// `diagnostics` are what the checkers said of the edit: a lesson learned from a checker's

@@ -31,6 +31,9 @@ pub(crate) enum Source {
     /// A change reviewers suggested on the team's pull requests
     /// (`car lessons learn-from-reviews`).
     ReviewHistory,
+    /// The agent proposed it from a mistake it made (`car mcp`'s `propose_lesson`): a candidate's
+    /// source only, never a lesson's by itself.
+    Agent,
     /// `car lessons add`: a person wrote it.
     Added,
     /// `car lessons import`: from another lessons file.
@@ -46,6 +49,7 @@ impl Source {
             Source::Review => "review",
             Source::Reversal => "reversal",
             Source::ReviewHistory => "review-history",
+            Source::Agent => "agent",
             Source::Added => "added",
             Source::Imported => "imported",
             Source::Starter => "starter",
@@ -59,6 +63,7 @@ impl Source {
             "review" => Some(Source::Review),
             "reversal" => Some(Source::Reversal),
             "review-history" => Some(Source::ReviewHistory),
+            "agent" => Some(Source::Agent),
             "added" => Some(Source::Added),
             "imported" => Some(Source::Imported),
             "starter" => Some(Source::Starter),
@@ -70,7 +75,11 @@ impl Source {
     pub(crate) fn is_learned(self) -> bool {
         matches!(
             self,
-            Source::Validator | Source::Review | Source::Reversal | Source::ReviewHistory
+            Source::Validator
+                | Source::Review
+                | Source::Reversal
+                | Source::ReviewHistory
+                | Source::Agent
         )
     }
 
@@ -81,6 +90,7 @@ impl Source {
             Source::Review => "fixed review findings",
             Source::Reversal => "people's corrections",
             Source::ReviewHistory => "the team's review comments",
+            Source::Agent => "the agent's own proposals",
             Source::Added => "lessons people added",
             Source::Imported => "imported lessons",
             Source::Starter => "car's starter set",
@@ -155,6 +165,10 @@ impl Evidence {
                     .as_deref()
                     .map(|url| format!(" {url}"))
                     .unwrap_or_default()
+            ),
+            (Source::Agent, _) => format!(
+                "the agent's own proposal ({}:{}, through car mcp)",
+                self.file, self.line
             ),
             (Source::Review, Some(review)) => format!(
                 "review {review} of session {session} ({}{}:{})",

@@ -48,6 +48,7 @@ impl Origin {
             Origin::Learned(Source::Review) => "review finding",
             Origin::Learned(Source::Reversal) => "a person's correction",
             Origin::Learned(Source::ReviewHistory) => "a pull request review",
+            Origin::Learned(Source::Agent) => "the agent's own proposal",
             Origin::Learned(Source::Added | Source::Imported | Source::Starter) => {
                 "by hand or imported"
             }
