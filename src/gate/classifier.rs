@@ -442,6 +442,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_postponement_says_who_decided_and_why() {
+        let model = Classification {
+            verdict: Verdict::Incomplete,
+            source: Source::Model {
+                program: "claude".into(),
+            },
+            reason: "answered INCOMPLETE".into(),
+        };
+        assert_eq!(
+            model.why_postponed(),
+            "the classifier model (`claude`) judged the agent to be waiting for the user (it answered INCOMPLETE)"
+        );
+        let builtin = builtin("I read the loader. Next I will rewrite the cache.");
+        assert_eq!(
+            builtin.why_postponed(),
+            "car's built-in classifier judged the agent to be waiting for the user (its last message announces work it has not done yet (\"next i will\"))"
+        );
+    }
+
+    #[test]
     fn builtin_rules() {
         let cases = [
             ("I refactored the loader. All done.", Verdict::Complete),

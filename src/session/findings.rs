@@ -500,4 +500,28 @@ mod tests {
             Err(FindingsError::Finding { index: 1, .. })
         ));
     }
+
+    #[test]
+    fn fix_is_read_as_suggestion_and_other_fields_are_named() {
+        let review = parse(
+            r#"{"findings":[{"severity":"P3","file":"a","title":"t","fix":"do x","note":"n"},
+                {"id":"F2","severity":"P3","file":"a","title":"u","suggestion":"s","fix":"f"}]}"#,
+        );
+        assert_eq!(review.findings[0].suggestion, "do x");
+        assert_eq!(review.findings[1].suggestion, "s", "suggestion wins");
+        assert_eq!(
+            review.notes,
+            [
+                format!("finding F1: field \"note\" ignored (a finding has {FINDING_FIELDS})"),
+                format!(
+                    "finding F2: field \"fix\" (beside \"suggestion\") ignored (a finding has {FINDING_FIELDS})"
+                ),
+            ]
+        );
+        assert!(
+            parse(r#"{"findings":[{"severity":"P3","file":"a","title":"t"}]}"#)
+                .notes
+                .is_empty()
+        );
+    }
 }
