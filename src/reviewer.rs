@@ -175,6 +175,63 @@ fn codex_argv(files: &RunFiles) -> Vec<String> {
     argv
 }
 
+/// The reviewer CLI `backend` would run when it cannot be found (not on PATH, or a
+/// `reviewerCommand` path that is not there): asking it cannot work until a person installs it
+/// or chooses another reviewer. `None` for `manual` and for a CLI that is there.
+pub(crate) fn missing_program(
+    settings: &Settings,
+    backend: &ReviewerBackend,
+    working_dir: &Path,
+) -> Option<String> {
+    let program = settings.program_of(backend)?;
+    (!is_installed(&program, working_dir)).then_some(program)
+}
+
+/// Which reviewer a missing CLI was wanted for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReviewerUse {
+    /// The stop gate's `reviewerBackend`.
+    Gate,
+    /// `car deep-review run`'s `deepReviewBackend` (codex unless set).
+    DeepReview,
+}
+
+/// Each configured reviewer whose CLI is not installed, with the program and the backend name.
+pub(crate) fn missing_clis(settings: &Settings, working_dir: &Path) -> Vec<(ReviewerUse, String)> {
+    [
+        (ReviewerUse::Gate, &settings.reviewer_backend),
+        (ReviewerUse::DeepReview, &settings.deep_review_backend),
+    ]
+    .into_iter()
+    .filter_map(|(used_by, backend)| {
+        missing_program(settings, backend, working_dir).map(|program| (used_by, program))
+    })
+    .collect()
+}
+
+/// The warning a person reads about a reviewer CLI that is not installed (`car status`,
+/// `car install`, `car config`): what it costs and how to fix it.
+pub(crate) fn missing_cli_warning(used_by: ReviewerUse, program: &str) -> String {
+    match used_by {
+        ReviewerUse::Gate => format!(
+            "warning: the stop gate's reviewer CLI `{program}` is not on PATH: stops are let go with the changes unreviewed until it is installed (or choose another: car config --backend …; or review by hand: car review submit)"
+        ),
+        ReviewerUse::DeepReview => format!(
+            "warning: the deep review's reviewer CLI `{program}` is not on PATH: `car deep-review run` stops (exit 2) until it is installed (or set \"deepReviewBackend\" in .claude/settings.json)"
+        ),
+    }
+}
+
+/// Whether `program` (a name looked up on PATH, or a path relative to `working_dir`) exists.
+fn is_installed(program: &str, working_dir: &Path) -> bool {
+    let on_disk = if program.contains('/') {
+        working_dir.join(program).to_string_lossy().into_owned()
+    } else {
+        program.to_string()
+    };
+    crate::process::find_on_path(&on_disk).is_some()
+}
+
 /// Sends `prompt` to the configured reviewer and returns what it answered (plain text).
 pub(crate) fn ask(
     settings: &Settings,
@@ -211,12 +268,7 @@ pub(crate) fn ask_with(
         });
     };
     // The guard starts the program, so a missing one is found here, by name.
-    let on_disk = if program.contains('/') {
-        working_dir.join(program).to_string_lossy().into_owned()
-    } else {
-        program.clone()
-    };
-    if crate::process::find_on_path(&on_disk).is_none() {
+    if !is_installed(program, working_dir) {
         return Err(BackendError::NotFound {
             program: program.clone(),
         });

@@ -305,10 +305,15 @@ impl Settings {
 
     /// The program the reviewer backend runs (`None` for manual).
     pub(crate) fn reviewer_program(&self) -> Option<String> {
-        match self.reviewer_backend {
+        self.program_of(&self.reviewer_backend)
+    }
+
+    /// The program `backend` runs (`None` for manual): the gate's reviewer or the deep review's.
+    pub(crate) fn program_of(&self, backend: &ReviewerBackend) -> Option<String> {
+        match backend {
             ReviewerBackend::Manual => None,
             ReviewerBackend::Command => self.reviewer_command.first().cloned(),
-            ref other => Some(other.name().to_string()),
+            other => Some(other.name().to_string()),
         }
     }
 

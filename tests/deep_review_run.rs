@@ -241,7 +241,7 @@ fn context_file_and_focus_words_reach_the_prompt() {
         serde_json::from_str(&deep.project.run(&["status", "--json"]).stdout).unwrap();
     assert_eq!(
         json["deep_review"],
-        json!({"backend": "command", "contexts": ["fx"],
+        json!({"backend": "command", "missing_cli": null, "contexts": ["fx"],
                "rounds": [{"context": "fx", "round": 1, "closed": "PASS"}]})
     );
 }

@@ -304,3 +304,51 @@ fn the_page_shows_the_newest_two_hundred_sessions_and_counts_the_rest() {
         &page[page.rfind("older").unwrap_or(0).saturating_sub(200)..]
     );
 }
+
+/// Issue 39, item 7: a blocked edit is counted once however often the stop checks the file again
+/// (it used to count each re-check: "9 blocked edits" for 6); writes the PreToolUse hook stopped
+/// are on the page and in `car status` (they were nowhere); identical stops in a row are one line.
+#[test]
+fn blocked_edits_count_once_stopped_writes_show_and_repeated_stops_are_grouped() {
+    use crate::pre_tool_use::{CLAUDE, before_tool, denied};
+    let project = pinned_project();
+    for content in ["{\"a\": 1,}\n", "{\"a\": 2,}\n"] {
+        let input = json!({"file_path": project.path().join("stopped.json"), "content": content});
+        let mut payload: serde_json::Value =
+            serde_json::from_str(&before_tool(&project, CLAUDE, "Write", input)).unwrap();
+        payload["session_id"] = json!(SESSION);
+        let answer = project.hook_as("claude", "pre-tool-use", &payload.to_string());
+        assert!(
+            denied(&answer).contains("this edit was not made"),
+            "{answer:?}"
+        );
+    }
+    let broken = write_file(&project, "config/app.json", "{\"name\": \"demo\",}\n");
+    assert!(broken.is_block(), "{broken:?}");
+    for _ in 0..3 {
+        let answer = stop_saying(&project, "Should I use the cache or the database?");
+        assert!(!answer.is_block(), "{answer:?}");
+    }
+    let out = project.path().join("report.html");
+    let page = report(&project, &out);
+    assert!(
+        page.contains(" · 1 blocked edits · 2 writes stopped · "),
+        "the summary line of the session"
+    );
+    assert!(page.contains("<b>1</b><span>edits blocked</span>"));
+    assert!(page.contains("<b>2</b><span>writes stopped</span>"));
+    assert!(page.contains("<h4>Writes stopped before they landed</h4>"));
+    assert!(page.contains("<code>stopped.json</code>"));
+    assert_eq!(page.matches("<li class=\"stop\">").count(), 1, "one line");
+    assert!(page.contains("stop ×3 <span class=\"tag ok\">allowed: incomplete</span>"));
+    let status = project.run(&["status"]);
+    assert!(
+        status
+            .stdout
+            .contains("writes stopped before they landed (PreToolUse): 2"),
+        "{status:?}"
+    );
+    let json_status = project.run(&["status", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json_status.stdout).unwrap();
+    assert_eq!(value["reviews"]["writes_stopped"], 2, "{value}");
+}

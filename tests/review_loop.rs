@@ -389,3 +389,48 @@ fn with_the_manual_backend_submit_and_the_gate_agree_on_a_stuck_finding() {
         }
     }
 }
+
+/// Issue 39, item 1: a reviewer that always reports the same P1 and an agent that changes
+/// nothing. Once car let the agent stop because nothing changed, every later stop with nothing
+/// changed is let go the same way (it used to alternate: block "Round 2", allow, block "Round 3");
+/// the round counts fix attempts, so the first real fix is round 2.
+#[test]
+fn a_stop_that_changed_nothing_is_let_go_every_time_and_rounds_count_fixes() {
+    let project = project_with_loader();
+    let reviewer = ScriptedReviewer::install(&project, json!({"maxStopPasses": 3}));
+    reviewer.always(&json!({"findings": [p1()]}));
+    write_file(&project, "src/app.py", VERSIONS[0]);
+    let first = stop_saying(&project, SAID[0]);
+    assert!(first.is_block(), "{first:?}");
+    assert!(!first.reason().contains("Round"), "{}", first.reason());
+    let later: Vec<_> = (0..4)
+        .map(|_| stop_saying(&project, "load() handles a missing file. Done."))
+        .collect();
+    let held: Vec<bool> = later.iter().map(|answer| answer.is_block()).collect();
+    assert_eq!(held, [false; 4], "{later:?}");
+    assert!(
+        later[0]
+            .system_message()
+            .contains("nothing changed since the last blocked stop"),
+        "{}",
+        later[0].stdout
+    );
+    for answer in &later[1..] {
+        let message = answer.system_message();
+        assert!(
+            message.contains("nothing changed since car last let the agent stop")
+                && message.contains("[P1] F1 src/app.py:3"),
+            "{message}"
+        );
+    }
+    assert_eq!(reviewer.calls(), 1, "nothing changed: no new review");
+    write_file(&project, "src/app.py", VERSIONS[1]);
+    let fixed = stop_saying(&project, SAID[2]);
+    assert!(fixed.is_block(), "{fixed:?}");
+    assert!(
+        fixed.reason().contains("Round 2: before you fix anything"),
+        "the first fix attempt is round 2: {}",
+        fixed.reason()
+    );
+    assert_eq!(reviewer.calls(), 2);
+}

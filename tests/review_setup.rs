@@ -361,3 +361,57 @@ fn status_names_the_user_lessons_file_the_hook_reads() {
         "{answer:?}"
     );
 }
+
+/// Issue 39, item 2: `car install` and `car status` warn about a reviewer CLI that is not
+/// installed, for the stop gate and for the deep review (codex unless set), saying what it costs.
+#[test]
+fn install_and_status_warn_about_missing_reviewer_clis_for_the_gate_and_the_deep_review() {
+    let project = TestProject::new();
+    let empty = tempfile::tempdir().unwrap();
+    let path = format!("{}:/usr/bin:/bin", empty.path().display());
+    let run_without_reviewers = |args: &[&str]| {
+        let output = project
+            .car()
+            .args(args)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (_, installed) = run_without_reviewers(&["install"]);
+    assert!(
+        installed.contains("warning: the deep review's reviewer CLI `codex` is not on PATH: `car deep-review run` stops"),
+        "{installed}"
+    );
+    assert!(
+        !installed.contains("the stop gate's reviewer CLI"),
+        "the gate's default reviewer is manual: {installed}"
+    );
+    set_settings(
+        &project,
+        json!({"reviewerBackend": "opencode", "deepReviewBackend": "claude"}),
+    );
+    let (_, installed) = run_without_reviewers(&["install"]);
+    assert!(
+        installed.contains("warning: the stop gate's reviewer CLI `opencode` is not on PATH: stops are let go with the changes unreviewed")
+            && installed.contains("the deep review's reviewer CLI `claude` is not on PATH"),
+        "{installed}"
+    );
+    let (status, _) = run_without_reviewers(&["status"]);
+    assert!(
+        status.contains("warning: the stop gate's reviewer CLI `opencode` is not on PATH")
+            && status.contains("warning: the deep review's reviewer CLI `claude` is not on PATH"),
+        "{status}"
+    );
+    let (json_status, _) = run_without_reviewers(&["status", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json_status).unwrap();
+    assert_eq!(value["deep_review"]["missing_cli"], "claude", "{value}");
+    assert_eq!(
+        value["reviewer"]["found"],
+        serde_json::Value::Null,
+        "{value}"
+    );
+}

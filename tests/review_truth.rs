@@ -238,7 +238,7 @@ fn a_plan_not_carried_out_postpones_and_session_end_names_the_pending_edits() {
     assert!(
         answer
             .system_message()
-            .contains("review postponed: the agent's last message announces work it has not done yet (\"next i will\"); these changes stay pending: a.py"),
+            .contains("review postponed: car's built-in classifier judged the agent to be waiting for the user (its last message announces work it has not done yet (\"next i will\")); these changes stay pending: a.py"),
         "{answer:?}"
     );
     assert_eq!(reviewer.calls(), 0);
@@ -350,4 +350,76 @@ fn questions_to_the_person_and_unfinished_work_postpone_finished_turns_are_revie
             );
         }
     }
+}
+
+/// Issue 39, item 3: the model classifier's postponement says what was decided and by whom (it
+/// used to read "the agent's last message the reviewer model's answer").
+#[test]
+fn a_model_classifier_postponement_names_the_model_and_its_answer() {
+    let project = TestProject::new();
+    let reviewer = ScriptedReviewer::install(&project, json!({"classifierBackend": "model"}));
+    std::fs::write(reviewer.dir.path().join("answer"), "INCOMPLETE\n").unwrap();
+    write_file(&project, "a.py", "a = 1\n");
+    let answer = stop_saying(&project, "I changed the loader. All done.");
+    assert!(!answer.is_block(), "{answer:?}");
+    let message = answer.system_message();
+    assert!(
+        message.contains(
+            "car: review postponed: the classifier model (`reviewer`) judged the agent to be waiting for the user (it answered INCOMPLETE); these changes stay pending: a.py."
+        ),
+        "{message}"
+    );
+    assert!(reviewer.prompt(1).contains("Answer with exactly one word"));
+    let result = events(&project, SESSION)
+        .into_iter()
+        .find(|event| event["event"] == "classifier_result")
+        .unwrap();
+    assert_eq!(
+        (&result["source"], &result["reason"]),
+        (&json!("model"), &json!("answered INCOMPLETE"))
+    );
+}
+
+/// Issue 39, item 6: a finding's `fix` is read as its `suggestion` (agents write either), and a
+/// field the findings format does not have is named in the answer instead of dropped silently.
+#[test]
+fn submit_reads_fix_as_suggestion_and_names_unknown_fields() {
+    let project = TestProject::new();
+    write_file(&project, "a.py", "def load(path):\n    return None\n");
+    assert!(stop_saying(&project, "Done.").is_block());
+    let run = submit(
+        &project,
+        &json!({"findings": [
+            {"id": "F1", "severity": "P1", "file": "a.py", "line": 2,
+             "title": "Loader returns None",
+             "wrong_output": "load('a.txt') returns None instead of the file's text",
+             "fix": "return open(path).read()", "confidence": 0.9, "category": "bug"}]}),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "note: finding F1: fields \"category\", \"confidence\" ignored (a finding has id, severity, file, line, title, wrong_output, suggestion (or fix))"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("\"fix\""),
+        "fix is read: {}",
+        run.stderr
+    );
+    let completed = events(&project, SESSION)
+        .into_iter()
+        .find(|event| event["event"] == "review_completed")
+        .unwrap();
+    assert_eq!(
+        completed["findings"][0]["suggestion"], "return open(path).read()",
+        "{completed}"
+    );
+    let blocked = stop_saying(&project, "Done.");
+    assert!(
+        blocked.reason().contains("return open(path).read()"),
+        "the agent is told the fix: {}",
+        blocked.reason()
+    );
 }

@@ -19,7 +19,6 @@ use crate::cli::ConfigArgs;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
-use crate::process::find_on_path;
 use crate::project::Project;
 use crate::settings::{
     SETTINGS_KEY, Settings, block_problem, read_settings_document, update_settings_document,
@@ -57,12 +56,8 @@ pub(crate) fn run(project: &Project, args: &ConfigArgs) -> Result<Outcome, Error
             crate::agents::stop_timeout(&settings)
         ));
     }
-    if let Some(program) = settings.reviewer_program()
-        && find_on_path(&program).is_none()
-    {
-        output::print_message(&format!(
-            "warning: the reviewer CLI `{program}` is not on PATH; the stop gate will block saying so until it is installed"
-        ));
+    for (used_by, program) in crate::reviewer::missing_clis(&settings, project.checkout()) {
+        output::print_message(&crate::reviewer::missing_cli_warning(used_by, &program));
     }
     Ok(Outcome::Success)
 }

@@ -69,6 +69,9 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     if let Some(warning) = HookBinary::find().warning() {
         output::print_message(&warning);
     }
+    for (used_by, program) in crate::reviewer::missing_clis(&settings, project.checkout()) {
+        output::print_message(&crate::reviewer::missing_cli_warning(used_by, &program));
+    }
     output::print_hint("`car config` chooses the reviewer; `car status` shows what car sees");
     for (agent, refused) in &outcomes {
         output::print_message(&match refused {

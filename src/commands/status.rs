@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::output;
 use crate::process::find_on_path;
 use crate::project::Project;
+use crate::reviewer::ReviewerUse;
 use crate::settings::{Settings, keys::IGNORED_PYTHON_KEYS};
 use crate::state::names::HOOK_ERRORS;
 use crate::text::plural;
@@ -394,9 +395,7 @@ fn reviewer_section(settings: &Settings, report: &mut Report) {
                 json!(path),
             ),
             None => (
-                format!(
-                    "warning: `{program}` is not on PATH; the stop gate will block until it is"
-                ),
+                crate::reviewer::missing_cli_warning(ReviewerUse::Gate, &program),
                 Value::Null,
             ),
         },
@@ -518,6 +517,15 @@ fn review_section(
     let sessions = crate::gate::session_view::sessions_now(project, settings, clock, &validate);
     let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!("sessions with recorded edits: {}", sessions.len())];
+    let writes_stopped: usize = sessions
+        .iter()
+        .map(|snapshot| snapshot.writes_stopped)
+        .sum();
+    if writes_stopped > 0 {
+        lines.push(format!(
+            "writes stopped before they landed (PreToolUse): {writes_stopped} (`car report` lists them)"
+        ));
+    }
     let mut open = Vec::new();
     for snapshot in sessions.iter().filter(|snapshot| !snapshot.ended) {
         let unreviewed = snapshot.review_scope().len();
@@ -541,7 +549,7 @@ fn review_section(
     }
     report.add(
         "reviews",
-        json!({"sessions": sessions.len(), "open": open}),
+        json!({"sessions": sessions.len(), "open": open, "writes_stopped": writes_stopped}),
         "reviews",
         lines,
     );
@@ -573,6 +581,11 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
         contexts.extend(names);
     }
     let backend = settings.deep_review_backend.name();
+    let missing = crate::reviewer::missing_program(
+        settings,
+        &settings.deep_review_backend,
+        project.checkout(),
+    );
     let mut lines = vec![
         format!("reviewer: {backend}"),
         if contexts.is_empty() {
@@ -581,6 +594,12 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
             format!("context files: {}", contexts.join(", "))
         },
     ];
+    if let Some(program) = &missing {
+        lines.insert(
+            1,
+            crate::reviewer::missing_cli_warning(ReviewerUse::DeepReview, program),
+        );
+    }
     let mut rounds = Vec::new();
     for (_, state) in crate::deep_review::state::RoundStore::all(project) {
         let condition = match state.closed {
@@ -596,7 +615,7 @@ fn deep_review_section(project: &Project, settings: &Settings, report: &mut Repo
     }
     report.add(
         "deep_review",
-        json!({"backend": backend, "contexts": contexts, "rounds": rounds}),
+        json!({"backend": backend, "missing_cli": missing, "contexts": contexts, "rounds": rounds}),
         "deep review",
         lines,
     );

@@ -36,12 +36,58 @@ impl Verdict {
     }
 }
 
+/// Who decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// car's offline rules (also when the model failed: the reason says so).
+    Builtin,
+    /// `classifierBackend: "off"`.
+    Off,
+    /// The reviewer CLI asked as the classifier (`classifierBackend: "model"`).
+    Model {
+        /// The CLI that answered (`claude`, or `reviewerCommand`'s program).
+        program: String,
+    },
+}
+
+impl Source {
+    /// The name recorded in the session's `classifier_result` event.
+    pub(crate) fn as_str(&self) -> &'static str {
+        match self {
+            Source::Builtin => "builtin",
+            Source::Off => "off",
+            Source::Model { .. } => "model",
+        }
+    }
+}
+
 /// What the classifier decided, by which means, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Classification {
     pub(crate) verdict: Verdict,
-    pub(crate) source: String,
+    pub(crate) source: Source,
+    /// Why, as a phrase about the agent's last message for the built-in rules ("announces work
+    /// it has not done yet"), or what the model answered.
     pub(crate) reason: String,
+}
+
+impl Classification {
+    /// Who judged the agent to be waiting for the user, and why, for the person: "car's built-in
+    /// classifier judged … (its last message asks …)" or "the classifier model (`claude`) judged
+    /// … (it answered INCOMPLETE)".
+    pub(crate) fn why_postponed(&self) -> String {
+        let (who, why) = match &self.source {
+            Source::Model { program } => (
+                format!("the classifier model (`{program}`)"),
+                format!("it {}", self.reason),
+            ),
+            Source::Builtin | Source::Off => (
+                "car's built-in classifier".to_string(),
+                format!("its last message {}", self.reason),
+            ),
+        };
+        format!("{who} judged the agent to be waiting for the user ({why})")
+    }
 }
 
 /// Classifies the agent's last message with the configured classifier.
@@ -53,14 +99,14 @@ pub(crate) fn classify(
     let Some(text) = last_message.map(str::trim).filter(|text| !text.is_empty()) else {
         return Classification {
             verdict: Verdict::Unknown,
-            source: "builtin".into(),
+            source: Source::Builtin,
             reason: "no last assistant message".into(),
         };
     };
     if settings.classifier_backend == ClassifierBackend::Off {
         return Classification {
             verdict: Verdict::Unknown,
-            source: "off".into(),
+            source: Source::Off,
             reason: "the classifier is off: every stop is reviewed".into(),
         };
     }
@@ -69,8 +115,10 @@ pub(crate) fn classify(
             Ok(verdict) => {
                 return Classification {
                     verdict,
-                    source: "model".into(),
-                    reason: "the reviewer model's answer".into(),
+                    source: Source::Model {
+                        program: program_name(settings),
+                    },
+                    reason: format!("answered {}", verdict.as_str().to_uppercase()),
                 };
             }
             Err(error) => {
@@ -81,6 +129,14 @@ pub(crate) fn classify(
         }
     }
     builtin(text)
+}
+
+/// The classifier model's CLI by its file name (`reviewerCommand` may name a long path).
+fn program_name(settings: &Settings) -> String {
+    let program = settings.reviewer_program().unwrap_or_default();
+    Path::new(&program)
+        .file_name()
+        .map_or(program.clone(), |name| name.to_string_lossy().into_owned())
 }
 
 /// Phrases that ask the user to choose or decide: the agent cannot go on without an answer.
@@ -217,7 +273,7 @@ const SELF_ANSWERS: [&str; 10] = [
 pub(crate) fn builtin(text: &str) -> Classification {
     let verdict = |verdict, reason: &str| Classification {
         verdict,
-        source: "builtin".into(),
+        source: Source::Builtin,
         reason: reason.to_string(),
     };
     let tail = last_paragraph(text);
@@ -384,6 +440,26 @@ fn ask_model(settings: &Settings, working_dir: &Path, text: &str) -> Result<Verd
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_postponement_says_who_decided_and_why() {
+        let model = Classification {
+            verdict: Verdict::Incomplete,
+            source: Source::Model {
+                program: "claude".into(),
+            },
+            reason: "answered INCOMPLETE".into(),
+        };
+        assert_eq!(
+            model.why_postponed(),
+            "the classifier model (`claude`) judged the agent to be waiting for the user (it answered INCOMPLETE)"
+        );
+        let builtin = builtin("I read the loader. Next I will rewrite the cache.");
+        assert_eq!(
+            builtin.why_postponed(),
+            "car's built-in classifier judged the agent to be waiting for the user (its last message announces work it has not done yet (\"next i will\"))"
+        );
+    }
 
     #[test]
     fn builtin_rules() {

@@ -5,7 +5,7 @@
 //! (stuck), one the agent challenged as a false positive that the reviewer reported again, and a
 //! challenged P1 the reviewer then left out (a P1 is escalated, never dropped). Before the review,
 //! the breaker is the last resort: `maxStopPasses` blocked stops in a row, or a stop where nothing
-//! moved since the last fix request.
+//! moved since the last fix request (or since the breaker last let the agent stop with it open).
 //!
 //! The guards themselves are the shared engine's ([`crate::convergence`]); this module hands it
 //! the session's facts (fix attempts and challenges from the snapshot, `maxFixAttempts`,
@@ -101,7 +101,9 @@ const FINDING_ORDER: [FindingGuard; 2] = [FindingGuard::Dispute, FindingGuard::S
 const BREAKER_ORDER: [LoopGuard; 2] = [LoopGuard::Cap, LoopGuard::NoProgress];
 
 /// The breaker: `maxStopPasses` blocks in a row, or (when `no_progress_applies`) nothing moved
-/// since a fix request. The allow kind and the message for the person, naming what is still open.
+/// since a fix request or since the breaker let the agent stop with one unanswered (a stop that
+/// changed nothing is let go as often as it comes: rounds count fix attempts, not stops). The
+/// allow kind and the message for the person, naming what is still open.
 pub(crate) fn breaker(
     snapshot: &Snapshot,
     settings: &Settings,
@@ -109,14 +111,16 @@ pub(crate) fn breaker(
 ) -> Option<(AllowKind, String)> {
     let max = settings.max_stop_passes;
     let threshold = settings.minimum_blocking_severity;
+    let fingerprint = snapshot.fingerprint(threshold);
+    let since_block = snapshot
+        .last_block
+        .as_ref()
+        .is_some_and(|last| last.kind == BlockKind::Findings && last.fingerprint == fingerprint);
+    let since_let_go = snapshot.let_go.as_deref() == Some(fingerprint.as_str());
     let facts = LoopFacts {
         passes: snapshot.blocks_since_allow,
         max_passes: max,
-        is_unchanged: no_progress_applies
-            && snapshot.last_block.as_ref().is_some_and(|last| {
-                last.kind == BlockKind::Findings
-                    && last.fingerprint == snapshot.fingerprint(threshold)
-            }),
+        is_unchanged: no_progress_applies && (since_block || since_let_go),
         last_counts: None,
     };
     let (kind, mut message) = match loop_guard(&facts, &BREAKER_ORDER)? {
@@ -127,9 +131,13 @@ pub(crate) fn breaker(
                 snapshot.blocks_since_allow
             ),
         ),
-        LoopGuard::NoProgress | LoopGuard::Diverging => (
+        LoopGuard::NoProgress | LoopGuard::Diverging if since_block => (
             AllowKind::NoProgress,
             "car: nothing changed since the last blocked stop and the findings are the same; letting the agent stop.".to_string(),
+        ),
+        LoopGuard::NoProgress | LoopGuard::Diverging => (
+            AllowKind::NoProgress,
+            "car: nothing changed since car last let the agent stop with these findings open; letting it stop again (a change starts the next fix round).".to_string(),
         ),
     };
     let open: Vec<String> = snapshot

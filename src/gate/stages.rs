@@ -6,13 +6,16 @@
 //! review → convergence guards (stuck and challenged findings go to a human) → verdict.
 //!
 //! Invariants: the verdict comes from the findings alone; P3 never appear in a fix request;
-//! unresolved validator errors block by themselves; a reviewer that is missing, times out or
-//! answers nothing usable blocks with what failed (until the breaker); `stop_hook_active` never
+//! unresolved validator errors block by themselves; a reviewer CLI that is not installed lets
+//! the agent stop with the changes pending and named ([`reviewer_missing`]: the agent cannot fix
+//! that); one that times out or answers nothing usable blocks with what failed (until the
+//! breaker); `stop_hook_active` never
 //! ends the loop — the guards and the breaker do; a finding handed to a human never blocks again
 //! in the session. SubagentStop is not gated: a subagent's edits are recorded in the parent
 //! session's log and reviewed when the main agent stops. Any internal error fails open.
 
 pub(crate) mod early;
+mod reviewer_missing;
 
 use std::time::{Duration, Instant};
 
@@ -87,8 +90,20 @@ enum Produced {
     Requested(Request),
     /// The reviewer could not deliver.
     Failed(Failure),
+    /// The reviewer CLI is not installed: the agent cannot fix that, so the stop is let go with
+    /// the changes pending and the request saved for a review by hand.
+    Missing { request: Request, program: String },
     /// Findings are recorded; go to the verdict.
     Reviewed,
+}
+
+/// A request the reviewer CLI will not answer: the agent's (manual), or nobody's until a person
+/// installs the missing CLI.
+fn by_hand(request: Request, missing: Option<String>) -> Produced {
+    match missing {
+        Some(program) => Produced::Missing { request, program },
+        None => Produced::Requested(request),
+    }
 }
 
 struct Gate<'a> {
@@ -193,6 +208,7 @@ impl<'a> Gate<'a> {
                 );
                 self.block(BlockKind::ReviewerFailed, reason, Some(person))
             }
+            Produced::Missing { request, program } => self.allow_unreviewed(&request, &program),
             Produced::Reviewed => {
                 self.guards();
                 self.verdict()
@@ -303,7 +319,7 @@ impl<'a> Gate<'a> {
         );
         self.record(Event::ClassifierResult {
             verdict: result.verdict.as_str().into(),
-            source: result.source.clone(),
+            source: result.source.as_str().into(),
             reason: result.reason.clone(),
             message: self
                 .message
@@ -325,24 +341,39 @@ impl<'a> Gate<'a> {
             format!("these changes stay pending: {}", files.join(", "))
         };
         Ok(Some(Answer::allow().with_system_line(format!(
-            "car: review postponed: the agent's last message {}; {pending}.",
-            result.reason
+            "car: review postponed: {}; {pending}.",
+            result.why_postponed()
         ))))
     }
 
     /// Reuses a pending manual request for exactly these versions (unless a challenge waits for
     /// a prompt), or produces a new review.
     fn produce(&mut self, scope: &Versions) -> Result<Produced, ReviewError> {
-        let manual = self.context.settings.reviewer_backend == ReviewerBackend::Manual;
-        if manual && let Some(request) = self.reusable_request(scope) {
+        let settings = self.context.settings;
+        let manual = settings.reviewer_backend == ReviewerBackend::Manual;
+        // Validator errors the agent can fix keep the stop blocked (with what failed), so a
+        // missing reviewer lets the agent go only when nothing else is left for it to do.
+        let missing = reviewer::missing_program(
+            settings,
+            &settings.reviewer_backend,
+            self.context.project.checkout(),
+        )
+        .filter(|_| self.snapshot.unresolved_errors().is_empty());
+        if (manual || missing.is_some())
+            && let Some(request) = self.reusable_request(scope)
+        {
             self.stage(Stage::Reuse, "pending request", &request.id);
-            return Ok(Produced::Requested(request));
+            return Ok(by_hand(request, missing));
         }
         self.stage(Stage::Reuse, "none", "");
         let request = self.request(scope)?;
-        if manual {
-            self.stage(Stage::Review, "requested", &request.id);
-            return Ok(Produced::Requested(request));
+        if manual || missing.is_some() {
+            let outcome = match missing {
+                Some(_) => "reviewer missing",
+                None => "requested",
+            };
+            self.stage(Stage::Review, outcome, &request.id);
+            return Ok(by_hand(request, missing));
         }
         self.flush()?;
         Ok(self.run_reviewer(&request))
@@ -514,7 +545,9 @@ impl<'a> Gate<'a> {
             session: self.context.id,
             outstanding: &outstanding,
             errors: &errors,
-            round: self.snapshot.findings_blocks + 1,
+            round: self
+                .snapshot
+                .fix_round(&self.snapshot.fingerprint(self.threshold)),
             refused: &self.refused,
             deferred: &self.deferred,
             handed: &self.handed,

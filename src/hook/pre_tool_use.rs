@@ -11,9 +11,10 @@
 //! cannot apply the way the tool would. The PostToolUse hook still checks, warns and records what
 //! the write left.
 //!
-//! Invariants: this hook never learns and never writes the lessons: the only trace of a stop is
+//! Invariants: this hook never learns and never writes the lessons: the only traces of a stop are
 //! the session's note of it ([`stopped_writes`]: the same write sent again
-//! unchanged goes through) and, for a stop by lessons, their warnings waiting for an outcome like
+//! unchanged goes through), a `write_stopped` event in the session's log (for `car report` and
+//! `car status`) and, for a stop by lessons, their warnings waiting for an outcome like
 //! warnings after an edit ([`crate::learning::heed`]: heeded when the agent's next write leaves the
 //! line out); a failure lets the write through (fail open).
 
@@ -27,7 +28,7 @@ use crate::edit::{Edit, NotChecked};
 use crate::hook::HookContext;
 use crate::lessons::Warning;
 use crate::pipeline::{Checker, LessonUse};
-use crate::session::event::content_hash;
+use crate::session::event::{Event, content_hash};
 use crate::validate::language::Language;
 use crate::validate::{Diagnostic, Source};
 
@@ -122,10 +123,30 @@ fn stop_writes(context: &HookContext, stops: Vec<Stop>, mut answer: Answer) -> A
     if stopped.is_empty() {
         return answer;
     }
+    if let Err(error) = record_stops(context, &stopped) {
+        // The stop stands (it is remembered in its own list); only the report misses it.
+        crate::state::log_hook_error(
+            &context.project.state_dir(),
+            &format!("pre-tool-use: the stopped write was not logged: {error}"),
+        );
+    }
     Answer {
         block_reason: Some(reason(&stopped, context.settings.prevent_weight)),
         ..answer
     }
+}
+
+/// Logs each stopped write as a session event, for `car report` and `car status`.
+fn record_stops(context: &HookContext, stopped: &[Stop]) -> Result<(), crate::files::FileError> {
+    let events = stopped
+        .iter()
+        .map(|stop| Event::WriteStopped {
+            file: stop.edit.relative_path.clone(),
+            errors: stop.errors.clone(),
+            lessons: stop.lessons.clone(),
+        })
+        .collect();
+    crate::session::edit_record::writes_stopped(context.session(), events)
 }
 
 /// What stops this edit, if anything; what the lessons had to say besides (a lessons file car

@@ -50,6 +50,7 @@ pub(crate) fn render(
         retired: let_go.retired.lessons().count(),
         warnings_this_week,
         blocked_edits: sessions.iter().map(|s| s.block_count).sum(),
+        stopped_writes: sessions.iter().map(|s| s.stopped_count).sum(),
         stops_blocked: sessions.iter().map(|s| s.stops_blocked).sum(),
         reviews: sessions.iter().map(|s| s.reviews).sum(),
         escalations: sessions.iter().map(|s| s.escalations).sum::<usize>()

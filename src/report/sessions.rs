@@ -1,6 +1,7 @@
 //! The sessions as the report shows them: per session, what its log says happened, in order —
-//! its edits (per file), the edits a checker blocked, the lesson warnings, each stop attempt with
-//! the gate's stages and decision, the review rounds with their findings, known limits,
+//! its edits (per file), the edits a checker blocked (a stop's re-check finding the same errors
+//! again is not another), the writes stopped before they landed, the lesson warnings, each stop
+//! attempt with the gate's stages and decision (identical stops in a row as one entry, counted), the review rounds with their findings, known limits,
 //! challenges and escalations — and the P3 offers not shown yet. Sessions whose folder was
 //! removed are read from the project's lifecycle log, with what it keeps (reviews and stops).
 //!
@@ -50,12 +51,24 @@ pub(crate) enum Step {
     Classifier { verdict: String, reason: String },
 }
 
-/// One stop attempt: its steps in order and the decision.
+/// One stop attempt: its steps in order and the decision; stops in a row that went exactly the
+/// same way are one entry, with how many and when the last was.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Stop {
     pub(crate) at: i64,
     pub(crate) steps: Vec<Step>,
     pub(crate) decision: Decision,
+    /// How many stops in a row this entry stands for (1: itself).
+    pub(crate) repeats: usize,
+    /// When the last of them was.
+    pub(crate) last_at: i64,
+}
+
+impl Stop {
+    /// Whether `other` went exactly the same way (same steps, same decision).
+    fn is_same_as(&self, other: &Stop) -> bool {
+        self.decision == other.decision && self.steps == other.steps
+    }
 }
 
 /// One line of a session's timeline.
@@ -76,6 +89,15 @@ pub(crate) struct Block {
     pub(crate) error: Diagnostic,
 }
 
+/// A write the PreToolUse hook stopped before it landed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct StoppedWrite {
+    pub(crate) at: i64,
+    pub(crate) file: String,
+    pub(crate) errors: Vec<Diagnostic>,
+    pub(crate) lessons: Vec<Warning>,
+}
+
 /// One session, as the page shows it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SessionReport {
@@ -89,7 +111,12 @@ pub(crate) struct SessionReport {
     pub(crate) edits: BTreeMap<String, usize>,
     pub(crate) edit_count: usize,
     pub(crate) blocks: Vec<Block>,
+    /// Edits a checker blocked after they landed; a stop's re-check that finds the same errors
+    /// in the same file again is no new blocked edit.
     pub(crate) block_count: usize,
+    pub(crate) stopped_writes: Vec<StoppedWrite>,
+    /// Writes the PreToolUse hook stopped before they landed.
+    pub(crate) stopped_count: usize,
     pub(crate) warnings: Vec<(i64, Warning)>,
     pub(crate) warning_count: usize,
     pub(crate) timeline: Vec<Entry>,
@@ -196,6 +223,11 @@ impl Sessions {
         let mut snapshot = Snapshot::from_records(&log.session, Vec::new(), log.skipped);
         let mut open_stop = None;
         for record in log.records {
+            if is_recheck(&snapshot, &record.event) {
+                // The stop validated the file again and found what the edit's check found.
+                snapshot.apply(record);
+                continue;
+            }
             self.observe(&mut report, &mut open_stop, &record, now);
             snapshot.apply(record);
         }
@@ -239,6 +271,20 @@ impl Sessions {
                     }
                     keep_newest(&mut report.blocks);
                 }
+            }
+            Event::WriteStopped {
+                file,
+                errors,
+                lessons,
+            } => {
+                report.stopped_count += 1;
+                report.stopped_writes.push(StoppedWrite {
+                    at,
+                    file: file.clone(),
+                    errors: errors.clone(),
+                    lessons: lessons.clone(),
+                });
+                keep_newest(&mut report.stopped_writes);
             }
             Event::LessonWarned { warnings, .. } => {
                 for warning in warnings {
@@ -312,6 +358,18 @@ impl Sessions {
     }
 }
 
+/// Whether `event` is a re-check of a file whose errors its last validation found already, with
+/// no edit of it since (the stop validates files with errors again, in case another file fixed
+/// them): the same blocked edit, not a new one.
+fn is_recheck(snapshot: &Snapshot, event: &Event) -> bool {
+    let Event::Validated { file, errors } = event else {
+        return false;
+    };
+    !errors.is_empty()
+        && snapshot.validated.get(file) == Some(errors)
+        && snapshot.validated_versions.get(file) == snapshot.files.get(file)
+}
+
 /// The stop attempt being logged (with where it goes in the timeline), opened at `at` when none
 /// is.
 fn stop_of<'a>(
@@ -326,17 +384,30 @@ fn stop_of<'a>(
                 at,
                 steps: Vec::new(),
                 decision: Decision::Unknown,
+                repeats: 1,
+                last_at: at,
             },
         )
     });
     stop
 }
 
-/// Puts the stop attempt into the timeline where it began (before the reviews it ran).
+/// Puts the stop attempt into the timeline where it began (before the reviews it ran), or counts
+/// it into the entry just before when that stop went exactly the same way.
 fn close_stop(report: &mut SessionReport, open: &mut Option<(usize, Stop)>) {
-    if let Some((index, stop)) = open.take() {
-        report.timeline.insert(index, Entry::Stop(stop));
+    let Some((index, stop)) = open.take() else {
+        return;
+    };
+    if let Some(Entry::Stop(previous)) = index
+        .checked_sub(1)
+        .and_then(|before| report.timeline.get_mut(before))
+        && previous.is_same_as(&stop)
+    {
+        previous.repeats += 1;
+        previous.last_at = stop.at;
+        return;
     }
+    report.timeline.insert(index, Entry::Stop(stop));
 }
 
 /// Drops the oldest of a list once it holds twice what is shown (amortised: linear overall).
@@ -349,6 +420,8 @@ fn keep_newest<T>(list: &mut Vec<T>) {
 fn trim(report: &mut SessionReport) {
     let blocks = report.blocks.len().saturating_sub(DETAILS_SHOWN);
     report.blocks.drain(..blocks);
+    let stopped = report.stopped_writes.len().saturating_sub(DETAILS_SHOWN);
+    report.stopped_writes.drain(..stopped);
     let warnings = report.warnings.len().saturating_sub(DETAILS_SHOWN);
     report.warnings.drain(..warnings);
     report.timeline_left_out = report.timeline.len().saturating_sub(TIMELINE_SHOWN);

@@ -1,5 +1,6 @@
 //! The sessions section's page: one fold per session (the newest open), a summary line of its
-//! counts, then its edits, blocks, lesson warnings, its timeline of stop attempts and review
+//! counts, then its edits, blocks, writes stopped before they landed, lesson warnings, its
+//! timeline of stop attempts (identical ones in a row as one line, "stop ×21") and review
 //! rounds, and the P3 offers still open.
 //!
 //! Invariants: every text from the logs (file names, messages, findings, the agent's and the
@@ -90,6 +91,7 @@ fn write_session(page: &mut Html, session: &SessionReport, is_open: bool) {
     for (count, label) in [
         (session.edit_count, "edits"),
         (session.block_count, "blocked edits"),
+        (session.stopped_count, "writes stopped"),
         (session.warning_count, "warnings"),
         (session.stops_blocked, "stops blocked"),
         (session.stops_allowed, "allowed"),
@@ -101,6 +103,7 @@ fn write_session(page: &mut Html, session: &SessionReport, is_open: bool) {
     page.raw("</span></summary>");
     edits(page, session);
     blocks(page, session);
+    stopped_writes(page, session);
     warnings(page, session);
     timeline(page, session);
     offers(page, session);
@@ -161,6 +164,48 @@ fn blocks(page: &mut Html, session: &SessionReport) {
         session.block_count,
         session.blocks.len(),
         "blocked edits",
+    );
+}
+
+fn stopped_writes(page: &mut Html, session: &SessionReport) {
+    if session.stopped_writes.is_empty() {
+        return;
+    }
+    page.raw("<h4>Writes stopped before they landed</h4><ul class=\"tight\">");
+    for stopped in &session.stopped_writes {
+        page.raw("<li>")
+            .text(&time_of(stopped.at))
+            .raw(" <code>")
+            .text(&stopped.file)
+            .raw("</code>");
+        for error in &stopped.errors {
+            page.raw("<div class=\"said\">")
+                .number(error.line)
+                .raw(":")
+                .number(error.column)
+                .raw(" ")
+                .text(&error.message)
+                .raw(" <span class=\"id\">[")
+                .text(&error.validator)
+                .raw("]</span></div>");
+        }
+        for lesson in &stopped.lessons {
+            page.raw("<div class=\"said\">lesson (weight ")
+                .number(lesson.weight)
+                .raw(") <a href=\"#l-")
+                .text(&lesson.lesson_id)
+                .raw("\">")
+                .text(&lesson.lesson)
+                .raw("</a></div>");
+        }
+        page.raw("</li>");
+    }
+    page.raw("</ul>");
+    left_out(
+        page,
+        session.stopped_count,
+        session.stopped_writes.len(),
+        "writes stopped",
     );
 }
 
@@ -237,8 +282,15 @@ fn write_stop(page: &mut Html, stop: &Stop) {
         Decision::Unknown => ("warn", "no decision logged".to_string()),
     };
     page.raw("<li class=\"stop\"><span class=\"when\">")
-        .text(&time_of(stop.at))
-        .raw("</span> stop <span class=\"tag ")
+        .text(&time_of(stop.at));
+    if stop.repeats > 1 {
+        page.raw(" → ").text(&time_of(stop.last_at));
+    }
+    page.raw("</span> stop");
+    if stop.repeats > 1 {
+        page.raw(" ×").number(stop.repeats);
+    }
+    page.raw(" <span class=\"tag ")
         .raw(class)
         .raw("\">")
         .text(&decision)

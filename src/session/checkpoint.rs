@@ -17,7 +17,7 @@ use crate::session::log::{EventLog, decode_lines, fold_lines};
 use crate::session::snapshot::Snapshot;
 use crate::state::names::SNAPSHOT;
 
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 /// How many bytes before the offset are remembered to recognise the same log.
 const TAIL: usize = 128;
 

@@ -2,7 +2,8 @@
 //! first edit of it), the edit (with its content hash), the validator errors of the file now, and
 //! the lesson warnings the edit drew. The session's first record — an edit, or a shell command —
 //! also notes which files were already dirty in git (the worktree baseline), so changes made
-//! later outside the edit tools can be reconciled.
+//! later outside the edit tools can be reconciled. The writes the PreToolUse hook stopped are
+//! recorded here too.
 //!
 //! Invariant: one hook call appends its events in one write, so parallel hooks of one session
 //! interleave whole groups and never lose an event.
@@ -99,6 +100,16 @@ pub(crate) fn unread_edit(
         reviewed: is_reviewed(&log, relative_path, &hash),
         hash,
     });
+    log.append_all(context.clock.now(), events)
+}
+
+/// Records the writes the PreToolUse hook stopped (`write_stopped` events): the report and
+/// `car status` count them. As the session's first record it also takes the worktree baseline,
+/// so the stop that follows reviews only what the session changes.
+pub(crate) fn writes_stopped(context: Session<'_>, stopped: Vec<Event>) -> Result<(), FileError> {
+    let log = EventLog::for_session(context.project, context.id);
+    let mut events = session_start(context, &log);
+    events.extend(stopped);
     log.append_all(context.clock.now(), events)
 }
 

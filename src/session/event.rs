@@ -64,6 +64,8 @@ pub(crate) enum AllowKind {
     Incomplete,
     /// What still blocked was handed to a human (stuck or challenged findings).
     Escalated,
+    /// The reviewer CLI is not installed: the changes stay pending, unreviewed.
+    ReviewerMissing,
 }
 
 impl AllowKind {
@@ -75,6 +77,7 @@ impl AllowKind {
             AllowKind::NoProgress => "no_progress",
             AllowKind::Incomplete => "incomplete",
             AllowKind::Escalated => "escalated",
+            AllowKind::ReviewerMissing => "reviewer_missing",
         }
     }
 }
@@ -140,6 +143,15 @@ pub(crate) enum Event {
         file: String,
         finding: Diagnostic,
         why: String,
+    },
+    /// The PreToolUse hook stopped a write before it landed: the errors a checker car trusts
+    /// found in the content the tool would have left, and the heavy lessons it repeated.
+    WriteStopped {
+        file: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        errors: Vec<Diagnostic>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lessons: Vec<Warning>,
     },
     /// Lessons fired on what an edit added.
     LessonWarned {

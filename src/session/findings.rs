@@ -75,7 +75,11 @@ impl fmt::Display for Severity {
     }
 }
 
-/// A finding as a reviewer wrote it.
+/// A finding's fields, as the contract names them (an answer's other fields are named in a note).
+const FINDING_FIELDS: &str = "id, severity, file, line, title, wrong_output, suggestion (or fix)";
+
+/// A finding as a reviewer wrote it. `fix` is read as `suggestion` (agents and models write
+/// either); any other field is kept to be named in a note, never dropped silently.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub(crate) struct RawFinding {
@@ -86,6 +90,37 @@ pub(crate) struct RawFinding {
     pub(crate) title: Option<String>,
     pub(crate) wrong_output: Option<String>,
     pub(crate) suggestion: Option<String>,
+    pub(crate) fix: Option<String>,
+    #[serde(flatten)]
+    pub(crate) unknown: std::collections::BTreeMap<String, Value>,
+}
+
+impl RawFinding {
+    /// The note naming the fields car does not read, if any (`fix` beside a `suggestion` too).
+    fn unknown_fields_note(&self, index: usize) -> Option<String> {
+        let mut names: Vec<String> = self
+            .unknown
+            .keys()
+            .map(|name| format!("{name:?}"))
+            .collect();
+        if self.suggestion.is_some() && self.fix.is_some() {
+            names.push("\"fix\" (beside \"suggestion\")".to_string());
+        }
+        if names.is_empty() {
+            return None;
+        }
+        let id = self
+            .id
+            .as_ref()
+            .map(id_text)
+            .filter(|id| !id.is_empty())
+            .unwrap_or_else(|| format!("F{index}"));
+        let fields = if names.len() == 1 { "field" } else { "fields" };
+        Some(format!(
+            "finding {id}: {fields} {} ignored (a finding has {FINDING_FIELDS})",
+            names.join(", ")
+        ))
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -198,6 +233,9 @@ impl Review {
     pub(crate) fn from_raw(raw: RawFindings) -> Result<Review, FindingsError> {
         let mut review = Review::default();
         for (index, raw_finding) in raw.findings.into_iter().enumerate() {
+            review
+                .notes
+                .extend(raw_finding.unknown_fields_note(index + 1));
             let finding = validate_finding(index + 1, raw_finding)?;
             if let Some(vagueness) = finding.vagueness() {
                 review.notes.push(format!(
@@ -299,7 +337,7 @@ fn validate_finding(index: usize, raw: RawFinding) -> Result<Finding, FindingsEr
         line: raw.line.as_ref().and_then(line_number).unwrap_or(0),
         title,
         wrong_output,
-        suggestion: one_line(&raw.suggestion.unwrap_or_default()),
+        suggestion: one_line(&raw.suggestion.or(raw.fix).unwrap_or_default()),
         downgraded,
     })
 }
@@ -461,5 +499,29 @@ mod tests {
             Review::parse_text(r#"{"findings":[{"severity":"P9","title":"t"}]}"#),
             Err(FindingsError::Finding { index: 1, .. })
         ));
+    }
+
+    #[test]
+    fn fix_is_read_as_suggestion_and_other_fields_are_named() {
+        let review = parse(
+            r#"{"findings":[{"severity":"P3","file":"a","title":"t","fix":"do x","note":"n"},
+                {"id":"F2","severity":"P3","file":"a","title":"u","suggestion":"s","fix":"f"}]}"#,
+        );
+        assert_eq!(review.findings[0].suggestion, "do x");
+        assert_eq!(review.findings[1].suggestion, "s", "suggestion wins");
+        assert_eq!(
+            review.notes,
+            [
+                format!("finding F1: field \"note\" ignored (a finding has {FINDING_FIELDS})"),
+                format!(
+                    "finding F2: field \"fix\" (beside \"suggestion\") ignored (a finding has {FINDING_FIELDS})"
+                ),
+            ]
+        );
+        assert!(
+            parse(r#"{"findings":[{"severity":"P3","file":"a","title":"t"}]}"#)
+                .notes
+                .is_empty()
+        );
     }
 }

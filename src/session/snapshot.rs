@@ -11,7 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
-use crate::session::event::{BlockKind, Event, EventRecord, Version, Versions, content_hash};
+use crate::session::event::{
+    AllowKind, BlockKind, Event, EventRecord, Version, Versions, content_hash,
+};
 use crate::session::findings::{Finding, KnownLimit};
 use crate::session::rounds::{Escalation, Rounds};
 use crate::settings::BlockingThreshold;
@@ -105,9 +107,17 @@ pub(crate) struct Snapshot {
     pub(crate) blocks_since_allow: u32,
     /// Whether the last blocked stop's review request was answered already (counted once).
     pub(crate) request_answered: bool,
-    /// Stops blocked with a fix request in the whole session (round reflection from the second).
-    pub(crate) findings_blocks: u32,
+    /// Fix rounds of the whole session: stops blocked with a fix request, a request repeated on
+    /// exactly what the previous one saw (nothing was fixed) counted once (round reflection from
+    /// the second).
+    pub(crate) fix_rounds: u32,
+    /// The fingerprint the latest fix request was made on.
+    pub(crate) last_fix_request: Option<String>,
     pub(crate) last_block: Option<LastBlock>,
+    /// The fingerprint on which the breaker let the agent stop with a fix request unanswered
+    /// (nothing changed, or `maxStopPasses`): a later stop on the same fingerprint is let go the
+    /// same way. Cleared by the next blocked stop, any other allowed one and a cancel.
+    pub(crate) let_go: Option<String>,
     /// Changed files git ignores at this stop ([`crate::session::ignored`]): never reviewed.
     /// Found anew by every refresh, never stored.
     #[serde(skip)]
@@ -118,6 +128,8 @@ pub(crate) struct Snapshot {
     #[serde(skip)]
     pub(crate) unhidden: BTreeMap<String, String>,
     pub(crate) shown_offers: BTreeSet<String>,
+    /// Writes the PreToolUse hook stopped before they landed.
+    pub(crate) writes_stopped: usize,
     pub(crate) ended: bool,
     pub(crate) last_ts: i64,
     pub(crate) events: usize,
@@ -345,6 +357,7 @@ impl Snapshot {
                 }
                 self.blocks_since_allow = 0;
                 self.last_block = None;
+                self.let_go = None;
             }
             Event::ClassifierResult { message, .. } if !message.is_empty() => {
                 self.rounds.agent_said(&message);
@@ -352,16 +365,30 @@ impl Snapshot {
             Event::StopBlocked { kind, fingerprint } => {
                 self.blocks_since_allow += 1;
                 self.request_answered = false;
+                self.let_go = None;
                 if kind == BlockKind::Findings {
-                    self.findings_blocks += 1;
+                    if self.last_fix_request.as_ref() != Some(&fingerprint) {
+                        self.fix_rounds += 1;
+                    }
+                    self.last_fix_request = Some(fingerprint.clone());
                 }
                 self.last_block = Some(LastBlock { kind, fingerprint });
             }
-            Event::StopAllowed { .. } => {
+            Event::StopAllowed { kind } => {
+                self.let_go = match kind {
+                    AllowKind::NoProgress | AllowKind::Breaker => self
+                        .last_block
+                        .take()
+                        .filter(|last| last.kind == BlockKind::Findings)
+                        .map(|last| last.fingerprint)
+                        .or(self.let_go.take()),
+                    _ => None,
+                };
                 self.blocks_since_allow = 0;
                 self.last_block = None;
             }
             Event::OffersShown { keys } => self.shown_offers.extend(keys),
+            Event::WriteStopped { .. } => self.writes_stopped += 1,
             Event::SessionEnded { .. } => self.ended = true,
             other => self.apply_round_event(other),
         }
@@ -521,6 +548,16 @@ impl Snapshot {
 
     /// A digest of what a block is about: the changed files' versions, the outstanding findings,
     /// the unresolved errors and the challenges waiting for a review. Equal digests on two stops mean nothing moved in between.
+    /// The round a fix request on `fingerprint` opens: the next one, unless the latest request
+    /// was made on exactly this (nothing was fixed since, so no new attempt began).
+    pub(crate) fn fix_round(&self, fingerprint: &str) -> u32 {
+        if self.last_fix_request.as_deref() == Some(fingerprint) {
+            self.fix_rounds.max(1)
+        } else {
+            self.fix_rounds + 1
+        }
+    }
+
     pub(crate) fn fingerprint(&self, threshold: BlockingThreshold) -> String {
         let mut text = String::new();
         for (file, version) in self.session_changes() {

@@ -103,3 +103,30 @@ fn blocks_count_until_allowed() {
     assert_eq!(snapshot.blocks_since_allow, 0);
     assert!(snapshot.last_block.is_none());
 }
+
+#[test]
+fn a_let_go_lasts_until_the_next_block_and_a_repeated_request_is_the_same_round() {
+    let blocked = |fingerprint: &str| {
+        record(Event::StopBlocked {
+            kind: BlockKind::Findings,
+            fingerprint: fingerprint.into(),
+        })
+    };
+    let allowed = |kind| record(Event::StopAllowed { kind });
+    let mut snapshot = Snapshot::default();
+    assert_eq!(snapshot.fix_round("x"), 1);
+    snapshot.apply(blocked("x"));
+    assert_eq!(snapshot.fix_round("x"), 1, "nothing fixed: the same round");
+    assert_eq!(snapshot.fix_round("y"), 2);
+    snapshot.apply(allowed(AllowKind::NoProgress));
+    assert_eq!(snapshot.let_go.as_deref(), Some("x"));
+    snapshot.apply(allowed(AllowKind::NoProgress));
+    assert_eq!(snapshot.let_go.as_deref(), Some("x"), "let go again");
+    snapshot.apply(blocked("y"));
+    assert_eq!(snapshot.let_go, None);
+    assert_eq!(snapshot.fix_rounds, 2);
+    snapshot.apply(allowed(AllowKind::Breaker));
+    assert_eq!(snapshot.let_go.as_deref(), Some("y"));
+    snapshot.apply(allowed(AllowKind::Reviewed));
+    assert_eq!(snapshot.let_go, None);
+}
