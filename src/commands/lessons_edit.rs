@@ -9,7 +9,7 @@
 //! bad input is a usage error (exit 2) naming the option.
 
 use crate::commands::Outcome;
-use crate::commands::lessons::{describe, not_found, resolve};
+use crate::commands::lesson_lookup::{describe, not_found, resolve};
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::lessons::library;

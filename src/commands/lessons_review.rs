@@ -121,7 +121,9 @@ pub(crate) fn accept(
     let proposal = named(project, &waiting, id)?;
     let edited = reworded(proposal, rewording).map_err(Error::Usage)?;
     let lesson = accept_lesson(project, clock, &proposal.id, edited)?;
-    output::print_data(&crate::commands::lessons::describe(&lesson, "project"));
+    output::print_data(&crate::commands::lesson_lookup::describe(
+        &lesson, "project",
+    ));
     output::print_message(&format!(
         "accepted: lesson {} now warns (`car lessons edit {}` rewords it)",
         lesson.id, lesson.id
