@@ -199,3 +199,26 @@ fn status_names_the_tools_and_each_python_environment() {
         "{text}"
     );
 }
+
+/// `car check` and the hook trust a Swift grammar finding alike: a slip the change since the last
+/// commit introduced is an error in both; a misread already committed is a warning in both.
+#[test]
+fn car_check_blocks_what_the_change_since_head_introduced_like_the_hook() {
+    let project = TestProject::new();
+    let misread = "func f() -> [Int] {\n    return [~Int.self]\n}\n";
+    let committed = format!("{SWIFT_BEFORE}{misread}");
+    project.write("Sources/Span.swift", &committed);
+    project.commit_all();
+    let check = project.run(&["check", "Sources/Span.swift"]);
+    assert_eq!(check.code, 0, "{}", check.stdout);
+    let slip = committed.replace("    var count: Int\n", "    var count: = 1\n");
+    let answer = write(&project, "Sources/Span.swift", &slip, Some(&committed));
+    assert!(answer.is_block(), "{}", answer.stdout);
+    let check = project.run(&["check", "Sources/Span.swift"]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    assert!(
+        check.stdout.contains("Sources/Span.swift:2:"),
+        "{}",
+        check.stdout
+    );
+}
