@@ -329,7 +329,8 @@ fn inserted_indices(old: &str, new: &str) -> Vec<usize> {
     indices
 }
 
-fn diff_added(before: &str, after: &str) -> Vec<AddedLine> {
+/// The lines of `after` that `before` does not have (a line-by-line diff).
+pub(crate) fn diff_added(before: &str, after: &str) -> Vec<AddedLine> {
     let after_lines: Vec<&str> = after.lines().collect();
     inserted_indices(before, after)
         .into_iter()

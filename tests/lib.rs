@@ -73,4 +73,5 @@ mod validate_imports;
 mod validate_json_corpus;
 mod validate_misreads;
 mod validate_real_parsers;
+mod validate_round4;
 mod validate_trust;

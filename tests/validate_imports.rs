@@ -232,6 +232,8 @@ fn go_module() -> TestProject {
         "module example.com/svc\n\ngo 1.22\n\nrequire (\n\tgithub.com/pkg/errors v0.9.1\n\texample.com/shared v0.0.0\n)\n\nreplace example.com/shared => ../shared\n",
     );
     project.write("shared/go.mod", "module example.com/shared\n\ngo 1.22\n");
+    // A package of the module exists as a folder (issue 40, item 5: a missing one blocks).
+    project.write("svc/internal/db/db.go", "package db\n\nconst X = 1\n");
     project
 }
 

@@ -144,6 +144,52 @@ fn targets(
     Ok(targets)
 }
 
+/// A grammar car trusts only for what a change introduced (Swift, Kotlin, C, C++, CSS) gives
+/// warnings on a file checked whole, while the hook blocks what an edit introduced. So that both
+/// trust the grammar alike (issue 40, item 2), a tracked file that differs from its committed
+/// version is also judged as a change of it: a grammar error the change since HEAD introduced is
+/// an error here too, as the hook would have said when the change was made. One `git show`, only
+/// for a file with such a warning.
+fn judge_as_a_change_of_head(
+    edit: &Edit,
+    project: &Project,
+    checker: &Checker<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let grammar_warns = diagnostics
+        .iter()
+        .any(|found| !found.is_error() && found.origin == crate::validate::Origin::TreeSitter);
+    if !grammar_warns {
+        return;
+    }
+    let Some(head) = project
+        .head_version(&edit.relative_path)
+        .filter(|head| *head != edit.content)
+    else {
+        return;
+    };
+    let change = Edit {
+        added: crate::edit::diff_added(&head, &edit.content),
+        before: Some(head),
+        ..edit.clone()
+    };
+    let introduced: Vec<Diagnostic> = checker
+        .check(&change)
+        .diagnostics
+        .into_iter()
+        .filter(|found| found.is_error() && found.origin == crate::validate::Origin::TreeSitter)
+        .collect();
+    for error in introduced {
+        let same = |found: &Diagnostic| {
+            (found.line, found.column, &found.message) == (error.line, error.column, &error.message)
+        };
+        match diagnostics.iter_mut().find(|found| same(found)) {
+            Some(warning) => warning.severity = error.severity,
+            None => diagnostics.push(error),
+        }
+    }
+}
+
 /// Checks one file as an edit that added every line. A file inside the project is checked under
 /// its project-relative path (what lesson scopes and learning key on); a file elsewhere is only
 /// validated (the pipeline's rule); a file of the project that resolves outside it (a link) is
@@ -170,7 +216,8 @@ fn check_file(target: &Target, project: &Project, checker: &Checker<'_>, finding
         before: None,
         language: None,
     };
-    let report = checker.check(&edit);
+    let mut report = checker.check(&edit);
+    judge_as_a_change_of_head(&edit, project, checker, &mut report.diagnostics);
     findings.checked += 1;
     findings
         .uris

@@ -89,6 +89,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     reviewer_section(&settings, &mut report);
     prevention_section(&settings, &mut report);
     python_section(project, &settings, &mut report);
+    tools_section(&mut report);
     lessons_section(project, &mut report);
     learning_section(project, &settings, &mut report);
     review_section(
@@ -376,11 +377,36 @@ fn prevention_section(settings: &Settings, report: &mut Report) {
 
 /// The Python that checks the project's Python files.
 fn python_section(project: &Project, settings: &Settings, report: &mut Report) {
-    let line = crate::validate::python::describe_interpreter(
-        project.checkout(),
-        settings.python_interpreter.as_deref(),
-    );
-    report.add("python", json!(line), "python", [line.clone()]);
+    let explicit = settings.python_interpreter.as_deref();
+    let line = crate::validate::python::describe_interpreter(project.checkout(), explicit);
+    // A sub-folder with its own project files or environment checks its files with its own
+    // (issue 40, item 8): each is named with the files it serves.
+    let sub_projects =
+        crate::validate::python::overview::sub_projects(project.checkout(), explicit);
+    if sub_projects.is_empty() {
+        report.add("python", json!(line), "python", [line.clone()]);
+        return;
+    }
+    report
+        .json
+        .insert("python_projects".into(), json!(sub_projects));
+    let lines = std::iter::once(format!("other files: {line}")).chain(sub_projects);
+    report.add("python", json!(line), "python", lines);
+}
+
+/// The real tools the syntax checks found, per language (issue 40, item 3): where none runs,
+/// tree-sitter's findings stand.
+fn tools_section(report: &mut Report) {
+    let found = crate::validate::tool_inventory::inventory();
+    let json = json!({
+        "tools": found.iter().map(|tool| tool.to_json()).collect::<Vec<_>>(),
+        "in_process_only": crate::validate::tool_inventory::IN_PROCESS_ONLY,
+    });
+    let lines = found
+        .iter()
+        .map(|tool| tool.describe())
+        .chain([crate::validate::tool_inventory::IN_PROCESS_ONLY.to_string()]);
+    report.add("syntax_tools", json, "syntax checkers", lines);
 }
 
 fn reviewer_section(settings: &Settings, report: &mut Report) {

@@ -5,6 +5,10 @@
 //! newer syntax. The same lexer finds the comments of a Kotlin file, whose text is blanked before
 //! parsing ([`comments`]).
 //!
+//! It also reads Rust and Go (raw strings, lifetimes, runes), for one more question: which
+//! bracket most likely caused a grammar's errors ([`likely_cause`]), so that an unclosed `{` is
+//! named before the errors it causes.
+//!
 //! Invariant: rather no verdict than a wrong one. Whatever the lexer cannot read for certain gives
 //! [`Balance::Unknown`]: C and C++ conditional compilation with more than one branch (`#else`
 //! branches may each open a brace) or `#if 0`, macros whose body holds a bracket, Swift raw strings and regex literals, Kotlin multi-dollar
@@ -63,12 +67,113 @@ pub(crate) fn reads(language: Language) -> bool {
     )
 }
 
+/// Whether the lexer reads `language`: the languages of [`reads`], and Rust and Go, whose
+/// grammars car trusts but whose errors after an unclosed bracket need a cause named first.
+fn lexes(language: Language) -> bool {
+    reads(language) || matches!(language, Language::Rust | Language::Go)
+}
+
 /// Whether the brackets of `content` balance in `language`.
 pub(crate) fn balance(content: &str, language: Language) -> Balance {
-    if !reads(language) || is_unreadable(content, language) {
+    if !lexes(language) || is_unreadable(content, language) {
         return Balance::Unknown;
     }
     Lexer::new(content, language).run()
+}
+
+/// The bracket that most likely caused a file's syntax errors, when its brackets do not balance:
+/// a stray or mismatched closing bracket where it stands; for a bracket never closed, the bracket
+/// opened inside it that is closed first by a bracket starting a line indented less than the line
+/// that opened it (what `rustc` calls "might not be properly closed": the `}` meant for an outer
+/// block closed it, so a `}` is missing before that line); else the unclosed bracket itself.
+pub(crate) fn likely_cause(content: &str, language: Language) -> Option<LikelyCause> {
+    if !lexes(language) || is_unreadable(content, language) {
+        return None;
+    }
+    let mut lexer = Lexer::new(content, language);
+    lexer.pairs = Some(Vec::new());
+    let Balance::Problem(problem) = lexer.run() else {
+        return None;
+    };
+    let ProblemKind::Unclosed(_) = problem.kind else {
+        return Some(LikelyCause {
+            problem,
+            closed_on: None,
+        });
+    };
+    let indentation = |line: usize| {
+        content
+            .split('\n')
+            .nth(line - 1)
+            .map(|text| (text.len() - text.trim_start().len(), text.trim_start()))
+    };
+    let opened_inside = |pair: &&Pair| (pair.open.0, pair.open.1) > (problem.line, problem.column);
+    let misclosed = lexer.pairs.unwrap_or_default().into_iter().filter(|pair| {
+        let (Some((open_indent, _)), Some((close_indent, close_text))) =
+            (indentation(pair.open.0), indentation(pair.close.0))
+        else {
+            return false;
+        };
+        pair.close.0 > pair.open.0
+            && close_text.chars().next().is_some_and(|c| "})]".contains(c))
+            && close_indent < open_indent
+    });
+    // The first to close: an outer pair misclosed after it is its consequence.
+    let first = misclosed
+        .filter(|pair| opened_inside(&pair))
+        .min_by_key(|pair| pair.close);
+    Some(match first {
+        Some(pair) => LikelyCause {
+            problem: BracketProblem {
+                line: pair.open.0,
+                column: pair.open.1,
+                kind: ProblemKind::Unclosed(pair.bracket),
+            },
+            closed_on: Some(pair.close.0),
+        },
+        None => LikelyCause {
+            problem,
+            closed_on: None,
+        },
+    })
+}
+
+/// The bracket [`likely_cause`] names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LikelyCause {
+    pub(crate) problem: BracketProblem,
+    /// For a bracket closed by a less indented line: that line (1-based).
+    pub(crate) closed_on: Option<usize>,
+}
+
+impl LikelyCause {
+    pub(crate) fn message(&self) -> String {
+        match (self.problem.kind, self.closed_on) {
+            (ProblemKind::Unclosed(open), Some(line)) => format!(
+                "unclosed `{open}`: the `{}` on line {line} that closes it is indented like an outer block, so a `{}` is likely missing before line {line}",
+                closing(open),
+                closing(open)
+            ),
+            _ => self.problem.message(),
+        }
+    }
+}
+
+/// The bracket that closes `open`.
+fn closing(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+/// A bracket and the one that closed it: (line, column) of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pair {
+    bracket: char,
+    open: (usize, usize),
+    close: (usize, usize),
 }
 
 /// The byte ranges of `content`'s comments (`//` to the line's end, `/* … */` whole), found by the
@@ -171,6 +276,8 @@ struct Lexer {
     is_lenient: bool,
     /// The comments seen, when they are wanted.
     comments: Option<Vec<Range<usize>>>,
+    /// The brackets that closed, when they are wanted.
+    pairs: Option<Vec<Pair>>,
 }
 
 impl Lexer {
@@ -185,6 +292,7 @@ impl Lexer {
             stack: Vec::new(),
             is_lenient: false,
             comments: None,
+            pairs: None,
         }
     }
 
@@ -231,6 +339,18 @@ impl Lexer {
                 '`' if matches!(self.language, Language::Swift | Language::Kotlin) => {
                     self.bump();
                     self.plain_body('`')
+                }
+                '`' if self.language == Language::Go => {
+                    self.bump();
+                    self.raw_body("`")
+                }
+                '\'' if self.language == Language::Rust && !self.starts_char_literal() => {
+                    // A lifetime or a loop label.
+                    self.bump();
+                    true
+                }
+                'r' | 'b' | 'c' if self.language == Language::Rust && self.starts_raw_string() => {
+                    self.skip_raw_string()
                 }
                 '#' if matches!(self.language, Language::C | Language::Cpp)
                     && self.at_line_start() =>
@@ -288,7 +408,16 @@ impl Lexer {
                 column,
                 kind: ProblemKind::Stray(close),
             }),
-            Some((Context::Bracket(open), _, _)) if matches(open, close) => Ok(true),
+            Some((Context::Bracket(open), open_line, open_column)) if matches(open, close) => {
+                if let Some(pairs) = &mut self.pairs {
+                    pairs.push(Pair {
+                        bracket: open,
+                        open: (open_line, open_column),
+                        close: (line, column),
+                    });
+                }
+                Ok(true)
+            }
             Some((Context::Bracket(open), _, _)) => Err(BracketProblem {
                 line,
                 column,
@@ -336,9 +465,12 @@ impl Lexer {
         }
     }
 
-    /// `/* … */`, nested in Swift and Kotlin; false when it never ends.
+    /// `/* … */`, nested in Swift, Kotlin and Rust; false when it never ends.
     fn skip_block_comment(&mut self) -> bool {
-        let nests = matches!(self.language, Language::Swift | Language::Kotlin);
+        let nests = matches!(
+            self.language,
+            Language::Swift | Language::Kotlin | Language::Rust
+        );
         self.skip(2);
         let mut depth = 1;
         while self.peek(0).is_some() {
@@ -366,6 +498,11 @@ impl Lexer {
             self.bump();
             return self.plain_body('\'');
         }
+        if self.language == Language::Rust {
+            // A Rust string may span lines; `\` escapes the next character.
+            self.bump();
+            return self.escaped_body('"');
+        }
         let interpolates = matches!(self.language, Language::Swift | Language::Kotlin);
         if self.starts_with("\"\"\"") && interpolates {
             self.skip(3);
@@ -377,6 +514,80 @@ impl Lexer {
         } else {
             self.plain_body('"')
         }
+    }
+
+    /// Rust: whether the `'` here opens a character literal (`'x'`, `'\n'`, `'\u{1F600}'`), not a
+    /// lifetime or a label (`'a`, `'static`, `'outer:`).
+    fn starts_char_literal(&self) -> bool {
+        match (self.peek(1), self.peek(2)) {
+            (Some('\\'), _) => true,
+            (Some(c), Some('\'')) => c != '\'',
+            _ => false,
+        }
+    }
+
+    /// Rust: whether a raw string starts here (`r"`, `r#"`, `br"`, `cr#"`), not a raw identifier
+    /// (`r#type`) or a name ending in `r`.
+    fn starts_raw_string(&self) -> bool {
+        let follows_name = self.at > 0 && {
+            let before = self.chars[self.at - 1];
+            before.is_alphanumeric() || before == '_'
+        };
+        if follows_name {
+            return false;
+        }
+        let mut ahead = match (self.peek(0), self.peek(1)) {
+            (Some('r'), _) => 1,
+            (Some('b' | 'c'), Some('r')) => 2,
+            _ => return false,
+        };
+        while self.peek(ahead) == Some('#') {
+            ahead += 1;
+        }
+        self.peek(ahead) == Some('"')
+    }
+
+    /// A raw string from its prefix to its closing `"` and as many `#`; false when it never ends.
+    fn skip_raw_string(&mut self) -> bool {
+        while self.peek(0) != Some('#') && self.peek(0) != Some('"') {
+            self.bump();
+        }
+        let mut hashes = 0;
+        while self.peek(0) == Some('#') {
+            hashes += 1;
+            self.bump();
+        }
+        self.bump();
+        let end = format!("\"{}", "#".repeat(hashes));
+        self.raw_body(&end)
+    }
+
+    /// A body without escapes to `end`, over lines (a Go raw string, a Rust raw string); false
+    /// when it never ends.
+    fn raw_body(&mut self, end: &str) -> bool {
+        while self.peek(0).is_some() {
+            if self.starts_with(end) {
+                self.skip(end.chars().count());
+                return true;
+            }
+            self.bump();
+        }
+        false
+    }
+
+    /// A body to `quote` where `\` escapes the next character, over lines (a Rust string); false
+    /// when it never ends.
+    fn escaped_body(&mut self, quote: char) -> bool {
+        while let Some(c) = self.bump() {
+            match c {
+                '\\' => {
+                    self.bump();
+                }
+                c if c == quote => return true,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// A string body without interpolation, to `quote`; a line end ends it (C, CSS) only
@@ -436,103 +647,4 @@ fn matches(open: char, close: char) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn problem(content: &str, language: Language) -> Option<(usize, usize, ProblemKind)> {
-        match balance(content, language) {
-            Balance::Problem(problem) => Some((problem.line, problem.column, problem.kind)),
-            Balance::Balanced => None,
-            Balance::Unknown => panic!("no verdict on {content:?}"),
-        }
-    }
-
-    #[test]
-    fn comments_strings_and_interpolation_hide_their_brackets() {
-        let swift = "func f() {\n    // }\n    /* { /* } */ ( */\n    let s = \"}\\(g(x)) ) \\\" {\"\n    let m = \"\"\"\n    { \\(a[0]) \n    \"\"\"\n}\n";
-        assert_eq!(problem(swift, Language::Swift), None);
-        let kotlin = "fun f() {\n    val s = \"}${map[\"k\"]} { $x\"\n    val c = '{'\n    val r = \"\"\"\n    ) ${ listOf(1) }\n    \"\"\"\n}\n";
-        assert_eq!(problem(kotlin, Language::Kotlin), None);
-        let c = "#include <stdio.h>\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\nint f(void) {\n    char c = '}';\n    puts(\"{ (\");\n    return MAX(1, 2);\n}\n";
-        assert_eq!(problem(c, Language::C), None);
-        let css =
-            "a { content: \"}\"; }\n/* { */\n@media (min-width: 10px) { b { color: red; } }\n";
-        assert_eq!(problem(css, Language::Css), None);
-    }
-
-    #[test]
-    fn a_slip_is_found_where_the_bracket_opened_or_strayed() {
-        assert_eq!(
-            problem("func f() {\n    if x {\n        g()\n}\n", Language::Swift),
-            Some((1, 10, ProblemKind::Unclosed('{')))
-        );
-        assert_eq!(
-            problem("fun f() {\n}\n}\n", Language::Kotlin),
-            Some((3, 1, ProblemKind::Stray('}')))
-        );
-        assert_eq!(
-            problem("int f(void) {\n    g(1;\n}\n", Language::C),
-            Some((
-                3,
-                1,
-                ProblemKind::Mismatched {
-                    open: '(',
-                    close: '}'
-                }
-            ))
-        );
-        assert_eq!(
-            problem("a { color: red;\n", Language::Css),
-            Some((1, 3, ProblemKind::Unclosed('{')))
-        );
-    }
-
-    #[test]
-    fn comments_are_found_past_a_slip_and_never_inside_strings_or_names() {
-        let kotlin = "val u = \"a//b\" // one\nfun `x /* y`() = f(\n/* two /* nested */ */\n";
-        let found: Vec<&str> = comments(kotlin, Language::Kotlin)
-            .expect("readable")
-            .into_iter()
-            .map(|range| &kotlin[range])
-            .collect();
-        assert_eq!(found, ["// one", "/* two /* nested */ */"]);
-        assert_eq!(comments("val s = $$\"{$x\" // c\n", Language::Kotlin), None);
-        assert_eq!(comments("/* never ends\n", Language::Kotlin), None);
-        assert_eq!(comments("// c\n", Language::Rust), None);
-    }
-
-    #[test]
-    fn single_branch_conditions_are_counted_through() {
-        let header = "#ifndef UTIL_H\n#define UTIL_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nint twice(int x);\n#ifdef __cplusplus\n}\n#endif\n#endif\n";
-        assert_eq!(problem(header, Language::Cpp), None);
-        let slip = "#ifndef UTIL_H\n#define UTIL_H\nstatic int twice(int x) {\n    return x * 2;\n#endif\n";
-        assert_eq!(
-            problem(slip, Language::C),
-            Some((3, 25, ProblemKind::Unclosed('{')))
-        );
-        assert_eq!(
-            balance("#if 0\nint f( {\n#endif\n", Language::C),
-            Balance::Unknown
-        );
-    }
-
-    #[test]
-    fn what_the_lexer_cannot_read_gives_no_verdict() {
-        for (content, language) in [
-            (
-                "#ifdef X\nint f() {\n#else\nint f(int a) {\n#endif\n}\n",
-                Language::C,
-            ),
-            ("#define BEGIN {\nBEGIN\n}\n", Language::Cpp),
-            ("auto s = R\"({)\";\n", Language::Cpp),
-            ("let r = #\"\\d{\"#\n", Language::Swift),
-            ("let r = /[a-z/\n", Language::Swift),
-            ("val s = $$\"{$x\"\n", Language::Kotlin),
-            ("let s = \"never ends\n", Language::Swift),
-            ("/* never ends {\n", Language::Kotlin),
-        ] {
-            assert_eq!(balance(content, language), Balance::Unknown, "{content:?}");
-        }
-        assert_eq!(balance("x", Language::Rust), Balance::Unknown);
-    }
-}
+mod tests;

@@ -204,16 +204,7 @@ fn shown_files(entries: &[String]) -> String {
 /// none outside git or when git does not answer in a hook's time.
 fn files_matching(project_root: &Path, glob: &str) -> Vec<String> {
     let pathspec = format!(":(glob){glob}");
-    let args = [
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-        "--",
-        &pathspec,
-    ];
-    match crate::git::run(project_root, &args, crate::git::Wait::Hook) {
+    match crate::validate::walk::git_listed(project_root, &[&pathspec], crate::git::Wait::Hook) {
         Ok(output) if output.success() => output
             .stdout
             .split('\0')

@@ -88,6 +88,9 @@ pub(crate) fn check(
     judged.sort_by_key(|diagnostic| !diagnostic.is_error());
     judged.truncate(MAX_REPORTED);
     judged.sort_by_key(|diagnostic| (diagnostic.line, diagnostic.column));
+    if trust == Trust::Blocks {
+        lead_with_the_cause(&mut judged, source, language);
+    }
     if trust == Trust::Introduced {
         judged.extend(match before {
             _ if has_no_before(source, before) => witnessed_bracket(source, language, ""),
@@ -99,6 +102,50 @@ pub(crate) fn check(
     }
     report.diagnostics.extend(judged);
     tree
+}
+
+/// Puts the likeliest cause of a grammar's errors first (issue 40, item 6): an unclosed bracket
+/// makes the grammar report errors where the next code no longer fits (`let` outside a function,
+/// a `use` line at 1:1, a missing `;` lines above the missing `}`). When the file's brackets do
+/// not balance, the bracket that most likely caused it leads ([`brackets::likely_cause`]);
+/// where the lexer does not read the language, a missing closing bracket the grammar reported
+/// comes before its other errors.
+fn lead_with_the_cause(judged: &mut Vec<Diagnostic>, source: &Source<'_>, language: Language) {
+    if !judged.iter().any(Diagnostic::is_error) {
+        return;
+    }
+    let Some(cause) = brackets::likely_cause(source.content, language) else {
+        judged.sort_by_key(|diagnostic| !(diagnostic.is_error() && misses_a_closer(diagnostic)));
+        return;
+    };
+    let (line, column) = (cause.problem.line, cause.problem.column);
+    judged.retain(|diagnostic| (diagnostic.line, diagnostic.column) != (line, column));
+    judged.insert(
+        0,
+        Diagnostic {
+            file: source.display_path.to_string(),
+            line,
+            column,
+            severity: Severity::Error,
+            validator: treesitter::validator_name(language),
+            origin: crate::validate::Origin::TreeSitter,
+            message: format!(
+                "{} (the {} grammar's errors below may follow from it)",
+                cause.message(),
+                language.name()
+            ),
+            snippet: crate::validate::snippet_at(source.content, line, column),
+            subject: None,
+        },
+    );
+    judged.truncate(MAX_REPORTED);
+}
+
+/// A grammar's "missing `}`" (or `)`, `]`).
+fn misses_a_closer(diagnostic: &Diagnostic) -> bool {
+    ["missing `}`", "missing `)`", "missing `]`"]
+        .iter()
+        .any(|missing| diagnostic.message.ends_with(missing))
 }
 
 /// An edit that left a file's brackets unbalanced when they balanced before it, in a file the

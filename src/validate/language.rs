@@ -32,6 +32,9 @@ pub(crate) enum Language {
     Kotlin,
     Css,
     Html,
+    /// `Dockerfile`, `Dockerfile.dev`, `x.dockerfile`, `Containerfile`: only its exec forms are
+    /// checked ([`super::dockerfile`]).
+    Dockerfile,
 }
 
 impl Language {
@@ -86,6 +89,7 @@ impl Language {
             "kotlin" => Language::Kotlin,
             "css" => Language::Css,
             "html" => Language::Html,
+            "dockerfile" => Language::Dockerfile,
             _ => return None,
         };
         Some(language)
@@ -114,6 +118,7 @@ impl Language {
             Language::Kotlin => "kotlin",
             Language::Css => "css",
             Language::Html => "html",
+            Language::Dockerfile => "dockerfile",
         }
     }
 }
@@ -149,6 +154,8 @@ fn by_file_name(path: &Path, file_name: &str) -> Option<Language> {
     match file_name {
         "gemfile" | "rakefile" | "podfile" | "fastfile" | "guardfile" => Some(Language::Ruby),
         "cargo.lock" | "pipfile" => Some(Language::Toml),
+        "dockerfile" | "containerfile" => Some(Language::Dockerfile),
+        _ if file_name.starts_with("dockerfile.") => Some(Language::Dockerfile),
         _ => None,
     }
 }
@@ -175,6 +182,7 @@ fn by_extension(extension: &str) -> Option<Language> {
         "kt" | "kts" => Language::Kotlin,
         "css" => Language::Css,
         "html" | "htm" | "xhtml" => Language::Html,
+        "dockerfile" => Language::Dockerfile,
         _ => return None,
     };
     Some(language)

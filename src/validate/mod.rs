@@ -10,6 +10,7 @@
 
 pub(crate) mod brackets;
 pub(crate) mod custom;
+pub(crate) mod dockerfile;
 pub(crate) mod grammar;
 pub(crate) mod imports;
 pub mod json;
@@ -21,6 +22,7 @@ pub(crate) mod rewrite;
 pub(crate) mod rules;
 pub(crate) mod shell;
 pub(crate) mod template;
+pub(crate) mod tool_inventory;
 pub(crate) mod tools;
 pub(crate) mod treesitter;
 pub(crate) mod trust;
@@ -307,6 +309,9 @@ impl Validators {
                 .diagnostics
                 .extend(json::check_lines(source.display_path, source.content)),
             Language::Shell => shell::check(source.display_path, source.content, report),
+            Language::Dockerfile => report
+                .diagnostics
+                .extend(dockerfile::check(source.display_path, source.content)),
             Language::Yaml => yaml::check(source.display_path, source.content, report),
             Language::Python => self.python.check(source, report),
             Language::JavaScript

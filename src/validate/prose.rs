@@ -125,6 +125,7 @@ fn strings_are_prose(language: Language) -> bool {
             | Language::Jsonc
             | Language::JsonLines
             | Language::Yaml
+            | Language::Dockerfile
     )
 }
 

@@ -46,7 +46,7 @@ pub(crate) enum Runs {
 }
 
 /// Every tool, its language, its program (looked up on PATH) and when it runs.
-const TOOLS: [(Tool, Language, &str, Runs); 5] = [
+pub(crate) const TOOLS: [(Tool, Language, &str, Runs); 5] = [
     (Tool::Gofmt, Language::Go, "gofmt", Runs::Always),
     (Tool::Ruby, Language::Ruby, "ruby", Runs::Always),
     (Tool::Node, Language::JavaScript, "node", Runs::WhenFlagged),
@@ -274,7 +274,7 @@ fn run_rustfmt(program: &Path, source: &Source<'_>) -> Verdict {
     command.args(["--edition", crate_edition(source.path), "--emit", "stdout"]);
     let result = run(command, Some(source.content), source);
     verdict(result, source, "rustfmt", |output| {
-        pattern
+        let mut located: Vec<Located> = pattern
             .captures_iter(output)
             .filter_map(|found| {
                 Some((
@@ -283,8 +283,51 @@ fn run_rustfmt(program: &Path, source: &Source<'_>) -> Verdict {
                     found[1].trim().to_string(),
                 ))
             })
-            .collect()
+            .collect();
+        if let Some(first) = located.first_mut()
+            && first.2.contains("unclosed delimiter")
+            && let Some(cause) = rustfmt_misclosed_delimiter(output)
+        {
+            *first = cause;
+        }
+        located
     })
+}
+
+/// rustfmt's "this file contains an unclosed delimiter" is reported at the file's end; its
+/// annotations name the likelier cause (issue 40, item 6): "this delimiter might not be properly
+/// closed..." under the line that opened it, "...as it matches this but it has different
+/// indentation" under the line that closed it. That opening, located, with both lines named.
+fn rustfmt_misclosed_delimiter(output: &str) -> Option<Located> {
+    let mut source_line: Option<usize> = None;
+    let mut opened: Option<(usize, usize)> = None;
+    for text in output.lines() {
+        let Some((gutter, rest)) = text.split_once('|') else {
+            continue;
+        };
+        let gutter = gutter.trim();
+        if !gutter.is_empty() {
+            source_line = gutter.parse().ok();
+            continue;
+        }
+        let marker = rest.trim_start();
+        let column = rest.len() - marker.len();
+        if marker.starts_with("- this delimiter might not be properly closed") {
+            opened = Some((source_line?, column));
+        } else if marker.starts_with("- ...as it matches this")
+            && let Some((line, column)) = opened
+        {
+            let closed = source_line?;
+            return Some((
+                line,
+                column,
+                format!(
+                    "unclosed delimiter: the one that closes it on line {closed} is indented differently, so one is likely missing before line {closed} (rustfmt: this file contains an unclosed delimiter)"
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// The largest `Cargo.toml` read for its edition.

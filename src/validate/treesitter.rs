@@ -30,7 +30,11 @@ pub(crate) fn grammar(language: Language) -> Option<tree_sitter::Language> {
         Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX,
         Language::Go => tree_sitter_go::LANGUAGE,
         Language::Toml => tree_sitter_toml_ng::LANGUAGE,
-        Language::Json | Language::Jsonc | Language::JsonLines | Language::Yaml => return None,
+        Language::Json
+        | Language::Jsonc
+        | Language::JsonLines
+        | Language::Yaml
+        | Language::Dockerfile => return None,
         other => return extra_grammar(other),
     };
     Some(tree_sitter::Language::new(function))
@@ -117,6 +121,10 @@ pub(crate) fn parse_rewritten(
     let mut found = syntax_errors(tree.root_node(), content, limit);
     if language == Language::Rust && found.len() < limit {
         found.extend(statements_outside_items(tree.root_node(), content));
+        found.extend(macro_statements_without_semicolon(
+            tree.root_node(),
+            content,
+        ));
         found.sort_by_key(|error| (error.line, error.column));
         found.truncate(limit);
     }
@@ -152,6 +160,65 @@ fn statements_outside_items(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
                 message: format!(
                     "syntax error: {what} outside a function (a Rust file holds items: fn, struct, use, …)"
                 ),
+                subject: None,
+            }
+        })
+        .collect()
+}
+
+/// Rust: a macro call with `(…)` or `[…]` used as a statement needs a `;` unless it ends its
+/// block (`println!("a")` then `let x = 1;`: rustc "expected `;`, found keyword `let`"); the
+/// grammar accepts it (issue 40, item 5). A `{…}` macro needs none. Only a file that holds `!(`
+/// or `![` is walked.
+fn macro_statements_without_semicolon(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
+    if !content.contains("!(") && !content.contains("![") {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if node.kind() == "block" {
+            found.extend(unseparated_macros(node, content));
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    found
+}
+
+/// The macro calls among `block`'s statements that another statement follows without a `;`.
+fn unseparated_macros(block: Node<'_>, content: &str) -> Vec<SyntaxError> {
+    let mut cursor = block.walk();
+    let statements: Vec<Node<'_>> = block
+        .named_children(&mut cursor)
+        .filter(|node| !node.kind().ends_with("comment"))
+        .collect();
+    statements
+        .windows(2)
+        .filter(|pair| {
+            pair[0].kind() == "macro_invocation"
+                && content
+                    .get(pair[0].byte_range())
+                    .and_then(|text| text.trim_end().chars().last())
+                    .is_some_and(|last| last == ')' || last == ']')
+        })
+        .map(|pair| {
+            let end = pair[0].end_position();
+            let text = content.get(pair[0].byte_range()).unwrap_or_default();
+            let name = text.split('!').next().unwrap_or_default().trim();
+            SyntaxError {
+                line: end.row + 1,
+                end_line: end.row + 1,
+                scope: top_level_span(pair[0]),
+                column: char_column(content, end.row, end.column),
+                message: format!("syntax error: missing `;` after the `{name}!` call (another statement follows it)"),
                 subject: None,
             }
         })
@@ -533,6 +600,29 @@ mod tests {
                 "{found:?}"
             );
         }
+    }
+
+    #[test]
+    fn rust_macro_statements_need_a_semicolon_unless_they_end_the_block() {
+        let slip = "fn main() {\n    println!(\"hello\")\n    let x = 1;\n}\n";
+        let found = errors(Language::Rust, slip);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].line, found[0].column), (2, 22));
+        assert!(found[0].message.contains("`println!`"), "{found:?}");
+        assert_eq!(
+            errors(
+                Language::Rust,
+                "fn f() -> Vec<u8> {\n    let v = 1;\n    vec![v] // tail\n}\n"
+            )
+            .len(),
+            0
+        );
+        let valid = "fn main() {\n    println!(\"a\");\n    thread_local! { static A: u8 = 1 }\n    // c\n    assert!(true);\n    vec![1]\n}\n";
+        assert!(errors(Language::Rust, valid).is_empty());
+        assert_eq!(
+            errors(Language::Rust, "fn f() {\n    vec![1]\n    g()\n}\n").len(),
+            1
+        );
     }
 
     #[test]

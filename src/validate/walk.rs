@@ -19,16 +19,7 @@ pub(crate) fn files_under(
     shown: &str,
     wants: &dyn Fn(&Path) -> bool,
 ) -> Result<Vec<(String, PathBuf)>, String> {
-    let list = [
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-        "--",
-        ".",
-    ];
-    let output = match git::run(dir, &list, git::Wait::Command) {
+    let output = match git_listed(dir, &["."], git::Wait::Command) {
         Ok(output) if output.success() => output,
         Ok(_) | Err(ProcessError::NotFound { .. }) => return Err(refusal(shown)),
         Err(error) => return Err(format!("{shown}: {error}")),
@@ -52,6 +43,25 @@ pub(crate) fn files_under(
         .collect();
     files.sort();
     Ok(files)
+}
+
+/// `git ls-files` of `pathspecs` in `dir`: tracked files plus untracked ones git does not ignore,
+/// NUL-separated.
+pub(crate) fn git_listed(
+    dir: &Path,
+    pathspecs: &[&str],
+    wait: git::Wait,
+) -> Result<crate::process::ProcessOutput, ProcessError> {
+    let mut list = vec![
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "--",
+    ];
+    list.extend_from_slice(pathspecs);
+    git::run(dir, &list, wait)
 }
 
 fn refusal(shown: &str) -> String {

@@ -140,11 +140,32 @@ pub(crate) fn resolve(specifier: &str, context: &GoContext) -> Verdict {
                 .strip_prefix(prefix)
                 .is_some_and(|rest| rest.starts_with('/'))
     };
-    if covers(&module.module) || module.provided.iter().any(|provided| covers(provided)) {
+    if module.provided.iter().any(|provided| covers(provided)) {
         return Verdict::Resolves;
+    }
+    if covers(&module.module) {
+        return in_module(specifier, module);
     }
     Verdict::Missing(Missing::GoPackage {
         go_mod: module.path.clone(),
+    })
+}
+
+/// A package of the module itself: its folder below go.mod's must exist, as `go build` requires
+/// (issue 40, item 5: `<module>/internal/nosuchpkg` passed). One look-up; a folder that exists
+/// resolves, whatever it holds (rather miss than false-alarm).
+fn in_module(specifier: &str, module: &GoMod) -> Verdict {
+    let inside = specifier
+        .strip_prefix(module.module.as_str())
+        .unwrap_or_default()
+        .trim_start_matches('/');
+    let root = module.path.parent().unwrap_or(Path::new("."));
+    if inside.is_empty() || root.join(inside).is_dir() {
+        return Verdict::Resolves;
+    }
+    Verdict::Missing(Missing::GoPackageFolder {
+        go_mod: module.path.clone(),
+        folder: inside.to_string(),
     })
 }
 
@@ -186,7 +207,6 @@ mod tests {
         for path in [
             "fmt",
             "net/http",
-            "example.com/app/internal/db",
             "github.com/pkg/errors",
             "golang.org/x/sync/errgroup",
             "gopkg.in/yaml.v3",
@@ -195,6 +215,24 @@ mod tests {
         ] {
             assert_eq!(resolve(path, &context), Verdict::Resolves, "{path}");
         }
+    }
+
+    #[test]
+    fn a_package_of_the_module_resolves_where_its_folder_exists() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("internal/db")).unwrap();
+        let go_mod = root.path().join("go.mod");
+        let context = GoContext::Module(std::sync::Arc::new(GoMod::parse(&go_mod, GO_MOD)));
+        for path in ["example.com/app", "example.com/app/internal/db"] {
+            assert_eq!(resolve(path, &context), Verdict::Resolves, "{path}");
+        }
+        assert_eq!(
+            resolve("example.com/app/internal/nosuchpkg", &context),
+            Verdict::Missing(Missing::GoPackageFolder {
+                go_mod,
+                folder: "internal/nosuchpkg".to_string()
+            })
+        );
     }
 
     #[test]

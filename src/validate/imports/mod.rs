@@ -17,6 +17,7 @@
 
 mod found;
 mod go;
+mod ignored;
 mod memo;
 mod node;
 mod package_json;
@@ -81,6 +82,12 @@ impl Imports {
             report.notes.push(problem.note(&self.checkout));
         }
         for (import, verdict) in imports.iter().zip(verdicts) {
+            if verdict == Verdict::Unsure(verdict::Unsure::BuildOutput) {
+                report.notes.push(format!(
+                    "{}:{}: import '{}' not checked: git ignores its target, so it is build output (it exists once the project is built)",
+                    source.display_path, import.line, import.specifier
+                ));
+            }
             if let Some(diagnostic) = self.diagnostic(source, import, &verdict) {
                 report.diagnostics.push(diagnostic);
             }
@@ -140,6 +147,11 @@ impl Imports {
                     .map(|import| {
                         let verdict = self.node.resolve(source.path, &import.specifier, &around);
                         match verdict {
+                            Verdict::Missing(verdict::Missing::File)
+                                if self.is_build_output(source.path, &import.specifier) =>
+                            {
+                                Verdict::Unsure(verdict::Unsure::BuildOutput)
+                            }
                             Verdict::Missing(_) if import.is_conditional => {
                                 Verdict::NotHere(verdict::NotHere::Conditional)
                             }
@@ -150,6 +162,12 @@ impl Imports {
                 (verdicts, around.unreadable())
             }
         }
+    }
+
+    /// Whether the relative import `specifier` of `file` names a path git ignores.
+    fn is_build_output(&self, file: &Path, specifier: &str) -> bool {
+        let folder = file.parent().unwrap_or(Path::new("/"));
+        ignored::is_build_output(&self.checkout, &folder.join(specifier))
     }
 
     fn diagnostic(

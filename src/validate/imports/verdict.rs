@@ -40,6 +40,8 @@ pub(crate) enum Unsure {
     GoLayout,
     /// A package-internal `#name` import (package.json `imports`).
     SubpathImport,
+    /// A relative import whose target git ignores: build output, made by a build car does not run.
+    BuildOutput,
     /// No project file says how the file's imports resolve (no package.json, go.mod or
     /// Cargo.toml up the tree), or the name may be the crate's own item.
     NotAProject,
@@ -77,6 +79,8 @@ pub(crate) enum Missing {
     /// A Go import path outside the standard library and the module, provided by no `require`
     /// or `replace` of `go.mod`.
     GoPackage { go_mod: PathBuf },
+    /// A Go import path inside the module whose folder does not exist below go.mod's.
+    GoPackageFolder { go_mod: PathBuf, folder: String },
 }
 
 impl Verdict {
@@ -96,6 +100,10 @@ impl Verdict {
             ),
             Verdict::Missing(Missing::GoPackage { go_mod }) => format!(
                 "no required module provides package {specifier}: no `require` or `replace` of {} covers it (go build fails); `go get` the module you meant or use one that exists",
+                shown(go_mod)
+            ),
+            Verdict::Missing(Missing::GoPackageFolder { go_mod, folder }) => format!(
+                "package {specifier} is not in the module: no folder {folder} beside {} (go build fails); import a package that exists, or create it (if you are about to, go on: the stop checks again)",
                 shown(go_mod)
             ),
             Verdict::NotHere(NotHere::DeclaredNotInstalled { declared_in }) => format!(

@@ -33,6 +33,7 @@ mod declared_dependencies;
 mod environments;
 mod interpreter;
 mod notebook_cell;
+pub(crate) mod overview;
 mod project_files;
 mod required_version;
 mod requirement_files;

@@ -11,6 +11,8 @@
 //! | TypeScript, TSX | `export default function (): T;`, a default export's signature | `export function ______(): T;` |
 //! | TypeScript, TSX | variance annotations `<in T, out U>` (TypeScript 4.7) | `in`, `out` become spaces |
 //! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
+//! | TSX, JavaScript (JSX) | `&` in an attribute's string that starts no complete character reference (`href="…?a=1&b=2"`) | `_` |
+//! | TypeScript, TSX | a comment line between a member without `;` and a generic call signature | read past, as above |
 //! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
 //! | Swift | an empty tuple as the only argument, `Just(())`, `.success(())` | `(())` becomes `(0 )` |
 //! | Swift | `()` as a value after `return`, `=`, `(`, `,` or an argument label, on a line that declares nothing | `0 ` |
@@ -19,12 +21,17 @@
 //! | Swift | a parameter with two attributes or more, `(@ViewBuilder @_implicitSelfCapture _ body: …` | every attribute but the last becomes spaces |
 //! | Swift | `-> sending T`, a result marked as sent (Swift 6) | `sending` becomes spaces |
 //! | Swift | a later trailing closure's label on its own line (`}` then `label: {`), after a `}` that closes a call's closure at that indentation | the label becomes spaces (a closure on the next line is the call's next trailing closure) |
+//! | Swift | a lifetime dependence, `@_lifetime(borrow self)`, `@lifetime(a: copy b)` (Swift 6.2) | `borrow`, `copy` become spaces |
+//! | Swift | `switch consume value {`, `switch copy value {` | the operator becomes spaces |
+//! | Rust | a macro named like a primitive type, `str![…]` (snapbox) | the name's last letter becomes `_` |
 //! | Kotlin | multi-dollar string interpolation, `$$"…$$name…"` (Kotlin 2.x) | the `$$` prefix becomes spaces |
 //! | Kotlin | a primary constructor below its class header with an annotation line and a visibility (`public class Client` / `@JvmOverloads` / `public constructor(`: ktfmt's layout) | the visibility becomes spaces |
 //! | Kotlin | any comment (a KDoc example with `${…}` after a generic receiver's function made the grammar miss the function's name lines above) | its text becomes spaces (the lexer of [`brackets`](crate::validate::brackets) finds comments, knowing strings) |
 //! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
 
+mod jsx;
 mod kotlin;
+mod rust;
 mod swift;
 #[cfg(test)]
 mod tests;
@@ -40,7 +47,15 @@ use crate::validate::language::Language;
 pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
     match language {
         Language::Toml => trim_after_line_continuation(content),
-        Language::TypeScript | Language::Tsx => typescript::prepare(content),
+        Language::TypeScript => typescript::prepare(content),
+        Language::Tsx => match typescript::prepare(content) {
+            Cow::Borrowed(_) => jsx::blank_attribute_ampersands(content),
+            Cow::Owned(prepared) => {
+                Cow::Owned(jsx::blank_attribute_ampersands(&prepared).into_owned())
+            }
+        },
+        Language::JavaScript => jsx::blank_attribute_ampersands(content),
+        Language::Rust => rust::rename_primitive_macros(content),
         Language::Html => blank_processing_instructions(content),
         Language::Swift => swift::prepare(content),
         Language::Kotlin => kotlin::prepare(content),

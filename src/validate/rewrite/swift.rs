@@ -16,8 +16,48 @@ pub(super) fn prepare(content: &str) -> Cow<'_, str> {
             blank_stacked_parameter_attributes,
             blank_sending_results,
             blank_own_line_closure_labels,
+            blank_lifetime_dependencies,
+            blank_switched_ownership_operators,
         ],
     )
+}
+
+/// A lifetime dependence's kind inside `@_lifetime(…)` / `@lifetime(…)` (`@_lifetime(borrow
+/// self)`, `@_lifetime(target: copy source)`, Swift 6.2) → `borrow`, `copy` become spaces: the
+/// grammar reads an attribute's arguments as expressions, and `borrow self` is two of them. What
+/// stays (`self`, `target: source`) is a plain argument list.
+fn blank_lifetime_dependencies(content: &str) -> Cow<'_, str> {
+    if !content.contains("lifetime(") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern =
+        PATTERN.get_or_init(|| Regex::new(r"@_?lifetime\([^()\n]*\)").expect("valid regex"));
+    static KIND: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let kind = KIND.get_or_init(|| {
+        Regex::new(r"([(,:][ \t]*)(borrow|copy)([ \t]+[A-Za-z_&])").expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        kind.replace_all(&found[0], |inner: &regex::Captures<'_>| {
+            format!("{}{}{}", &inner[1], " ".repeat(inner[2].len()), &inner[3])
+        })
+        .into_owned()
+    })
+}
+
+/// `switch consume value {` / `switch copy value {` (SE-0366, SE-0377) → the operator becomes
+/// spaces: the grammar reads `consume x` after `=` but not as a `switch` subject.
+fn blank_switched_ownership_operators(content: &str) -> Cow<'_, str> {
+    if !content.contains("consume") && !content.contains("copy") {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"\b(switch[ \t]+)(consume|copy)([ \t]+[A-Za-z_(])").expect("valid regex")
+    });
+    pattern.replace_all(content, |found: &regex::Captures<'_>| {
+        format!("{}{}{}", &found[1], " ".repeat(found[2].len()), &found[3])
+    })
 }
 
 /// `nonisolated(unsafe)` before a `let` or `var` (Swift 5.10) → spaces: the grammar reads it on

@@ -313,3 +313,70 @@ fn swift_empty_tuple_values() {
         );
     }
 }
+
+/// Issue 40, item 1: `&` in a JSX attribute string (TSX and JSX) and a comment between a member
+/// and a generic call signature.
+#[test]
+fn jsx_attribute_ampersands_and_commented_call_signatures() {
+    let link = "export const Head = () => (\n  <link href=\"https://fonts.googleapis.com/css2?family=Inter&display=swap\" rel=\"stylesheet\" />\n);\n";
+    let quoted = "export const A = () => <a title='Q&A' href=\"?a=1&\">x &amp; y</a>;\n";
+    for language in [Language::Tsx, Language::JavaScript] {
+        rewritten_in(
+            language,
+            &[link, quoted],
+            &[
+                &link.replace("\" rel=", " rel="),
+                &link.replace("/>", ">"),
+                "export const A = () => <a href=\"?a=1&b=2\" title=>x</a>;\n",
+            ],
+        );
+    }
+    // A complete reference and a lone `&` are read as they are: nothing to rewrite.
+    let entity = "export const A = () => <a title=\"a &amp; b\" alt=\"1 & 2\">x</a>;\n";
+    assert!(matches!(prepare(Language::Tsx, entity), Cow::Borrowed(_)));
+    let signature = "export interface Query {\n  name: string\n  /** The data. */\n  <TData = unknown>(options: Options<TData>): Result<TData> &\n    Extra;\n}\n";
+    rewritten_in(
+        Language::Tsx,
+        &[signature],
+        &[&signature.replace("(options: Options<TData>)", "(options: Options<TData>")],
+    );
+    rewritten(&[signature], &[&signature.replace("(options", "(options:")]);
+}
+
+/// Issue 40, item 2: Swift 6.2 lifetime dependences and ownership operators on a `switch`.
+#[test]
+fn swift_lifetime_dependences_and_switched_ownership_operators() {
+    rewritten_in(
+        Language::Swift,
+        &[
+            "struct S: ~Copyable {\n    @_lifetime(borrow self)\n    func view() -> Int { x }\n}\n",
+            "struct S: ~Escapable {\n    @lifetime(target: copy source, borrow other)\n    init(source: S, other: T) {}\n}\n",
+            "func f(value: consuming E) {\n    switch consume value {\n    case .a: break\n    }\n}\n",
+        ],
+        &[
+            "struct S: ~Copyable {\n    @_lifetime(borrow self\n    func view() -> Int { x }\n}\n",
+            "struct S {\n    @_lifetime(borrow self)\n    func view() -> Int { x \n}\n",
+            "func f(value: consuming E) {\n    switch consume value \n    case .a: break\n    }\n}\n",
+            "func f(value: consuming E) {\n    switch consume value {\n    case .a break\n    }\n}\n",
+        ],
+    );
+}
+
+/// Issue 40, item 3: a macro named like a primitive type (snapbox's `str!`).
+#[test]
+fn rust_macros_named_like_primitive_types() {
+    rewritten_in(
+        Language::Rust,
+        &[
+            "#[test]\nfn t() {\n    let a = str![[r#\"\nhello\n\"#]];\n    let b = str![\"a\"];\n    assert_eq!(a, b);\n}\n",
+            "fn t() {\n    cmd.assert().stdout_eq(str!(\"ok\"));\n}\n",
+        ],
+        &[
+            "fn t() {\n    let a = str![[r#\"\nhello\n\"#];\n}\n",
+            "fn t() {\n    let b = str![\"a\";\n    let c = 1;\n}\n",
+        ],
+    );
+    // A comparison with a variable called `str`, and a path's `::str`, stay as written.
+    let kept = "fn t(str: u8) -> bool {\n    str != 2 && std::str::from_utf8(b\"\").is_ok()\n}\n";
+    assert!(matches!(prepare(Language::Rust, kept), Cow::Borrowed(_)));
+}

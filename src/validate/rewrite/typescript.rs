@@ -104,7 +104,9 @@ fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
             separated.push(offset);
         }
         let trimmed = line.trim_end();
-        if !trimmed.is_empty() {
+        // A comment line between the member and the signature (`/** … */`, `// …`, a block
+        // comment's `* …` lines) ends nothing: the member above it is what the `;` separates.
+        if !trimmed.is_empty() && !is_comment_line(trimmed) {
             previous_end = trimmed.chars().last();
         }
         offset += line.len();
@@ -118,6 +120,13 @@ fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
         out.replace_range(at..at + 1, ";");
     }
     Cow::Owned(out)
+}
+
+/// Whether a line holds only a comment, or a block comment's inner or last line (`* …`, `*/`).
+/// `*p` cannot start a TypeScript line of code, so a leading `*` is a comment's.
+fn is_comment_line(trimmed: &str) -> bool {
+    let code = trimmed.trim_start();
+    code.starts_with("//") || code.starts_with("/*") || code.starts_with('*')
 }
 
 /// `typeof import("./m")` → `typeof _______________`: a type query of an identifier, which the

@@ -197,3 +197,19 @@ fn fast_tools_check_every_file_the_others_only_flagged_ones() {
         );
     }
 }
+
+/// rustfmt's answer to a `}` missing inside a function (issue 40, item 6): the delimiter it
+/// suspects, not the file's end.
+const RUSTFMT_UNCLOSED: &str = "error: this file contains an unclosed delimiter\n  --> <stdin>:22:3\n   |\n 7 | pub fn total(l: &Ledger) -> u32 {\n   |                                 - unclosed delimiter\n...\n11 |         _ => {\n   |              - this delimiter might not be properly closed...\n12 |             sum += 1;\n13 |     }\n   |     - ...as it matches this but it has different indentation\n...\n22 | }\n   |  ^\n";
+
+#[test]
+fn rustfmt_names_the_delimiter_it_suspects() {
+    let (line, column, message) =
+        rustfmt_misclosed_delimiter(RUSTFMT_UNCLOSED).expect("a suspected delimiter");
+    assert_eq!((line, column), (11, 14));
+    assert!(message.contains("on line 13"), "{message}");
+    assert_eq!(
+        rustfmt_misclosed_delimiter("error: expected `;`\n --> <stdin>:2:3\n"),
+        None
+    );
+}
