@@ -38,6 +38,7 @@ mod lessons_sources;
 mod lessons_team;
 mod migrate;
 mod new_file_slips;
+mod one_check_per_edit;
 mod pre_tool_use;
 mod pre_tool_use_hostile;
 mod python_environments;

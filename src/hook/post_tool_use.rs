@@ -10,6 +10,7 @@ use crate::edit::Edit;
 use crate::hook::HookContext;
 use crate::hook::changes;
 use crate::lessons::Warning;
+use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, LessonUse};
 use crate::validate::Diagnostic;
 
@@ -45,7 +46,9 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             record: context.settings.learning_enabled,
             user_layer: context.user_lessons,
         };
-        let checker = Checker::new(&context.project, &context.settings, context.clock, lessons);
+        // The content PreToolUse checked for this write is on disk now: its verdict stands.
+        let checker = Checker::new(&context.project, &context.settings, context.clock, lessons)
+            .with_kept_verdicts(context.session(), Role::Takes);
         let cell = notebook_cell(context);
         for edit in tracked {
             let report = checker.check(edit);
