@@ -51,11 +51,12 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             .with_kept_verdicts(context.session(), Role::Takes);
         let cell = notebook_cell(context);
         for edit in tracked {
-            let report = checker.check(edit);
+            // Hashed once: the kept verdicts, the event log and what the agent wrote all name
+            // this version by it.
+            let hash = crate::session::event::content_hash(edit.content.as_bytes());
+            let report = checker.check_hashed(edit, Some(&hash));
             notes.extend(report.notes);
             notes.extend(report.lesson_notes);
-            // Hashed once: the event log and what the agent wrote both name this version.
-            let hash = crate::session::event::content_hash(edit.content.as_bytes());
             if let Err(error) = crate::session::edit_record::edit_checked(
                 context.session(),
                 edit,

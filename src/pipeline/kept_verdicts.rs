@@ -39,7 +39,7 @@ const MAX_AGE_SECONDS: i64 = 600;
 /// What a hook does with the session's kept verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
-    /// PreToolUse: takes a verdict kept for the same content, keeps the ones it makes.
+    /// PreToolUse: checks, and keeps the verdicts it makes.
     Keeps,
     /// PostToolUse: takes a verdict kept for the content on disk, keeps nothing.
     Takes,
@@ -90,21 +90,37 @@ impl<'a> KeptVerdicts<'a> {
         }
     }
 
-    /// The content verdict on `source` ([`Validators::check_content`]): the one kept for the
-    /// same key, else checked now (and kept, in the [`Role::Keeps`] role, unless it read other
-    /// files).
+    /// The content verdict on `source` ([`Validators::check_content`]): in the [`Role::Takes`]
+    /// role the one kept under the same key, else checked now (and kept, in the [`Role::Keeps`]
+    /// role, unless it read other files). `content_hash`: the content's
+    /// [hash](crate::session::event::content_hash), when the caller made it.
     pub(crate) fn verdict(
         &self,
         validators: &Validators,
         source: &Source<'_>,
         before: Option<&str>,
+        content_hash: Option<&str>,
     ) -> Report {
         let programs = validators.checker_programs(source);
-        let key = self
-            .checkers
-            .key(self.session.settings, source, before, &programs);
+        let made;
+        let content_hash = match content_hash {
+            Some(hash) => hash,
+            None => {
+                made = crate::session::event::content_hash(source.content.as_bytes());
+                &made
+            }
+        };
+        let key = self.checkers.key(
+            self.session.settings,
+            source,
+            content_hash,
+            before,
+            &programs,
+        );
         let now = self.session.clock.now();
-        if let Some(kept) = key.as_deref().and_then(|key| self.take(key, now)) {
+        if self.role == Role::Takes
+            && let Some(kept) = key.as_deref().and_then(|key| self.take(key, now))
+        {
             return kept;
         }
         let report = validators.check_content(source, before);
@@ -238,13 +254,15 @@ mod tests {
         with_session(100, |session, validators| {
             let keeps = KeptVerdicts::new(session, Role::Keeps);
             let source = json_source("{\"a\": 1,}\n");
-            let made = keeps.verdict(validators, &source, None);
+            let made = keeps.verdict(validators, &source, None, None);
             assert!(made.diagnostics.iter().any(Diagnostic::is_error));
+            let hash = crate::session::event::content_hash(source.content.as_bytes());
             let key = keeps
                 .checkers
                 .key(
                     session.settings,
                     &source,
+                    &hash,
                     None,
                     &validators.checker_programs(&source),
                 )

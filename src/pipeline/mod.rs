@@ -117,7 +117,15 @@ impl<'a> Checker<'a> {
 
     /// Validators, the configuration self-test, then the lessons (for files in the project).
     pub(crate) fn check(&self, edit: &Edit) -> EditReport {
-        let mut report = validate(&self.validators, self.kept.as_ref(), edit, || {
+        self.check_hashed(edit, None)
+    }
+
+    /// [`Checker::check`] of an edit whose content's
+    /// [hash](crate::session::event::content_hash) the caller already made (the PostToolUse hook
+    /// records it): the kept verdicts' key is made with it rather than hashing the content again.
+    pub(crate) fn check_hashed(&self, edit: &Edit, content_hash: Option<&str>) -> EditReport {
+        let kept = self.kept.as_ref().map(|kept| (kept, content_hash));
+        let mut report = validate(&self.validators, kept, edit, || {
             self.project.head_version(&edit.relative_path)
         });
         // Lessons are about the project's files: a file elsewhere (`car check /tmp/x.py`) is only
@@ -147,10 +155,10 @@ impl<'a> Checker<'a> {
 /// self-test: every diagnostic an edit gets before the lessons. The file's earlier content is
 /// what an error "introduced by this edit" is measured against: the edit's `before`, else (unless
 /// the edit added every line: a new file has none) what `head` gives, the committed version. The
-/// verdict on the content is `kept`'s, when given.
+/// verdict on the content is `kept`'s, when given (with the content's hash, when known).
 fn validate(
     validators: &Validators,
-    kept: Option<&KeptVerdicts<'_>>,
+    kept: Option<(&KeptVerdicts<'_>, Option<&str>)>,
     edit: &Edit,
     head: impl FnOnce() -> Option<String>,
 ) -> EditReport {
@@ -165,7 +173,7 @@ fn validate(
         None => None,
     };
     let mut validated = match kept {
-        Some(kept) => kept.verdict(validators, &source, before),
+        Some((kept, content_hash)) => kept.verdict(validators, &source, before, content_hash),
         None => validators.check_content(&source, before),
     };
     validators.check_around(&source, &mut validated);

@@ -44,13 +44,15 @@ pub(crate) struct Checkers {
 }
 
 impl Checkers {
-    /// The key of `source`'s content verdict, checked with `programs` (as found now) and
+    /// The key of `source`'s content verdict (`content_hash`: its content's
+    /// [hash](crate::session::event::content_hash)), checked with `programs` (as found now) and
     /// `before` (the file before the edit, when the check compares with it); `None`: no key,
     /// nothing reused.
     pub(crate) fn key(
         &self,
         settings: &Settings,
         source: &Source<'_>,
+        content_hash: &str,
         before: Option<&str>,
         programs: &[Result<PathBuf, String>],
     ) -> Option<String> {
@@ -73,7 +75,7 @@ impl Checkers {
         hash.field(source.path.as_os_str().as_encoded_bytes());
         hash.field(source.display_path.as_bytes());
         hash.optional(source.language.map(str::as_bytes));
-        hash.field(source.content.as_bytes());
+        hash.field(content_hash.as_bytes());
         hash.field(&source.added.len().to_le_bytes());
         for added in source.added {
             hash.field(&added.line.to_le_bytes());
@@ -142,7 +144,17 @@ impl Fields {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    bytes
+        .iter()
+        .flat_map(|byte| {
+            [
+                DIGITS[usize::from(byte >> 4)],
+                DIGITS[usize::from(byte & 0x0f)],
+            ]
+        })
+        .map(char::from)
+        .collect()
 }
 
 #[cfg(test)]
@@ -155,8 +167,9 @@ mod tests {
         before: Option<&str>,
         programs: &[Result<PathBuf, String>],
     ) -> String {
+        let hash = crate::session::event::content_hash(source.content.as_bytes());
         Checkers::default()
-            .key(&Settings::default(), source, before, programs)
+            .key(&Settings::default(), source, &hash, before, programs)
             .expect("a key")
     }
 
@@ -223,7 +236,8 @@ mod tests {
             python_interpreter: Some("/opt/python3".into()),
             ..Settings::default()
         };
-        let configured = Checkers::default().key(&settings, &source, None, &[]);
+        let hash = crate::session::event::content_hash(source.content.as_bytes());
+        let configured = Checkers::default().key(&settings, &source, &hash, None, &[]);
         assert_ne!(configured, Some(key_of(&source, None, &[])));
     }
 }
