@@ -13,9 +13,17 @@
 //! syntax error (stopped before; blocked after). Where valgrind is installed, the instructions of
 //! each hook (callgrind; the programs car starts are not counted).
 //!
+//! Then the pair as an agent runs it: one edit of one file, checked before (PreToolUse) and after
+//! (PostToolUse) it lands, against the PostToolUse call alone on the same edit (another session, so
+//! nothing PreToolUse kept can be reused), for a TypeScript, a Python and a Rust file of 100 lines;
+//! the pair's time is the sum of its two calls, its ratio to the call alone paired round by round;
+//! and the instructions of both (callgrind).
+//!
 //! Run: `cargo bench --bench pre_tool_use` (prints medians and paired ratios; no pass/fail).
 
 mod common;
+#[path = "pre_tool_use/pair.rs"]
+mod pair;
 
 use std::path::Path;
 use std::process::Command;
@@ -131,6 +139,8 @@ fn main() {
             println!("{:<46} {before} / {after}", case.label);
         }
     }
+    println!();
+    pair::run(car, &root);
 }
 
 /// The PostToolUse call of the edit (timed), then the edit back (not timed).

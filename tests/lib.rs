@@ -40,6 +40,7 @@ mod lessons_team;
 mod mcp_server;
 mod migrate;
 mod new_file_slips;
+mod one_check_per_edit;
 mod pre_tool_use;
 mod pre_tool_use_hostile;
 mod python_environments;

@@ -10,6 +10,7 @@ use crate::edit::Edit;
 use crate::hook::HookContext;
 use crate::hook::changes;
 use crate::lessons::Warning;
+use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, LessonUse};
 use crate::validate::Diagnostic;
 
@@ -45,18 +46,21 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             record: context.settings.learning_enabled,
             user_layer: context.user_lessons,
         };
-        let checker = Checker::new(&context.project, &context.settings, context.clock, lessons);
+        // The content PreToolUse checked for this write is on disk now: its verdict stands.
+        let checker = Checker::new(&context.project, &context.settings, context.clock, lessons)
+            .with_kept_verdicts(context.session(), Role::Takes);
         let cell = notebook_cell(context);
         for edit in tracked {
-            let mut report = checker.check(edit);
+            // Hashed once: the kept verdicts, the event log and what the agent wrote all name
+            // this version by it.
+            let hash = crate::session::event::content_hash(edit.content.as_bytes());
+            let mut report = checker.check_hashed(edit, Some(&hash));
             if !context.settings.lessons_warn() {
                 // `learning: observe`: car learns and proposes, and no lesson speaks.
                 report.warnings.clear();
             }
             notes.extend(report.notes);
             notes.extend(report.lesson_notes);
-            // Hashed once: the event log and what the agent wrote both name this version.
-            let hash = crate::session::event::content_hash(edit.content.as_bytes());
             if let Err(error) = crate::session::edit_record::edit_checked(
                 context.session(),
                 edit,

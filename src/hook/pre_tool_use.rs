@@ -27,6 +27,7 @@ use crate::answer::Answer;
 use crate::edit::{Edit, NotChecked};
 use crate::hook::HookContext;
 use crate::lessons::Warning;
+use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, LessonUse};
 use crate::session::event::{Event, content_hash};
 use crate::validate::language::Language;
@@ -65,7 +66,8 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         record: false,
         user_layer: context.user_lessons,
     };
-    let checker = Checker::new(&context.project, settings, context.clock, lessons);
+    let checker = Checker::new(&context.project, settings, context.clock, lessons)
+        .with_kept_verdicts(context.session(), Role::Keeps);
     let mut lesson_notes = Vec::new();
     let stops: Vec<Stop> = edits
         .iter()

@@ -3,9 +3,10 @@
 //! the [`EditReport`] (the hook records it for the stop gate and answers the agent, `car check`
 //! prints it, replay compares it with a scenario's expectations).
 //!
-//! Steps, in order: the validators for the file's language; when they found no error and the
-//! file is car's own configuration, its self-test ([`config`]); then the lessons: match the added
-//! text. Checks return facts: learning from them happens in one place, the learning door the
+//! Steps, in order: the validators for the file's language (in the hooks, their verdict on the
+//! content may be the one the PreToolUse hook kept for the same content: [`kept_verdicts`]); when
+//! they found no error and the file is car's own configuration, its self-test ([`config`]); then
+//! the lessons: match the added text. Checks return facts: learning from them happens in one place, the learning door the
 //! PostToolUse hook calls with the report (`learning::signals::after_edit`).
 //!
 //! Invariants: the pipeline never fails (every problem is a diagnostic or a note); it knows no
@@ -13,11 +14,15 @@
 //! may teach is the caller's explicit choice, never a global switch.
 
 pub(crate) mod config;
+pub(crate) mod kept_verdicts;
+pub(crate) mod verdict_key;
 
 use crate::clock::Clock;
 use crate::edit::{Delta, Edit};
 use crate::lessons::{LessonScope, Warning};
+use crate::pipeline::kept_verdicts::{KeptVerdicts, Role};
 use crate::project::Project;
+use crate::session::Session;
 use crate::session::change_set::Revalidate;
 use crate::settings::Settings;
 use crate::validate::{Diagnostic, Source, Validators};
@@ -70,6 +75,8 @@ pub(crate) struct Checker<'a> {
     clock: Clock,
     lessons: LessonUse,
     validators: Validators,
+    /// The session's kept content verdicts, in the hooks.
+    kept: Option<KeptVerdicts<'a>>,
 }
 
 impl<'a> Checker<'a> {
@@ -85,6 +92,16 @@ impl<'a> Checker<'a> {
             clock,
             lessons,
             validators: Validators::load(project, settings),
+            kept: None,
+        }
+    }
+
+    /// Takes content verdicts from the session's kept ones, and keeps its own in the
+    /// [`Role::Keeps`] role ([`kept_verdicts`]).
+    pub(crate) fn with_kept_verdicts(self, session: Session<'a>, role: Role) -> Checker<'a> {
+        Checker {
+            kept: Some(KeptVerdicts::new(session, role)),
+            ..self
         }
     }
 
@@ -100,7 +117,15 @@ impl<'a> Checker<'a> {
 
     /// Validators, the configuration self-test, then the lessons (for files in the project).
     pub(crate) fn check(&self, edit: &Edit) -> EditReport {
-        let mut report = validate(&self.validators, edit, || {
+        self.check_hashed(edit, None)
+    }
+
+    /// [`Checker::check`] of an edit whose content's
+    /// [hash](crate::session::event::content_hash) the caller already made (the PostToolUse hook
+    /// records it): the kept verdicts' key is made with it rather than hashing the content again.
+    pub(crate) fn check_hashed(&self, edit: &Edit, content_hash: Option<&str>) -> EditReport {
+        let kept = self.kept.as_ref().map(|kept| (kept, content_hash));
+        let mut report = validate(&self.validators, kept, edit, || {
             self.project.head_version(&edit.relative_path)
         });
         // Lessons are about the project's files: a file elsewhere (`car check /tmp/x.py`) is only
@@ -129,9 +154,11 @@ impl<'a> Checker<'a> {
 /// The validators for the file's language, then (when they found no error) the configuration
 /// self-test: every diagnostic an edit gets before the lessons. The file's earlier content is
 /// what an error "introduced by this edit" is measured against: the edit's `before`, else (unless
-/// the edit added every line: a new file has none) what `head` gives, the committed version.
+/// the edit added every line: a new file has none) what `head` gives, the committed version. The
+/// verdict on the content is `kept`'s, when given (with the content's hash, when known).
 fn validate(
     validators: &Validators,
+    kept: Option<(&KeptVerdicts<'_>, Option<&str>)>,
     edit: &Edit,
     head: impl FnOnce() -> Option<String>,
 ) -> EditReport {
@@ -145,7 +172,11 @@ fn validate(
         }
         None => None,
     };
-    let validated = validators.check(&source, before);
+    let mut validated = match kept {
+        Some((kept, content_hash)) => kept.verdict(validators, &source, before, content_hash),
+        None => validators.check_content(&source, before),
+    };
+    validators.check_around(&source, &mut validated);
     let mut report = EditReport {
         diagnostics: validated.diagnostics,
         notes: validated.notes,
@@ -203,7 +234,7 @@ impl Revalidate for OnDisk<'_> {
             .get_or_init(|| Validators::load(self.project, self.settings));
         // `before` is the content before the session: an error the session did not introduce is
         // not its own.
-        let report = validate(validators, &edit, || None);
+        let report = validate(validators, None, &edit, || None);
         Some(
             report
                 .diagnostics

@@ -293,10 +293,12 @@ impl Event {
 /// SHA-256 of `bytes` as lower-case hex.
 pub fn content_hash(bytes: &[u8]) -> String {
     use sha2::Digest;
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let digest = sha2::Sha256::digest(bytes);
     let mut hex = String::with_capacity(64);
     for byte in digest.iter() {
-        hex.push_str(&format!("{byte:02x}"));
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
     }
     hex
 }

@@ -184,6 +184,10 @@ pub(crate) const OPEN_WARNINGS: &str = "open-warnings.json";
 /// again unchanged goes through.
 pub(crate) const STOPPED_WRITES: &str = "stopped-writes.json";
 
+/// The verdicts PreToolUse made on the content a write would leave, kept for the PostToolUse call
+/// that finds that content on disk (`pipeline::kept_verdicts`). A cache.
+pub(crate) const KEPT_VERDICTS: &str = "kept-verdicts.json";
+
 // A review's files: one prefix (`reviews/<id>`, a deep review's `round-<n>`) and these suffixes.
 
 /// The prompt the reviewer was given.

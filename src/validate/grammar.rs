@@ -63,7 +63,11 @@ pub(crate) fn check(
             }
         };
     let tree = matches!(prepared, std::borrow::Cow::Borrowed(_)).then_some(tree);
-    match tools.judge(language, source, !found.is_empty()) {
+    let verdict = tools.judge(language, source, !found.is_empty());
+    // rustfmt reads the crate's edition from its Cargo.toml.
+    report.read_other_files |=
+        language == Language::Rust && !matches!(verdict, Verdict::Undecided(_));
+    match verdict {
         Verdict::Accepts => return tree,
         Verdict::Rejects(own) if !own.is_empty() => {
             report.diagnostics.extend(own);

@@ -29,7 +29,7 @@ pub(crate) mod trust;
 pub(crate) mod walk;
 pub(crate) mod yaml;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -180,6 +180,11 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Things the user should know that are not errors ("no Python interpreter; used tree-sitter").
     pub(crate) notes: Vec<String>,
+    /// The verdict looked beyond the content and the programs that checked it: an import was
+    /// resolved (what is installed, the project's other files), or a project file's setting was
+    /// read (a crate's edition, the Python a project requires). Such a verdict holds for the
+    /// moment it was made only, and is never reused for the same content later.
+    pub(crate) read_other_files: bool,
 }
 
 /// The validators for one project, loaded once per process.
@@ -242,12 +247,30 @@ impl Validators {
     /// mostly make linters repeat the syntax error). `before` is the file before the edit, when
     /// known: what "introduced by this edit" is measured against (`None`: a new file, `car check`).
     pub fn check(&self, source: &Source<'_>, before: Option<&str>) -> Report {
+        let mut report = self.check_content(source, before);
+        self.check_around(source, &mut report);
+        report
+    }
+
+    /// The first half of [`Validators::check`]: the checks of the file's language (its syntax,
+    /// and the imports the edit added), with templates' syntax errors dropped. A verdict on the
+    /// content that did not [read other files](Report::read_other_files) depends only on the
+    /// content, the edit's added lines and `before`, and the [programs](Validators::checker_programs)
+    /// that checked it.
+    pub(crate) fn check_content(&self, source: &Source<'_>, before: Option<&str>) -> Report {
         let mut report = Report::default();
-        let relative_path = self.relative_path(source);
         if let Some(language) = Language::detect(source.path, source.content, source.language) {
             self.check_syntax(source, before, language, &mut report);
-            drop_template_errors(&relative_path, source, language, &mut report);
+            drop_template_errors(&self.relative_path(source), source, language, &mut report);
         }
+        report
+    }
+
+    /// The second half of [`Validators::check`], on the verdict of the first: an edited rule
+    /// file's own check, and the custom rules (only on a file without errors), which read other
+    /// files and run project commands, so they always run.
+    pub(crate) fn check_around(&self, source: &Source<'_>, report: &mut Report) {
+        let relative_path = self.relative_path(source);
         if is_rule_file(&relative_path) {
             report.diagnostics.extend(check_rule_file(source));
         }
@@ -257,11 +280,27 @@ impl Validators {
                 source,
                 &relative_path,
                 &self.project_root,
-                &mut report,
+                report,
             );
         }
         report.notes.extend(self.rule_notes());
-        report
+    }
+
+    /// The programs that check `source`'s content (the project's Python, `bash`, the language's
+    /// real tool), as found now, each with why it is missing when it is: a verdict made with other
+    /// programs is another verdict. Nothing is run; the Python is resolved as its check would.
+    pub(crate) fn checker_programs(&self, source: &Source<'_>) -> Vec<Result<PathBuf, String>> {
+        match Language::detect(source.path, source.content, source.language) {
+            Some(Language::Python) => vec![self.python.program(source.path)],
+            Some(Language::Shell) => vec![shell::program().ok_or_else(|| "no bash".to_string())],
+            Some(language) => self
+                .tools
+                .programs(language)
+                .into_iter()
+                .map(|(name, found)| found.ok_or_else(|| format!("no {name}")))
+                .collect(),
+            None => Vec::new(),
+        }
     }
 
     /// Whether a file's name alone says there is something to check: a language car validates

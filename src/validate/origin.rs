@@ -8,7 +8,8 @@
 //! log was judged when it was found: it is [`Origin::Recorded`].
 
 /// Which checker found a diagnostic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub(crate) enum Origin {
     /// The language's own interpreter or compiler front end judging the content alone (Python's
     /// `compile()`).

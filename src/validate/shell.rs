@@ -18,9 +18,17 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(5);
 
 pub(crate) const VALIDATOR: &str = "bash";
 
+/// The program [`check`] runs.
+const BASH: &str = "bash";
+
 /// Checks a shell script with `bash -n`, falling back to tree-sitter-bash (warnings only).
 pub(crate) fn check(display_path: &str, content: &str, report: &mut Report) {
-    check_with(display_path, content, "bash", report);
+    check_with(display_path, content, BASH, report);
+}
+
+/// The bash [`check`] runs, as found on PATH now (`None`: the fallback checks).
+pub(crate) fn program() -> Option<std::path::PathBuf> {
+    crate::process::find_on_path(BASH)
 }
 
 /// [`check`] with an explicit bash program (tests use a missing one).

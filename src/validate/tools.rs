@@ -82,6 +82,21 @@ impl Tools {
         }
     }
 
+    /// The tools of `language`, by name, each as found on PATH (looked up once per process):
+    /// whichever of them judges a file, its verdict is theirs.
+    pub(crate) fn programs(&self, language: Language) -> Vec<(&'static str, Option<PathBuf>)> {
+        TOOLS
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, listed, _, _))| *listed == language)
+            .map(|(index, (_, _, program, _))| {
+                let program = self.programs.map_or(*program, |programs| programs[index]);
+                let found = self.found[index].get_or_init(|| find_on_path(program));
+                (program, found.clone())
+            })
+            .collect()
+    }
+
     /// Asks the real tool for `source` (in `language`), if there is one. `flagged`: whether the
     /// grammar found something; a [`Runs::WhenFlagged`] tool is not asked otherwise.
     pub(crate) fn judge(&self, language: Language, source: &Source<'_>, flagged: bool) -> Verdict {

@@ -72,6 +72,7 @@ impl Imports {
         if imports.is_empty() {
             return;
         }
+        report.read_other_files = true;
         let top = if source.path.starts_with(&self.checkout) {
             self.checkout.as_path()
         } else {

@@ -87,21 +87,28 @@ impl PythonProjects {
 
     /// Checks `source` as a file of its Python project.
     pub(crate) fn check(&self, source: &Source<'_>, report: &mut Report) {
-        let root = python_root(&self.checkout, source.path);
-        let project = {
-            let mut by_root = self
-                .by_root
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            Arc::clone(by_root.entry(root.clone()).or_insert_with(|| {
-                Arc::new(PythonProject::new(
-                    &self.checkout,
-                    &root,
-                    self.explicit.clone(),
-                ))
-            }))
-        };
-        project.check(source, report);
+        self.project_of(source.path).check(source, report);
+    }
+
+    /// The interpreter that checks `file`, or why there is none (resolved, not run).
+    pub(crate) fn program(&self, file: &Path) -> Result<PathBuf, String> {
+        self.project_of(file).python().program.clone()
+    }
+
+    /// The Python project `file` belongs to, made on first use.
+    fn project_of(&self, file: &Path) -> Arc<PythonProject> {
+        let root = python_root(&self.checkout, file);
+        let mut by_root = self
+            .by_root
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(by_root.entry(root.clone()).or_insert_with(|| {
+            Arc::new(PythonProject::new(
+                &self.checkout,
+                &root,
+                self.explicit.clone(),
+            ))
+        }))
     }
 }
 
@@ -229,11 +236,14 @@ impl PythonProject {
         source: &Source<'_>,
         report: &mut Report,
     ) {
+        let import_lines = import_lines(source);
+        // The import half resolves against what is installed and the project's own modules.
+        report.read_other_files |= !import_lines.is_empty();
         let mut command = Command::new(program);
         command
             .args(["-I", "-S", "-B", "-c", SCRIPT, IMPORTS_SCRIPT])
             .arg(source.display_path)
-            .arg(import_lines(source));
+            .arg(import_lines);
         for root in source_roots(source.path, &self.checkout, &self.root) {
             command.arg(format!("r:{}", root.display()));
         }
@@ -269,6 +279,11 @@ impl PythonProject {
             return fallback(source, &why, report);
         }
         let findings = parse_output(&output.stdout);
+        // The interpreter reports its version with compile errors only, and then the Python the
+        // project requires (its project files) decides their severity.
+        report.read_other_files |= findings
+            .iter()
+            .any(|finding| matches!(finding, Finding::Interpreter { .. }));
         let too_old = findings
             .iter()
             .find_map(|finding| match finding {
