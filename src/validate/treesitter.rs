@@ -168,61 +168,59 @@ fn statements_outside_items(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
 
 /// Rust: a macro call with `(…)` or `[…]` used as a statement needs a `;` unless it ends its
 /// block (`println!("a")` then `let x = 1;`: rustc "expected `;`, found keyword `let`"); the
-/// grammar accepts it (issue 40, item 5). A `{…}` macro needs none. Only a file that holds `!(`
-/// or `![` is walked.
+/// grammar accepts it (issue 40, item 5). A `{…}` macro needs none. Only the lines that end in
+/// `)` or `]` are looked at, each by one lookup of the node there (walking the whole tree cost
+/// 1.2 M instructions on a 100-line file, a fifth of a `car check`).
 fn macro_statements_without_semicolon(root: Node<'_>, content: &str) -> Vec<SyntaxError> {
     if !content.contains("!(") && !content.contains("![") {
         return Vec::new();
     }
     let mut found = Vec::new();
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
-        if node.kind() == "block" {
-            found.extend(unseparated_macros(node, content));
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'walk;
+    let mut offset = 0;
+    for line in content.split_inclusive('\n') {
+        let code = line.trim_end();
+        if code.ends_with([')', ']']) {
+            let at = offset + code.len() - 1;
+            if let Some(call) = root
+                .descendant_for_byte_range(at, at + 1)
+                .and_then(|closing| unseparated_macro(closing, at + 1))
+            {
+                found.push(missing_semicolon(call, content));
             }
         }
+        offset += line.len();
     }
     found
 }
 
-/// The macro calls among `block`'s statements that another statement follows without a `;`.
-fn unseparated_macros(block: Node<'_>, content: &str) -> Vec<SyntaxError> {
-    let mut cursor = block.walk();
-    let statements: Vec<Node<'_>> = block
-        .named_children(&mut cursor)
-        .filter(|node| !node.kind().ends_with("comment"))
-        .collect();
-    statements
-        .windows(2)
-        .filter(|pair| {
-            pair[0].kind() == "macro_invocation"
-                && content
-                    .get(pair[0].byte_range())
-                    .and_then(|text| text.trim_end().chars().last())
-                    .is_some_and(|last| last == ')' || last == ']')
-        })
-        .map(|pair| {
-            let end = pair[0].end_position();
-            let text = content.get(pair[0].byte_range()).unwrap_or_default();
-            let name = text.split('!').next().unwrap_or_default().trim();
-            SyntaxError {
-                line: end.row + 1,
-                end_line: end.row + 1,
-                scope: top_level_span(pair[0]),
-                column: char_column(content, end.row, end.column),
-                message: format!("syntax error: missing `;` after the `{name}!` call (another statement follows it)"),
-                subject: None,
-            }
-        })
-        .collect()
+/// The macro call that `closing` (its last bracket, ending at byte `end`) ends, when the call is
+/// a statement of a block that another statement follows.
+fn unseparated_macro(closing: Node<'_>, end: usize) -> Option<Node<'_>> {
+    let call = closing.parent()?.parent()?;
+    let is_statement = call.kind() == "macro_invocation"
+        && call.end_byte() == end
+        && call.parent().is_some_and(|block| block.kind() == "block");
+    let mut next = call.next_named_sibling();
+    while next.is_some_and(|node| node.kind().ends_with("comment")) {
+        next = next.and_then(|node| node.next_named_sibling());
+    }
+    (is_statement && next.is_some()).then_some(call)
+}
+
+fn missing_semicolon(call: Node<'_>, content: &str) -> SyntaxError {
+    let end = call.end_position();
+    let text = content.get(call.byte_range()).unwrap_or_default();
+    let name = text.split('!').next().unwrap_or_default().trim();
+    SyntaxError {
+        line: end.row + 1,
+        end_line: end.row + 1,
+        scope: top_level_span(call),
+        column: char_column(content, end.row, end.column),
+        message: format!(
+            "syntax error: missing `;` after the `{name}!` call (another statement follows it)"
+        ),
+        subject: None,
+    }
 }
 
 /// Parses within [`PARSE_BUDGET`]; `Err` says why there is no tree.

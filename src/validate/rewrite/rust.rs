@@ -14,24 +14,26 @@ const PRIMITIVE_TYPES: [&str; 17] = [
 /// (no letter, digit or `_` before it, not a path segment's `::str`) followed by `!` and a
 /// bracket (spaces between); `str != x` is a comparison and stays.
 pub(super) fn rename_primitive_macros(content: &str) -> Cow<'_, str> {
-    if !content.contains('!') {
-        return Cow::Borrowed(content);
-    }
     let bytes = content.as_bytes();
+    let is_name_byte = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_';
     let mut renamed = Vec::new();
-    for name in PRIMITIVE_TYPES {
-        for (at, _) in content.match_indices(name) {
-            let stands_alone = at == 0
-                || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'_' | b':'));
-            let rest = content[at + name.len()..].trim_start_matches([' ', '\t']);
-            let invokes = rest.strip_prefix('!').is_some_and(|after| {
-                after
-                    .trim_start_matches([' ', '\t'])
-                    .starts_with(['(', '[', '{'])
-            });
-            if stands_alone && invokes {
-                renamed.push(at + name.len() - 1);
-            }
+    // One pass over the `!`s: the name before each (spaces between) is looked up.
+    for (bang, _) in content.match_indices('!') {
+        let invokes = content[bang + 1..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with(['(', '[', '{']);
+        let name_end = content[..bang].trim_end_matches([' ', '\t']).len();
+        let name_start = content[..name_end]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |at| at + 1);
+        let stands_alone = name_start == 0
+            || !(is_name_byte(bytes[name_start - 1]) || bytes[name_start - 1] == b':');
+        if invokes
+            && stands_alone
+            && name_end > name_start
+            && PRIMITIVE_TYPES.contains(&&content[name_start..name_end])
+        {
+            renamed.push(name_end - 1);
         }
     }
     if renamed.is_empty() {
