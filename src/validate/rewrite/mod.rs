@@ -23,6 +23,7 @@
 //! | Swift | a later trailing closure's label on its own line (`}` then `label: {`), after a `}` that closes a call's closure at that indentation | the label becomes spaces (a closure on the next line is the call's next trailing closure) |
 //! | Swift | a lifetime dependence, `@_lifetime(borrow self)`, `@lifetime(a: copy b)` (Swift 6.2) | `borrow`, `copy` become spaces |
 //! | Swift | `switch consume value {`, `switch copy value {` | the operator becomes spaces |
+//! | Swift | a `borrow {` / `mutate {` accessor on its own line (Swift 6.4) | `get    {` / `set    {` |
 //! | Rust | a macro named like a primitive type, `str![…]` (snapbox) | the name's last letter becomes `_` |
 //! | Kotlin | multi-dollar string interpolation, `$$"…$$name…"` (Kotlin 2.x) | the `$$` prefix becomes spaces |
 //! | Kotlin | a primary constructor below its class header with an annotation line and a visibility (`public class Client` / `@JvmOverloads` / `public constructor(`: ktfmt's layout) | the visibility becomes spaces |

@@ -18,6 +18,7 @@ pub(super) fn prepare(content: &str) -> Cow<'_, str> {
             blank_own_line_closure_labels,
             blank_lifetime_dependencies,
             blank_switched_ownership_operators,
+            rename_borrow_accessors,
         ],
     )
 }
@@ -58,6 +59,50 @@ fn blank_switched_ownership_operators(content: &str) -> Cow<'_, str> {
     pattern.replace_all(content, |found: &regex::Captures<'_>| {
         format!("{}{}{}", &found[1], " ".repeat(found[2].len()), &found[3])
     })
+}
+
+/// A `borrow` or `mutate` accessor on its own line (`borrow {`, Swift 6.4's borrowing accessors,
+/// what swift-collections' subscripts declare) → `get    {` / `set    {`: the grammar reads
+/// `get`/`set` (and `_read`/`_modify`) as accessors, not these. Only a line that holds nothing
+/// but the keyword and `{`, after a line ending an attribute or a `{` (an accessor's place).
+fn rename_borrow_accessors(content: &str) -> Cow<'_, str> {
+    if !content.contains("borrow") && !content.contains("mutate") {
+        return Cow::Borrowed(content);
+    }
+    let mut renamed = Vec::new();
+    let mut offset = 0;
+    let mut previous = "";
+    for line in content.split_inclusive('\n') {
+        let code = line.trim();
+        let keyword = ["borrow", "mutate"].into_iter().find(|keyword| {
+            code.strip_prefix(keyword)
+                .is_some_and(|rest| rest.trim_start() == "{")
+        });
+        let accessor_place = previous.ends_with('{') || previous.starts_with('@');
+        if let Some(keyword) = keyword
+            && accessor_place
+        {
+            let at = offset + line.find(keyword).unwrap_or(0);
+            let name = if keyword == "borrow" {
+                "get   "
+            } else {
+                "set   "
+            };
+            renamed.push((at, name));
+        }
+        if !code.is_empty() {
+            previous = code;
+        }
+        offset += line.len();
+    }
+    if renamed.is_empty() {
+        return Cow::Borrowed(content);
+    }
+    let mut out = content.to_string();
+    for (at, name) in renamed {
+        out.replace_range(at..at + name.len(), name);
+    }
+    Cow::Owned(out)
 }
 
 /// `nonisolated(unsafe)` before a `let` or `var` (Swift 5.10) → spaces: the grammar reads it on

@@ -352,11 +352,13 @@ fn swift_lifetime_dependences_and_switched_ownership_operators() {
             "struct S: ~Copyable {\n    @_lifetime(borrow self)\n    func view() -> Int { x }\n}\n",
             "struct S: ~Escapable {\n    @lifetime(target: copy source, borrow other)\n    init(source: S, other: T) {}\n}\n",
             "func f(value: consuming E) {\n    switch consume value {\n    case .a: break\n    }\n}\n",
+            "struct D {\n  public subscript(position: Int) -> Element {\n    @_transparent\n    borrow {\n      return base[position]\n    }\n    @inline(__always)\n    mutate {\n      return &base[position]\n    }\n  }\n}\n",
         ],
         &[
             "struct S: ~Copyable {\n    @_lifetime(borrow self\n    func view() -> Int { x }\n}\n",
             "struct S {\n    @_lifetime(borrow self)\n    func view() -> Int { x \n}\n",
             "func f(value: consuming E) {\n    switch consume value \n    case .a: break\n    }\n}\n",
+            "struct D {\n  public subscript(position: Int) -> Element {\n    @_transparent\n    borrow {\n      return base[position\n    }\n  }\n}\n",
             "func f(value: consuming E) {\n    switch consume value {\n    case .a break\n    }\n}\n",
         ],
     );
