@@ -34,7 +34,7 @@ if (!binary) {
   process.stderr.write(
     `error: car-hooks has no binary for this platform: the package ${name} is not installed ` +
       `(npm installs it with car-hooks where it exists; reinstall without --omit=optional or ` +
-      `--no-optional). Other platforms: cargo install --locked claude-auto-review, or pip install car-hooks.\n`,
+      `--no-optional). Elsewhere, build car from source (see its README).\n`,
   );
   process.exit(2);
 }
