@@ -34,6 +34,7 @@ mod files;
 mod gate;
 mod git;
 mod hook;
+mod installation;
 mod json_edit;
 mod learning;
 pub mod lessons;

@@ -1,5 +1,5 @@
-//! Small text helpers every layer shares: shortening for display, plurals, and the position of a
-//! JSON error as people read it.
+//! Small text helpers every layer shares: shortening for display, plurals, a path as one shell
+//! word, and the position of a JSON error as people read it.
 //!
 //! Invariants: lengths and columns count characters, never bytes (a cut never splits a
 //! character); a JSON error's message never repeats the position car prints beside it.
@@ -129,9 +129,34 @@ fn message_of(error: &serde_json::Error) -> String {
     }
 }
 
+/// `path` as one shell word: as it is when it has only characters no shell reads specially,
+/// else in single quotes. (How car names a binary in a command an agent's shell runs.)
+pub(crate) fn shell_word(path: &str) -> String {
+    let plain = !path.is_empty()
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | ':'));
+    if plain {
+        path.to_string()
+    } else {
+        format!("'{}'", path.replace('\'', r"'\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_with_spaces_or_quotes_is_one_shell_word() {
+        assert_eq!(shell_word("/usr/local/bin/car"), "/usr/local/bin/car");
+        assert_eq!(shell_word("/Users/a b/bin/car"), "'/Users/a b/bin/car'");
+        assert_eq!(shell_word("/x/it's/car"), r"'/x/it'\''s/car'");
+        assert_eq!(
+            shell_word("/p/node_modules/@car-hooks/linux-x64/bin/car"),
+            "'/p/node_modules/@car-hooks/linux-x64/bin/car'"
+        );
+    }
 
     #[test]
     fn shorten_counts_characters() {

@@ -230,42 +230,83 @@ fn each_agents_payloads_are_answered_in_its_own_shape() {
     assert!(decision.is_none() || decision == Some("deny"), "{gemini:?}");
 }
 
-/// The plugin's hook runner says clearly when the `car` binary is missing, and runs it otherwise.
+/// The plugin's hook runner finds car where the packages put it (the project's npm package, PATH,
+/// past the Python tool's `car`), and without one says so in one line at a stop and session start,
+/// silently letting edits through: never a failing hook.
 #[cfg(unix)]
 #[test]
-fn the_plugin_runner_fails_clearly_without_the_binary() {
+fn the_plugin_runner_finds_a_packaged_car_and_fails_clearly_without_one() {
     let project = TestProject::new();
     let runner = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/car-hook");
-    let run = |path: &str| {
+    let run = |event: &str, fixture: &str, path: &str| {
         let mut shell = std::process::Command::new("/bin/sh");
         crate::support::isolate(&mut shell, project.home());
+        for name in [
+            "CARGO_HOME",
+            "CAR_BINARY",
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+        ] {
+            shell.env_remove(name);
+        }
         let output = assert_cmd::Command::from_std(shell)
             .arg(&runner)
-            .arg("stop")
+            .arg(event)
             .env("PATH", path)
             .current_dir(project.path())
-            .write_stdin(project.fixture("claude-stop.json"))
+            .write_stdin(project.fixture(fixture))
             .output()
             .unwrap();
         assert!(output.status.success());
         serde_json::from_slice::<Value>(&output.stdout).unwrap()
     };
-    let missing = run("/nonexistent");
-    assert!(
-        missing["systemMessage"]
-            .as_str()
-            .unwrap()
-            .contains("the car binary is not on PATH"),
-        "{missing}"
+    for event in ["stop", "session-start"] {
+        let missing = run(event, "claude-stop.json", "/nonexistent");
+        let message = missing["systemMessage"].as_str().unwrap();
+        assert!(message.contains("car is not installed"), "{missing}");
+        assert!(message.contains("pip install car-hooks"), "{missing}");
+    }
+    assert_eq!(
+        run(
+            "post-tool-use",
+            "claude-post-write-create.json",
+            "/nonexistent"
+        ),
+        json!({}),
+        "an edit without car goes on silently"
     );
+
+    // The Python claude-auto-review tool's `car` first on PATH is passed over.
     let car = assert_cmd::cargo::cargo_bin("car");
+    let python_bin = project.home().join("python-bin");
+    std::fs::create_dir_all(&python_bin).unwrap();
+    std::fs::write(
+        python_bin.join("car"),
+        "#!/usr/bin/python3\nimport sys; sys.exit(2)\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        python_bin.join("car"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
     let bin = project.home().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink(&car, bin.join("car")).unwrap();
-    let found = run(&format!("{}:/usr/bin:/bin", bin.display()));
+    let found = run(
+        "stop",
+        "claude-stop.json",
+        &format!("{}:{}:/usr/bin:/bin", python_bin.display(), bin.display()),
+    );
     assert_eq!(
         found,
         json!({}),
         "nothing edited: the real car lets the stop through"
     );
+
+    // The project's npm package: its platform binary, with no car on PATH.
+    let package = project.path().join("node_modules/@car-hooks/linux-x64/bin");
+    std::fs::create_dir_all(&package).unwrap();
+    std::os::unix::fs::symlink(&car, package.join("car")).unwrap();
+    assert_eq!(run("stop", "claude-stop.json", "/usr/bin:/bin"), json!({}));
 }

@@ -192,32 +192,11 @@ mod tests {
     /// `car install`, through the runner that says when the binary is missing.
     #[test]
     fn the_plugin_file_matches_the_installed_wiring() {
-        let plugin: Value = serde_json::from_str(include_str!("../../hooks/hooks.json")).unwrap();
-        let installed = entries(360);
-        let plugin_hooks = plugin["hooks"].as_object().unwrap();
-        assert_eq!(
-            plugin_hooks.keys().collect::<Vec<_>>(),
-            installed.keys().collect::<Vec<_>>()
+        crate::agents::assert_plugin_file_matches(
+            include_str!("../../hooks/hooks.json"),
+            &entries(360),
+            "CLAUDE_PLUGIN_ROOT",
         );
-        for (event, groups) in &installed {
-            let ours = &groups[0];
-            let theirs = &plugin_hooks[event][0];
-            assert_eq!(ours.get("matcher"), theirs.get("matcher"), "{event}");
-            assert_eq!(
-                ours["hooks"][0]["timeout"], theirs["hooks"][0]["timeout"],
-                "{event}"
-            );
-            let subcommand = ours["hooks"][0]["command"]
-                .as_str()
-                .unwrap()
-                .trim_start_matches("car hook ");
-            assert!(subcommand.ends_with(" --agent claude"), "{subcommand}");
-            assert_eq!(
-                theirs["hooks"][0]["command"],
-                format!("\"${{CLAUDE_PLUGIN_ROOT}}/hooks/car-hook\" {subcommand}"),
-                "{event}"
-            );
-        }
     }
 
     #[test]

@@ -109,12 +109,16 @@ pub(super) fn assistant_text(line: &Value) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// Codex fails a Stop hook whose answer has any field outside its Stop schema.
+    /// The Codex plugin's `hooks/codex-hooks.json` wires the same events, matchers and timeouts as
+    /// `car install --agent codex`, through the runner that finds car (`PLUGIN_ROOT` is the
+    /// plugin's folder in a Codex plugin hook's environment).
     #[test]
-    fn stop_answers_never_carry_hook_specific_output() {
-        let block = answer(&Answer::block("review first"), HookEvent::Stop);
-        let keys: Vec<&String> = block.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["decision", "reason"]);
+    fn the_plugin_file_matches_the_installed_wiring() {
+        crate::agents::assert_plugin_file_matches(
+            include_str!("../../hooks/codex-hooks.json"),
+            &entries(360),
+            "PLUGIN_ROOT",
+        );
     }
 
     #[test]

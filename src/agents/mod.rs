@@ -5,7 +5,8 @@
 //! [`Agent`] and edits the agents' hook files.
 //!
 //! Invariants: car's entries are the handlers whose command starts with `car hook ` (also as a
-//! path ending in `/car hook …`), and each names its agent (`car hook stop --agent codex`);
+//! path ending in `/car hook …`, quoted or not: a car a package installed is named by its path,
+//! [`crate::installation`]), and each names its agent (`car hook stop --agent codex`);
 //! everything else in a file belongs to the user and is kept; adding is preceded by removing, so
 //! wiring twice changes nothing, and a changed timeout, or an entry an older car wrote without
 //! `--agent`, is refreshed in place.
@@ -207,9 +208,15 @@ pub(crate) struct UnknownAgent {
 }
 
 /// The command car's hook entry runs for `event` (`post-tool-use`, `stop`, `session-end`): it
-/// names its agent, so car never has to guess who called.
+/// names its agent, so car never has to guess who called, and names this car by its path when a
+/// package installed it (else `car`, found on PATH).
 fn hook_command(event: &str, agent: Agent) -> String {
-    format!("{CAR_COMMAND_PREFIX}{event} --agent {}", agent.name())
+    let program = crate::installation::Installation::detect().hook_program();
+    hook_command_of(&program, event, agent)
+}
+
+fn hook_command_of(program: &str, event: &str, agent: Agent) -> String {
+    format!("{program} hook {event} --agent {}", agent.name())
 }
 
 /// Whether a hook command names its agent (entries an older car wrote do not; `car install`
@@ -223,7 +230,9 @@ pub(crate) fn names_its_agent(command: &str) -> bool {
 /// Whether a hook command is car's.
 pub(crate) fn is_car_command(command: &str) -> bool {
     let command = command.trim();
-    command.starts_with(CAR_COMMAND_PREFIX) || command.contains(&format!("/{CAR_COMMAND_PREFIX}"))
+    command.starts_with(CAR_COMMAND_PREFIX)
+        || command.contains(&format!("/{CAR_COMMAND_PREFIX}"))
+        || command.contains("/car' hook ")
 }
 
 /// One handler found in a hook file.
@@ -376,6 +385,40 @@ fn group(matcher: Option<&str>, handler: Value) -> Value {
     Value::Object(group)
 }
 
+/// Asserts that a plugin's hooks file wires the same events, matchers and timeouts as
+/// `car install` (`installed`), each through the plugin's runner (`"${ROOT}/hooks/car-hook" EVENT
+/// --agent NAME`, `root_variable` the variable the agent sets to the plugin's folder).
+#[cfg(test)]
+pub(crate) fn assert_plugin_file_matches(
+    plugin: &str,
+    installed: &Map<String, Value>,
+    root_variable: &str,
+) {
+    let plugin: Value = serde_json::from_str(plugin).unwrap();
+    let plugin_hooks = plugin["hooks"].as_object().unwrap();
+    assert_eq!(
+        plugin_hooks.keys().collect::<Vec<_>>(),
+        installed.keys().collect::<Vec<_>>()
+    );
+    for (event, groups) in installed {
+        let ours = &groups[0];
+        let theirs = &plugin_hooks[event][0];
+        assert_eq!(ours.get("matcher"), theirs.get("matcher"), "{event}");
+        assert_eq!(
+            ours["hooks"][0]["timeout"], theirs["hooks"][0]["timeout"],
+            "{event}"
+        );
+        let command = ours["hooks"][0]["command"].as_str().unwrap();
+        let subcommand = &command[command.find(" hook ").unwrap() + " hook ".len()..];
+        assert!(subcommand.contains(" --agent "), "{subcommand}");
+        assert_eq!(
+            theirs["hooks"][0]["command"],
+            format!("\"${{{root_variable}}}/hooks/car-hook\" {subcommand}"),
+            "{event}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -455,6 +498,15 @@ mod tests {
             "python -m claude_auto_review.hooks.stop_hook"
         ));
         assert!(!is_car_command("scar hook x"));
+        // A packaged car is named by its path, quoted when the shell needs it.
+        for program in [
+            "/venv/bin/car",
+            "'/home/a b/node_modules/@car-hooks/linux-x64/bin/car'",
+        ] {
+            let command = hook_command_of(program, "stop", Agent::Claude);
+            assert!(is_car_command(&command), "{command}");
+            assert!(names_its_agent(&command), "{command}");
+        }
     }
 
     #[test]

@@ -66,7 +66,11 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
         import_seed_lessons(project);
     }
     offer_starter_lessons(project, args)?;
-    if let Some(warning) = HookBinary::find().warning() {
+    let binary = HookBinary::find();
+    if matches!(binary, HookBinary::ByPath { .. }) {
+        output::print_message(&binary.describe());
+    }
+    if let Some(warning) = binary.warning() {
         output::print_message(&warning);
     }
     for (used_by, program) in crate::reviewer::missing_clis(&settings, project.checkout()) {

@@ -58,6 +58,11 @@ pub fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        // `car --version` names how this car was installed, which clap's static string cannot.
+        Err(error) if error.kind() == clap::error::ErrorKind::DisplayVersion => {
+            output::print_data(&crate::installation::Installation::detect().version_line());
+            return ExitCode::SUCCESS;
+        }
         Err(error) => {
             let _ = error.print();
             return if error.use_stderr() {

@@ -16,7 +16,7 @@ pub(crate) fn name() -> &'static str {
             .ok()
             .and_then(|path| path.canonicalize().ok())
             .filter(|path| is_stable(path))
-            .and_then(|path| path.to_str().map(quoted))
+            .and_then(|path| path.to_str().map(crate::text::shell_word))
             .unwrap_or_else(|| "car".to_string())
     })
 }
@@ -38,19 +38,6 @@ fn is_stable(path: &Path) -> bool {
     !in_target
 }
 
-/// `path` as one shell word: as it is when it has only characters no shell reads specially,
-/// else in single quotes.
-fn quoted(path: &str) -> String {
-    let plain = path
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | ':'));
-    if plain {
-        path.to_string()
-    } else {
-        format!("'{}'", path.replace('\'', r"'\''"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,12 +53,5 @@ mod tests {
         assert!(is_stable(Path::new("/usr/local/bin/car")));
         assert!(is_stable(Path::new("/home/me/.cargo/bin/car")));
         assert!(is_stable(Path::new("/opt/target/bin/car")));
-    }
-
-    #[test]
-    fn a_path_with_spaces_or_quotes_is_one_shell_word() {
-        assert_eq!(quoted("/usr/local/bin/car"), "/usr/local/bin/car");
-        assert_eq!(quoted("/Users/a b/bin/car"), "'/Users/a b/bin/car'");
-        assert_eq!(quoted("/x/it's/car"), r"'/x/it'\''s/car'");
     }
 }
