@@ -73,9 +73,7 @@ fn a_patch_stopping_many_files_goes_through_when_sent_again() {
     let project = committed(&[("README.md", "x\n")]);
     let mut patch = String::from("*** Begin Patch\n");
     for index in 0..120 {
-        patch.push_str(&format!(
-            "*** Add File: bad_{index}.json\n+{{\"a\": ]\n"
-        ));
+        patch.push_str(&format!("*** Add File: bad_{index}.json\n+{{\"a\": ]\n"));
     }
     patch.push_str("*** End Patch\n");
     let reason = denied(&codex_patch(&project, &patch));
