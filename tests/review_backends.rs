@@ -219,10 +219,34 @@ fn missing_reviewer_cli_lets_the_agent_stop_with_the_changes_pending_and_named()
     );
     let names = event_names(&project, SESSION);
     assert!(!names.contains(&"review_failed".to_string()), "{names:?}");
+    // The stop let through reached the person only; the agent is told with its next answer that
+    // carries context, once.
+    let next = write_file(&project, "c.py", "z = 3\n");
+    let context = next.context();
+    for expected in [
+        "at your last stop no review ran: the reviewer CLI `codex` is not installed",
+        "Unreviewed, still pending: a.py, b.py",
+        "review submit --session test-session FILE",
+    ] {
+        assert!(context.contains(expected), "{expected:?} in {context}");
+    }
+    let after = write_file(&project, "c.py", "z = 4\n");
+    assert!(
+        !after.context().contains("last stop"),
+        "told once: {}",
+        after.stdout
+    );
     // Reviewed by hand: the saved request is the one submit records.
     assert_eq!(submit(&project, &json!({"findings": []})).code, 0);
+    // a.py and b.py were reviewed by hand; c.py, written after, is what stays pending.
     let done = project.hook_with_env("stop", &payload, &[("PATH", path.as_str())]);
-    assert_eq!(done.json, json!({}), "{done:?}");
+    assert!(!done.is_block(), "{done:?}");
+    assert!(
+        done.system_message()
+            .contains("these changes stay pending, unreviewed: c.py"),
+        "{}",
+        done.stdout
+    );
 }
 
 /// Validator errors are the agent's to fix: with the reviewer CLI missing they still block,

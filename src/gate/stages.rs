@@ -164,6 +164,9 @@ impl<'a> Gate<'a> {
 
     /// Decides the stop; a log car could not fully read is named in the answer, whatever it is.
     fn run(mut self) -> Result<Answer, ReviewError> {
+        // An older note for the agent is about an earlier stop; this one says what stands now
+        // (a stop let through with the reviewer still missing leaves it again).
+        crate::session::agent_note::take(self.context);
         let notice = self.log_notice.take();
         let answer = self.decide()?;
         Ok(notice.into_iter().fold(answer, Answer::with_system_line))

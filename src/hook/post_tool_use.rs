@@ -21,6 +21,8 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if !context.settings.enabled {
         return Answer::allow();
     }
+    // What an earlier stop could not tell the model goes with this answer.
+    let agent_note = crate::session::agent_note::take(context.session());
     let changes = changes::derive(&context.payload, &context.project);
     let mut notes: Vec<String> = changes
         .not_checked
@@ -119,7 +121,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if context.settings.lessons_enabled {
         notes.extend(lesson_problems(context));
     }
-    respond(&diagnostics, &mut warnings, &told, &notes)
+    respond(&diagnostics, &mut warnings, agent_note, &told, &notes)
 }
 
 /// The notebook cell the tool wrote, when it was one (its id or number).
@@ -178,6 +180,7 @@ fn is_worth_showing(diagnostic: &Diagnostic) -> bool {
 fn respond(
     diagnostics: &[Diagnostic],
     warnings: &mut [Warning],
+    agent_note: Option<String>,
     told: &[String],
     notes: &[String],
 ) -> Answer {
@@ -187,8 +190,11 @@ fn respond(
         .partition(|diagnostic| diagnostic.is_error());
     let told = (!told.is_empty()).then(|| told.join("\n"));
     let warning_text = join_sections(
-        join_sections(told, render_validator_warnings(&validator_warnings)),
-        render_warnings(warnings),
+        agent_note,
+        join_sections(
+            join_sections(told, render_validator_warnings(&validator_warnings)),
+            render_warnings(warnings),
+        ),
     );
     let mut answer = if errors.is_empty() {
         Answer {

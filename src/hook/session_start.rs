@@ -32,7 +32,11 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     // A resumed session that records already keeps its baseline.
     let needs_baseline = !start::is_recording(session);
     if !needs_baseline && library.is_none() {
-        return Answer::allow();
+        let note = crate::session::agent_note::take(session);
+        return Answer {
+            additional_context: note,
+            ..Answer::default()
+        };
     }
     let looked = look(context, started, library.is_some());
     let mut answer = match library {
@@ -40,6 +44,13 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         None => Answer::allow(),
     };
     if !needs_baseline {
+        // A resumed session: what its last stop could not tell the model comes first.
+        if let Some(note) = crate::session::agent_note::take(session) {
+            answer.additional_context = Some(match answer.additional_context.take() {
+                Some(briefing) => format!("{note}\n\n{briefing}"),
+                None => note,
+            });
+        }
         return answer;
     }
     let held = looked

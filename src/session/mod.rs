@@ -4,6 +4,7 @@
 //! review findings and how they fare across rounds. The stop gate, the deep review and learning
 //! read a session through this module; they never re-parse hook payloads.
 
+pub(crate) mod agent_note;
 pub(crate) mod authored;
 pub(crate) mod baseline;
 pub(crate) mod change_set;

@@ -188,6 +188,10 @@ pub(crate) const STOPPED_WRITES: &str = "stopped-writes.json";
 /// that finds that content on disk (`pipeline::kept_verdicts`). A cache.
 pub(crate) const KEPT_VERDICTS: &str = "kept-verdicts.json";
 
+/// A note for the agent that its stop could not carry (`session::agent_note`), taken by the next
+/// hook answer that reaches the model.
+pub(crate) const AGENT_NOTE: &str = "agent-note.txt";
+
 // A review's files: one prefix (`reviews/<id>`, a deep review's `round-<n>`) and these suffixes.
 
 /// The prompt the reviewer was given.

@@ -7,6 +7,8 @@
 //! Invariants: never counted as a review (the changes stay in the next review's scope and in
 //! `car review status`); the full how-to-fix is said once per session and program, later stops
 //! say it in one line; validator errors still block (the gate checks them before it gets here).
+//! The person reads the stop's message; the agent, which a stop let through cannot reach, gets a
+//! note with the session's next answer that carries context (`session::agent_note`).
 
 use super::Gate;
 use crate::answer::Answer;
@@ -35,7 +37,25 @@ impl Gate<'_> {
             self.record(Event::OffersShown { keys: vec![key] });
             self.how_to_fix(request, program, &pending)
         };
+        self.tell_the_agent(request, program, &files);
         self.allow_final(AllowKind::ReviewerMissing, Some(message))
+    }
+
+    /// The agent's side of it: a stop car lets through carries nothing to the model, so the note
+    /// waits for the session's next answer that does ([`agent_note`](crate::session::agent_note)).
+    fn tell_the_agent(&self, request: &Request, program: &str, files: &[&str]) {
+        let car = crate::gate::program::name();
+        let session = self.context.id;
+        let saved = self.context.project.root().join(&request.prompt_file);
+        let note = format!(
+            "car: at your last stop no review ran: the reviewer CLI `{program}` is not installed, which no edit of yours can fix, so car let you stop. Unreviewed, still pending: {}. Tell the person if they have not seen it; to review by hand, read the saved request {} and record findings with `{car} review submit --session {session} FILE`.",
+            files.join(", "),
+            saved.display()
+        );
+        if let Err(error) = crate::session::agent_note::leave(self.context, &note) {
+            let state_dir = self.context.project.state_dir();
+            crate::state::log_hook_error(&state_dir, &format!("stop: note for the agent: {error}"));
+        }
     }
 
     /// The first stop's message: what is missing, what stays pending, and the three ways out.
