@@ -1,7 +1,7 @@
 //! car — makes AI coding agents learn from their own mistakes and stop only after their changes
 //! were reviewed.
 //!
-//! Layers; data flows down this list and never back up (README "Design"):
+//! Layers; data flows down this list and never back up (docs/design.md):
 //! - top: [`commands`] (one file per subcommand), [`hook`] (one entry per hook event; the calling
 //!   agent's file reads its payload and shapes its answer), [`replay`] (scenarios run through the pipeline), [`report`] (`car report`'s page), [`pipeline`] (check one edit:
 //!   validators → lessons → report, for the hook, `car check` and replay alike);

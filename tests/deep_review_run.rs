@@ -390,14 +390,14 @@ fn outside_git_is_stopped() {
 }
 
 #[test]
-fn the_shipped_example_context_is_the_readme_one_and_reaches_the_prompt() {
+fn the_shipped_example_context_is_the_documented_one_and_reaches_the_prompt() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let example = root.join("examples/review-contexts/cost-fx.md");
     let text = std::fs::read_to_string(&example).unwrap();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/deep-review.md")).unwrap();
     assert!(
-        readme.contains(&format!("```markdown\n{text}```")),
-        "README and example drifted apart"
+        page.contains(&format!("```markdown\n{text}```")),
+        "docs/deep-review.md and the example drifted apart"
     );
     let deep = Deep::new();
     let run = deep.run(&["run", &example.display().to_string()]);
