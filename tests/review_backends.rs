@@ -249,6 +249,38 @@ fn missing_reviewer_cli_lets_the_agent_stop_with_the_changes_pending_and_named()
     );
 }
 
+/// A session resumed after a stop let through for a missing reviewer: SessionStart tells the
+/// agent what its last stop could not.
+#[test]
+fn a_resumed_session_tells_the_agent_what_its_last_stop_could_not() {
+    let project = TestProject::new();
+    set_settings(&project, json!({"reviewerBackend": "codex"}));
+    write_file(&project, "a.py", "x = 1\n");
+    let empty = tempfile::tempdir().unwrap();
+    let path = format!("{}:/usr/bin:/bin", empty.path().display());
+    let payload = stop_payload(&project, SESSION, Some("Done."));
+    let stop = project.hook_with_env("stop", &payload, &[("PATH", path.as_str())]);
+    assert!(!stop.is_block(), "{stop:?}");
+    assert_eq!(stop.context(), "", "a stop carries nothing to the model");
+    let resume = json!({
+        "session_id": SESSION,
+        "cwd": project.path(),
+        "hook_event_name": "SessionStart",
+        "source": "resume",
+    })
+    .to_string();
+    let started = project.hook("session-start", &resume);
+    assert!(
+        started
+            .context()
+            .contains("at your last stop no review ran: the reviewer CLI `codex` is not installed"),
+        "{}",
+        started.stdout
+    );
+    let again = project.hook("session-start", &resume);
+    assert!(!again.context().contains("last stop"), "{}", again.stdout);
+}
+
 /// Validator errors are the agent's to fix: with the reviewer CLI missing they still block,
 /// saying what failed.
 #[test]
