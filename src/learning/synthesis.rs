@@ -43,8 +43,12 @@ pub(crate) struct Example<'a> {
 pub(crate) enum NoPattern {
     #[error("the fix of {0:?} changed nothing but spacing")]
     NothingChanged(String),
-    #[error("the fix of {0:?} only added text outside a call, so there is no mistake to point at")]
-    OnlyAdded(String),
+    #[error(
+        "the fix of {line:?} only added {added:?} outside a call, so there is no mistake to point at"
+    )]
+    AddedOutsideCall { line: String, added: String },
+    #[error("the fix of {line:?} only added {added:?} to a call, which names nothing specific")]
+    AddedNothingSpecific { line: String, added: String },
     #[error("the fix of {line:?} only touched punctuation ({changed:?})")]
     OnlyPunctuation { line: String, changed: String },
     #[error(
@@ -120,9 +124,25 @@ impl<'a> Sample<'a> {
         if good_start >= good_end {
             return Err(NoPattern::NothingChanged(bad_line.to_string()));
         }
-        let open = enclosing_call(&bad, start)
-            .filter(|_| good[good_start..good_end].iter().any(Token::is_significant))
-            .ok_or_else(|| NoPattern::OnlyAdded(bad_line.to_string()))?;
+        let added_tokens = &good[good_start..good_end];
+        let added: String = added_tokens.iter().map(|t| t.text).collect();
+        let line = bad_line.to_string();
+        if added_tokens
+            .iter()
+            .all(|t| matches!(t.kind, Kind::Space | Kind::Punct))
+        {
+            // `==` → `===`, a `?` or a `!` added: an operator alone is punctuation.
+            return Err(NoPattern::OnlyPunctuation {
+                line,
+                changed: added,
+            });
+        }
+        let Some(open) = enclosing_call(&bad, start) else {
+            return Err(NoPattern::AddedOutsideCall { line, added });
+        };
+        if !added_tokens.iter().any(Token::is_significant) {
+            return Err(NoPattern::AddedNothingSpecific { line, added });
+        }
         Ok(Sample {
             bad,
             good,

@@ -203,8 +203,26 @@ fn nothing_generic_is_proposed() {
     ));
     assert!(matches!(
         refused("foo(a, b)", "foo(a, b, c)"),
-        NoPattern::OnlyAdded(_)
+        NoPattern::AddedNothingSpecific { .. }
     ));
+    assert!(matches!(
+        refused("let total = price", "let total = price * quantity"),
+        NoPattern::AddedOutsideCall { .. }
+    ));
+    // An operator changed is punctuation, whatever the fix added or replaced.
+    for (bad, good) in [
+        ("if (value == expected) {", "if (value === expected) {"),
+        (
+            "const user = response.data.user;",
+            "const user = response.data?.user;",
+        ),
+    ] {
+        let refusal = refused(bad, good);
+        assert!(
+            matches!(refusal, NoPattern::OnlyPunctuation { .. }),
+            "{bad:?} -> {good:?}: {refusal}"
+        );
+    }
     assert!(matches!(
         refused("a  =  b", "a = b"),
         NoPattern::NothingChanged(_)
