@@ -430,6 +430,10 @@ pub(crate) struct InstallArgs {
     /// Never ask; skip the starter lessons unless --starter-lessons is given
     #[arg(long)]
     pub(crate) non_interactive: bool,
+    /// Wire the hooks only: do not register car's MCP server (`car mcp`) in the agent's MCP
+    /// configuration, and remove a registration an earlier install made
+    #[arg(long)]
+    pub(crate) no_mcp: bool,
 }
 
 #[derive(Debug, Args)]

@@ -18,6 +18,7 @@ pub(crate) mod codex_trust;
 mod cursor;
 mod gemini;
 pub(crate) mod hook_binary;
+pub(crate) mod mcp_server;
 pub(crate) mod migrate;
 pub(crate) mod payload;
 mod transcript;

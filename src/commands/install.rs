@@ -14,7 +14,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use crate::agents::hook_binary::HookBinary;
-use crate::agents::{self, Agent, Handler, migrate};
+use crate::agents::{self, Agent, Handler, mcp_server, migrate};
 use crate::cli::{InstallArgs, UninstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
@@ -31,27 +31,15 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     let settings = Settings::load(project).unwrap_or_default();
     let agents = args.agent.agents();
     if let [agent] = agents[..] {
-        let wired = wire(project, agent, &settings, agent == Agent::Claude)?;
-        report_wiring(project, agent, &wired);
-        if agent == Agent::Codex {
-            report_codex_trust(project);
-        }
+        wire_agent(project, agent, &settings, args)?;
     }
     // Several agents: each is wired or refused on its own (a file car must not touch stops only
     // its agent), and one line per agent ends the run.
     let mut outcomes: Vec<(Agent, Option<Error>)> = Vec::new();
     if agents.len() > 1 {
         for agent in agents {
-            match wire(project, agent, &settings, agent == Agent::Claude) {
-                Ok(wired) => {
-                    report_wiring(project, agent, &wired);
-                    if agent == Agent::Codex {
-                        report_codex_trust(project);
-                    }
-                    outcomes.push((agent, None));
-                }
-                Err(error) => outcomes.push((agent, Some(error))),
-            }
+            let refused = wire_agent(project, agent, &settings, args).err();
+            outcomes.push((agent, refused));
         }
     }
     create_state_dir(project)?;
@@ -89,9 +77,80 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     Ok(Outcome::Success)
 }
 
+/// Wires one agent's hooks and registers (or, with `--no-mcp`, unregisters) car's MCP server
+/// there, saying what it did.
+fn wire_agent(
+    project: &Project,
+    agent: Agent,
+    settings: &Settings,
+    args: &InstallArgs,
+) -> Result<(), Error> {
+    let wired = wire(project, agent, settings, agent == Agent::Claude)?;
+    report_wiring(project, agent, &wired);
+    if agent == Agent::Codex {
+        report_codex_trust(project);
+    }
+    if args.no_mcp {
+        report_unregistered(mcp_server::unregister(project, agent)?);
+    } else if let Some(registered) = mcp_server::register(project, agent)? {
+        report_registered(project, agent, &registered);
+    }
+    Ok(())
+}
+
+fn report_registered(project: &Project, agent: Agent, registered: &mcp_server::Registered) {
+    let file = registered.file;
+    output::print_message(&if registered.changed {
+        format!(
+            "registered car's MCP server for {} in {file} (`car mcp`: lessons_for, check, explain, propose_lesson)",
+            agent.title()
+        )
+    } else {
+        format!("car's MCP server was already registered in {file}; nothing changed")
+    });
+    match registered.approval {
+        Some(approval @ mcp_server::Approval::Rejected) => {
+            output::print_message(&format!(
+                "note: car's MCP server is {}",
+                approval.describe()
+            ));
+        }
+        Some(approval) => {
+            output::print_message(&format!("car's MCP server is {}", approval.describe()));
+            hint_local_settings_untracked(project);
+        }
+        None => {}
+    }
+    if agent == Agent::Codex {
+        output::print_hint(
+            "Codex reads .codex/config.toml, like .codex/hooks.json, only in a project it trusts",
+        );
+    }
+}
+
+/// Claude Code disregards an approval in a `settings.local.json` that git tracks (a committed
+/// file would approve for everyone who clones): the file must stay personal.
+fn hint_local_settings_untracked(project: &Project) {
+    let local = mcp_server::CLAUDE_LOCAL_SETTINGS;
+    let in_this_checkout = project.root() == project.checkout();
+    if in_this_checkout && crate::git::is_checkout(project.checkout()) && !project.is_ignored(local)
+    {
+        output::print_hint(&format!(
+            "{local} is personal: keep it out of git (add it to .gitignore); Claude Code disregards approvals in a tracked one"
+        ));
+    }
+}
+
+fn report_unregistered(removed: Option<&str>) {
+    if let Some(file) = removed {
+        output::print_message(&format!("removed car's MCP server from {file}"));
+    }
+}
+
 pub(crate) fn uninstall(project: &Project, args: &UninstallArgs) -> Result<Outcome, Error> {
     for agent in args.agent.agents() {
         unwire(project, agent)?;
+        report_unregistered(mcp_server::unregister(project, agent)?);
     }
     let still_wired: Vec<&str> = Agent::ALL
         .iter()
