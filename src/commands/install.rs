@@ -14,8 +14,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use crate::agents::hook_binary::HookBinary;
+use crate::agents::mcp_hooks::{self, HookTransport};
 use crate::agents::{self, Agent, Handler, mcp_server, migrate};
-use crate::cli::{InstallArgs, UninstallArgs};
+use crate::cli::{HooksChoice, InstallArgs, UninstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
@@ -30,6 +31,7 @@ use crate::text::plural;
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings = Settings::load(project).unwrap_or_default();
     let agents = args.agent.agents();
+    check_transport(&agents, args)?;
     if let [agent] = agents[..] {
         wire_agent(project, agent, &settings, args)?;
     }
@@ -85,8 +87,15 @@ fn wire_agent(
     settings: &Settings,
     args: &InstallArgs,
 ) -> Result<(), Error> {
-    let wired = wire(project, agent, settings, agent == Agent::Claude)?;
+    let transport = args.hooks.map(HooksChoice::transport);
+    let wired = wire(project, agent, settings, agent == Agent::Claude, transport)?;
     report_wiring(project, agent, &wired);
+    if wired.transport == HookTransport::Mcp {
+        output::print_message(&format!(
+            "car's {} hooks call the `hook` tool of the running `car mcp` (\"type\": \"mcp_tool\"); `car install --hooks command` starts `car hook …` again",
+            agent.title()
+        ));
+    }
     if agent == Agent::Codex {
         report_codex_trust(project);
     }
@@ -96,6 +105,30 @@ fn wire_agent(
         report_registered(project, agent, &registered);
     }
     Ok(())
+}
+
+/// `--hooks mcp` needs an agent that runs hooks through an MCP server, and the server.
+fn check_transport(agents: &[Agent], args: &InstallArgs) -> Result<(), Error> {
+    if args.hooks != Some(HooksChoice::Mcp) {
+        return Ok(());
+    }
+    if args.no_mcp {
+        return Err(Error::Usage(
+            "--hooks mcp calls car's MCP server, which --no-mcp leaves out; drop one of them"
+                .into(),
+        ));
+    }
+    match agents
+        .iter()
+        .find(|agent| !mcp_hooks::is_supported(**agent))
+    {
+        Some(agent) => Err(Error::Usage(format!(
+            "--hooks mcp: {} runs no hooks through an MCP server (Claude Code does); wire it with `car install --agent {}`",
+            agent.title(),
+            agent.name()
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn report_registered(project: &Project, agent: Agent, registered: &mcp_server::Registered) {
@@ -309,7 +342,7 @@ pub(crate) fn refresh_wiring(
 ) -> Result<Vec<PathBuf>, Error> {
     let mut changed = Vec::new();
     for agent in Agent::ALL {
-        if is_wired(project, agent) && wire(project, agent, settings, false)?.changed {
+        if is_wired(project, agent) && wire(project, agent, settings, false, None)?.changed {
             changed.push(agent.path(project));
         }
     }
@@ -366,23 +399,31 @@ struct Wired {
     changed: bool,
     /// Hooks of car's predecessors that car's replaced.
     replaced: Vec<Handler>,
+    transport: HookTransport,
 }
 
-/// Replaces car's entries in the agent's file (and, when `migrate`, its predecessors' too).
+/// Replaces car's entries in the agent's file (and, when `migrate`, its predecessors' too),
+/// reaching car by `transport` (`None`: as the file's entries do now).
 fn wire(
     project: &Project,
     agent: Agent,
     settings: &Settings,
     migrate: bool,
+    transport: Option<HookTransport>,
 ) -> Result<Wired, Error> {
-    let entries = agent.entries(settings);
+    let mut entries = agent.entries(settings);
     let mut replaced = Vec::new();
+    let mut used = HookTransport::Command;
     let changed = update_json_document(
         project,
         &agent.path(project),
         &lock_for(project, agent),
         |document| {
             let before = document.clone();
+            used = transport.unwrap_or_else(|| mcp_hooks::transport_of(document));
+            if used == HookTransport::Mcp {
+                entries = mcp_hooks::through_server(agent, &entries);
+            }
             if migrate {
                 replaced = agents::remove_handlers(document, |command| {
                     migrate::is_python_tool_command(command) || migrate::is_seed_command(command)
@@ -393,7 +434,11 @@ fn wire(
             Ok::<bool, Error>(*document != before)
         },
     )?;
-    Ok(Wired { changed, replaced })
+    Ok(Wired {
+        changed,
+        replaced,
+        transport: used,
+    })
 }
 
 fn report_wiring(project: &Project, agent: Agent, wired: &Wired) {

@@ -10,7 +10,7 @@
 use serde_json::{Value, json};
 
 use crate::agents::hook_binary::HookBinary;
-use crate::agents::{self, Agent, mcp_server, migrate};
+use crate::agents::{self, Agent, mcp_hooks, mcp_server, migrate};
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
@@ -266,6 +266,12 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
         }
         wired_agents.push(agent);
         lines.push(format!("{} ({})", agent.title(), agent.file()));
+        if mcp_hooks::transport_of(&document) == mcp_hooks::HookTransport::Mcp {
+            lines.push("  through car mcp: each event calls the `hook` tool of the running server (\"type\": \"mcp_tool\")".into());
+            if let Some(row) = rows.last_mut() {
+                row["through_mcp"] = json!(true);
+            }
+        }
         lines.extend(parts.iter().cloned());
         if parts.iter().any(|part| part.ends_with("NO")) {
             lines.push(format!(

@@ -1,7 +1,7 @@
 """Run car under the real agent CLIs, each against the scripted stand-in model; print PASS/FAIL.
 
 Usage: e2e.py --car PATH/TO/car --clients-bin DIR [--keep] [--record DIR] [CLIENT...]
-CLIENT is one of claude, claude-plugin, codex, gemini (default: all). `--record DIR` also wires a
+CLIENT is one of claude, claude-plugin, claude-mcp-hooks, codex, gemini (default: all). `--record DIR` also wires a
 recorder hook for the events car does not wire (each client's record_events) and saves what it
 received as DIR/CLIENT/NN-EVENT.json, paths rewritten to /home/user/proj and /home/user.
 
@@ -43,7 +43,9 @@ def main():
     parser.add_argument(
         "--record", metavar="DIR", help="save the payloads of the client's record_events here"
     )
-    parser.add_argument("clients", nargs="*", help="claude, claude-plugin, codex, gemini (default: all)")
+    parser.add_argument(
+        "clients", nargs="*", help="claude, claude-plugin, claude-mcp-hooks, codex, gemini (default: all)"
+    )
     args = parser.parse_args()
 
     known = {client.name: client for client in client_types.CLIENTS}
@@ -195,7 +197,7 @@ def install_car(client, car, root):
     if not client.agent:
         return installed, env, project
     install = subprocess.run(
-        [installed, "install", "--agent", client.agent, "--non-interactive"],
+        [installed, "install", "--agent", client.agent, "--non-interactive", *client.install_options],
         cwd=project, env=env, capture_output=True, text=True, timeout=60,
     )
     if install.returncode != 0:
