@@ -219,3 +219,76 @@ fn a_broken_codex_config_is_named_and_left_untouched() {
         "{status}"
     );
 }
+
+/// `--hooks mcp` (Claude Code): the events of a session's middle call the running server's
+/// `hook` tool, SessionStart and SessionEnd stay commands; status says so; a plain install keeps
+/// it, `car config` refreshes it in place, `--hooks command` puts the commands back, uninstall
+/// removes both kinds; other agents and `--no-mcp` are refused.
+#[test]
+fn hooks_through_the_server_for_claude_code() {
+    let project = TestProject::new();
+    let install = project.run(&["install", "--non-interactive", "--hooks", "mcp"]);
+    assert_eq!(install.code, 0, "{install:?}");
+    let settings = project.read_json(".claude/settings.json");
+    let handler = |event: &str| settings["hooks"][event][0]["hooks"][0].clone();
+    for event in ["PreToolUse", "PostToolUse", "Stop", "SubagentStop"] {
+        assert_eq!(handler(event)["type"], "mcp_tool", "{event}");
+        assert_eq!(handler(event)["server"], "car", "{event}");
+        assert_eq!(handler(event)["tool"], "hook", "{event}");
+    }
+    assert_eq!(
+        handler("PreToolUse")["input"]["payload"]["tool_input"],
+        "${tool_input}"
+    );
+    for event in ["SessionStart", "SessionEnd"] {
+        assert_eq!(handler(event)["type"], "command", "{event}");
+    }
+    let status = project.run(&["status", "--json"]).stdout;
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    assert_eq!(status["agents"][0]["through_mcp"], true, "{status}");
+    assert!(
+        status["agents"][0]["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|event| event["wired"] == true),
+        "{status}"
+    );
+
+    let text = project.read(".claude/settings.json");
+    let again = project.run(&["install", "--non-interactive"]);
+    assert!(again.stderr.contains("nothing changed"), "{again:?}");
+    assert_eq!(project.read(".claude/settings.json"), text);
+    let config = project.run(&["config", "--non-interactive", "--timeout", "100"]);
+    assert_eq!(config.code, 0, "{config:?}");
+    let settings = project.read_json(".claude/settings.json");
+    assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["type"], "mcp_tool");
+    assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["timeout"], 160);
+
+    let back = project.run(&["install", "--non-interactive", "--hooks", "command"]);
+    assert_eq!(back.code, 0, "{back:?}");
+    assert!(!project.read(".claude/settings.json").contains("mcp_tool"));
+    project.run(&["install", "--non-interactive", "--hooks", "mcp"]);
+    let removed = project.run(&["uninstall"]);
+    assert_eq!(removed.code, 0, "{removed:?}");
+    assert!(
+        !project.exists(".claude/settings.json")
+            || !project.read(".claude/settings.json").contains("\"hooks\"")
+    );
+
+    for refused in [
+        &[
+            "install",
+            "--agent",
+            "codex",
+            "--hooks",
+            "mcp",
+            "--non-interactive",
+        ][..],
+        &["install", "--hooks", "mcp", "--no-mcp", "--non-interactive"][..],
+    ] {
+        let run = project.run(refused);
+        assert_eq!(run.code, 2, "{refused:?}: {run:?}");
+        assert!(run.stderr.contains("--hooks mcp"), "{run:?}");
+    }
+}
