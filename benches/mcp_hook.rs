@@ -1,5 +1,5 @@
 //! A hook as a process against a hook through car's MCP server, per event: what Claude Code's
-//! `"type": "command"` hook costs (`car hook EVENT --agent claude` started, the payload piped,
+//! `"type": "command"` hook costs (`car hook EVENT` started, the payload piped,
 //! the answer read) against its `"type": "mcp_tool"` hook (one `tools/call` of the `hook` tool
 //! to a `car mcp` that is already running), on the same Claude Code payloads, in a project with
 //! 1,000 lessons. The two run interleaved, one call of each per round, so the shared machine's
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use common::{MISS_LINE, NOW, edit_payload, median, paired_ratio, project, report};
+use common::{MISS_LINE, NOW, edit_payload, median, paired_ratio, project, report, spawn_hook};
 
 const RUNS: usize = 40;
 const LESSONS: usize = 1_000;
@@ -118,25 +118,13 @@ fn events(root: &Path) -> Vec<Event> {
         .collect()
 }
 
-/// `car hook EVENT --agent claude` with the payload on stdin: (elapsed, answer).
+/// `car hook EVENT` with the payload on stdin (car recognises Claude Code's payload, as with
+/// `--agent claude`): (elapsed, answer).
 fn command_hook(car: &str, root: &Path, event: &Event) -> (Duration, String) {
     let started = Instant::now();
-    let mut child = Command::new(car)
-        .args(["hook", event.name, "--agent", "claude"])
-        .current_dir(root)
-        .env("CAR_NOW", NOW.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("car runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(event.payload.to_string().as_bytes())
-        .expect("payload written");
-    let output = child.wait_with_output().expect("car finishes");
+    let output = spawn_hook(car, root, event.name, &event.payload.to_string(), NOW)
+        .wait_with_output()
+        .expect("car finishes");
     let elapsed = started.elapsed();
     assert!(output.status.success(), "{output:?}");
     (

@@ -25,7 +25,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::Agent;
-use crate::error::Error;
 use crate::installation::Installation;
 use crate::project::Project;
 use crate::settings::update_json_document;
@@ -109,10 +108,17 @@ pub(crate) enum McpConfigError {
     NotATable { file: String, key: String },
     #[error("{file} is not valid TOML: {message}")]
     Toml { file: String, message: String },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Settings(#[from] crate::settings::SettingsError),
 }
 
 /// Registers car's server for `agent` (nothing for an agent without an MCP file).
-pub(crate) fn register(project: &Project, agent: Agent) -> Result<Option<Registered>, Error> {
+pub(crate) fn register(
+    project: &Project,
+    agent: Agent,
+) -> Result<Option<Registered>, McpConfigError> {
     let Some(file) = file(agent) else {
         return Ok(None);
     };
@@ -138,7 +144,10 @@ pub(crate) fn register(project: &Project, agent: Agent) -> Result<Option<Registe
 }
 
 /// Removes car's server for `agent`; the file it was removed from, if it was there.
-pub(crate) fn unregister(project: &Project, agent: Agent) -> Result<Option<&'static str>, Error> {
+pub(crate) fn unregister(
+    project: &Project,
+    agent: Agent,
+) -> Result<Option<&'static str>, McpConfigError> {
     let Some(file) = file(agent) else {
         return Ok(None);
     };
@@ -152,7 +161,7 @@ pub(crate) fn unregister(project: &Project, agent: Agent) -> Result<Option<&'sta
     let lock = lock_for(project, agent);
     let removed = match format(agent) {
         Format::Json => update_json_document(project, &path, &lock, |document| {
-            Ok::<bool, Error>(remove_json_entry(document))
+            Ok::<bool, McpConfigError>(remove_json_entry(document))
         })?,
         Format::Toml => update_toml_document(project, &path, &lock, |document| {
             Ok(remove_toml_entry(document))
@@ -170,7 +179,7 @@ fn set_json_entry(
     document: &mut Map<String, Value>,
     file: &str,
     program: &str,
-) -> Result<bool, Error> {
+) -> Result<bool, McpConfigError> {
     let not_an_object = |key: &str| McpConfigError::NotAnObject {
         file: file.to_string(),
         key: key.to_string(),
@@ -210,7 +219,7 @@ fn set_toml_entry(
     document: &mut toml_edit::DocumentMut,
     file: &str,
     program: &str,
-) -> Result<bool, Error> {
+) -> Result<bool, McpConfigError> {
     let not_a_table = |key: &str| McpConfigError::NotATable {
         file: file.to_string(),
         key: key.to_string(),
@@ -273,8 +282,8 @@ fn update_toml_document(
     project: &Project,
     path: &Path,
     lock: &Path,
-    change: impl FnOnce(&mut toml_edit::DocumentMut) -> Result<bool, Error>,
-) -> Result<bool, Error> {
+    change: impl FnOnce(&mut toml_edit::DocumentMut) -> Result<bool, McpConfigError>,
+) -> Result<bool, McpConfigError> {
     project.check_write_inside(path)?;
     let _lock = crate::files::FileLock::acquire(lock, crate::files::HOOK_LOCK_WAIT)?;
     let original = crate::files::read_optional(path)?;
@@ -299,7 +308,11 @@ fn parse_toml(path: &Path, text: Option<&str>) -> Result<toml_edit::DocumentMut,
 }
 
 /// Deletes a file car created once car's removal left it empty (a file the user had stays).
-fn remove_if_left_empty(project: &Project, path: &Path, format: Format) -> Result<(), Error> {
+fn remove_if_left_empty(
+    project: &Project,
+    path: &Path,
+    format: Format,
+) -> Result<(), McpConfigError> {
     if !crate::state::created_files::was_created(project, path) {
         return Ok(());
     }
@@ -320,7 +333,7 @@ fn remove_if_left_empty(project: &Project, path: &Path, format: Format) -> Resul
 
 /// Records car's server as approved in Claude Code's personal project settings, unless the
 /// person rejected it.
-fn approve_for_claude(project: &Project) -> Result<Approval, Error> {
+fn approve_for_claude(project: &Project) -> Result<Approval, McpConfigError> {
     if claude_approval(project) == Approval::Rejected {
         return Ok(Approval::Rejected);
     }
@@ -332,10 +345,10 @@ fn approve_for_claude(project: &Project) -> Result<Approval, Error> {
         |document| {
             let list = document.entry(ENABLED_KEY).or_insert_with(|| json!([]));
             let Value::Array(list) = list else {
-                return Err(Error::from(McpConfigError::NotAnObject {
+                return Err(McpConfigError::NotAnObject {
                     file: CLAUDE_LOCAL_SETTINGS.to_string(),
                     key: ENABLED_KEY.to_string(),
-                }));
+                });
             };
             if list.iter().any(|name| name == SERVER_NAME) {
                 return Ok(false);
@@ -349,7 +362,7 @@ fn approve_for_claude(project: &Project) -> Result<Approval, Error> {
 
 /// Takes `"car"` out of `enabledMcpjsonServers` (and the key, and a file car created, when that
 /// leaves them empty).
-fn withdraw_claude_approval(project: &Project) -> Result<(), Error> {
+fn withdraw_claude_approval(project: &Project) -> Result<(), McpConfigError> {
     let path = project.root().join(CLAUDE_LOCAL_SETTINGS);
     if !path.exists() {
         return Ok(());
@@ -360,7 +373,7 @@ fn withdraw_claude_approval(project: &Project) -> Result<(), Error> {
         &lock_for_local_settings(project),
         |document| {
             let Some(Value::Array(list)) = document.get_mut(ENABLED_KEY) else {
-                return Ok::<bool, Error>(false);
+                return Ok::<bool, McpConfigError>(false);
             };
             let before = list.len();
             list.retain(|name| name != SERVER_NAME);

@@ -31,7 +31,7 @@ use crate::text::plural;
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings = Settings::load(project).unwrap_or_default();
     let agents = args.agent.agents();
-    check_transport(&agents, args)?;
+    super::install_mcp::check_transport(&agents, args)?;
     if let [agent] = agents[..] {
         wire_agent(project, agent, &settings, args)?;
     }
@@ -100,90 +100,17 @@ fn wire_agent(
         report_codex_trust(project);
     }
     if args.no_mcp {
-        report_unregistered(mcp_server::unregister(project, agent)?);
+        super::install_mcp::report_unregistered(mcp_server::unregister(project, agent)?);
     } else if let Some(registered) = mcp_server::register(project, agent)? {
-        report_registered(project, agent, &registered);
+        super::install_mcp::report_registered(project, agent, &registered);
     }
     Ok(())
-}
-
-/// `--hooks mcp` needs an agent that runs hooks through an MCP server, and the server.
-fn check_transport(agents: &[Agent], args: &InstallArgs) -> Result<(), Error> {
-    if args.hooks != Some(HooksChoice::Mcp) {
-        return Ok(());
-    }
-    if args.no_mcp {
-        return Err(Error::Usage(
-            "--hooks mcp calls car's MCP server, which --no-mcp leaves out; drop one of them"
-                .into(),
-        ));
-    }
-    match agents
-        .iter()
-        .find(|agent| !mcp_hooks::is_supported(**agent))
-    {
-        Some(agent) => Err(Error::Usage(format!(
-            "--hooks mcp: {} runs no hooks through an MCP server (Claude Code does); wire it with `car install --agent {}`",
-            agent.title(),
-            agent.name()
-        ))),
-        None => Ok(()),
-    }
-}
-
-fn report_registered(project: &Project, agent: Agent, registered: &mcp_server::Registered) {
-    let file = registered.file;
-    output::print_message(&if registered.changed {
-        format!(
-            "registered car's MCP server for {} in {file} (`car mcp`: lessons_for, check, explain, propose_lesson)",
-            agent.title()
-        )
-    } else {
-        format!("car's MCP server was already registered in {file}; nothing changed")
-    });
-    match registered.approval {
-        Some(approval @ mcp_server::Approval::Rejected) => {
-            output::print_message(&format!(
-                "note: car's MCP server is {}",
-                approval.describe()
-            ));
-        }
-        Some(approval) => {
-            output::print_message(&format!("car's MCP server is {}", approval.describe()));
-            hint_local_settings_untracked(project);
-        }
-        None => {}
-    }
-    if agent == Agent::Codex {
-        output::print_hint(
-            "Codex reads .codex/config.toml, like .codex/hooks.json, only in a project it trusts",
-        );
-    }
-}
-
-/// Claude Code disregards an approval in a `settings.local.json` that git tracks (a committed
-/// file would approve for everyone who clones): the file must stay personal.
-fn hint_local_settings_untracked(project: &Project) {
-    let local = mcp_server::CLAUDE_LOCAL_SETTINGS;
-    let in_this_checkout = project.root() == project.checkout();
-    if in_this_checkout && crate::git::is_checkout(project.checkout()) && !project.is_ignored(local)
-    {
-        output::print_hint(&format!(
-            "{local} is personal: keep it out of git (add it to .gitignore); Claude Code disregards approvals in a tracked one"
-        ));
-    }
-}
-
-fn report_unregistered(removed: Option<&str>) {
-    if let Some(file) = removed {
-        output::print_message(&format!("removed car's MCP server from {file}"));
-    }
 }
 
 pub(crate) fn uninstall(project: &Project, args: &UninstallArgs) -> Result<Outcome, Error> {
     for agent in args.agent.agents() {
         unwire(project, agent)?;
-        report_unregistered(mcp_server::unregister(project, agent)?);
+        super::install_mcp::report_unregistered(mcp_server::unregister(project, agent)?);
     }
     let still_wired: Vec<&str> = Agent::ALL
         .iter()

@@ -167,12 +167,7 @@ def run_mcp(client, car):
     passed, detail = script.checks.get(1, (False, "the session never got to the tool's answer"))
     if not passed:
         reasons.append(f"{mcp_step.STEP_NAME}: no: {detail}")
-    if exit_code is None:
-        reasons.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
-    elif exit_code != 0:
-        reasons.append(f"the client exited with code {exit_code}")
-    reasons.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
-    reasons.extend("the stand-in failed on " + error for error in standin.errors)
+    reasons.extend(session_problems(client, standin, exit_code, output))
     if reasons:
         reasons.append("client output (last lines):\n" + tail(output, 25))
         return False, reasons, root
@@ -261,12 +256,7 @@ def verdict(client, script, standin, exit_code, output, project):
             reasons.append(f"{name}: no: {detail}")
     if 5 in script.checks:
         reasons.append(script.checks[5][1])
-    if exit_code is None:
-        reasons.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
-    elif exit_code != 0:
-        reasons.append(f"the client exited with code {exit_code}")
-    reasons.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
-    reasons.extend("the stand-in failed on " + error for error in standin.errors)
+    reasons.extend(session_problems(client, standin, exit_code, output))
     missing = missing_gate_events(project)
     if missing:
         reasons.append("car's lifecycle log (state.jsonl) lacks, in order: " + ", ".join(missing))
@@ -278,6 +268,18 @@ def verdict(client, script, standin, exit_code, output, project):
     if not reasons and "def f():" not in content:
         reasons.append(f"{BAD_FILE} was not fixed on disk: {content!r}")
     return reasons
+
+
+def session_problems(client, standin, exit_code, output):
+    """What went wrong with the session itself: the client's exit, its hook failures, the stand-in's errors."""
+    problems = []
+    if exit_code is None:
+        problems.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
+    elif exit_code != 0:
+        problems.append(f"the client exited with code {exit_code}")
+    problems.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
+    problems.extend("the stand-in failed on " + error for error in standin.errors)
+    return problems
 
 
 # What car's own lifecycle log must show, in this order (other events may come between): the

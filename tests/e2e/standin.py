@@ -310,14 +310,9 @@ class OpenAIResponses:
         if name is not None:
             script.saw_tool(name)
             namespace, function = found[name]
-            return {
-                "type": "function_call",
-                "id": "fc_" + call_id(),
-                "call_id": "call_" + call_id(),
-                "namespace": namespace,
-                "name": function,
-                "arguments": json.dumps(action.arguments),
-            }
+            item = OpenAIResponses.call(function, {function: {}}, "", action.arguments)
+            item["namespace"] = namespace
+            return item
         if "tool_search" not in tools:
             return mcp_tool(tools, action, script)  # raises: nothing offers the tool
         script.loaded_with("tool_search")
@@ -356,7 +351,8 @@ class OpenAIResponses:
                 return self.call(name, tools, action.command, arguments)
         raise ValueError("the request offers no shell tool: " + ", ".join(sorted(map(str, tools))))
 
-    def call(self, name, tools, freeform, arguments):
+    @staticmethod
+    def call(name, tools, freeform, arguments):
         """A custom (freeform) tool call when the tool is declared custom, else a function call."""
         if tools[name].get("type") == "custom":
             return {
