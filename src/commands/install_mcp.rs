@@ -66,15 +66,15 @@ pub(crate) fn report_registered(
     }
 }
 
-/// Claude Code disregards an approval in a `settings.local.json` that git tracks (a committed
-/// file would approve for everyone who clones): the file must stay personal.
+/// Without a workspace trust record, Claude Code skips a `settings.local.json` that git tracks (a
+/// committed file would approve for everyone who clones): the file must stay personal.
 fn hint_local_settings_untracked(project: &Project) {
     let local = mcp_server::CLAUDE_LOCAL_SETTINGS;
     let in_this_checkout = project.root() == project.checkout();
     if in_this_checkout && crate::git::is_checkout(project.checkout()) && !project.is_ignored(local)
     {
         output::print_hint(&format!(
-            "{local} is personal: keep it out of git (add it to .gitignore); Claude Code disregards approvals in a tracked one"
+            "{local} is personal: keep it out of git (add it to .gitignore); Claude Code may skip the approvals in a tracked one"
         ));
     }
 }
