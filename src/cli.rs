@@ -430,6 +430,34 @@ pub(crate) struct InstallArgs {
     /// Never ask; skip the starter lessons unless --starter-lessons is given
     #[arg(long)]
     pub(crate) non_interactive: bool,
+    /// Wire the hooks only: do not register car's MCP server (`car mcp`) in the agent's MCP
+    /// configuration, and remove a registration an earlier install made
+    #[arg(long)]
+    pub(crate) no_mcp: bool,
+    /// How the hooks reach car: `command` starts `car hook …` for every event (every agent; the
+    /// default); `mcp` calls the `hook` tool of the running `car mcp` (Claude Code only).
+    /// Without it, an install keeps what the agent's file has
+    #[arg(long, value_enum)]
+    pub(crate) hooks: Option<HooksChoice>,
+}
+
+/// How `car install` wires the hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum HooksChoice {
+    /// A `car hook …` process per event
+    Command,
+    /// A call into car's MCP server (Claude Code's "mcp_tool" hooks)
+    Mcp,
+}
+
+impl HooksChoice {
+    pub(crate) fn transport(self) -> crate::agents::mcp_hooks::HookTransport {
+        use crate::agents::mcp_hooks::HookTransport;
+        match self {
+            HooksChoice::Command => HookTransport::Command,
+            HooksChoice::Mcp => HookTransport::Mcp,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

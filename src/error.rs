@@ -15,6 +15,8 @@ pub(crate) enum Error {
     #[error(transparent)]
     Wiring(#[from] crate::agents::WiringError),
     #[error(transparent)]
+    McpConfig(#[from] crate::agents::mcp_server::McpConfigError),
+    #[error(transparent)]
     Validate(#[from] crate::process::ProcessError),
     #[error(transparent)]
     Lessons(#[from] crate::lessons::LessonsError),

@@ -146,6 +146,15 @@ impl Installation {
         }
         crate::text::shell_word(&self.binary().to_string_lossy())
     }
+
+    /// The program an agent starts for car's MCP server: the same car the hooks run, as a
+    /// program name rather than a shell word (the agents start MCP servers without a shell).
+    pub(crate) fn mcp_program(&self) -> String {
+        if !self.is_package() {
+            return "car".to_string();
+        }
+        self.binary().to_string_lossy().into_owned()
+    }
 }
 
 /// The per-platform npm package the binary's folder belongs to: `<package>/bin/car` with the

@@ -21,6 +21,7 @@ mod hook_agent_flag;
 mod hook_answers;
 mod hook_post_tool_use;
 mod install;
+mod install_mcp;
 mod learn_corrections;
 mod learn_model;
 mod learn_review_history;

@@ -268,3 +268,54 @@ fn bad_arguments_are_tool_errors_and_bad_messages_protocol_errors() {
     assert_eq!(answers[7]["error"]["code"], -32600, "{}", answers[7]);
     assert_eq!(answers[8]["error"]["code"], -32600, "{}", answers[8]);
 }
+
+/// The `hook` tool (Claude Code's `"type": "mcp_tool"` hooks) answers a payload exactly as the
+/// command hook does, from the fields as Claude Code interpolates them (objects as JSON text,
+/// booleans as words); it is not in the tool list, so the model never sees it.
+#[test]
+fn the_hook_tool_answers_like_the_command_hook() {
+    let project = project_with_a_lesson();
+    let payload = |session: &str| {
+        json!({"session_id": session, "cwd": project.path(), "hook_event_name": "PreToolUse",
+               "tool_name": "Write",
+               "tool_input": {"file_path": project.path().join("bad.py"), "content": "def f(:\n    return 1\n"}})
+    };
+    let by_command = project.hook_as("claude", "pre-tool-use", &payload("by-command").to_string());
+    assert_eq!(
+        by_command.json["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{:?}",
+        by_command.json
+    );
+    let interpolated: serde_json::Map<String, Value> = payload("by-server")
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(key, value)| {
+            let text = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_string);
+            (key.clone(), json!(text))
+        })
+        .collect();
+    let answers = session(
+        &project,
+        &[
+            call(
+                1,
+                "hook",
+                json!({"event": "pre-tool-use", "agent": "claude", "payload": interpolated}),
+            ),
+            call(2, "hook", json!({"event": "lunch", "payload": {}})),
+        ],
+    );
+    let by_server: Value = serde_json::from_str(&text_of(&answers[0])).unwrap();
+    assert_eq!(by_server, by_command.json);
+    assert_eq!(answers[0]["result"]["isError"], false);
+    let refused: Value = serde_json::from_str(&text_of(&answers[1])).unwrap();
+    assert!(
+        refused["systemMessage"]
+            .as_str()
+            .is_some_and(|message| message.contains("nothing was checked")),
+        "an argument it cannot use fails open: {refused}"
+    );
+}

@@ -20,6 +20,20 @@ pub(crate) enum HookEvent {
     SessionStart,
 }
 
+impl HookEvent {
+    /// The event `car hook NAME` answers (`post-tool-use`, `stop`, …).
+    pub(crate) fn from_command_name(name: &str) -> Option<HookEvent> {
+        Some(match name {
+            "pre-tool-use" => HookEvent::PreToolUse,
+            "post-tool-use" => HookEvent::PostToolUse,
+            "stop" => HookEvent::Stop,
+            "session-end" => HookEvent::SessionEnd,
+            "session-start" => HookEvent::SessionStart,
+            _ => return None,
+        })
+    }
+}
+
 /// The words of the Claude-style shape (`decision`/`reason`, `hookSpecificOutput`,
 /// `systemMessage`) that Claude Code, Codex and Gemini CLI share.
 pub(super) struct DecisionWords {

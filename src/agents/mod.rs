@@ -18,6 +18,8 @@ pub(crate) mod codex_trust;
 mod cursor;
 mod gemini;
 pub(crate) mod hook_binary;
+pub(crate) mod mcp_hooks;
+pub(crate) mod mcp_server;
 pub(crate) mod migrate;
 pub(crate) mod payload;
 mod transcript;
@@ -258,10 +260,10 @@ pub(crate) fn handlers(document: &Map<String, Value>) -> Vec<Handler> {
                 None => vec![entry],
             };
             for handler in handlers {
-                if let Some(command) = handler.get("command").and_then(Value::as_str) {
+                if let Some(command) = mcp_hooks::command_of(handler) {
                     found.push(Handler {
                         event: event.clone(),
-                        command: command.to_string(),
+                        command,
                         timeout: handler.get("timeout").and_then(Value::as_u64),
                     });
                 }
@@ -280,12 +282,8 @@ pub(crate) fn remove_handlers(
     let Some(Value::Object(hooks)) = document.get_mut("hooks") else {
         return Vec::new();
     };
-    let matches = |handler: &Value| {
-        handler
-            .get("command")
-            .and_then(Value::as_str)
-            .is_some_and(&is_match)
-    };
+    let matches =
+        |handler: &Value| mcp_hooks::command_of(handler).is_some_and(|command| is_match(&command));
     let mut removed = Vec::new();
     let mut emptied_events = Vec::new();
     for (event, list) in hooks.iter_mut() {
@@ -296,7 +294,7 @@ pub(crate) fn remove_handlers(
             let record = |handler: &Value, removed: &mut Vec<Handler>| {
                 removed.push(Handler {
                     event: event.clone(),
-                    command: handler["command"].as_str().unwrap_or_default().to_string(),
+                    command: mcp_hooks::command_of(handler).unwrap_or_default(),
                     timeout: handler.get("timeout").and_then(Value::as_u64),
                 });
             };

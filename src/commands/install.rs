@@ -14,8 +14,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use crate::agents::hook_binary::HookBinary;
-use crate::agents::{self, Agent, Handler, migrate};
-use crate::cli::{InstallArgs, UninstallArgs};
+use crate::agents::mcp_hooks::{self, HookTransport};
+use crate::agents::{self, Agent, Handler, mcp_server, migrate};
+use crate::cli::{HooksChoice, InstallArgs, UninstallArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
@@ -30,28 +31,17 @@ use crate::text::plural;
 pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, Error> {
     let settings = Settings::load(project).unwrap_or_default();
     let agents = args.agent.agents();
+    super::install_mcp::check_transport(&agents, args)?;
     if let [agent] = agents[..] {
-        let wired = wire(project, agent, &settings, agent == Agent::Claude)?;
-        report_wiring(project, agent, &wired);
-        if agent == Agent::Codex {
-            report_codex_trust(project);
-        }
+        wire_agent(project, agent, &settings, args)?;
     }
     // Several agents: each is wired or refused on its own (a file car must not touch stops only
     // its agent), and one line per agent ends the run.
     let mut outcomes: Vec<(Agent, Option<Error>)> = Vec::new();
     if agents.len() > 1 {
         for agent in agents {
-            match wire(project, agent, &settings, agent == Agent::Claude) {
-                Ok(wired) => {
-                    report_wiring(project, agent, &wired);
-                    if agent == Agent::Codex {
-                        report_codex_trust(project);
-                    }
-                    outcomes.push((agent, None));
-                }
-                Err(error) => outcomes.push((agent, Some(error))),
-            }
+            let refused = wire_agent(project, agent, &settings, args).err();
+            outcomes.push((agent, refused));
         }
     }
     create_state_dir(project)?;
@@ -89,9 +79,38 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     Ok(Outcome::Success)
 }
 
+/// Wires one agent's hooks and registers (or, with `--no-mcp`, unregisters) car's MCP server
+/// there, saying what it did.
+fn wire_agent(
+    project: &Project,
+    agent: Agent,
+    settings: &Settings,
+    args: &InstallArgs,
+) -> Result<(), Error> {
+    let transport = args.hooks.map(HooksChoice::transport);
+    let wired = wire(project, agent, settings, agent == Agent::Claude, transport)?;
+    report_wiring(project, agent, &wired);
+    if wired.transport == HookTransport::Mcp {
+        output::print_message(&format!(
+            "car's {} hooks call the `hook` tool of the running `car mcp` (\"type\": \"mcp_tool\"); `car install --hooks command` starts `car hook …` again",
+            agent.title()
+        ));
+    }
+    if agent == Agent::Codex {
+        report_codex_trust(project);
+    }
+    if args.no_mcp {
+        super::install_mcp::report_unregistered(mcp_server::unregister(project, agent)?);
+    } else if let Some(registered) = mcp_server::register(project, agent)? {
+        super::install_mcp::report_registered(project, agent, &registered);
+    }
+    Ok(())
+}
+
 pub(crate) fn uninstall(project: &Project, args: &UninstallArgs) -> Result<Outcome, Error> {
     for agent in args.agent.agents() {
         unwire(project, agent)?;
+        super::install_mcp::report_unregistered(mcp_server::unregister(project, agent)?);
     }
     let still_wired: Vec<&str> = Agent::ALL
         .iter()
@@ -250,7 +269,7 @@ pub(crate) fn refresh_wiring(
 ) -> Result<Vec<PathBuf>, Error> {
     let mut changed = Vec::new();
     for agent in Agent::ALL {
-        if is_wired(project, agent) && wire(project, agent, settings, false)?.changed {
+        if is_wired(project, agent) && wire(project, agent, settings, false, None)?.changed {
             changed.push(agent.path(project));
         }
     }
@@ -307,23 +326,31 @@ struct Wired {
     changed: bool,
     /// Hooks of car's predecessors that car's replaced.
     replaced: Vec<Handler>,
+    transport: HookTransport,
 }
 
-/// Replaces car's entries in the agent's file (and, when `migrate`, its predecessors' too).
+/// Replaces car's entries in the agent's file (and, when `migrate`, its predecessors' too),
+/// reaching car by `transport` (`None`: as the file's entries do now).
 fn wire(
     project: &Project,
     agent: Agent,
     settings: &Settings,
     migrate: bool,
+    transport: Option<HookTransport>,
 ) -> Result<Wired, Error> {
-    let entries = agent.entries(settings);
+    let mut entries = agent.entries(settings);
     let mut replaced = Vec::new();
+    let mut used = HookTransport::Command;
     let changed = update_json_document(
         project,
         &agent.path(project),
         &lock_for(project, agent),
         |document| {
             let before = document.clone();
+            used = transport.unwrap_or_else(|| mcp_hooks::transport_of(document));
+            if used == HookTransport::Mcp {
+                entries = mcp_hooks::through_server(agent, &entries);
+            }
             if migrate {
                 replaced = agents::remove_handlers(document, |command| {
                     migrate::is_python_tool_command(command) || migrate::is_seed_command(command)
@@ -334,7 +361,11 @@ fn wire(
             Ok::<bool, Error>(*document != before)
         },
     )?;
-    Ok(Wired { changed, replaced })
+    Ok(Wired {
+        changed,
+        replaced,
+        transport: used,
+    })
 }
 
 fn report_wiring(project: &Project, agent: Agent, wired: &Wired) {

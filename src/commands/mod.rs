@@ -8,6 +8,7 @@ pub(crate) mod check_sarif;
 pub(crate) mod config;
 pub(crate) mod deep_review;
 pub(crate) mod install;
+mod install_mcp;
 pub(crate) mod lesson_lookup;
 pub(crate) mod lessons;
 pub(crate) mod lessons_candidates;

@@ -10,7 +10,7 @@
 use serde_json::{Value, json};
 
 use crate::agents::hook_binary::HookBinary;
-use crate::agents::{self, Agent, migrate};
+use crate::agents::{self, Agent, mcp_hooks, mcp_server, migrate};
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
@@ -86,6 +86,7 @@ pub(crate) fn run(project: &Project, as_json: bool) -> Result<Outcome, Error> {
     let settings = settings_section(project, &mut report);
     let wired_agents = agents_section(project, &settings, &mut report);
     enabled_section(&settings, &wired_agents, &mut report);
+    mcp_section(project, &mut report);
     reviewer_section(&settings, &mut report);
     prevention_section(&settings, &mut report);
     python_section(project, &settings, &mut report);
@@ -265,6 +266,12 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
         }
         wired_agents.push(agent);
         lines.push(format!("{} ({})", agent.title(), agent.file()));
+        if mcp_hooks::transport_of(&document) == mcp_hooks::HookTransport::Mcp {
+            lines.push("  through car mcp: each event calls the `hook` tool of the running server (\"type\": \"mcp_tool\")".into());
+            if let Some(row) = rows.last_mut() {
+                row["through_mcp"] = json!(true);
+            }
+        }
         lines.extend(parts.iter().cloned());
         if parts.iter().any(|part| part.ends_with("NO")) {
             lines.push(format!(
@@ -303,6 +310,31 @@ fn agents_section(project: &Project, settings: &Settings, report: &mut Report) -
     }
     report.add("agents", Value::Array(rows), "hooks", lines);
     wired_agents
+}
+
+/// car's MCP server in each agent's MCP configuration, and Claude Code's approval of it.
+fn mcp_section(project: &Project, report: &mut Report) {
+    let mut lines = Vec::new();
+    let mut rows = Vec::new();
+    for agent in Agent::ALL {
+        let Some(registration) = mcp_server::registration(project, agent) else {
+            continue;
+        };
+        lines.push(registration.describe(agent));
+        let mut row = json!({
+            "agent": agent.name(),
+            "file": mcp_server::file(agent),
+            "state": registration.name(),
+            "command": registration.command(),
+        });
+        if agent == Agent::Claude && registration.command().is_some() {
+            let approval = mcp_server::claude_approval(project);
+            lines.push(format!("  {}", approval.describe()));
+            row["approval"] = json!(approval.name());
+        }
+        rows.push(row);
+    }
+    report.add("mcp", Value::Array(rows), "mcp server (car mcp)", lines);
 }
 
 /// A warning when the Stop hook would be killed before the reviewer's own timeout.

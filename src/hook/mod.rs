@@ -85,6 +85,21 @@ pub(crate) fn run(args: &HookArgs) {
     output::print_hook_response(&agent.answer(&answer, event).to_string());
 }
 
+/// Answers one payload handed over in memory instead of on stdin (car's MCP server's `hook`
+/// tool, which Claude Code's `"type": "mcp_tool"` hooks call), exactly as [`run`] would: the
+/// agent's JSON answer, failing open the same way.
+pub(crate) fn answer_payload(bytes: &[u8], agent: Agent, event: HookEvent) -> serde_json::Value {
+    let started = Instant::now();
+    if std::env::var_os(crate::reviewer::NESTED_ENV).is_some() {
+        return serde_json::json!({});
+    }
+    let answer = match crate::agents::payload::Payload::parse(bytes, Some(agent)) {
+        Ok(payload) => run_with_budget(payload, event, started),
+        Err(error) => Answer::fail_open(format!("{error}; nothing was checked")),
+    };
+    agent.answer(&answer, event)
+}
+
 /// How long each hook may take before it answers anyway.
 fn budget(event: HookEvent, context: Option<&HookContext>) -> Duration {
     match event {

@@ -10,6 +10,7 @@
 //! ends the server but the end of its input; a tool's failure is a tool error result, a
 //! malformed message a JSON-RPC error.
 
+pub(crate) mod hook_tool;
 pub(crate) mod protocol;
 pub(crate) mod tools;
 
@@ -76,6 +77,14 @@ fn call_tool(project: &Project, id: &Value, params: &Value) -> Value {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return protocol::error(id, ErrorCode::InvalidParams, "tools/call needs \"name\"");
     };
+    if name == hook_tool::NAME {
+        let arguments = params.get("arguments").unwrap_or(&Value::Null);
+        let text = hook_tool::call(arguments);
+        return protocol::result(
+            id,
+            json!({"content": [{"type": "text", "text": text}], "isError": false}),
+        );
+    }
     if !tools::is_known(name) {
         return protocol::error(
             id,

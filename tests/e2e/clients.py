@@ -53,6 +53,8 @@ class Client:
     record_events = ()
     # Whether car's PreToolUse (Gemini CLI: BeforeTool) hook stops the bad write before it lands.
     stops_writes = True
+    # More options for `car install --agent NAME --non-interactive`.
+    install_options = ()
 
     def __init__(self, clients_bin, repo):
         self.clients_bin = clients_bin
@@ -163,6 +165,13 @@ class ClaudeCodePlugin(ClaudeCode):
 
     def command(self, project):
         return super().command(project) + ["--plugin-dir", self.repo]
+
+
+class ClaudeCodeMcpHooks(ClaudeCode):
+    """Claude Code with car's hooks as calls into the running `car mcp` (`--hooks mcp`)."""
+
+    name = "claude-mcp-hooks"
+    install_options = ("--hooks", "mcp")
 
 
 class Codex(Client):
@@ -309,4 +318,4 @@ class GeminiCli(Client):
         return [os.path.join(self.clients_bin, "gemini"), "-p", PROMPT, "--yolo"]
 
 
-CLIENTS = [ClaudeCode, ClaudeCodePlugin, Codex, GeminiCli]
+CLIENTS = [ClaudeCode, ClaudeCodePlugin, ClaudeCodeMcpHooks, Codex, GeminiCli]

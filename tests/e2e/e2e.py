@@ -1,13 +1,15 @@
 """Run car under the real agent CLIs, each against the scripted stand-in model; print PASS/FAIL.
 
 Usage: e2e.py --car PATH/TO/car --clients-bin DIR [--keep] [--record DIR] [CLIENT...]
-CLIENT is one of claude, claude-plugin, codex, gemini (default: all). `--record DIR` also wires a
+CLIENT is one of claude, claude-plugin, claude-mcp-hooks, codex, gemini (default: all). `--record DIR` also wires a
 recorder hook for the events car does not wire (each client's record_events) and saves what it
 received as DIR/CLIENT/NN-EVENT.json, paths rewritten to /home/user/proj and /home/user.
 
 Per client: a throwaway git project with car wired in, one headless session with the stand-in
 playing the model (script.py), then the verdict: every scripted step's check passed, the client
 ended on its own with exit code 0, and its output never reported a broken hook answer.
+A client that `car install` wired also runs the MCP step (mcp_step.py) in a session of its own,
+reported as "CLIENT mcp": the model calls car's `lessons_for` tool through the client.
 Exit code 0 when every client passed, 1 otherwise.
 """
 
@@ -23,6 +25,7 @@ import tempfile
 import time
 
 import clients as client_types
+import mcp_step
 from script import BAD_FILE, STEP_NAMES, Script
 from standin import StandIn
 
@@ -40,7 +43,9 @@ def main():
     parser.add_argument(
         "--record", metavar="DIR", help="save the payloads of the client's record_events here"
     )
-    parser.add_argument("clients", nargs="*", help="claude, claude-plugin, codex, gemini (default: all)")
+    parser.add_argument(
+        "clients", nargs="*", help="claude, claude-plugin, claude-mcp-hooks, codex, gemini (default: all)"
+    )
     args = parser.parse_args()
 
     known = {client.name: client for client in client_types.CLIENTS}
@@ -51,57 +56,42 @@ def main():
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     car = os.path.abspath(args.car)
     failed = 0
+    runs = 0
     for name in names:
         client = known[name](os.path.abspath(args.clients_bin), repo)
-        started = time.monotonic()
         record = os.path.abspath(os.path.join(args.record, name)) if args.record else None
-        passed, reasons, root = run(client, car, record)
-        seconds = time.monotonic() - started
-        print(
-            "{} {} ({:.0f} s){}".format("PASS" if passed else "FAIL", name, seconds, "" if passed else ":"),
-            flush=True,
-        )
-        for reason in reasons:
-            print("    " + reason.replace("\n", "\n    "), flush=True)
-        if passed and not args.keep:
-            shutil.rmtree(root, ignore_errors=True)
-        else:
-            print("    run folder: " + root, flush=True)
-        failed += not passed
-    print(f"{len(names) - failed} passed, {failed} failed")
+        sessions = [(name, lambda: run(client, car, record))]
+        if client.agent:
+            sessions.append((name + " mcp", lambda: run_mcp(client, car)))
+        for label, session in sessions:
+            started = time.monotonic()
+            passed, reasons, root = session()
+            report(label, passed, reasons, root, time.monotonic() - started, args.keep)
+            failed += not passed
+            runs += 1
+    print(f"{runs - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def report(label, passed, reasons, root, seconds, keep):
+    """One client session's PASS/FAIL line, its reasons, and its run folder (removed once passed)."""
+    print(
+        "{} {} ({:.0f} s){}".format("PASS" if passed else "FAIL", label, seconds, "" if passed else ":"),
+        flush=True,
+    )
+    for reason in reasons:
+        print("    " + reason.replace("\n", "\n    "), flush=True)
+    if passed and not keep:
+        shutil.rmtree(root, ignore_errors=True)
+    else:
+        print("    run folder: " + root, flush=True)
 
 
 def run(client, car, record=None):
     """(passed, reasons, run folder) for one client session; `record`: where to save payloads."""
     root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-")
-    project = os.path.join(root, "proj")
-    for folder in ("home", "tmp", "proj"):
-        os.makedirs(os.path.join(root, folder))
-    # car as a user has it installed (outside a cargo target folder), so the stop reason names it
-    # by its absolute path, as it does for a user.
-    installed = os.path.join(root, "bin", "car")
-    os.makedirs(os.path.dirname(installed))
-    shutil.copy2(car, installed)
-    car = installed
-    env = client_types.environment(root, [os.path.dirname(car), client.clients_bin], {})
     try:
-        make_project(project, env)
-        if client.agent:
-            install = subprocess.run(
-                [car, "install", "--agent", client.agent, "--non-interactive"],
-                cwd=project,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
-            if install.returncode != 0:
-                return (
-                    False,
-                    [f"car install --agent {client.agent} failed: {install.stderr.strip()}"],
-                    root,
-                )
+        car, env, project = install_car(client, car, root)
         # A lesson for the session-start briefing, which must reach the model.
         lesson = subprocess.run(
             [car, "lessons", "add", "--scope", "**/*.md", "--trigger", BRIEFING_TRIGGER,
@@ -147,6 +137,67 @@ def run(client, car, record=None):
         passed.append("the write with a syntax error was stopped before it landed (no bad.py on disk) and the model saw why")
     passed += [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
     return True, passed + ["the stop was allowed, the session ended on its own; car's log: " + gate], root
+
+
+def run_mcp(client, car):
+    """(passed, reasons, run folder) for the MCP step (mcp_step.py): a session of its own in which
+    the model calls car's `lessons_for` tool, which `car install` registered with the client."""
+    root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-mcp-")
+    try:
+        car, env, project = install_car(client, car, root)
+        lesson = subprocess.run(
+            [car, "lessons", "add", "--scope", mcp_step.LESSON_SCOPE, "--trigger", mcp_step.LESSON_TRIGGER,
+             "--lesson", mcp_step.LESSON_TEXT, "--weight", "1"],
+            cwd=project, env=env, capture_output=True, text=True, timeout=60,
+        )
+        if lesson.returncode != 0:
+            return False, [f"car lessons add failed: {lesson.stderr.strip()}"], root
+        script = mcp_step.McpScript(project)
+        standin = StandIn(client.api, script, project).start()
+        try:
+            env.update(client.prepare(root, project, env, standin.url))
+            command = [mcp_step.PROMPT if word == client_types.PROMPT else word for word in client.command(project)]
+            exit_code, output = run_client(command, project, env, root)
+        finally:
+            standin.stop()
+            standin.save(os.path.join(root, "requests.jsonl"))
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+        return False, [f"could not run {client.name}: {error}"], root
+    reasons = []
+    passed, detail = script.checks.get(1, (False, "the session never got to the tool's answer"))
+    if not passed:
+        reasons.append(f"{mcp_step.STEP_NAME}: no: {detail}")
+    reasons.extend(session_problems(client, standin, exit_code, output))
+    if reasons:
+        reasons.append("client output (last lines):\n" + tail(output, 25))
+        return False, reasons, root
+    loaded = f", after the model loaded it with {script.loaded_by}" if script.loaded_by else ""
+    return True, [f"{mcp_step.STEP_NAME} (the client offers it as {script.offered}{loaded})"], root
+
+
+def install_car(client, car, root):
+    """(car, environment, project): car copied where a user has it, a throwaway git project, and
+    `car install --agent NAME` run there (unless the client loads car otherwise); RuntimeError
+    when the install fails."""
+    project = os.path.join(root, "proj")
+    for folder in ("home", "tmp", "proj"):
+        os.makedirs(os.path.join(root, folder), exist_ok=True)
+    # car as a user has it installed (outside a cargo target folder), so the stop reason names it
+    # by its absolute path, as it does for a user.
+    installed = os.path.join(root, "bin", "car")
+    os.makedirs(os.path.dirname(installed), exist_ok=True)
+    shutil.copy2(car, installed)
+    env = client_types.environment(root, [os.path.dirname(installed), client.clients_bin], {})
+    make_project(project, env)
+    if not client.agent:
+        return installed, env, project
+    install = subprocess.run(
+        [installed, "install", "--agent", client.agent, "--non-interactive", *client.install_options],
+        cwd=project, env=env, capture_output=True, text=True, timeout=60,
+    )
+    if install.returncode != 0:
+        raise RuntimeError(f"car install --agent {client.agent} failed: {install.stderr.strip()}")
+    return installed, env, project
 
 
 def make_project(project, env):
@@ -205,12 +256,7 @@ def verdict(client, script, standin, exit_code, output, project):
             reasons.append(f"{name}: no: {detail}")
     if 5 in script.checks:
         reasons.append(script.checks[5][1])
-    if exit_code is None:
-        reasons.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
-    elif exit_code != 0:
-        reasons.append(f"the client exited with code {exit_code}")
-    reasons.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
-    reasons.extend("the stand-in failed on " + error for error in standin.errors)
+    reasons.extend(session_problems(client, standin, exit_code, output))
     missing = missing_gate_events(project)
     if missing:
         reasons.append("car's lifecycle log (state.jsonl) lacks, in order: " + ", ".join(missing))
@@ -222,6 +268,18 @@ def verdict(client, script, standin, exit_code, output, project):
     if not reasons and "def f():" not in content:
         reasons.append(f"{BAD_FILE} was not fixed on disk: {content!r}")
     return reasons
+
+
+def session_problems(client, standin, exit_code, output):
+    """What went wrong with the session itself: the client's exit, its hook failures, the stand-in's errors."""
+    problems = []
+    if exit_code is None:
+        problems.append(f"the client did not end on its own within {CLIENT_TIMEOUT_SECONDS} s (killed)")
+    elif exit_code != 0:
+        problems.append(f"the client exited with code {exit_code}")
+    problems.extend("the client reported a hook failure: " + line for line in client.output_problems(output))
+    problems.extend("the stand-in failed on " + error for error in standin.errors)
+    return problems
 
 
 # What car's own lifecycle log must show, in this order (other events may come between): the

@@ -15,10 +15,12 @@ waits for its idle watchdog before it reads the end of the stream).
 
 import json
 import os
+import re
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from mcp_step import McpCall, ToolCall, offered_name
 from script import Conversation, Edit, Say, Write
 
 
@@ -122,6 +124,17 @@ def call_id():
     return uuid.uuid4().hex[:16]
 
 
+def mcp_tool(names, action, script):
+    """The client's name for the MCP tool an McpCall asks for; the script learns it."""
+    name = offered_name(names, action.tool)
+    if name is None:
+        raise ValueError(
+            "the request offers no MCP tool named …{}: {}".format(action.tool, ", ".join(sorted(map(str, names))))
+        )
+    script.saw_tool(name)
+    return name
+
+
 class Anthropic:
     """Claude Code: POST /v1/messages (stream true) and /v1/messages/count_tokens."""
 
@@ -141,14 +154,31 @@ class Anthropic:
             action = script.reply(Conversation(len(turns), "\n".join(strings(after))))
         else:
             action = Say("ok")
-        blocks = self.blocks(action)
+        if isinstance(action, McpCall) and offered_name(tools, action.tool) is None:
+            action = self.load_deferred(action, tools, body, script)
+        blocks = self.blocks(action, tools, script)
         if not body.get("stream"):
             return 200, "application/json", json.dumps(self.message(body, blocks)).encode()
         return 200, "text/event-stream", sse(self.events(body, blocks))
 
-    def blocks(self, action):
+    @staticmethod
+    def load_deferred(action, tools, body, script):
+        """Claude Code names MCP tools in a system message and offers ToolSearch to load them (its
+        deferred tools): the model first selects the tool by its exact name."""
+        deferred = sorted(set(re.findall(r"\b\w*" + re.escape(action.tool) + r"\b", "\n".join(strings(body.get("system"))) + "\n".join(strings(body.get("messages"))))))
+        if "ToolSearch" not in tools or not deferred:
+            return action
+        script.loaded_with("ToolSearch")
+        return ToolCall("ToolSearch", {"query": "select:" + deferred[0]})
+
+    def blocks(self, action, tools=(), script=None):
         if isinstance(action, Say):
             return [{"type": "text", "text": action.text}]
+        if isinstance(action, McpCall):
+            name = mcp_tool(tools, action, script)
+            return [{"type": "tool_use", "id": "toolu_" + call_id(), "name": name, "input": action.arguments}]
+        if isinstance(action, ToolCall):
+            return [{"type": "tool_use", "id": "toolu_" + call_id(), "name": action.name, "input": action.arguments}]
         if isinstance(action, Write):
             name, args = (
                 "Write",
@@ -213,7 +243,7 @@ class Anthropic:
 class OpenAIResponses:
     """Codex: POST /v1/responses (stream true); apply_patch and the shell tool as the request offers them."""
 
-    MODEL_ITEMS = {"function_call", "custom_tool_call", "local_shell_call", "reasoning"}
+    MODEL_ITEMS = {"function_call", "custom_tool_call", "local_shell_call", "tool_search_call", "reasoning"}
 
     def __init__(self, project):
         pass  # apply_patch takes paths relative to the session's cwd
@@ -229,7 +259,10 @@ class OpenAIResponses:
             action = script.reply(Conversation(len(turns), "\n".join(strings(after))))
         else:
             action = Say("ok")
-        item = self.item(action, tools)
+        if isinstance(action, McpCall) and offered_name(tools, action.tool) is None:
+            item = self.deferred_call(action, tools, items, script)
+        else:
+            item = self.item(action, tools, script)
         response_id = "resp_" + call_id()
         usage = {
             "input_tokens": 100,
@@ -260,7 +293,40 @@ class OpenAIResponses:
             return True
         return item.get("type", "message") == "message" and item.get("role") == "assistant"
 
-    def item(self, action, tools):
+    @staticmethod
+    def deferred_call(action, tools, items, script):
+        """Codex defers MCP tools: it names their server's namespace (`mcp__car`), the model
+        searches with `tool_search`, and calls a tool the search returned by its namespace and
+        name."""
+        found = {
+            namespace["name"] + "__" + tool["name"]: (namespace["name"], tool["name"])
+            for item in items
+            if item.get("type") == "tool_search_output"
+            for namespace in item.get("tools") or []
+            if namespace.get("type") == "namespace"
+            for tool in namespace.get("tools") or []
+        }
+        name = offered_name(found, action.tool)
+        if name is not None:
+            script.saw_tool(name)
+            namespace, function = found[name]
+            item = OpenAIResponses.call(function, {function: {}}, "", action.arguments)
+            item["namespace"] = namespace
+            return item
+        if "tool_search" not in tools:
+            return mcp_tool(tools, action, script)  # raises: nothing offers the tool
+        script.loaded_with("tool_search")
+        return {
+            "type": "tool_search_call",
+            "call_id": "call_" + call_id(),
+            "execution": "client",
+            "arguments": {"query": action.tool, "limit": 1},
+        }
+
+    def item(self, action, tools, script=None):
+        if isinstance(action, McpCall):
+            name = mcp_tool(tools, action, script)
+            return self.call(name, tools, json.dumps(action.arguments), action.arguments)
         if isinstance(action, Say):
             return {
                 "type": "message",
@@ -285,7 +351,8 @@ class OpenAIResponses:
                 return self.call(name, tools, action.command, arguments)
         raise ValueError("the request offers no shell tool: " + ", ".join(sorted(map(str, tools))))
 
-    def call(self, name, tools, freeform, arguments):
+    @staticmethod
+    def call(name, tools, freeform, arguments):
         """A custom (freeform) tool call when the tool is declared custom, else a function call."""
         if tools[name].get("type") == "custom":
             return {
@@ -333,7 +400,8 @@ class Gemini:
             contents = body.get("contents") or []
             turns = [i for i, content in enumerate(contents) if content.get("role") == "model"]
             after = contents[turns[-1] + 1 :] if turns else contents
-            parts = self.parts(script.reply(Conversation(len(turns), "\n".join(strings(after)))))
+            action = script.reply(Conversation(len(turns), "\n".join(strings(after))))
+            parts = self.parts(action, declared, script)
         elif (body.get("generationConfig") or {}).get("responseMimeType") == "application/json":
             parts = [{"text": json.dumps(self.SIDE_JSON)}]
         else:
@@ -349,9 +417,11 @@ class Gemini:
             return 200, "text/event-stream", sse([(None, chunk)])
         return 200, "application/json", json.dumps(chunk).encode()
 
-    def parts(self, action):
+    def parts(self, action, declared=(), script=None):
         if isinstance(action, Say):
             return [{"text": action.text}]
+        if isinstance(action, McpCall):
+            return [{"functionCall": {"name": mcp_tool(declared, action, script), "args": action.arguments}}]
         if isinstance(action, Write):
             call = {
                 "name": "write_file",
