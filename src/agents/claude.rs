@@ -168,6 +168,7 @@ pub(super) const WORDS: DecisionWords = DecisionWords {
     block: "block",
     context_event: "PostToolUse",
     deny_before_tool: DenyShape::PermissionDecision,
+    context_before_tool: true,
 };
 
 /// The assistant text of one transcript line: `{"type": "assistant", "message": {"content": …}}`

@@ -154,6 +154,17 @@ impl Agent {
         }
     }
 
+    /// Whether context in the agent's answer before a tool runs reaches its model (PreToolUse
+    /// `additionalContext`); where it does not, car says nothing there.
+    pub(crate) fn reads_context_before_tool(self) -> bool {
+        match self {
+            Agent::Claude | Agent::Codex => claude::WORDS.context_before_tool,
+            Agent::Gemini => gemini::WORDS.context_before_tool,
+            // Cursor's hooks answer with no context for the model at all.
+            Agent::Cursor => false,
+        }
+    }
+
     /// The last assistant text of the agent's transcript (a bounded read from its end).
     pub(crate) fn transcript_last_text(self, path: &Path) -> Option<String> {
         let assistant_text = match self {

@@ -6,10 +6,11 @@
 //!   content where the file as it is now is clean;
 //! - the added lines repeat a lesson of weight at least `preventWeight`.
 //!
-//! Everything else is let through silently: a lighter lesson, an import (what is installed
-//! decides), a grammar trusted only for what an edit introduced, a linter's opinion, an edit car
-//! cannot apply the way the tool would. The PostToolUse hook still checks, warns and records what
-//! the write left.
+//! Everything else is let through: a lighter lesson, an import (what is installed decides), a
+//! grammar trusted only for what an edit introduced, a linter's opinion, an edit car cannot apply
+//! the way the tool would. The PostToolUse hook still checks, warns and records what the write
+//! left. A write let through gets the lessons of its file as context for the model, once per file
+//! and session ([`file_lessons`]); a denied one only the deny.
 //!
 //! Invariants: this hook never learns and never writes the lessons: the only traces of a stop are
 //! the session's note of it ([`stopped_writes`]: the same write sent again
@@ -18,6 +19,8 @@
 //! warnings after an edit ([`crate::learning::heed`]: heeded when the agent's next write leaves the
 //! line out); a failure lets the write through (fail open).
 
+mod briefed_lessons;
+mod file_lessons;
 mod proposed;
 mod stopped_writes;
 
@@ -43,13 +46,13 @@ struct Stop<'a> {
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let settings = &context.settings;
-    if !settings.enabled || !settings.prevent_edits {
+    if !settings.enabled || !(settings.prevent_edits || settings.edit_briefing) {
         return Answer::allow();
     }
     let proposed = proposed::derive(&context.payload, &context.project);
     let mut answer = Answer::allow();
     for path in proposed.too_large {
-        if settings.is_tracked_extension(&path) {
+        if settings.prevent_edits && settings.is_tracked_extension(&path) {
             let note = NotChecked::WouldBeTooLarge { path };
             answer = answer.with_system_line(format!("car: {note}"));
         }
@@ -62,11 +65,30 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if edits.is_empty() {
         return answer;
     }
+    if settings.prevent_edits {
+        answer = check(context, &edits, answer);
+    }
+    if answer.block_reason.is_some() {
+        // A denied write: the deny says what matters.
+        return answer;
+    }
+    let files: Vec<&str> = edits
+        .iter()
+        .map(|edit| edit.relative_path.as_str())
+        .collect();
+    Answer {
+        additional_context: file_lessons::before_edit(context, &files),
+        ..answer
+    }
+}
+
+/// Checks the writes and stops those car would stop.
+fn check(context: &HookContext, edits: &[Edit], mut answer: Answer) -> Answer {
     let lessons = LessonUse {
         record: false,
         user_layer: context.user_lessons,
     };
-    let checker = Checker::new(&context.project, settings, context.clock, lessons)
+    let checker = Checker::new(&context.project, &context.settings, context.clock, lessons)
         .with_kept_verdicts(context.session(), Role::Keeps);
     let mut lesson_notes = Vec::new();
     let stops: Vec<Stop> = edits

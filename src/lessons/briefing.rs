@@ -7,10 +7,15 @@
 //! one of the project's files when the file list is known; heaviest first, then most heeded, then
 //! most recently hit; at most [`MAX_BYTES`], whole lines only; nothing when no lesson qualifies.
 //!
+//! The same ranked lessons, those whose scope covers one file, are what the PreToolUse hook
+//! gives the agent before it edits that file ([`for_files`], `hook::file_lessons`).
+//!
 //! Speed: reading a 10,000-lesson library costs hundreds of milliseconds, so the ranked lines
-//! (the first [`CACHED_ROWS`]) are kept beside it in `lessons.json.briefing`, valid for exactly
-//! the library file and hit log they were ranked from; a session start reads only that. Writing
-//! it is best effort: a failure costs speed, never the briefing.
+//! (the first [`CACHED_ROWS`]) are kept beside it in `lessons.json.briefing`: a first line naming
+//! the library file and hit log they were ranked from and their distinct scopes, then one row a
+//! line. A session start reads only that, when it is current for both; a look before an edit
+//! reads its first line alone when no scope covers the file. Writing it is best effort: a
+//! failure costs speed, never the briefing.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::lessons::LessonsError;
 use crate::lessons::cache::Stamp;
+use crate::lessons::counters::hits::HitLog;
 use crate::lessons::model::Lesson;
 use crate::lessons::provenance::Source;
 use crate::scope::{Scope, ScopeSet};
@@ -36,18 +42,26 @@ const CACHED_ROWS: usize = 400;
 /// The cache's size bound when read.
 const MAX_CACHE_BYTES: u64 = 1024 * 1024;
 
-/// One ranked lesson: its scope, its line in the briefing and where it came from (the source
-/// field as stored; `None` for a lesson written by hand in an older file).
+/// One ranked lesson: its id, its scope, its line in the briefing and where it came from (the
+/// source field as stored; `None` for a lesson written by hand in an older file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Row {
+pub(crate) struct Row {
+    pub(crate) id: String,
     pub(crate) scope: String,
     pub(crate) line: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) source: Option<String>,
 }
 
-/// The briefing's first line, saying truly where the listed lessons came from.
-fn header(sources: &[Option<Source>]) -> String {
+impl Row {
+    /// Where the lesson came from, when its file says.
+    pub(crate) fn source(&self) -> Option<Source> {
+        self.source.as_deref().and_then(Source::parse)
+    }
+}
+
+/// Where the listed lessons came from, in words: `fixed review findings and mistakes made here`.
+pub(crate) fn origins(sources: &[Option<Source>]) -> String {
     let mut origins: Vec<&str> = Vec::new();
     for source in sources {
         let words = source.map_or("lessons written by hand", Source::origin_words);
@@ -55,22 +69,31 @@ fn header(sources: &[Option<Source>]) -> String {
             origins.push(words);
         }
     }
-    let from = match origins.split_last() {
+    match origins.split_last() {
         Some((last, [])) => (*last).to_string(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
         None => "this project".to_string(),
-    };
+    }
+}
+
+/// The briefing's first line, saying truly where the listed lessons came from.
+fn header(sources: &[Option<Source>]) -> String {
     format!(
-        "car: lessons for this project's code, heaviest first (from {from}). Keep them in mind; each names the code that sets it off:"
+        "car: lessons for this project's code, heaviest first (from {}). Keep them in mind; each names the code that sets it off:",
+        origins(sources)
     )
 }
 
-/// The cache file: the rows and what they were ranked from.
+/// The cache file's first line: what its rows were ranked from, and their distinct scopes; one
+/// row a line follows. A lookup for one file reads this line alone when no scope covers it.
 #[derive(Debug, Serialize, Deserialize)]
-struct Cached {
-    /// The library file's version and the hit log's length when ranked.
-    key: String,
-    rows: Vec<Row>,
+struct Header {
+    /// The library file's version ([`Stamp::key`]) when ranked.
+    library: String,
+    /// The hit log's length then.
+    hits: u64,
+    /// The rows' scopes, each once, in order of first use.
+    scopes: Vec<String>,
 }
 
 /// The briefing for the library at `lessons_file`, given the project's files (`None` when car
@@ -80,40 +103,136 @@ pub(crate) fn for_library(
     lessons_file: &Path,
     files: Option<&[String]>,
 ) -> Result<Option<String>, LessonsError> {
-    let Some(rows) = cached_rows(lessons_file)? else {
+    let Some(stamp) = Stamp::of(lessons_file) else {
         return Ok(None);
+    };
+    let hits = HitLog::of(lessons_file).size();
+    let cache = read_cache(lessons_file);
+    let rows = match cache {
+        Some(cache) if cache.header.library == stamp.key() && cache.header.hits == hits => {
+            cache.rows()
+        }
+        _ => rank_and_cache(lessons_file, stamp)?,
     };
     Ok(render(&rows, files))
 }
 
-/// The ranked rows: from the cache when it is current, else from the library (and cached).
-fn cached_rows(lessons_file: &Path) -> Result<Option<Vec<Row>>, LessonsError> {
-    let Some(key) = library_key(lessons_file) else {
-        return Ok(None);
+/// The ranked lessons whose scope covers one of `files` (project-relative), best first, each
+/// with the indexes of the files it covers. Empty when the library is gone.
+///
+/// Cheap when no lesson applies: a cache of the current library file is trusted even when hits
+/// were recorded since it was ranked (weights move by one a heeded warning; they are current
+/// again at the next session start), and its first line, the scopes, decides.
+pub(crate) fn for_files(
+    lessons_file: &Path,
+    files: &[&str],
+) -> Result<Vec<(Row, Vec<usize>)>, LessonsError> {
+    let Some(stamp) = Stamp::of(lessons_file) else {
+        return Ok(Vec::new());
     };
-    let cache = cache_path(lessons_file);
-    let cached = crate::files::read_bounded(&cache, MAX_CACHE_BYTES)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Cached>(&bytes).ok());
-    if let Some(cached) = cached
-        && cached.key == key
-    {
-        return Ok(Some(cached.rows));
-    }
-    let library = crate::lessons::library::load_live(lessons_file)?;
-    let rows = ranked_rows(library.lessons());
-    let fresh = Cached { key, rows };
-    if let Ok(text) = serde_json::to_vec(&fresh) {
-        let _ = crate::files::write_atomic_unsynced(&cache, &text);
-    }
-    Ok(Some(fresh.rows))
+    let fresh;
+    let (scopes, rows) = match read_cache(lessons_file) {
+        Some(cache) if cache.header.library == stamp.key() => {
+            let covering = covering(&cache.header.scopes, files);
+            if covering.values().all(Vec::is_empty) {
+                return Ok(Vec::new());
+            }
+            (covering, cache.rows())
+        }
+        _ => {
+            fresh = rank_and_cache(lessons_file, stamp)?;
+            let scopes = distinct_scopes(&fresh);
+            (covering(&scopes, files), fresh)
+        }
+    };
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| {
+            let covered = scopes.get(&row.scope).filter(|files| !files.is_empty())?;
+            let covered = covered.clone();
+            Some((row, covered))
+        })
+        .collect())
 }
 
-/// Which version of the library (and of its pending hits) the rows belong to.
-fn library_key(lessons_file: &Path) -> Option<String> {
-    let stamp = Stamp::of(lessons_file)?;
-    let hits = crate::lessons::counters::hits::HitLog::of(lessons_file).size();
-    Some(format!("{}:{hits}", stamp.key()))
+/// The cache as read: its header, and its rows not parsed yet.
+struct Cache {
+    header: Header,
+    rows: Vec<u8>,
+}
+
+impl Cache {
+    /// The rows; a line car cannot read is left out (the cache is rewritten at the next change).
+    fn rows(&self) -> Vec<Row> {
+        self.rows
+            .split(|byte| *byte == b'\n')
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| serde_json::from_slice(line).ok())
+            .collect()
+    }
+}
+
+fn read_cache(lessons_file: &Path) -> Option<Cache> {
+    let mut bytes = crate::files::read_bounded(&cache_path(lessons_file), MAX_CACHE_BYTES).ok()?;
+    let end = bytes.iter().position(|byte| *byte == b'\n')?;
+    let header = serde_json::from_slice(&bytes[..end]).ok()?;
+    let rows = bytes.split_off(end + 1);
+    Some(Cache { header, rows })
+}
+
+/// Ranks the library's lessons (live weights) and caches the rows, best effort.
+fn rank_and_cache(lessons_file: &Path, stamp: Stamp) -> Result<Vec<Row>, LessonsError> {
+    // The hit log's length before the library is read: a hit recorded meanwhile makes the cache
+    // look stale (ranked again), never current.
+    let hits = HitLog::of(lessons_file).size();
+    let library = crate::lessons::library::load_live(lessons_file)?;
+    let rows = ranked_rows(library.lessons());
+    let header = Header {
+        library: stamp.key(),
+        hits,
+        scopes: distinct_scopes(&rows),
+    };
+    if let Ok(mut text) = serde_json::to_vec(&header) {
+        for row in &rows {
+            text.push(b'\n');
+            if serde_json::to_writer(&mut text, row).is_err() {
+                return Ok(rows);
+            }
+        }
+        text.push(b'\n');
+        let _ = crate::files::write_atomic_unsynced(&cache_path(lessons_file), &text);
+    }
+    Ok(rows)
+}
+
+fn distinct_scopes(rows: &[Row]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    rows.iter()
+        .filter(|row| seen.insert(row.scope.as_str()))
+        .map(|row| row.scope.clone())
+        .collect()
+}
+
+/// Each scope: the indexes of the `files` it covers (a scope car cannot read covers none).
+fn covering(scopes: &[String], files: &[&str]) -> BTreeMap<String, Vec<usize>> {
+    let parsed: Vec<(String, Scope)> = scopes
+        .iter()
+        .filter_map(|text| Scope::parse(text).ok().map(|scope| (text.clone(), scope)))
+        .collect();
+    let set = ScopeSet::new(&parsed.iter().map(|(_, scope)| scope).collect::<Vec<_>>());
+    let mut covered = vec![Vec::new(); parsed.len()];
+    for (file_index, file) in files.iter().enumerate() {
+        for (index, hit) in set.matching(file).into_iter().enumerate() {
+            if hit {
+                covered[index].push(file_index);
+            }
+        }
+    }
+    parsed
+        .into_iter()
+        .map(|(text, _)| text)
+        .zip(covered)
+        .collect()
 }
 
 fn cache_path(lessons_file: &Path) -> PathBuf {
@@ -137,6 +256,7 @@ fn ranked_rows<'a>(lessons: impl IntoIterator<Item = &'a Lesson>) -> Vec<Row> {
         .into_iter()
         .take(CACHED_ROWS)
         .map(|lesson| Row {
+            id: lesson.id.clone(),
             scope: lesson.scope.as_str().to_string(),
             line: line_of(lesson),
             source: Source::of(&lesson.extra).map(|source| source.as_str().to_string()),
@@ -161,7 +281,7 @@ fn render(rows: &[Row], files: Option<&[String]>) -> Option<String> {
         }
         lines.push('\n');
         lines.push_str(&row.line);
-        sources.push(row.source.as_deref().and_then(Source::parse));
+        sources.push(row.source());
     }
     (!sources.is_empty()).then(|| format!("{}{lines}", header(&sources)))
 }
@@ -239,6 +359,7 @@ mod tests {
 
     fn row(scope: &str, line: &str) -> Row {
         Row {
+            id: line.into(),
             scope: scope.into(),
             line: line.into(),
             source: None,

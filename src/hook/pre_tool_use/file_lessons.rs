@@ -1,0 +1,253 @@
+//! The lessons of a file, before the agent edits it: for a write the PreToolUse hook lets
+//! through, the ranked lessons of the session-start briefing ([`crate::lessons::briefing`]: not
+//! retired, weight at least 2) whose scope covers the file, as context for the model. A briefing
+//! read 200 tool calls earlier is long gone from the model's attention; the lessons of the file it
+//! is about to change are the ones that matter.
+//!
+//! Invariants:
+//! - at most [`MAX_LESSONS`] lessons and [`MAX_BYTES`] in all, whole lines only; of each file,
+//!   its [`MAX_LESSONS`] best lessons are the ones that may be given, each once per file and
+//!   session ([`briefed_lessons`]): a second edit of a file says nothing unless a heavier lesson
+//!   came up meanwhile, so the agent is not fed the library a few lines an edit;
+//! - nothing when it is turned off (`editBriefing: false`), when lessons only observe
+//!   (`learning: observe`, as at session start), when the agent's client drops context before a
+//!   tool runs ([`crate::agents::Agent::reads_context_before_tool`]), or when car cannot record
+//!   what it gave;
+//! - cheap when no lesson applies: one look at the first line of the briefing's cache.
+
+use super::briefed_lessons;
+use crate::hook::HookContext;
+use crate::lessons::briefing::{self, Row};
+
+/// Lessons given before one write, in all.
+const MAX_LESSONS: usize = 3;
+
+/// The context's size bound, header included.
+const MAX_BYTES: usize = 1024;
+
+/// Files named in the header; more are counted.
+const FILES_NAMED: usize = 3;
+
+/// The context for the model before the write of `files` (project-relative), when there is
+/// anything new to say.
+pub(super) fn before_edit(context: &HookContext, files: &[&str]) -> Option<String> {
+    let settings = &context.settings;
+    if files.is_empty()
+        || !settings.edit_briefing
+        || !settings.lessons_warn()
+        || !context.payload.agent.reads_context_before_tool()
+    {
+        return None;
+    }
+    // A lessons file car cannot read is named by the check of the write itself.
+    let ranked = briefing::for_files(&context.project.lessons_file(), files).ok()?;
+    if ranked.is_empty() {
+        return None;
+    }
+    let session = context.session();
+    let candidates = best_per_file(&ranked, files.len());
+    let pairs: Vec<(&str, &str)> = candidates
+        .iter()
+        .flat_map(|(row, covered)| covered.iter().map(|file| (files[*file], row.id.as_str())))
+        .collect();
+    let given = briefed_lessons::given(session, &pairs);
+    let fresh = fresh_rows(&candidates, &pairs, &given);
+    let chosen = within_bounds(&fresh, files);
+    if chosen.is_empty() {
+        return None;
+    }
+    let wanted: Vec<(&str, &str)> = chosen
+        .iter()
+        .flat_map(|(row, covered)| covered.iter().map(|file| (files[*file], row.id.as_str())))
+        .collect();
+    let taken = match briefed_lessons::take_new(session, &wanted) {
+        Ok(taken) => taken,
+        Err(error) => {
+            crate::state::log_hook_error(
+                &context.project.state_dir(),
+                &format!(
+                    "pre-tool-use: the lessons of the file were not given, as car could not remember giving them: {error}"
+                ),
+            );
+            return None;
+        }
+    };
+    // A parallel hook may have given some meanwhile: only what this call recorded is said.
+    let mut taken = taken.into_iter();
+    let said: Vec<(&Row, Vec<usize>)> = chosen
+        .into_iter()
+        .filter_map(|(row, covered)| {
+            let kept: Vec<usize> = covered
+                .into_iter()
+                .filter(|_| taken.next().unwrap_or(false))
+                .collect();
+            (!kept.is_empty()).then_some((row, kept))
+        })
+        .collect();
+    render(&said, files)
+}
+
+/// Of each file, its [`MAX_LESSONS`] best rows; the union, in rank order, each row with the
+/// files it is among the best of.
+fn best_per_file(ranked: &[(Row, Vec<usize>)], file_count: usize) -> Vec<(&Row, Vec<usize>)> {
+    let mut per_file = vec![0usize; file_count];
+    let mut out = Vec::new();
+    for (row, covered) in ranked {
+        let best_of: Vec<usize> = covered
+            .iter()
+            .copied()
+            .filter(|file| per_file[*file] < MAX_LESSONS)
+            .collect();
+        for file in &best_of {
+            per_file[*file] += 1;
+        }
+        if !best_of.is_empty() {
+            out.push((row, best_of));
+        }
+        if per_file.iter().all(|count| *count >= MAX_LESSONS) {
+            break;
+        }
+    }
+    out
+}
+
+/// The candidates with the files they were not given for yet (`given` follows `pairs`, which
+/// follow the candidates and their files).
+fn fresh_rows<'a>(
+    candidates: &[(&'a Row, Vec<usize>)],
+    pairs: &[(&str, &str)],
+    given: &[bool],
+) -> Vec<(&'a Row, Vec<usize>)> {
+    debug_assert_eq!(pairs.len(), given.len());
+    let mut given = given.iter();
+    candidates
+        .iter()
+        .filter_map(|(row, covered)| {
+            let fresh: Vec<usize> = covered
+                .iter()
+                .copied()
+                .filter(|_| !given.next().copied().unwrap_or(true))
+                .collect();
+            (!fresh.is_empty()).then_some((*row, fresh))
+        })
+        .collect()
+}
+
+/// The first rows that fit: at most [`MAX_LESSONS`], the text within [`MAX_BYTES`] (a line too
+/// long to fit is passed over for the next).
+fn within_bounds<'a>(rows: &[(&'a Row, Vec<usize>)], files: &[&str]) -> Vec<(&'a Row, Vec<usize>)> {
+    let mut used = header(&[], files).len() + HEADER_ORIGIN_ROOM;
+    let mut chosen = Vec::new();
+    for (row, covered) in rows {
+        if chosen.len() == MAX_LESSONS {
+            break;
+        }
+        let size = 1 + row.line.len();
+        if used + size > MAX_BYTES {
+            continue;
+        }
+        used += size;
+        chosen.push((*row, covered.clone()));
+    }
+    chosen
+}
+
+/// Room kept in the bound for the header's words on where the lessons came from.
+const HEADER_ORIGIN_ROOM: usize = 90;
+
+/// The context: a header naming the files, then one line a lesson.
+fn render(said: &[(&Row, Vec<usize>)], files: &[&str]) -> Option<String> {
+    if said.is_empty() {
+        return None;
+    }
+    let mut named: Vec<usize> = said
+        .iter()
+        .flat_map(|(_, covered)| covered.clone())
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    let named: Vec<&str> = named.into_iter().map(|index| files[index]).collect();
+    let sources: Vec<_> = said.iter().map(|(row, _)| row.source()).collect();
+    let mut text = header(&sources, &named);
+    for (row, _) in said {
+        text.push('\n');
+        text.push_str(&row.line);
+    }
+    Some(text)
+}
+
+/// `car: before this edit of a.py: …` with where the lessons came from.
+fn header(sources: &[Option<crate::lessons::provenance::Source>], files: &[&str]) -> String {
+    let mut names: Vec<String> = files
+        .iter()
+        .take(FILES_NAMED)
+        .map(|file| file.to_string())
+        .collect();
+    if files.len() > FILES_NAMED {
+        names.push(format!("{} more", files.len() - FILES_NAMED));
+    }
+    let from = if sources.is_empty() {
+        String::new()
+    } else {
+        format!(" (from {})", briefing::origins(sources))
+    };
+    format!(
+        "car: before this edit of {}: the lessons of this project for it, heaviest first{from}. Write it so none applies; each names the code that sets it off:",
+        names.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, line: &str) -> Row {
+        Row {
+            id: id.into(),
+            scope: "*.py".into(),
+            line: line.into(),
+            source: None,
+        }
+    }
+
+    #[test]
+    fn each_file_offers_its_best_three() {
+        let rows: Vec<(Row, Vec<usize>)> = (0..5)
+            .map(|index| (row(&format!("l{index}"), "- x"), vec![0]))
+            .chain([(row("b", "- b"), vec![1])])
+            .collect();
+        let best = best_per_file(&rows, 2);
+        let ids: Vec<&str> = best.iter().map(|(row, _)| row.id.as_str()).collect();
+        assert_eq!(ids, ["l0", "l1", "l2", "b"]);
+    }
+
+    #[test]
+    fn at_most_three_lessons_within_the_byte_bound() {
+        let long = format!("- {}", "y".repeat(MAX_BYTES));
+        let rows = [
+            row("a", "- a"),
+            row("long", &long),
+            row("b", "- b"),
+            row("c", "- c"),
+            row("d", "- d"),
+        ];
+        let candidates: Vec<(&Row, Vec<usize>)> = rows.iter().map(|row| (row, vec![0])).collect();
+        let chosen = within_bounds(&candidates, &["a.py"]);
+        let ids: Vec<&str> = chosen.iter().map(|(row, _)| row.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "c"], "the line too long is passed over");
+        let text = render(&chosen, &["a.py"]).unwrap();
+        assert!(text.len() <= MAX_BYTES, "{}", text.len());
+        assert!(text.starts_with("car: before this edit of a.py:"), "{text}");
+    }
+
+    #[test]
+    fn lessons_given_before_are_left_out_per_file() {
+        let rows = [row("a", "- a"), row("b", "- b")];
+        let candidates: Vec<(&Row, Vec<usize>)> = vec![(&rows[0], vec![0, 1]), (&rows[1], vec![0])];
+        let pairs = [("x.py", "a"), ("y.py", "a"), ("x.py", "b")];
+        let fresh = fresh_rows(&candidates, &pairs, &[true, false, true]);
+        assert_eq!(fresh.len(), 1);
+        assert_eq!(fresh[0].0.id, "a");
+        assert_eq!(fresh[0].1, [1]);
+    }
+}
