@@ -180,8 +180,8 @@ pub struct Settings {
     pub(crate) learning: LearningMode,
     /// Whether SessionStart briefs the agent with the project's lessons.
     pub(crate) session_briefing: bool,
-    /// Whether PreToolUse gives the agent the lessons of a file before the write it lets
-    /// through (`hook::pre_tool_use::file_lessons`).
+    /// Whether the agent is given the lessons of a file with the first write of it car lets
+    /// through (`hook::file_lessons`).
     pub(crate) edit_briefing: bool,
     /// Whether PreToolUse denies a write before it lands (a trusted checker's error, a heavy
     /// lesson).

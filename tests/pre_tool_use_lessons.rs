@@ -1,8 +1,9 @@
-//! `car hook pre-tool-use` gives the agent the lessons of a file before a write it lets through:
-//! those the session-start briefing would hold (weight 2 or more, not retired) whose scope covers
-//! the file, at most 3 and 1 KB, each once per file and session, as `additionalContext` where the
-//! client passes it to its model (Claude Code, Codex), never on a denied write, never when
-//! `editBriefing` is off or lessons only observe. Payloads are the ones the real CLIs sent.
+//! The lessons of a file, given to the agent with a write car lets through: those the
+//! session-start briefing would hold (weight 2 or more, not retired) whose scope covers the file,
+//! at most 3 and 1 KB, each once per file and session, as `additionalContext` of `car hook
+//! pre-tool-use` where the client passes that to its model (Claude Code, Codex) and of `car hook
+//! post-tool-use` where only that one reaches it (Gemini CLI); never with a denied write, never
+//! when `editBriefing` is off or lessons only observe. Payloads are the ones the real CLIs sent.
 
 use serde_json::{Value, json};
 
@@ -49,7 +50,7 @@ fn the_lesson_of_a_file_is_given_once_per_file_and_session() {
     let project = project_with_lesson();
     let first = briefed(&write(&project, "app.py", "x = 1\n"));
     assert!(
-        first.starts_with("car: before this edit of app.py:"),
+        first.starts_with("car: the lessons of this project for app.py,"),
         "{first}"
     );
     assert!(first.contains(LOADER), "{first}");
@@ -183,7 +184,7 @@ fn codex_reads_it_from_its_pre_tool_use_answer() {
     );
     let context = briefed(&answer);
     assert!(
-        context.starts_with("car: before this edit of app.py, notes.py:"),
+        context.starts_with("car: the lessons of this project for app.py, notes.py,"),
         "{context}"
     );
     assert_eq!(
@@ -193,9 +194,11 @@ fn codex_reads_it_from_its_pre_tool_use_answer() {
     );
 }
 
-/// Gemini CLI's BeforeTool drops context: car says nothing there, and remembers nothing.
+/// Gemini CLI's BeforeTool drops context: car says nothing there and remembers nothing; its
+/// AfterTool appends context to the tool's result, which is where Claude Code and Codex put the
+/// PreToolUse context too: the lessons come there, once per file and session, never with a block.
 #[test]
-fn gemini_cli_gets_nothing_before_the_tool() {
+fn gemini_cli_gets_them_after_the_tool_instead() {
     let project = project_with_lesson();
     let answer = project.hook_as(
         "gemini",
@@ -209,6 +212,40 @@ fn gemini_cli_gets_nothing_before_the_tool() {
     );
     assert_eq!(answer.json, json!({}), "{}", answer.stdout);
     assert!(!remembers_a_lesson(&project), "nothing remembered");
+    let after_tool = |file: &str, content: &str| {
+        let mut payload =
+            project.fixture_json("captured/gemini-cli-0.61.0/01-AfterTool-write_file.json");
+        let path = project.path().join(file);
+        project.write(file, content);
+        payload["tool_input"] = json!({"file_path": path, "content": content});
+        let display = &mut payload["tool_response"]["returnDisplay"];
+        display["filePath"] = json!(path);
+        display["newContent"] = json!(content);
+        project.hook_as("gemini", "post-tool-use", &payload.to_string())
+    };
+    let blocked = after_tool("broken.py", "def f(:\n");
+    assert_eq!(blocked.json["decision"], "deny", "{}", blocked.stdout);
+    assert!(!blocked.stdout.contains(LOADER), "{}", blocked.stdout);
+    let answer = after_tool("app.py", "x = 1\n");
+    assert_eq!(
+        answer.json["hookSpecificOutput"]["hookEventName"], "AfterTool",
+        "{}",
+        answer.stdout
+    );
+    assert!(
+        answer
+            .context()
+            .starts_with("car: the lessons of this project for app.py,"),
+        "{}",
+        answer.stdout
+    );
+    assert!(answer.context().contains(LOADER), "{}", answer.stdout);
+    let again = after_tool("app.py", "x = 2\n");
+    assert!(
+        !again.stdout.contains(LOADER),
+        "once per file: {}",
+        again.stdout
+    );
 }
 
 /// Whether a session's folder holds the lessons it was given before edits.

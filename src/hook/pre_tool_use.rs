@@ -10,7 +10,7 @@
 //! grammar trusted only for what an edit introduced, a linter's opinion, an edit car cannot apply
 //! the way the tool would. The PostToolUse hook still checks, warns and records what the write
 //! left. A write let through gets the lessons of its file as context for the model, once per file
-//! and session ([`file_lessons`]); a denied one only the deny.
+//! and session ([`crate::hook::file_lessons`]); a denied one only the deny.
 //!
 //! Invariants: this hook never learns and never writes the lessons: the only traces of a stop are
 //! the session's note of it ([`stopped_writes`]: the same write sent again
@@ -19,13 +19,12 @@
 //! warnings after an edit ([`crate::learning::heed`]: heeded when the agent's next write leaves the
 //! line out); a failure lets the write through (fail open).
 
-mod briefed_lessons;
-mod file_lessons;
 mod proposed;
 mod stopped_writes;
 
 use stopped_writes::Decision;
 
+use crate::agents::answer::HookEvent;
 use crate::answer::Answer;
 use crate::edit::{Edit, NotChecked};
 use crate::hook::HookContext;
@@ -77,7 +76,11 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .map(|edit| edit.relative_path.as_str())
         .collect();
     Answer {
-        additional_context: file_lessons::before_edit(context, &files),
+        additional_context: crate::hook::file_lessons::for_write(
+            context,
+            HookEvent::PreToolUse,
+            &files,
+        ),
         ..answer
     }
 }

@@ -53,6 +53,9 @@ class Client:
     record_events = ()
     # Whether car's PreToolUse (Gemini CLI: BeforeTool) hook stops the bad write before it lands.
     stops_writes = True
+    # Whether car's lessons of a file reach the model with the write car lets through (PreToolUse
+    # context in Claude Code and Codex; AfterTool context in Gemini CLI, whose BeforeTool drops it).
+    lessons_before_edit = True
 
     def __init__(self, clients_bin, repo):
         self.clients_bin = clients_bin

@@ -1,21 +1,27 @@
-//! The lessons of a file, before the agent edits it: for a write the PreToolUse hook lets
-//! through, the ranked lessons of the session-start briefing ([`crate::lessons::briefing`]: not
-//! retired, weight at least 2) whose scope covers the file, as context for the model. A briefing
-//! read 200 tool calls earlier is long gone from the model's attention; the lessons of the file it
-//! is about to change are the ones that matter.
+//! The lessons of a file, for the agent about to work on it: with the first write of a file car
+//! lets through, the ranked lessons of the session-start briefing ([`crate::lessons::briefing`]:
+//! not retired, weight at least 2) whose scope covers the file, as context for the model. A
+//! briefing read 200 tool calls earlier is long gone from the model's attention; the lessons of
+//! the file it is changing are the ones that matter for its next edits.
+//!
+//! Where: the PreToolUse answer for Claude Code and Codex, which hand its context to the model
+//! with the write's result; the PostToolUse (AfterTool) answer for Gemini CLI, which drops
+//! BeforeTool context and appends AfterTool context to the same result
+//! ([`crate::agents::Agent::file_lessons_event`]).
 //!
 //! Invariants:
 //! - at most [`MAX_LESSONS`] lessons and [`MAX_BYTES`] in all, whole lines only; of each file,
 //!   its [`MAX_LESSONS`] best lessons are the ones that may be given, each once per file and
-//!   session ([`briefed_lessons`]): a second edit of a file says nothing unless a heavier lesson
-//!   came up meanwhile, so the agent is not fed the library a few lines an edit;
-//! - nothing when it is turned off (`editBriefing: false`), when lessons only observe
-//!   (`learning: observe`, as at session start), when the agent's client drops context before a
-//!   tool runs ([`crate::agents::Agent::reads_context_before_tool`]), or when car cannot record
-//!   what it gave;
+//!   session ([`briefed`]): a later write of a file says nothing unless a heavier lesson came up
+//!   meanwhile, so the agent is not fed the library a few lines a write;
+//! - never with a denied or blocked write (its reason says what matters), nor when it is turned
+//!   off (`editBriefing: false`), when lessons only observe (`learning: observe`, as at session
+//!   start), or when car cannot record what it gave;
 //! - cheap when no lesson applies: one look at the first line of the briefing's cache.
 
-use super::briefed_lessons;
+mod briefed;
+
+use crate::agents::answer::HookEvent;
 use crate::hook::HookContext;
 use crate::lessons::briefing::{self, Row};
 
@@ -28,14 +34,14 @@ const MAX_BYTES: usize = 1024;
 /// Files named in the header; more are counted.
 const FILES_NAMED: usize = 3;
 
-/// The context for the model before the write of `files` (project-relative), when there is
-/// anything new to say.
-pub(super) fn before_edit(context: &HookContext, files: &[&str]) -> Option<String> {
+/// The context for the model with the write of `files` (project-relative) that the `event`
+/// hook answers, when that hook is the agent's place for it and there is anything new to say.
+pub(crate) fn for_write(context: &HookContext, event: HookEvent, files: &[&str]) -> Option<String> {
     let settings = &context.settings;
     if files.is_empty()
         || !settings.edit_briefing
         || !settings.lessons_warn()
-        || !context.payload.agent.reads_context_before_tool()
+        || context.payload.agent.file_lessons_event() != Some(event)
     {
         return None;
     }
@@ -50,7 +56,7 @@ pub(super) fn before_edit(context: &HookContext, files: &[&str]) -> Option<Strin
         .iter()
         .flat_map(|(row, covered)| covered.iter().map(|file| (files[*file], row.id.as_str())))
         .collect();
-    let given = briefed_lessons::given(session, &pairs);
+    let given = briefed::given(session, &pairs);
     let fresh = fresh_rows(&candidates, &pairs, &given);
     let chosen = within_bounds(&fresh, files);
     if chosen.is_empty() {
@@ -60,7 +66,7 @@ pub(super) fn before_edit(context: &HookContext, files: &[&str]) -> Option<Strin
         .iter()
         .flat_map(|(row, covered)| covered.iter().map(|file| (files[*file], row.id.as_str())))
         .collect();
-    let taken = match briefed_lessons::take_new(session, &wanted) {
+    let taken = match briefed::take_new(session, &wanted) {
         Ok(taken) => taken,
         Err(error) => {
             crate::state::log_hook_error(
@@ -176,7 +182,7 @@ fn render(said: &[(&Row, Vec<usize>)], files: &[&str]) -> Option<String> {
     Some(text)
 }
 
-/// `car: before this edit of a.py: …` with where the lessons came from.
+/// `car: the lessons of this project for a.py, …` with where they came from.
 fn header(sources: &[Option<crate::lessons::provenance::Source>], files: &[&str]) -> String {
     let mut names: Vec<String> = files
         .iter()
@@ -192,7 +198,7 @@ fn header(sources: &[Option<crate::lessons::provenance::Source>], files: &[&str]
         format!(" (from {})", briefing::origins(sources))
     };
     format!(
-        "car: before this edit of {}: the lessons of this project for it, heaviest first{from}. Write it so none applies; each names the code that sets it off:",
+        "car: the lessons of this project for {}, heaviest first{from}. Keep them in your edits of it; each names the code that sets it off:",
         names.join(", ")
     )
 }
@@ -237,7 +243,10 @@ mod tests {
         assert_eq!(ids, ["a", "b", "c"], "the line too long is passed over");
         let text = render(&chosen, &["a.py"]).unwrap();
         assert!(text.len() <= MAX_BYTES, "{}", text.len());
-        assert!(text.starts_with("car: before this edit of a.py:"), "{text}");
+        assert!(
+            text.starts_with("car: the lessons of this project for a.py,"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The lessons the PreToolUse hook gave the agent before it edited a file, per file, in one
-//! session: each lesson is given once per file and session, however often the agent edits it.
+//! The lessons car gave the agent with its writes of a file, per file, in one session: each
+//! lesson is given once per file and session, however often the agent writes it.
 //!
 //! Invariants:
 //! - what was given is recorded in one update under the list's lock ([`take_new`]), which also
