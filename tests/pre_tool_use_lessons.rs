@@ -109,6 +109,20 @@ fn at_most_three_lessons_and_one_kilobyte_heaviest_first() {
     );
 }
 
+/// A lesson the write repeats is said by its warning after the edit, not twice.
+#[test]
+fn a_lesson_the_write_repeats_is_left_to_the_warning_after_it() {
+    let project = project_with_lesson();
+    project.add_weighted_lesson("*.py", "os.path.join(", "use pathlib", 3);
+    let context = briefed(&write(
+        &project,
+        "app.py",
+        "import os\np = os.path.join('a', 'b')\n",
+    ));
+    assert!(context.contains(LOADER), "{context}");
+    assert!(!context.contains("use pathlib"), "{context}");
+}
+
 #[test]
 fn light_retired_and_other_scope_lessons_are_not_given() {
     let project = TestProject::new();

@@ -14,6 +14,8 @@
 //!   its [`MAX_LESSONS`] best lessons are the ones that may be given, each once per file and
 //!   session ([`briefed`]): a later write of a file says nothing unless a heavier lesson came up
 //!   meanwhile, so the agent is not fed the library a few lines a write;
+//! - never a lesson the write itself repeats (the warning after the edit says it: twice would
+//!   cost the model's attention for nothing);
 //! - never with a denied or blocked write (its reason says what matters), nor when it is turned
 //!   off (`editBriefing: false`), when lessons only observe (`learning: observe`, as at session
 //!   start), or when car cannot record what it gave;
@@ -35,8 +37,14 @@ const MAX_BYTES: usize = 1024;
 const FILES_NAMED: usize = 3;
 
 /// The context for the model with the write of `files` (project-relative) that the `event`
-/// hook answers, when that hook is the agent's place for it and there is anything new to say.
-pub(crate) fn for_write(context: &HookContext, event: HookEvent, files: &[&str]) -> Option<String> {
+/// hook answers, when that hook is the agent's place for it and there is anything new to say;
+/// the lessons `fired` on the write are left out (their warning after the edit says them).
+pub(crate) fn for_write(
+    context: &HookContext,
+    event: HookEvent,
+    files: &[&str],
+    fired: &[String],
+) -> Option<String> {
     let settings = &context.settings;
     if files.is_empty()
         || !settings.edit_briefing
@@ -46,7 +54,8 @@ pub(crate) fn for_write(context: &HookContext, event: HookEvent, files: &[&str])
         return None;
     }
     // A lessons file car cannot read is named by the check of the write itself.
-    let ranked = briefing::for_files(&context.project.lessons_file(), files).ok()?;
+    let mut ranked = briefing::for_files(&context.project.lessons_file(), files).ok()?;
+    ranked.retain(|(row, _)| !fired.contains(&row.id));
     if ranked.is_empty() {
         return None;
     }

@@ -126,17 +126,27 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if context.settings.lessons_enabled {
         notes.extend(lesson_problems(context));
     }
+    let fired: Vec<String> = warnings
+        .iter()
+        .map(|warning| warning.lesson_id.clone())
+        .collect();
     let answer = respond(&diagnostics, &mut warnings, &told, &notes);
-    with_file_lessons(context, &written, answer)
+    with_file_lessons(context, &written, &fired, answer)
 }
 
 /// The answer with the lessons of the files written, where this hook gives them to the agent
-/// (Gemini CLI: [`crate::hook::file_lessons`]); never with a block, whose reason says what matters.
-fn with_file_lessons(context: &HookContext, written: &[&str], answer: Answer) -> Answer {
+/// (Gemini CLI: [`crate::hook::file_lessons`]), but those it warns about (`fired`); never with a
+/// block, whose reason says what matters.
+fn with_file_lessons(
+    context: &HookContext,
+    written: &[&str],
+    fired: &[String],
+    answer: Answer,
+) -> Answer {
     if answer.block_reason.is_some() {
         return answer;
     }
-    match crate::hook::file_lessons::for_write(context, HookEvent::PostToolUse, written) {
+    match crate::hook::file_lessons::for_write(context, HookEvent::PostToolUse, written, fired) {
         Some(lessons) => {
             let mut answer = answer;
             answer.additional_context =

@@ -64,8 +64,9 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if edits.is_empty() {
         return answer;
     }
+    let mut fired = Vec::new();
     if settings.prevent_edits {
-        answer = check(context, &edits, answer);
+        answer = check(context, &edits, answer, &mut fired);
     }
     if answer.block_reason.is_some() {
         // A denied write: the deny says what matters.
@@ -80,13 +81,20 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             context,
             HookEvent::PreToolUse,
             &files,
+            &fired,
         ),
         ..answer
     }
 }
 
-/// Checks the writes and stops those car would stop.
-fn check(context: &HookContext, edits: &[Edit], mut answer: Answer) -> Answer {
+/// Checks the writes and stops those car would stop; the ids of the lessons the writes repeat go
+/// to `fired` (the warning after the edit names them).
+fn check(
+    context: &HookContext,
+    edits: &[Edit],
+    mut answer: Answer,
+    fired: &mut Vec<String>,
+) -> Answer {
     let lessons = LessonUse {
         record: false,
         user_layer: context.user_lessons,
@@ -96,7 +104,7 @@ fn check(context: &HookContext, edits: &[Edit], mut answer: Answer) -> Answer {
     let mut lesson_notes = Vec::new();
     let stops: Vec<Stop> = edits
         .iter()
-        .filter_map(|edit| stop_for(context, &checker, edit, &mut lesson_notes))
+        .filter_map(|edit| stop_for(context, &checker, edit, &mut lesson_notes, fired))
         .collect();
     let mut said = std::collections::HashSet::new();
     for note in lesson_notes
@@ -177,15 +185,22 @@ fn record_stops(context: &HookContext, stopped: &[Stop]) -> Result<(), crate::fi
 }
 
 /// What stops this edit, if anything; what the lessons had to say besides (a lessons file car
-/// cannot read) goes to `lesson_notes`.
+/// cannot read) goes to `lesson_notes`, the ids of the lessons it repeats to `fired`.
 fn stop_for<'a>(
     context: &HookContext,
     checker: &Checker<'_>,
     edit: &'a Edit,
     lesson_notes: &mut Vec<String>,
+    fired: &mut Vec<String>,
 ) -> Option<Stop<'a>> {
     let report = checker.check(edit);
     lesson_notes.extend(report.lesson_notes);
+    fired.extend(
+        report
+            .warnings
+            .iter()
+            .map(|warning| warning.lesson_id.clone()),
+    );
     let source = source_of(edit, &edit.content);
     let mut errors: Vec<Diagnostic> = report
         .diagnostics
