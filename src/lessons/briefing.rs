@@ -158,13 +158,15 @@ pub(crate) fn for_files(
 /// The cache as read: its header, and its rows not parsed yet.
 struct Cache {
     header: Header,
-    rows: Vec<u8>,
+    bytes: Vec<u8>,
+    /// Where the rows begin in `bytes`.
+    rows_at: usize,
 }
 
 impl Cache {
     /// The rows; a line car cannot read is left out (the cache is rewritten at the next change).
     fn rows(&self) -> Vec<Row> {
-        self.rows
+        self.bytes[self.rows_at..]
             .split(|byte| *byte == b'\n')
             .filter(|line| !line.is_empty())
             .filter_map(|line| serde_json::from_slice(line).ok())
@@ -173,11 +175,14 @@ impl Cache {
 }
 
 fn read_cache(lessons_file: &Path) -> Option<Cache> {
-    let mut bytes = crate::files::read_bounded(&cache_path(lessons_file), MAX_CACHE_BYTES).ok()?;
+    let bytes = crate::files::read_bounded(&cache_path(lessons_file), MAX_CACHE_BYTES).ok()?;
     let end = bytes.iter().position(|byte| *byte == b'\n')?;
     let header = serde_json::from_slice(&bytes[..end]).ok()?;
-    let rows = bytes.split_off(end + 1);
-    Some(Cache { header, rows })
+    Some(Cache {
+        header,
+        bytes,
+        rows_at: end + 1,
+    })
 }
 
 /// Ranks the library's lessons (live weights) and caches the rows, best effort.
@@ -213,10 +218,14 @@ fn distinct_scopes(rows: &[Row]) -> Vec<String> {
         .collect()
 }
 
-/// Each scope: the indexes of the `files` it covers (a scope car cannot read covers none).
+/// Each scope that may cover one of the `files`: the indexes of those it covers (a scope car
+/// cannot read covers none).
 fn covering(scopes: &[String], files: &[&str]) -> BTreeMap<String, Vec<usize>> {
+    // Compiling a glob into its matcher costs far more than the rest of a look that finds
+    // nothing: scopes whose name part rules every file out are never compiled.
     let parsed: Vec<(String, Scope)> = scopes
         .iter()
+        .filter(|text| files.iter().any(|file| may_cover(text, file)))
         .filter_map(|text| Scope::parse(text).ok().map(|scope| (text.clone(), scope)))
         .collect();
     let set = ScopeSet::new(&parsed.iter().map(|(_, scope)| scope).collect::<Vec<_>>());
@@ -233,6 +242,18 @@ fn covering(scopes: &[String], files: &[&str]) -> BTreeMap<String, Vec<usize>> {
         .map(|(text, _)| text)
         .zip(covered)
         .collect()
+}
+
+/// False only when `scope` cannot cover `file`: the scope's last part is `*` and a literal
+/// suffix (`*.rs`, `src/**/*.swift`) that the file's name does not end with. A `*` never crosses
+/// a `/`, so whatever the scope matches ends with that suffix.
+fn may_cover(scope: &str, file: &str) -> bool {
+    let last = scope.trim().rsplit('/').next().unwrap_or_default();
+    let Some(suffix) = last.strip_prefix('*') else {
+        return true;
+    };
+    let is_literal = !suffix.is_empty() && !suffix.contains(['*', '?', '[', ']', '{', '}', '\\']);
+    !is_literal || file.ends_with(suffix)
 }
 
 fn cache_path(lessons_file: &Path) -> PathBuf {
@@ -390,6 +411,54 @@ mod tests {
         assert!(
             render(&rows[..1], None).is_some(),
             "no file list: every scope counts"
+        );
+    }
+
+    /// The shortcut never rules out a file the scope's matcher covers.
+    #[test]
+    fn may_cover_agrees_with_the_matcher() {
+        let scopes = [
+            "*.rs",
+            "src/**/*.swift",
+            "*.{ts,tsx}",
+            "**",
+            "*",
+            "",
+            "Makefile",
+            "a*b.py",
+            "*py",
+            "docs/*.md",
+            "*.R",
+            "**/*.py",
+            "*[ab].c",
+        ];
+        let files = [
+            "main.rs",
+            "src/a/b.swift",
+            "b.swift",
+            "x.tsx",
+            "Makefile",
+            "a1b.py",
+            "x.py",
+            "docs/x.md",
+            "x.r",
+            "src/y.py",
+            "xa.c",
+            "README",
+        ];
+        let mut ruled_out = 0;
+        for scope in scopes {
+            let matcher = Scope::parse(scope).unwrap();
+            for file in files {
+                if !may_cover(scope, file) {
+                    ruled_out += 1;
+                    assert!(!matcher.matches(file), "{scope} covers {file}");
+                }
+            }
+        }
+        assert!(
+            ruled_out > 30,
+            "the shortcut rules out most pairs: {ruled_out}"
         );
     }
 
