@@ -59,47 +59,55 @@ pub(crate) fn for_write(
     if ranked.is_empty() {
         return None;
     }
-    let session = context.session();
     let candidates = best_per_file(&ranked, files.len());
-    let pairs: Vec<(&str, &str)> = candidates
-        .iter()
-        .flat_map(|(row, covered)| covered.iter().map(|file| (files[*file], row.id.as_str())))
-        .collect();
-    let given = briefed::given(session, &pairs);
-    let fresh = fresh_rows(&candidates, &pairs, &given);
-    let chosen = within_bounds(&fresh, files);
+    let given = briefed::given(context.session(), &pairs_of(&candidates, files));
+    let chosen = within_bounds(&fresh_rows(&candidates, &given), files);
     if chosen.is_empty() {
         return None;
     }
-    let wanted: Vec<(&str, &str)> = chosen
-        .iter()
+    let said = record(context, chosen, files)?;
+    render(&said, files)
+}
+
+/// Each (file, lesson id) pair of `rows`, in order.
+fn pairs_of<'a>(rows: &[(&'a Row, Vec<usize>)], files: &[&'a str]) -> Vec<(&'a str, &'a str)> {
+    rows.iter()
         .flat_map(|(row, covered)| covered.iter().map(|file| (files[*file], row.id.as_str())))
-        .collect();
-    let taken = match briefed::take_new(session, &wanted) {
+        .collect()
+}
+
+/// Records `chosen` as given and returns what this call may say: a parallel hook may have given
+/// some meanwhile. `None` when car cannot record it (then nothing is said, and the log says why).
+fn record<'a>(
+    context: &HookContext,
+    chosen: Vec<(&'a Row, Vec<usize>)>,
+    files: &[&str],
+) -> Option<Vec<(&'a Row, Vec<usize>)>> {
+    let taken = match briefed::take_new(context.session(), &pairs_of(&chosen, files)) {
         Ok(taken) => taken,
         Err(error) => {
             crate::state::log_hook_error(
                 &context.project.state_dir(),
                 &format!(
-                    "pre-tool-use: the lessons of the file were not given, as car could not remember giving them: {error}"
+                    "the lessons of the file were not given, as car could not remember giving them: {error}"
                 ),
             );
             return None;
         }
     };
-    // A parallel hook may have given some meanwhile: only what this call recorded is said.
     let mut taken = taken.into_iter();
-    let said: Vec<(&Row, Vec<usize>)> = chosen
-        .into_iter()
-        .filter_map(|(row, covered)| {
-            let kept: Vec<usize> = covered
-                .into_iter()
-                .filter(|_| taken.next().unwrap_or(false))
-                .collect();
-            (!kept.is_empty()).then_some((row, kept))
-        })
-        .collect();
-    render(&said, files)
+    Some(
+        chosen
+            .into_iter()
+            .filter_map(|(row, covered)| {
+                let kept: Vec<usize> = covered
+                    .into_iter()
+                    .filter(|_| taken.next().unwrap_or(false))
+                    .collect();
+                (!kept.is_empty()).then_some((row, kept))
+            })
+            .collect(),
+    )
 }
 
 /// Of each file, its [`MAX_LESSONS`] best rows; the union, in rank order, each row with the
@@ -126,14 +134,12 @@ fn best_per_file(ranked: &[(Row, Vec<usize>)], file_count: usize) -> Vec<(&Row, 
     out
 }
 
-/// The candidates with the files they were not given for yet (`given` follows `pairs`, which
-/// follow the candidates and their files).
+/// The candidates with the files they were not given for yet (`given` follows the candidates
+/// and their files, as [`pairs_of`] lists them).
 fn fresh_rows<'a>(
     candidates: &[(&'a Row, Vec<usize>)],
-    pairs: &[(&str, &str)],
     given: &[bool],
 ) -> Vec<(&'a Row, Vec<usize>)> {
-    debug_assert_eq!(pairs.len(), given.len());
     let mut given = given.iter();
     candidates
         .iter()
@@ -262,8 +268,7 @@ mod tests {
     fn lessons_given_before_are_left_out_per_file() {
         let rows = [row("a", "- a"), row("b", "- b")];
         let candidates: Vec<(&Row, Vec<usize>)> = vec![(&rows[0], vec![0, 1]), (&rows[1], vec![0])];
-        let pairs = [("x.py", "a"), ("y.py", "a"), ("x.py", "b")];
-        let fresh = fresh_rows(&candidates, &pairs, &[true, false, true]);
+        let fresh = fresh_rows(&candidates, &[true, false, true]);
         assert_eq!(fresh.len(), 1);
         assert_eq!(fresh[0].0.id, "a");
         assert_eq!(fresh[0].1, [1]);
