@@ -18,6 +18,7 @@
 //! failure costs speed, never the briefing.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,9 @@ const CACHED_ROWS: usize = 400;
 
 /// The cache's size bound when read.
 const MAX_CACHE_BYTES: u64 = 1024 * 1024;
+
+/// The first read of the cache: its header line is usually within it.
+const HEADER_READ: usize = 4 * 1024;
 
 /// One ranked lesson: its id, its scope, its line in the briefing and where it came from (the
 /// source field as stored; `None` for a lesson written by hand in an older file).
@@ -107,12 +111,12 @@ pub(crate) fn for_library(
         return Ok(None);
     };
     let hits = HitLog::of(lessons_file).size();
-    let cache = read_cache(lessons_file);
-    let rows = match cache {
-        Some(cache) if cache.header.library == stamp.key() && cache.header.hits == hits => {
-            cache.rows()
-        }
-        _ => rank_and_cache(lessons_file, stamp)?,
+    let cached = read_cache(lessons_file)
+        .filter(|cache| cache.header.library == stamp.key() && cache.header.hits == hits)
+        .and_then(Cache::rows);
+    let rows = match cached {
+        Some(rows) => rows,
+        None => rank_and_cache(lessons_file, stamp)?,
     };
     Ok(render(&rows, files))
 }
@@ -130,20 +134,19 @@ pub(crate) fn for_files(
     let Some(stamp) = Stamp::of(lessons_file) else {
         return Ok(Vec::new());
     };
-    let fresh;
-    let (scopes, rows) = match read_cache(lessons_file) {
-        Some(cache) if cache.header.library == stamp.key() => {
-            let covering = covering(&cache.header.scopes, files);
-            if covering.values().all(Vec::is_empty) {
+    let cache = read_cache(lessons_file).filter(|cache| cache.header.library == stamp.key());
+    let (scopes, rows) = match cache {
+        Some(cache) => {
+            let scopes = covering(&cache.header.scopes, files);
+            if scopes.values().all(Vec::is_empty) {
                 return Ok(Vec::new());
             }
-            (covering, cache.rows())
+            match cache.rows() {
+                Some(rows) => (scopes, rows),
+                None => ranked_anew(lessons_file, stamp, files)?,
+            }
         }
-        _ => {
-            fresh = rank_and_cache(lessons_file, stamp)?;
-            let scopes = distinct_scopes(&fresh);
-            (covering(&scopes, files), fresh)
-        }
+        None => ranked_anew(lessons_file, stamp, files)?,
     };
     Ok(rows
         .into_iter()
@@ -155,33 +158,55 @@ pub(crate) fn for_files(
         .collect())
 }
 
-/// The cache as read: its header, and its rows not parsed yet.
+/// The rows ranked from the library (and cached), with the files each scope covers.
+fn ranked_anew(
+    lessons_file: &Path,
+    stamp: Stamp,
+    files: &[&str],
+) -> Result<(BTreeMap<String, Vec<usize>>, Vec<Row>), LessonsError> {
+    let rows = rank_and_cache(lessons_file, stamp)?;
+    Ok((covering(&distinct_scopes(&rows), files), rows))
+}
+
+/// The cache as opened: its header read, its rows not yet (a look that finds no scope covering
+/// its files never reads them).
 struct Cache {
     header: Header,
-    bytes: Vec<u8>,
-    /// Where the rows begin in `bytes`.
-    rows_at: usize,
+    rest: std::io::Take<std::io::BufReader<std::fs::File>>,
 }
 
 impl Cache {
     /// The rows; a line car cannot read is left out (the cache is rewritten at the next change).
-    fn rows(&self) -> Vec<Row> {
-        self.bytes[self.rows_at..]
-            .split(|byte| *byte == b'\n')
-            .filter(|line| !line.is_empty())
-            .filter_map(|line| serde_json::from_slice(line).ok())
-            .collect()
+    /// `None` when the file cannot be read on.
+    fn rows(self) -> Option<Vec<Row>> {
+        let mut bytes = Vec::new();
+        let mut rest = self.rest;
+        rest.read_to_end(&mut bytes).ok()?;
+        Some(
+            bytes
+                .split(|byte| *byte == b'\n')
+                .filter(|line| !line.is_empty())
+                .filter_map(|line| serde_json::from_slice(line).ok())
+                .collect(),
+        )
     }
 }
 
 fn read_cache(lessons_file: &Path) -> Option<Cache> {
-    let bytes = crate::files::read_bounded(&cache_path(lessons_file), MAX_CACHE_BYTES).ok()?;
-    let end = bytes.iter().position(|byte| *byte == b'\n')?;
-    let header = serde_json::from_slice(&bytes[..end]).ok()?;
+    let (file, size) = crate::files::open_regular(&cache_path(lessons_file)).ok()?;
+    if size > MAX_CACHE_BYTES {
+        return None;
+    }
+    let mut reader = std::io::BufReader::with_capacity(HEADER_READ, file).take(MAX_CACHE_BYTES);
+    let mut line = Vec::new();
+    reader.read_until(b'\n', &mut line).ok()?;
+    if line.pop() != Some(b'\n') {
+        return None;
+    }
+    let header = serde_json::from_slice(&line).ok()?;
     Some(Cache {
         header,
-        bytes,
-        rows_at: end + 1,
+        rest: reader,
     })
 }
 
