@@ -65,7 +65,7 @@ pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &Decisio
             HookEvent::PostToolUse => Some(words.context_event),
             HookEvent::SessionStart => Some("SessionStart"),
             // No `permissionDecision`: an allowed write is left to the client's own permission
-            // flow (Codex refuses `allow` without `updatedInput`).
+            // flow (Codex 0.171 reports `allow` as unsupported).
             HookEvent::PreToolUse if words.context_before_tool => Some("PreToolUse"),
             HookEvent::PreToolUse | HookEvent::Stop | HookEvent::SessionEnd => None,
         };

@@ -218,6 +218,11 @@ mod tests {
             answer(&warn, HookEvent::PostToolUse),
             json!({"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"⚠️ lesson"}})
         );
+        // A write let through with the lessons of its file: context, no permission decision.
+        assert_eq!(
+            answer(&warn, HookEvent::PreToolUse),
+            json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"⚠️ lesson"}})
+        );
     }
 
     #[test]

@@ -167,6 +167,11 @@ mod tests {
             answer(&warn, HookEvent::PostToolUse)["hookSpecificOutput"]["hookEventName"],
             "AfterTool"
         );
+        // BeforeTool reads no context: what would be context goes to the person alone.
+        assert_eq!(
+            answer(&warn, HookEvent::PreToolUse),
+            json!({"systemMessage":"⚠️ lesson"})
+        );
     }
 
     /// Gemini CLI 0.61's returnDisplay object tells the file as the tool found it; an older

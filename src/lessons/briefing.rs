@@ -18,7 +18,7 @@
 //! failure costs speed, never the briefing.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read};
+use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -43,8 +43,8 @@ const CACHED_ROWS: usize = 400;
 /// The cache's size bound when read.
 const MAX_CACHE_BYTES: u64 = 1024 * 1024;
 
-/// The first read of the cache: its header line is usually within it.
-const HEADER_READ: usize = 4 * 1024;
+/// The first read of the cache, on the stack: its header line is usually within it.
+const HEADER_READ: usize = 1000;
 
 /// One ranked lesson: its id, its scope, its line in the briefing and where it came from (the
 /// source field as stored; `None` for a lesson written by hand in an older file).
@@ -172,16 +172,21 @@ fn ranked_anew(
 /// its files never reads them).
 struct Cache {
     header: Header,
-    rest: std::io::Take<std::io::BufReader<std::fs::File>>,
+    file: std::fs::File,
+    /// Where the rows begin in the file.
+    rows_at: u64,
 }
 
 impl Cache {
     /// The rows; a line car cannot read is left out (the cache is rewritten at the next change).
     /// `None` when the file cannot be read on.
-    fn rows(self) -> Option<Vec<Row>> {
+    fn rows(mut self) -> Option<Vec<Row>> {
+        self.file.seek(SeekFrom::Start(self.rows_at)).ok()?;
         let mut bytes = Vec::new();
-        let mut rest = self.rest;
-        rest.read_to_end(&mut bytes).ok()?;
+        self.file
+            .take(MAX_CACHE_BYTES)
+            .read_to_end(&mut bytes)
+            .ok()?;
         Some(
             bytes
                 .split(|byte| *byte == b'\n')
@@ -192,21 +197,42 @@ impl Cache {
     }
 }
 
+/// The cache with its header read. The header is read through a buffer on the stack when it
+/// fits: a look that ends there allocates no buffer (a first large allocation in the hook's
+/// thread costs the allocator more than the whole look).
 fn read_cache(lessons_file: &Path) -> Option<Cache> {
-    let (file, size) = crate::files::open_regular(&cache_path(lessons_file)).ok()?;
+    let (mut file, size) = crate::files::open_regular(&cache_path(lessons_file)).ok()?;
     if size > MAX_CACHE_BYTES {
         return None;
     }
-    let mut reader = std::io::BufReader::with_capacity(HEADER_READ, file).take(MAX_CACHE_BYTES);
-    let mut line = Vec::new();
-    reader.read_until(b'\n', &mut line).ok()?;
-    if line.pop() != Some(b'\n') {
-        return None;
+    let mut head = [0u8; HEADER_READ];
+    let mut filled = 0;
+    while filled < head.len() {
+        match file.read(&mut head[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
     }
-    let header = serde_json::from_slice(&line).ok()?;
+    let (header, end) = match head[..filled].iter().position(|byte| *byte == b'\n') {
+        Some(end) => (serde_json::from_slice(&head[..end]).ok()?, end),
+        None => {
+            // A header longer than the stack buffer (many scopes): read on to its end.
+            let mut line = head[..filled].to_vec();
+            file.seek(SeekFrom::Start(filled as u64)).ok()?;
+            std::io::BufReader::new(&mut file)
+                .take(MAX_CACHE_BYTES)
+                .read_until(b'\n', &mut line)
+                .ok()?;
+            let end = line.iter().position(|byte| *byte == b'\n')?;
+            (serde_json::from_slice(&line[..end]).ok()?, end)
+        }
+    };
     Some(Cache {
         header,
-        rest: reader,
+        file,
+        rows_at: end as u64 + 1,
     })
 }
 
@@ -437,6 +463,40 @@ mod tests {
             render(&rows[..1], None).is_some(),
             "no file list: every scope counts"
         );
+    }
+
+    /// The cache answers as the library does, whether its header fits the first read or not.
+    #[test]
+    fn the_cache_answers_as_the_library_does() {
+        for scopes in [3, 80] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("lessons.json");
+            let lessons: Vec<serde_json::Value> = (0..scopes)
+                .map(|index| {
+                    serde_json::json!({"scope": format!("area{index}/a/long/folder/name/**/*.py"),
+                        "triggers": [format!("old_call_{index}(")], "lesson": format!("lesson {index}"),
+                        "weight": 3})
+                })
+                .collect();
+            std::fs::write(&path, serde_json::json!({ "lessons": lessons }).to_string()).unwrap();
+            let file = "area2/a/long/folder/name/x/app.py";
+            let fresh = for_files(&path, &[file, "other.rs"]).unwrap();
+            let header = std::fs::read_to_string(cache_path(&path)).unwrap();
+            let header_length = header.lines().next().unwrap().len();
+            assert_eq!(header_length > HEADER_READ, scopes == 80, "{header_length}");
+            let cached = for_files(&path, &[file, "other.rs"]).unwrap();
+            assert_eq!(fresh, cached);
+            assert_eq!(cached.len(), 1);
+            assert_eq!(
+                cached[0].0.line,
+                "- `old_call_2(` (area2/a/long/folder/name/**/*.py, weight 3): lesson 2"
+            );
+            assert_eq!(cached[0].1, [0]);
+            assert!(for_files(&path, &["other.rs"]).unwrap().is_empty());
+            let briefing = for_library(&path, None).unwrap().unwrap();
+            assert_eq!(briefing, for_library(&path, None).unwrap().unwrap());
+            assert!(briefing.contains("lesson 2"), "{briefing}");
+        }
     }
 
     /// The shortcut never rules out a file the scope's matcher covers.
