@@ -54,7 +54,9 @@ pub(crate) fn for_write(
         return None;
     }
     // A lessons file car cannot read is named by the check of the write itself.
-    let mut ranked = briefing::for_files(&context.project.lessons_file(), files).ok()?;
+    // Enough of each file's best to leave out the lessons the write repeats.
+    let limit = MAX_LESSONS + fired.len();
+    let mut ranked = briefing::for_files(&context.project.lessons_file(), files, limit).ok()?;
     ranked.retain(|(row, _)| !fired.contains(&row.id));
     if ranked.is_empty() {
         return None;

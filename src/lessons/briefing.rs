@@ -46,6 +46,9 @@ const MAX_CACHE_BYTES: u64 = 1024 * 1024;
 /// The first read of the cache, on the stack: its header line is usually within it.
 const HEADER_READ: usize = 1000;
 
+/// The buffer the cache's rows are read through.
+const ROW_READ: usize = 512;
+
 /// One ranked lesson: its id, its scope, its line in the briefing and where it came from (the
 /// source field as stored; `None` for a lesson written by hand in an older file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,54 +125,91 @@ pub(crate) fn for_library(
 }
 
 /// The ranked lessons whose scope covers one of `files` (project-relative), best first, each
-/// with the indexes of the files it covers. Empty when the library is gone.
+/// with the indexes of the files it covers; for each file at most `limit` rows that cover it.
+/// Empty when the library is gone.
 ///
 /// Cheap when no lesson applies: a cache of the current library file is trusted even when hits
 /// were recorded since it was ranked (weights move by one a heeded warning; they are current
-/// again at the next session start), and its first line, the scopes, decides.
+/// again at the next session start), and its first line, the scopes, decides; otherwise the rows
+/// are read only until each file has its `limit`, and only those that cover a file are parsed.
 pub(crate) fn for_files(
     lessons_file: &Path,
     files: &[&str],
+    limit: usize,
 ) -> Result<Vec<(Row, Vec<usize>)>, LessonsError> {
     let Some(stamp) = Stamp::of(lessons_file) else {
         return Ok(Vec::new());
     };
-    let cache = read_cache(lessons_file).filter(|cache| cache.header.library == stamp.key());
-    let (scopes, rows) = match cache {
-        Some(cache) => {
-            let scopes = covering(&cache.header.scopes, files);
-            if scopes.values().all(Vec::is_empty) {
-                return Ok(Vec::new());
-            }
-            match cache.rows() {
-                Some(rows) => (scopes, rows),
-                None => ranked_anew(lessons_file, stamp, files)?,
-            }
+    if let Some(cache) =
+        read_cache(lessons_file).filter(|cache| cache.header.library == stamp.key())
+    {
+        let scopes = covering(&cache.header.scopes, files);
+        if scopes.values().all(Vec::is_empty) {
+            return Ok(Vec::new());
         }
-        None => ranked_anew(lessons_file, stamp, files)?,
-    };
-    Ok(rows
-        .into_iter()
-        .filter_map(|row| {
-            let covered = scopes.get(&row.scope).filter(|files| !files.is_empty())?;
-            let covered = covered.clone();
-            Some((row, covered))
-        })
-        .collect())
+        let mut selection = Selection::new(&scopes, files.len(), limit);
+        if cache.offer_rows(&mut selection).is_some() {
+            return Ok(selection.rows);
+        }
+    }
+    let rows = rank_and_cache(lessons_file, stamp)?;
+    let scopes = covering(&distinct_scopes(&rows), files);
+    let mut selection = Selection::new(&scopes, files.len(), limit);
+    for row in rows {
+        if selection.is_full() {
+            break;
+        }
+        let scope = row.scope.clone();
+        selection.offer(&scope, || Some(row));
+    }
+    Ok(selection.rows)
 }
 
-/// The rows ranked from the library (and cached), with the files each scope covers.
-fn ranked_anew(
-    lessons_file: &Path,
-    stamp: Stamp,
-    files: &[&str],
-) -> Result<(BTreeMap<String, Vec<usize>>, Vec<Row>), LessonsError> {
-    let rows = rank_and_cache(lessons_file, stamp)?;
-    Ok((covering(&distinct_scopes(&rows), files), rows))
+/// The rows chosen for some files, in rank order: those whose scope covers a file that has fewer
+/// than `limit` yet.
+struct Selection<'a> {
+    /// Each scope: the files it covers.
+    scopes: &'a BTreeMap<String, Vec<usize>>,
+    per_file: Vec<usize>,
+    limit: usize,
+    rows: Vec<(Row, Vec<usize>)>,
+}
+
+impl<'a> Selection<'a> {
+    fn new(scopes: &'a BTreeMap<String, Vec<usize>>, file_count: usize, limit: usize) -> Self {
+        Selection {
+            scopes,
+            per_file: vec![0; file_count],
+            limit,
+            rows: Vec::new(),
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.per_file.iter().all(|count| *count >= self.limit)
+    }
+
+    /// Takes the row of `scope` (read by `row` only when it is wanted).
+    fn offer(&mut self, scope: &str, row: impl FnOnce() -> Option<Row>) {
+        let Some(covered) = self.scopes.get(scope) else {
+            return;
+        };
+        if !covered.iter().any(|file| self.per_file[*file] < self.limit) {
+            return;
+        }
+        let Some(row) = row() else {
+            return;
+        };
+        for file in covered {
+            self.per_file[*file] += 1;
+        }
+        self.rows.push((row, covered.clone()));
+    }
 }
 
 /// The cache as opened: its header read, its rows not yet (a look that finds no scope covering
-/// its files never reads them).
+/// its files never reads them). A row's line is its scope's index in the header, a tab, and the
+/// row's JSON.
 struct Cache {
     header: Header,
     file: std::fs::File,
@@ -180,20 +220,54 @@ struct Cache {
 impl Cache {
     /// The rows; a line car cannot read is left out (the cache is rewritten at the next change).
     /// `None` when the file cannot be read on.
-    fn rows(mut self) -> Option<Vec<Row>> {
+    fn rows(self) -> Option<Vec<Row>> {
+        let mut rows = Vec::new();
+        self.each_line(|_, json| {
+            if let Ok(row) = serde_json::from_slice(json) {
+                rows.push(row);
+            }
+            true
+        })?;
+        Some(rows)
+    }
+
+    /// Offers the rows in order to `selection` until it is full (`None`: the file cannot be read
+    /// on).
+    fn offer_rows(self, selection: &mut Selection<'_>) -> Option<()> {
+        let scopes = self.header.scopes.clone();
+        self.each_line(|index, json| {
+            if let Some(scope) = scopes.get(index) {
+                selection.offer(scope, || serde_json::from_slice(json).ok());
+            }
+            !selection.is_full()
+        })
+    }
+
+    /// Calls `visit` with each row line's scope index and JSON until it returns false.
+    fn each_line(mut self, mut visit: impl FnMut(usize, &[u8]) -> bool) -> Option<()> {
         self.file.seek(SeekFrom::Start(self.rows_at)).ok()?;
-        let mut bytes = Vec::new();
-        self.file
-            .take(MAX_CACHE_BYTES)
-            .read_to_end(&mut bytes)
-            .ok()?;
-        Some(
-            bytes
-                .split(|byte| *byte == b'\n')
-                .filter(|line| !line.is_empty())
-                .filter_map(|line| serde_json::from_slice(line).ok())
-                .collect(),
-        )
+        // A small buffer: a large first allocation costs the allocator more than the reading.
+        let mut reader =
+            std::io::BufReader::with_capacity(ROW_READ, self.file).take(MAX_CACHE_BYTES);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).ok()? == 0 {
+                return Some(());
+            }
+            let Some(tab) = line.iter().position(|byte| *byte == b'\t') else {
+                continue;
+            };
+            let index = std::str::from_utf8(&line[..tab])
+                .ok()
+                .and_then(|text| text.parse().ok());
+            let Some(index) = index else {
+                continue;
+            };
+            if !visit(index, &line[tab + 1..]) {
+                return Some(());
+            }
+        }
     }
 }
 
@@ -248,9 +322,16 @@ fn rank_and_cache(lessons_file: &Path, stamp: Stamp) -> Result<Vec<Row>, Lessons
         hits,
         scopes: distinct_scopes(&rows),
     };
+    let index: std::collections::HashMap<&str, usize> = header
+        .scopes
+        .iter()
+        .enumerate()
+        .map(|(index, scope)| (scope.as_str(), index))
+        .collect();
     if let Ok(mut text) = serde_json::to_vec(&header) {
         for row in &rows {
             text.push(b'\n');
+            text.extend(format!("{}\t", index[row.scope.as_str()]).bytes());
             if serde_json::to_writer(&mut text, row).is_err() {
                 return Ok(rows);
             }
@@ -480,11 +561,11 @@ mod tests {
                 .collect();
             std::fs::write(&path, serde_json::json!({ "lessons": lessons }).to_string()).unwrap();
             let file = "area2/a/long/folder/name/x/app.py";
-            let fresh = for_files(&path, &[file, "other.rs"]).unwrap();
+            let fresh = for_files(&path, &[file, "other.rs"], 3).unwrap();
             let header = std::fs::read_to_string(cache_path(&path)).unwrap();
             let header_length = header.lines().next().unwrap().len();
             assert_eq!(header_length > HEADER_READ, scopes == 80, "{header_length}");
-            let cached = for_files(&path, &[file, "other.rs"]).unwrap();
+            let cached = for_files(&path, &[file, "other.rs"], 3).unwrap();
             assert_eq!(fresh, cached);
             assert_eq!(cached.len(), 1);
             assert_eq!(
@@ -492,7 +573,7 @@ mod tests {
                 "- `old_call_2(` (area2/a/long/folder/name/**/*.py, weight 3): lesson 2"
             );
             assert_eq!(cached[0].1, [0]);
-            assert!(for_files(&path, &["other.rs"]).unwrap().is_empty());
+            assert!(for_files(&path, &["other.rs"], 3).unwrap().is_empty());
             let briefing = for_library(&path, None).unwrap().unwrap();
             assert_eq!(briefing, for_library(&path, None).unwrap().unwrap());
             assert!(briefing.contains("lesson 2"), "{briefing}");
