@@ -7,19 +7,19 @@
 //! one of the project's files when the file list is known; heaviest first, then most heeded, then
 //! most recently hit; at most [`MAX_BYTES`], whole lines only; nothing when no lesson qualifies.
 //!
-//! The same ranked lessons, those whose scope covers one file, are what the PreToolUse hook
-//! gives the agent before it edits that file ([`for_files`], `hook::file_lessons`).
+//! The same ranked lessons, those whose scope covers one file, are what the agent is given with
+//! its writes of that file ([`for_files`], `hook::file_lessons`).
 //!
 //! Speed: reading a 10,000-lesson library costs hundreds of milliseconds, so the ranked lines
-//! (the first [`CACHED_ROWS`]) are kept beside it in `lessons.json.briefing`: a first line naming
-//! the library file and hit log they were ranked from and their distinct scopes, then one row a
-//! line. A session start reads only that, when it is current for both; a look before an edit
-//! reads its first line alone when no scope covers the file. Writing it is best effort: a
-//! failure costs speed, never the briefing.
+//! (the first [`CACHED_ROWS`]) are kept beside it in `lessons.json.briefing` ([`stored`]). A
+//! session start reads only that, when it is current for the library file and its hit log; a look
+//! for one file's lessons trusts it for the library file alone, and reads its first line alone
+//! when no scope covers the file.
+
+mod stored;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +29,7 @@ use crate::lessons::counters::hits::HitLog;
 use crate::lessons::model::Lesson;
 use crate::lessons::provenance::Source;
 use crate::scope::{Scope, ScopeSet};
+use stored::{Cache, Selection, distinct_scopes, rank_and_cache, read_cache};
 
 /// The briefing's size bound.
 const MAX_BYTES: usize = 4 * 1024;
@@ -39,15 +40,6 @@ const MIN_WEIGHT: u32 = 2;
 /// How many ranked lines the cache keeps (a briefing of 4 KB holds a few dozen; the rest leaves
 /// room for lessons whose scope matches no file of the project).
 const CACHED_ROWS: usize = 400;
-
-/// The cache's size bound when read.
-const MAX_CACHE_BYTES: u64 = 1024 * 1024;
-
-/// The first read of the cache, on the stack: its header line is usually within it.
-const HEADER_READ: usize = 1000;
-
-/// The buffer the cache's rows are read through.
-const ROW_READ: usize = 512;
 
 /// One ranked lesson: its id, its scope, its line in the briefing and where it came from (the
 /// source field as stored; `None` for a lesson written by hand in an older file).
@@ -89,18 +81,6 @@ fn header(sources: &[Option<Source>]) -> String {
         "car: lessons for this project's code, heaviest first (from {}). Keep them in mind; each names the code that sets it off:",
         origins(sources)
     )
-}
-
-/// The cache file's first line: what its rows were ranked from, and their distinct scopes; one
-/// row a line follows. A lookup for one file reads this line alone when no scope covers it.
-#[derive(Debug, Serialize, Deserialize)]
-struct Header {
-    /// The library file's version ([`Stamp::key`]) when ranked.
-    library: String,
-    /// The hit log's length then.
-    hits: u64,
-    /// The rows' scopes, each once, in order of first use.
-    scopes: Vec<String>,
 }
 
 /// The briefing for the library at `lessons_file`, given the project's files (`None` when car
@@ -165,191 +145,6 @@ pub(crate) fn for_files(
     Ok(selection.rows)
 }
 
-/// The rows chosen for some files, in rank order: those whose scope covers a file that has fewer
-/// than `limit` yet.
-struct Selection<'a> {
-    /// Each scope: the files it covers.
-    scopes: &'a BTreeMap<String, Vec<usize>>,
-    per_file: Vec<usize>,
-    limit: usize,
-    rows: Vec<(Row, Vec<usize>)>,
-}
-
-impl<'a> Selection<'a> {
-    fn new(scopes: &'a BTreeMap<String, Vec<usize>>, file_count: usize, limit: usize) -> Self {
-        Selection {
-            scopes,
-            per_file: vec![0; file_count],
-            limit,
-            rows: Vec::new(),
-        }
-    }
-
-    fn is_full(&self) -> bool {
-        self.per_file.iter().all(|count| *count >= self.limit)
-    }
-
-    /// Takes the row of `scope` (read by `row` only when it is wanted).
-    fn offer(&mut self, scope: &str, row: impl FnOnce() -> Option<Row>) {
-        let Some(covered) = self.scopes.get(scope) else {
-            return;
-        };
-        if !covered.iter().any(|file| self.per_file[*file] < self.limit) {
-            return;
-        }
-        let Some(row) = row() else {
-            return;
-        };
-        for file in covered {
-            self.per_file[*file] += 1;
-        }
-        self.rows.push((row, covered.clone()));
-    }
-}
-
-/// The cache as opened: its header read, its rows not yet (a look that finds no scope covering
-/// its files never reads them). A row's line is its scope's index in the header, a tab, and the
-/// row's JSON.
-struct Cache {
-    header: Header,
-    file: std::fs::File,
-    /// Where the rows begin in the file.
-    rows_at: u64,
-}
-
-impl Cache {
-    /// The rows; a line car cannot read is left out (the cache is rewritten at the next change).
-    /// `None` when the file cannot be read on.
-    fn rows(self) -> Option<Vec<Row>> {
-        let mut rows = Vec::new();
-        self.each_line(|_, json| {
-            if let Ok(row) = serde_json::from_slice(json) {
-                rows.push(row);
-            }
-            true
-        })?;
-        Some(rows)
-    }
-
-    /// Offers the rows in order to `selection` until it is full (`None`: the file cannot be read
-    /// on).
-    fn offer_rows(self, selection: &mut Selection<'_>) -> Option<()> {
-        let scopes = self.header.scopes.clone();
-        self.each_line(|index, json| {
-            if let Some(scope) = scopes.get(index) {
-                selection.offer(scope, || serde_json::from_slice(json).ok());
-            }
-            !selection.is_full()
-        })
-    }
-
-    /// Calls `visit` with each row line's scope index and JSON until it returns false.
-    fn each_line(mut self, mut visit: impl FnMut(usize, &[u8]) -> bool) -> Option<()> {
-        self.file.seek(SeekFrom::Start(self.rows_at)).ok()?;
-        // A small buffer: a large first allocation costs the allocator more than the reading.
-        let mut reader =
-            std::io::BufReader::with_capacity(ROW_READ, self.file).take(MAX_CACHE_BYTES);
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line).ok()? == 0 {
-                return Some(());
-            }
-            let Some(tab) = line.iter().position(|byte| *byte == b'\t') else {
-                continue;
-            };
-            let index = std::str::from_utf8(&line[..tab])
-                .ok()
-                .and_then(|text| text.parse().ok());
-            let Some(index) = index else {
-                continue;
-            };
-            if !visit(index, &line[tab + 1..]) {
-                return Some(());
-            }
-        }
-    }
-}
-
-/// The cache with its header read. The header is read through a buffer on the stack when it
-/// fits: a look that ends there allocates no buffer (a first large allocation in the hook's
-/// thread costs the allocator more than the whole look).
-fn read_cache(lessons_file: &Path) -> Option<Cache> {
-    let (mut file, size) = crate::files::open_regular(&cache_path(lessons_file)).ok()?;
-    if size > MAX_CACHE_BYTES {
-        return None;
-    }
-    let mut head = [0u8; HEADER_READ];
-    let mut filled = 0;
-    while filled < head.len() {
-        match file.read(&mut head[filled..]) {
-            Ok(0) => break,
-            Ok(read) => filled += read,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
-    let (header, end) = match head[..filled].iter().position(|byte| *byte == b'\n') {
-        Some(end) => (serde_json::from_slice(&head[..end]).ok()?, end),
-        None => {
-            // A header longer than the stack buffer (many scopes): read on to its end.
-            let mut line = head[..filled].to_vec();
-            file.seek(SeekFrom::Start(filled as u64)).ok()?;
-            std::io::BufReader::new(&mut file)
-                .take(MAX_CACHE_BYTES)
-                .read_until(b'\n', &mut line)
-                .ok()?;
-            let end = line.iter().position(|byte| *byte == b'\n')?;
-            (serde_json::from_slice(&line[..end]).ok()?, end)
-        }
-    };
-    Some(Cache {
-        header,
-        file,
-        rows_at: end as u64 + 1,
-    })
-}
-
-/// Ranks the library's lessons (live weights) and caches the rows, best effort.
-fn rank_and_cache(lessons_file: &Path, stamp: Stamp) -> Result<Vec<Row>, LessonsError> {
-    // The hit log's length before the library is read: a hit recorded meanwhile makes the cache
-    // look stale (ranked again), never current.
-    let hits = HitLog::of(lessons_file).size();
-    let library = crate::lessons::library::load_live(lessons_file)?;
-    let rows = ranked_rows(library.lessons());
-    let header = Header {
-        library: stamp.key(),
-        hits,
-        scopes: distinct_scopes(&rows),
-    };
-    let index: std::collections::HashMap<&str, usize> = header
-        .scopes
-        .iter()
-        .enumerate()
-        .map(|(index, scope)| (scope.as_str(), index))
-        .collect();
-    if let Ok(mut text) = serde_json::to_vec(&header) {
-        for row in &rows {
-            text.push(b'\n');
-            text.extend(format!("{}\t", index[row.scope.as_str()]).bytes());
-            if serde_json::to_writer(&mut text, row).is_err() {
-                return Ok(rows);
-            }
-        }
-        text.push(b'\n');
-        let _ = crate::files::write_atomic_unsynced(&cache_path(lessons_file), &text);
-    }
-    Ok(rows)
-}
-
-fn distinct_scopes(rows: &[Row]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    rows.iter()
-        .filter(|row| seen.insert(row.scope.as_str()))
-        .map(|row| row.scope.clone())
-        .collect()
-}
-
 /// Each scope that may cover one of the `files`: the indexes of those it covers (a scope car
 /// cannot read covers none).
 fn covering(scopes: &[String], files: &[&str]) -> BTreeMap<String, Vec<usize>> {
@@ -386,10 +181,6 @@ fn may_cover(scope: &str, file: &str) -> bool {
     };
     let is_literal = !suffix.is_empty() && !suffix.contains(['*', '?', '[', ']', '{', '}', '\\']);
     !is_literal || file.ends_with(suffix)
-}
-
-fn cache_path(lessons_file: &Path) -> PathBuf {
-    crate::files::sidecar(lessons_file, crate::state::names::BRIEFING_SUFFIX)
 }
 
 /// The lessons worth briefing, best first, as lines.
@@ -508,6 +299,7 @@ fn one_line(text: &str, limit: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::stored::{HEADER_READ, cache_path};
     use super::*;
 
     fn row(scope: &str, line: &str) -> Row {
