@@ -9,8 +9,11 @@
 //! the file: nothing looks like a person's correction to learn from.
 //!
 //! Cases: a 100-line TypeScript file (grammar in process), a 100-line Python file (one interpreter
-//! start), a line that fires a lesson (weight 3: warned after, not stopped before), and a Python
-//! syntax error (stopped before; blocked after). Where valgrind is installed, the instructions of
+//! start), a line that fires a lesson (weight 3: warned after, not stopped before), a Python
+//! syntax error (stopped before; blocked after), and a 100-line JavaScript file no lesson's scope
+//! covers (the look for the lessons of the file finds nothing). The TypeScript and Python files
+//! have lessons (weight 3): their first PreToolUse call of the session gives them to the agent,
+//! the later ones find them given. Where valgrind is installed, the instructions of
 //! each hook (callgrind; the programs car starts are not counted).
 //!
 //! Then the pair as an agent runs it: one edit of one file, checked before (PreToolUse) and after
@@ -62,6 +65,7 @@ fn main() {
     let root = project(&temp.path().join("project"), 1_000);
     let typescript = typescript_file();
     let python = python_file();
+    let javascript = typescript_file().replace(": number[]): number", ")");
     let mut cases = vec![
         case(
             &root,
@@ -90,6 +94,13 @@ fn main() {
             "py",
             &python,
             "    total = sum(values",
+        ),
+        case(
+            &root,
+            "JavaScript 100 lines, no lesson of the file",
+            "js",
+            &javascript,
+            "  const total = values.reduce((a, b) => a + b, 0);",
         ),
     ];
     for case in &cases {

@@ -180,6 +180,9 @@ pub struct Settings {
     pub(crate) learning: LearningMode,
     /// Whether SessionStart briefs the agent with the project's lessons.
     pub(crate) session_briefing: bool,
+    /// Whether the agent is given the lessons of a file with the first write of it car lets
+    /// through (`hook::file_lessons`).
+    pub(crate) edit_briefing: bool,
     /// Whether PreToolUse denies a write before it lands (a trusted checker's error, a heavy
     /// lesson).
     pub(crate) prevent_edits: bool,
@@ -214,6 +217,7 @@ impl Default for Settings {
             learning_enabled: true,
             learning: LearningMode::Auto,
             session_briefing: true,
+            edit_briefing: true,
             prevent_edits: true,
             prevent_weight: 6,
             python_interpreter: None,

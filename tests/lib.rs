@@ -44,6 +44,7 @@ mod new_file_slips;
 mod one_check_per_edit;
 mod pre_tool_use;
 mod pre_tool_use_hostile;
+mod pre_tool_use_lessons;
 mod python_environments;
 mod replay_command;
 mod replay_self_test;

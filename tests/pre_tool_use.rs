@@ -64,6 +64,17 @@ pub(crate) fn assert_silent(answer: &HookAnswer) {
     );
 }
 
+/// Let through: no deny, whatever context comes with it (the lessons of the file).
+pub(crate) fn assert_let_through(answer: &HookAnswer) {
+    assert_eq!(answer.code, 0);
+    assert!(
+        answer.json["hookSpecificOutput"]["permissionDecision"].is_null()
+            && answer.json.get("decision").is_none(),
+        "the write must go through: {}",
+        answer.stdout
+    );
+}
+
 pub(crate) fn committed(files: &[(&str, &str)]) -> TestProject {
     let project = TestProject::new();
     for (file, content) in files {
@@ -191,7 +202,8 @@ fn a_misreading_grammar_or_a_missing_import_never_stops_a_write() {
 
 /// A lesson of weight at least `preventWeight` (6 unless set) stops the write that repeats it,
 /// with the lesson; a lighter one says nothing here (the PostToolUse hook warns once the write
-/// lands); the setting moves the line.
+/// lands; the lessons of the file that come with the write leave it out); the setting moves the
+/// line.
 #[test]
 fn a_heavy_lesson_stops_the_write_and_a_light_one_waits_for_the_edit() {
     let project = committed(&[("README.md", "x\n")]);
@@ -223,12 +235,14 @@ fn a_heavy_lesson_stops_the_write_and_a_light_one_waits_for_the_edit() {
         "{reason}"
     );
     assert!(reason.contains("load.py:3"), "{reason}");
-    assert_silent(&write(
+    let light = write(
         &project,
         "net.py",
         "import pickle\n\ndata = pickle.loads(blob)\n",
-    ));
-    assert_silent(&write(
+    );
+    assert_let_through(&light);
+    assert!(!light.stdout.contains("unpickle"), "{}", light.stdout);
+    assert_let_through(&write(
         &project,
         "safe.py",
         "import yaml\n\ndata = yaml.safe_load(text)\n",

@@ -44,6 +44,10 @@ pub(super) struct DecisionWords {
     /// How a write is stopped before the tool runs: Claude Code's and Codex's
     /// `hookSpecificOutput.permissionDecision: deny`, or Gemini CLI's `decision: deny`.
     pub(super) deny_before_tool: DenyShape,
+    /// Whether context before the tool runs (`hookSpecificOutput.additionalContext` with
+    /// `hookEventName: PreToolUse` and no `permissionDecision`) reaches the model: Claude Code's
+    /// and Codex's PreToolUse pass it on; Gemini CLI 0.61's BeforeTool reads no context at all.
+    pub(super) context_before_tool: bool,
 }
 
 /// The shape of a stop before the tool runs.
@@ -74,7 +78,9 @@ pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &Decisio
         let event_name = match event {
             HookEvent::PostToolUse => Some(words.context_event),
             HookEvent::SessionStart => Some("SessionStart"),
-            // Nothing is said before an edit but a stop.
+            // No `permissionDecision`: an allowed write is left to the client's own permission
+            // flow (Codex 0.171 reports `allow` as unsupported).
+            HookEvent::PreToolUse if words.context_before_tool => Some("PreToolUse"),
             HookEvent::PreToolUse | HookEvent::Stop | HookEvent::SessionEnd => None,
         };
         if let Some(event_name) = event_name {
@@ -84,18 +90,23 @@ pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &Decisio
             );
         }
     }
-    if let Some(message) = message_for_people(answer, event) {
+    if let Some(message) = message_for_people(answer, event, words) {
         object.insert("systemMessage".into(), json!(message));
     }
     Value::Object(object)
 }
 
 /// The line for the person: the answer's own, plus context no agent reads at this event.
-fn message_for_people(answer: &Answer, event: HookEvent) -> Option<String> {
-    let context_for_people = answer.additional_context.as_ref().filter(|_| {
-        !matches!(event, HookEvent::PostToolUse | HookEvent::SessionStart)
-            && answer.block_reason.is_none()
-    });
+fn message_for_people(answer: &Answer, event: HookEvent, words: &DecisionWords) -> Option<String> {
+    let model_reads_it = match event {
+        HookEvent::PostToolUse | HookEvent::SessionStart => true,
+        HookEvent::PreToolUse => words.context_before_tool,
+        HookEvent::Stop | HookEvent::SessionEnd => false,
+    };
+    let context_for_people = answer
+        .additional_context
+        .as_ref()
+        .filter(|_| !model_reads_it && answer.block_reason.is_none());
     match (&answer.system_message, context_for_people) {
         (Some(message), Some(context)) => Some(format!("{message}\n{context}")),
         (Some(message), None) => Some(message.clone()),

@@ -168,6 +168,7 @@ pub(super) const WORDS: DecisionWords = DecisionWords {
     block: "block",
     context_event: "PostToolUse",
     deny_before_tool: DenyShape::PermissionDecision,
+    context_before_tool: true,
 };
 
 /// The assistant text of one transcript line: `{"type": "assistant", "message": {"content": …}}`
@@ -216,6 +217,11 @@ mod tests {
         assert_eq!(
             answer(&warn, HookEvent::PostToolUse),
             json!({"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"⚠️ lesson"}})
+        );
+        // A write let through with the lessons of its file: context, no permission decision.
+        assert_eq!(
+            answer(&warn, HookEvent::PreToolUse),
+            json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"⚠️ lesson"}})
         );
     }
 

@@ -137,10 +137,12 @@ pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
     StopFacts::of(raw, last_message.or_else(|| raw.prompt_response.clone()))
 }
 
-const WORDS: DecisionWords = DecisionWords {
+pub(super) const WORDS: DecisionWords = DecisionWords {
     block: "deny",
     context_event: "AfterTool",
     deny_before_tool: DenyShape::Decision,
+    // BeforeTool's output class reads a deny, a stop and new tool input, never context (0.61).
+    context_before_tool: false,
 };
 
 pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
@@ -164,6 +166,11 @@ mod tests {
         assert_eq!(
             answer(&warn, HookEvent::PostToolUse)["hookSpecificOutput"]["hookEventName"],
             "AfterTool"
+        );
+        // BeforeTool reads no context: what would be context goes to the person alone.
+        assert_eq!(
+            answer(&warn, HookEvent::PreToolUse),
+            json!({"systemMessage":"⚠️ lesson"})
         );
     }
 

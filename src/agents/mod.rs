@@ -156,6 +156,24 @@ impl Agent {
         }
     }
 
+    /// The hook whose context gives the agent the lessons of a file it writes: PreToolUse where
+    /// the client hands that hook's context to its model (Claude Code, Codex: it arrives with
+    /// the write's result), else PostToolUse where that one's is (Gemini CLI 0.61 drops
+    /// BeforeTool context and appends AfterTool context to the tool's result: the same moment);
+    /// `None` for an agent whose hooks pass no context to the model (Cursor).
+    pub(crate) fn file_lessons_event(self) -> Option<HookEvent> {
+        let words = match self {
+            Agent::Claude | Agent::Codex => &claude::WORDS,
+            Agent::Gemini => &gemini::WORDS,
+            Agent::Cursor => return None,
+        };
+        Some(if words.context_before_tool {
+            HookEvent::PreToolUse
+        } else {
+            HookEvent::PostToolUse
+        })
+    }
+
     /// The last assistant text of the agent's transcript (a bounded read from its end).
     pub(crate) fn transcript_last_text(self, path: &Path) -> Option<String> {
         let assistant_text = match self {

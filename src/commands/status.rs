@@ -396,14 +396,19 @@ fn prevention_section(settings: &Settings, report: &mut Report) {
     } else {
         "at session start: no briefing (\"sessionBriefing\": false)"
     };
+    let file_lessons = if settings.edit_briefing {
+        "with each file's first write: the lessons of the file are given to the agent (`editBriefing: false` turns it off)"
+    } else {
+        "with each file's first write: no lessons (\"editBriefing\": false)"
+    };
     report
         .json
         .insert("session_briefing".into(), json!(settings.session_briefing));
     report.add(
         "before_the_edit",
-        json!({"enabled": settings.prevent_edits, "prevent_weight": settings.prevent_weight}),
+        json!({"enabled": settings.prevent_edits, "prevent_weight": settings.prevent_weight, "edit_briefing": settings.edit_briefing}),
         "prevention",
-        [before, briefing.to_string()],
+        [before, briefing.to_string(), file_lessons.to_string()],
     );
 }
 

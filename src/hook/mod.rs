@@ -10,6 +10,7 @@
 
 pub(crate) mod changes;
 pub(crate) mod context;
+pub(crate) mod file_lessons;
 pub(crate) mod post_tool_use;
 pub(crate) mod pre_tool_use;
 pub(crate) mod session_end;

@@ -3,8 +3,11 @@
 //!
 //! Answer rules (docs/contracts.md): validator errors block (PostToolUse cannot undo an edit; `block`
 //! makes the model look), lesson warnings alone go to `additionalContext`, both together go into
-//! the block reason; notes for the human go to `systemMessage`.
+//! the block reason; notes for the human go to `systemMessage`. Where the agent's client reads
+//! context after a tool and not before it (Gemini CLI), the lessons of the files written come
+//! with an answer that does not block ([`crate::hook::file_lessons`]).
 
+use crate::agents::answer::HookEvent;
 use crate::answer::Answer;
 use crate::edit::Edit;
 use crate::hook::HookContext;
@@ -42,6 +45,10 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .edits
         .iter()
         .filter(|edit| context.settings.is_tracked_extension(&edit.relative_path))
+        .collect();
+    let written: Vec<&str> = tracked
+        .iter()
+        .map(|edit| edit.relative_path.as_str())
         .collect();
     if !tracked.is_empty() {
         let lessons = LessonUse {
@@ -121,7 +128,35 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if context.settings.lessons_enabled {
         notes.extend(lesson_problems(context));
     }
-    respond(&diagnostics, &mut warnings, agent_note, &told, &notes)
+    let fired: Vec<String> = warnings
+        .iter()
+        .map(|warning| warning.lesson_id.clone())
+        .collect();
+    let answer = respond(&diagnostics, &mut warnings, agent_note, &told, &notes);
+    with_file_lessons(context, &written, &fired, answer)
+}
+
+/// The answer with the lessons of the files written, where this hook gives them to the agent
+/// (Gemini CLI: [`crate::hook::file_lessons`]), but those it warns about (`fired`); never with a
+/// block, whose reason says what matters.
+fn with_file_lessons(
+    context: &HookContext,
+    written: &[&str],
+    fired: &[String],
+    answer: Answer,
+) -> Answer {
+    if answer.block_reason.is_some() {
+        return answer;
+    }
+    match crate::hook::file_lessons::for_write(context, HookEvent::PostToolUse, written, fired) {
+        Some(lessons) => {
+            let mut answer = answer;
+            answer.additional_context =
+                join_sections(answer.additional_context.take(), Some(lessons));
+            answer
+        }
+        None => answer,
+    }
 }
 
 /// The notebook cell the tool wrote, when it was one (its id or number).

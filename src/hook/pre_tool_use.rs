@@ -6,10 +6,11 @@
 //!   content where the file as it is now is clean;
 //! - the added lines repeat a lesson of weight at least `preventWeight`.
 //!
-//! Everything else is let through silently: a lighter lesson, an import (what is installed
-//! decides), a grammar trusted only for what an edit introduced, a linter's opinion, an edit car
-//! cannot apply the way the tool would. The PostToolUse hook still checks, warns and records what
-//! the write left.
+//! Everything else is let through: a lighter lesson, an import (what is installed decides), a
+//! grammar trusted only for what an edit introduced, a linter's opinion, an edit car cannot apply
+//! the way the tool would. The PostToolUse hook still checks, warns and records what the write
+//! left. A write let through gets the lessons of its file as context for the model, once per file
+//! and session ([`crate::hook::file_lessons`]); a denied one only the deny.
 //!
 //! Invariants: this hook never learns and never writes the lessons: the only traces of a stop are
 //! the session's note of it ([`stopped_writes`]: the same write sent again
@@ -23,6 +24,7 @@ mod stopped_writes;
 
 use stopped_writes::Decision;
 
+use crate::agents::answer::HookEvent;
 use crate::answer::Answer;
 use crate::edit::{Edit, NotChecked};
 use crate::hook::HookContext;
@@ -43,13 +45,13 @@ struct Stop<'a> {
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let settings = &context.settings;
-    if !settings.enabled || !settings.prevent_edits {
+    if !settings.enabled || !(settings.prevent_edits || settings.edit_briefing) {
         return Answer::allow();
     }
     let proposed = proposed::derive(&context.payload, &context.project);
     let mut answer = Answer::allow();
     for path in proposed.too_large {
-        if settings.is_tracked_extension(&path) {
+        if settings.prevent_edits && settings.is_tracked_extension(&path) {
             let note = NotChecked::WouldBeTooLarge { path };
             answer = answer.with_system_line(format!("car: {note}"));
         }
@@ -62,16 +64,47 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if edits.is_empty() {
         return answer;
     }
+    let mut fired = Vec::new();
+    if settings.prevent_edits {
+        answer = check(context, &edits, answer, &mut fired);
+    }
+    if answer.block_reason.is_some() {
+        // A denied write: the deny says what matters.
+        return answer;
+    }
+    let files: Vec<&str> = edits
+        .iter()
+        .map(|edit| edit.relative_path.as_str())
+        .collect();
+    Answer {
+        additional_context: crate::hook::file_lessons::for_write(
+            context,
+            HookEvent::PreToolUse,
+            &files,
+            &fired,
+        ),
+        ..answer
+    }
+}
+
+/// Checks the writes and stops those car would stop; the ids of the lessons the writes repeat go
+/// to `fired` (the warning after the edit names them).
+fn check(
+    context: &HookContext,
+    edits: &[Edit],
+    mut answer: Answer,
+    fired: &mut Vec<String>,
+) -> Answer {
     let lessons = LessonUse {
         record: false,
         user_layer: context.user_lessons,
     };
-    let checker = Checker::new(&context.project, settings, context.clock, lessons)
+    let checker = Checker::new(&context.project, &context.settings, context.clock, lessons)
         .with_kept_verdicts(context.session(), Role::Keeps);
     let mut lesson_notes = Vec::new();
     let stops: Vec<Stop> = edits
         .iter()
-        .filter_map(|edit| stop_for(context, &checker, edit, &mut lesson_notes))
+        .filter_map(|edit| stop_for(context, &checker, edit, &mut lesson_notes, fired))
         .collect();
     let mut said = std::collections::HashSet::new();
     for note in lesson_notes
@@ -152,15 +185,22 @@ fn record_stops(context: &HookContext, stopped: &[Stop]) -> Result<(), crate::fi
 }
 
 /// What stops this edit, if anything; what the lessons had to say besides (a lessons file car
-/// cannot read) goes to `lesson_notes`.
+/// cannot read) goes to `lesson_notes`, the ids of the lessons it repeats to `fired`.
 fn stop_for<'a>(
     context: &HookContext,
     checker: &Checker<'_>,
     edit: &'a Edit,
     lesson_notes: &mut Vec<String>,
+    fired: &mut Vec<String>,
 ) -> Option<Stop<'a>> {
     let report = checker.check(edit);
     lesson_notes.extend(report.lesson_notes);
+    fired.extend(
+        report
+            .warnings
+            .iter()
+            .map(|warning| warning.lesson_id.clone()),
+    );
     let source = source_of(edit, &edit.content);
     let mut errors: Vec<Diagnostic> = report
         .diagnostics

@@ -162,6 +162,7 @@ pub(crate) fn read_all(reader: &mut KeyReader<'_>, settings: &mut Settings) {
     reader.read("learningEnabled", &mut s.learning_enabled, boolean);
     reader.read("learning", &mut s.learning, learning_mode);
     reader.read("sessionBriefing", &mut s.session_briefing, boolean);
+    reader.read("editBriefing", &mut s.edit_briefing, boolean);
     reader.read("preventEdits", &mut s.prevent_edits, boolean);
     reader.read("preventWeight", &mut s.prevent_weight, |v| {
         whole(v, 1).and_then(|n| u32::try_from(n).map_err(|_| ValueProblem::TooLarge))

@@ -184,6 +184,10 @@ pub(crate) const OPEN_WARNINGS: &str = "open-warnings.json";
 /// again unchanged goes through.
 pub(crate) const STOPPED_WRITES: &str = "stopped-writes.json";
 
+/// The lessons of a file car gave the agent with its writes in the session (file and lesson ids),
+/// so each is given once per file.
+pub(crate) const BRIEFED_LESSONS: &str = "briefed-lessons.json";
+
 /// The verdicts PreToolUse made on the content a write would leave, kept for the PostToolUse call
 /// that finds that content on disk (`pipeline::kept_verdicts`). A cache.
 pub(crate) const KEPT_VERDICTS: &str = "kept-verdicts.json";

@@ -55,6 +55,9 @@ class Client:
     stops_writes = True
     # More options for `car install --agent NAME --non-interactive`.
     install_options = ()
+    # Whether car's lessons of a file reach the model with the write car lets through (PreToolUse
+    # context in Claude Code and Codex; AfterTool context in Gemini CLI, whose BeforeTool drops it).
+    lessons_before_edit = True
 
     def __init__(self, clients_bin, repo):
         self.clients_bin = clients_bin

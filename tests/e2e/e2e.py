@@ -26,7 +26,7 @@ import time
 
 import clients as client_types
 import mcp_step
-from script import BAD_FILE, STEP_NAMES, Script
+from script import BAD_FILE, FIXED_LINE, STEP_NAMES, Script
 from standin import StandIn
 
 # Generous: a client run takes seconds, but CI machines are small and shared.
@@ -104,6 +104,9 @@ def run(client, car, record=None):
         )
         if lesson.returncode != 0:
             return False, [f"car lessons add failed: {lesson.stderr.strip()}"], root
+        problem = add_before_edit_lesson(car, project, env)
+        if problem:
+            return False, [problem], root
         raw_payloads = os.path.join(root, "recorded")
         if record:
             os.makedirs(raw_payloads)
@@ -123,6 +126,7 @@ def run(client, car, record=None):
     reasons = verdict(client, script, standin, exit_code, output, project)
     if not briefed(standin):
         reasons.insert(0, "the session-start briefing (car's lesson) never reached the model")
+    reasons[:0] = before_edit_reasons(client, standin)
     if client.stops_writes and script.stopped != (True, False):
         seen = "never got there" if script.stopped is None else (
             "bad.py was on disk" if script.stopped[1] else "car's deny was not in the next request"
@@ -133,6 +137,10 @@ def run(client, car, record=None):
         return False, reasons, root
     gate = " -> ".join(f"{name} ({kind})" if kind else name for name, kind in GATE_EVENTS)
     passed = ["the session-start briefing (car's lesson) reached the model"]
+    if client.lessons_before_edit:
+        passed.append("the lesson of bad.py reached the model with the write car let through, not before")
+    else:
+        passed.append("the lesson of bad.py did not reach the model (the client drops it)")
     if client.stops_writes:
         passed.append("the write with a syntax error was stopped before it landed (no bad.py on disk) and the model saw why")
     passed += [STEP_NAMES[step] for step in sorted(STEP_NAMES)]
@@ -242,6 +250,46 @@ def briefed(standin):
         body is not None and BRIEFING_MARKER in json.dumps(body, ensure_ascii=False)
         for _, _, body in standin.requests
     )
+
+
+# A lesson of bad.py alone, light enough not to stop a write (preventWeight is 6), whose trigger
+# the stand-in never writes: the lessons of the file before its edit are the only way its text
+# reaches the model (bad.py does not exist at session start, so the briefing leaves it out).
+BEFORE_EDIT_TRIGGER = "legacy_e2e_loader("
+BEFORE_EDIT_MARKER = "E2E before-the-edit marker: load bad.py's data with the strict loader."
+
+
+def add_before_edit_lesson(car, project, env):
+    """Adds the lesson of bad.py; returns what went wrong, or None."""
+    added = subprocess.run(
+        [car, "lessons", "add", "--scope", BAD_FILE, "--trigger", BEFORE_EDIT_TRIGGER,
+         "--lesson", BEFORE_EDIT_MARKER, "--weight", "3"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return None if added.returncode == 0 else f"car lessons add (bad.py) failed: {added.stderr.strip()}"
+
+
+def before_edit_reasons(client, standin):
+    """Why the lesson of bad.py did not arrive as it should, if it did not.
+
+    Car's PreToolUse denies the first write of bad.py (a syntax error) and lets the fixed one
+    through: the lesson must first appear in a request that holds the model's fixed write (the
+    context of the write let through), never earlier, and in a client that drops context before a
+    tool runs, never.
+    """
+    bodies = [json.dumps(body, ensure_ascii=False) for _, _, body in standin.requests if body is not None]
+    first = next((body for body in bodies if BEFORE_EDIT_MARKER in body), None)
+    if not client.lessons_before_edit:
+        return [] if first is None else ["the lesson of bad.py reached the model, though the client was said to drop it"]
+    if first is None:
+        return ["the lesson of bad.py (car's PreToolUse context) never reached the model"]
+    if FIXED_LINE not in first:
+        return ["the lesson of bad.py reached the model before the write car let through"]
+    return []
 
 
 def verdict(client, script, standin, exit_code, output, project):
