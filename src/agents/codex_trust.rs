@@ -53,7 +53,9 @@ pub(crate) fn codex_home() -> Option<PathBuf> {
 /// What Codex does with car's hooks in `hooks_file` (the project's parsed `.codex/hooks.json`).
 pub(crate) fn check(project: &Project, hooks_file: &Map<String, Value>) -> CodexTrust {
     let Some(home) = codex_home() else {
-        return CodexTrust::Unknown("neither CODEX_HOME nor HOME is set".into());
+        return CodexTrust::Unknown(
+            "CODEX_HOME is not set and HOME is not set or not a folder".into(),
+        );
     };
     let config = home.join("config.toml");
     let text = match crate::files::read_optional(&config) {
