@@ -2,7 +2,7 @@
 //! same construct still blocking), imports of build output, three detection gaps, the first
 //! error naming the likeliest cause, and `car status` naming the tools and environments car uses.
 
-use crate::support::{HookAnswer, TestProject};
+use crate::support::{HookAnswer, TestProject, is_installed};
 
 /// A PATH with git but without rustfmt, rustc or cargo: a machine whose Rust toolchain car cannot
 /// run.
@@ -178,6 +178,18 @@ fn status_names_the_tools_and_each_python_environment() {
         status.stdout
     );
     assert!(status.stdout.contains("Go: "), "{}", status.stdout);
+    if is_installed("gofmt") {
+        // gofmt has no --version: car must not take it for broken.
+        assert!(status.stdout.contains("Go: gofmt ("), "{}", status.stdout);
+        assert!(
+            !status
+                .stdout
+                .lines()
+                .any(|line| line.contains("Go: gofmt") && line.contains("does not run")),
+            "{}",
+            status.stdout
+        );
+    }
     assert!(status.stdout.contains("Rust: "), "{}", status.stdout);
     assert!(
         status.stdout.contains("tools/**/*.py (2 files): ")

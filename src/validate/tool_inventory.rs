@@ -3,7 +3,8 @@
 //! call), and when the checks use it. A language without a working tool is read by its
 //! tree-sitter grammar alone, and says so.
 //!
-//! Invariant: read-only and bounded: one `--version` call per program found, each with
+//! Invariant: read-only and bounded: one `--version` call (gofmt: one format of empty input) per
+//! program found, each with
 //! [`VERSION_TIMEOUT`]; never called from a hook.
 
 use std::path::PathBuf;
@@ -23,7 +24,7 @@ pub(crate) const IN_PROCESS_ONLY: &str = "TypeScript, TSX, JSX, Java, C, C++, Ko
 /// What car found of one language's real tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ToolState {
-    /// On PATH and answers `--version`.
+    /// On PATH and answers its probe (`--version`).
     Runs(PathBuf),
     /// On PATH but fails (its first line of output says why).
     Fails(PathBuf, String),
@@ -110,12 +111,23 @@ fn display_name(language: Language) -> &'static str {
     }
 }
 
+/// A call that shows whether `program` runs: `--version`, but gofmt has no such flag (it fails
+/// with "flag provided but not defined"); given no arguments it formats its empty input.
+fn probe_args(program: &str) -> &'static [&'static str] {
+    match program {
+        "gofmt" => &[],
+        _ => &["--version"],
+    }
+}
+
 fn state_of(program: &str) -> ToolState {
     let Some(path) = find_on_path(program) else {
         return ToolState::Missing;
     };
     let mut command = Command::new(&path);
-    command.arg("--version").current_dir(std::env::temp_dir());
+    command
+        .args(probe_args(program))
+        .current_dir(std::env::temp_dir());
     match run_command(command, None, VERSION_TIMEOUT) {
         Ok(output) if output.success() && !output.timed_out => ToolState::Runs(path),
         Ok(output) => {
