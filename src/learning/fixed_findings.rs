@@ -39,10 +39,7 @@ pub(crate) struct Fixes {
 
 /// Findings of `session` decided before.
 fn decided_path(session: &Session<'_>) -> PathBuf {
-    session
-        .project
-        .client_dir(session.id)
-        .join(crate::state::names::LEARNED_FINDINGS)
+    session.file(crate::state::names::LEARNED_FINDINGS)
 }
 
 fn load_decided(session: &Session<'_>) -> BTreeSet<String> {

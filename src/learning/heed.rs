@@ -64,10 +64,7 @@ pub(crate) struct Settled {
 }
 
 fn open_path(session: &Session<'_>) -> PathBuf {
-    session
-        .project
-        .client_dir(session.id)
-        .join(crate::state::names::OPEN_WARNINGS)
+    session.file(crate::state::names::OPEN_WARNINGS)
 }
 
 /// After an agent's edit: decides the open warnings of the edited file that the edit heeded, and

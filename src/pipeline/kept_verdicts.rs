@@ -203,10 +203,7 @@ impl<'a> KeptVerdicts<'a> {
     }
 
     fn path(&self) -> std::path::PathBuf {
-        self.session
-            .project
-            .client_dir(self.session.id)
-            .join(names::KEPT_VERDICTS)
+        self.session.file(names::KEPT_VERDICTS)
     }
 }
 

@@ -38,10 +38,7 @@ pub(crate) fn take(session: Session<'_>) -> Option<String> {
 }
 
 fn path(session: Session<'_>) -> std::path::PathBuf {
-    session
-        .project
-        .client_dir(session.id)
-        .join(names::AGENT_NOTE)
+    session.file(names::AGENT_NOTE)
 }
 
 #[cfg(test)]

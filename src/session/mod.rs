@@ -39,3 +39,10 @@ pub(crate) struct Session<'a> {
     pub(crate) clock: Clock,
     pub(crate) id: &'a str,
 }
+
+impl Session<'_> {
+    /// The session's own state file `name` (one of `state::names`), in its `clients/` folder.
+    pub(crate) fn file(&self, name: &str) -> std::path::PathBuf {
+        self.project.client_dir(self.id).join(name)
+    }
+}

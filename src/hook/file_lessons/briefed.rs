@@ -99,10 +99,7 @@ pub(crate) fn take_new(
 }
 
 fn list_path(session: Session<'_>) -> PathBuf {
-    session
-        .project
-        .client_dir(session.id)
-        .join(names::BRIEFED_LESSONS)
+    session.file(names::BRIEFED_LESSONS)
 }
 
 #[cfg(test)]

@@ -147,10 +147,7 @@ fn add_keeping_bound(
 }
 
 fn list_path(session: Session<'_>) -> PathBuf {
-    session
-        .project
-        .client_dir(session.id)
-        .join(names::STOPPED_WRITES)
+    session.file(names::STOPPED_WRITES)
 }
 
 #[cfg(test)]
