@@ -70,7 +70,7 @@ fn every_agents_file_is_written_read_back_and_removed() {
     assert_eq!(gemini["theme"], "GitHub");
     assert_eq!(
         gemini["hooks"]["AfterTool"][0]["matcher"],
-        "^(write_file|replace|run_shell_command)$"
+        "^(write_file|replace|run_shell_command|read_file)$"
     );
     assert_eq!(
         gemini["hooks"]["AfterTool"][0]["hooks"][0]["timeout"], 30_000,

@@ -24,7 +24,10 @@ fn install_merges_hooks_and_uninstall_restores() {
     assert_eq!(settings["permissions"], user["permissions"]);
     let post = settings["hooks"]["PostToolUse"].as_array().unwrap();
     assert_eq!(post[0], user["hooks"]["PostToolUse"][0]);
-    assert_eq!(post[1]["matcher"], "Write|Edit|MultiEdit|NotebookEdit|Bash");
+    assert_eq!(
+        post[1]["matcher"],
+        "Write|Edit|MultiEdit|NotebookEdit|Bash|Read"
+    );
     assert_eq!(
         post[1]["hooks"][0]["command"],
         "car hook post-tool-use --agent claude"

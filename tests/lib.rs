@@ -46,6 +46,7 @@ mod pre_tool_use;
 mod pre_tool_use_hostile;
 mod pre_tool_use_lessons;
 mod python_environments;
+mod read_lessons;
 mod replay_command;
 mod replay_self_test;
 mod report;

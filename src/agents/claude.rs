@@ -3,7 +3,7 @@
 //!   event, timeouts in seconds. The same wiring ships as the plugin's `hooks/hooks.json`.
 //! - Payload: `Write` / `Edit` / `MultiEdit` / `NotebookEdit` with `tool_input` and a
 //!   `tool_response` that carries `structuredPatch` and `originalFile`; `Bash` with
-//!   `duration_ms`; `SubagentStop` for a subagent's stop.
+//!   `duration_ms`; `Read` (`file_path`), a read; `SubagentStop` for a subagent's stop.
 //! - Answer: `decision: block` + `reason`, `hookSpecificOutput.additionalContext`,
 //!   `systemMessage`.
 //! - Transcript: JSONL lines `{"type": "assistant", "message": {"content": [{"type": "text", …}]}}`.
@@ -20,8 +20,10 @@ use crate::answer::Answer;
 use crate::edit::Hunk;
 
 /// The tools whose edits car checks, and Bash: what the agent changes with its own shell commands is
-/// its work, not a person's correction (lessons from corrections, docs/lessons.md).
-pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash";
+/// its work, not a person's correction (lessons from corrections, docs/lessons.md); and Read, whose
+/// answer brings the lessons of the file before the agent's first edit of it
+/// (docs/before-the-edit.md).
+pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read";
 
 /// The tools whose result PreToolUse can know before they run.
 pub(crate) const WRITE_MATCHER: &str = "Write|Edit|MultiEdit";
@@ -67,6 +69,7 @@ pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
         "Edit" | "MultiEdit" => replace_call(raw),
         "NotebookEdit" => notebook_call(raw),
         "Bash" => super::payload::shell_call(raw),
+        "Read" => super::payload::read_call(raw, &["file_path"]),
         _ => ToolCall::Other,
     };
     ToolUse { name, call }

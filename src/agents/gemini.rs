@@ -4,10 +4,10 @@
 //!   `/hooks enable|disable`), timeouts in **milliseconds**. The matcher is a regular expression
 //!   over tool names, anchored so that MCP tools whose names contain `replace` do not match.
 //! - Payload: `write_file` and `replace` (`file_path`, `old_string`/`new_string`, `instruction`;
-//!   no `expected_replacements`), `run_shell_command`; AfterAgent's final answer is
-//!   `prompt_response`. The edit tools' `tool_response.returnDisplay` is an object that holds the
-//!   file as the tool found it (`originalContent`, `isNewFile`): car diffs against that, as it
-//!   does against Claude Code's `originalFile`.
+//!   no `expected_replacements`), `run_shell_command`, `read_file` (`file_path`, a read);
+//!   AfterAgent's final answer is `prompt_response`. The edit tools' `tool_response.returnDisplay`
+//!   is an object that holds the file as the tool found it (`originalContent`, `isNewFile`): car
+//!   diffs against that, as it does against Claude Code's `originalFile`.
 //! - Answer: the Claude shape with `decision: deny` and `hookEventName: AfterTool`.
 //! - Transcript: read in Claude Code's shape, as before (Gemini always sends `prompt_response`).
 
@@ -22,8 +22,9 @@ use super::{
 use crate::answer::Answer;
 
 /// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
-/// work, never a person's correction.
-const EDIT_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
+/// work, never a person's correction; and `read_file`, whose answer brings the lessons of the file
+/// before the agent's first edit of it (docs/before-the-edit.md).
+const EDIT_MATCHER: &str = "^(write_file|replace|run_shell_command|read_file)$";
 
 /// The edit tools, whose result BeforeTool can know before they run.
 const WRITE_MATCHER: &str = "^(write_file|replace)$";
@@ -73,6 +74,8 @@ pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
         "write_file" => with_found_content(super::claude::write_call(raw), raw),
         "replace" => with_found_content(super::claude::replace_call(raw), raw),
         "run_shell_command" => super::payload::shell_call(raw),
+        // `absolute_path`: its name in Gemini CLI builds before `file_path`.
+        "read_file" => super::payload::read_call(raw, &["file_path", "absolute_path"]),
         _ => ToolCall::Other,
     };
     ToolUse { name, call }

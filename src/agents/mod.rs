@@ -261,6 +261,8 @@ pub(crate) struct Handler {
     pub(crate) event: String,
     pub(crate) command: String,
     pub(crate) timeout: Option<u64>,
+    /// The tool matcher of its group (`None`: the group has none, or the handler has no group).
+    pub(crate) matcher: Option<String>,
 }
 
 /// Every command handler in a document's `hooks`, in both shapes: groups with a `hooks` list
@@ -283,6 +285,10 @@ pub(crate) fn handlers(document: &Map<String, Value>) -> Vec<Handler> {
                         event: event.clone(),
                         command,
                         timeout: handler.get("timeout").and_then(Value::as_u64),
+                        matcher: inner
+                            .and(entry.get("matcher"))
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
                     });
                 }
             }
@@ -309,11 +315,16 @@ pub(crate) fn remove_handlers(
         let before = list.len();
         let mut kept = Vec::with_capacity(list.len());
         for mut entry in std::mem::take(list) {
+            let matcher = entry
+                .get("matcher")
+                .and_then(Value::as_str)
+                .map(str::to_string);
             let record = |handler: &Value, removed: &mut Vec<Handler>| {
                 removed.push(Handler {
                     event: event.clone(),
                     command: mcp_hooks::command_of(handler).unwrap_or_default(),
                     timeout: handler.get("timeout").and_then(Value::as_u64),
+                    matcher: matcher.clone(),
                 });
             };
             if let Some(Value::Array(inner)) = entry.get_mut("hooks") {

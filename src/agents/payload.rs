@@ -137,6 +137,12 @@ pub(crate) enum ToolCall {
         /// How long it ran, when the agent says.
         duration: Option<Duration>,
     },
+    /// Files the agent read with its own read tool (Claude Code `Read`, Gemini CLI `read_file`):
+    /// nothing changed; the lessons of the files may be due ([`crate::hook::file_lessons`]).
+    Read {
+        /// The paths as the tool named them (absolute, or relative to the payload's cwd).
+        paths: Vec<String>,
+    },
     /// No tool, or one whose changes car does not read.
     #[default]
     Other,
@@ -315,6 +321,14 @@ pub(super) fn shell_call(raw: &RawPayload) -> ToolCall {
             .or_else(|| raw.command.clone())
             .unwrap_or_default(),
         duration: raw.duration_ms.map(Duration::from_millis),
+    }
+}
+
+/// A read of one file, its path in the first of `fields` of `tool_input` that is there.
+pub(super) fn read_call(raw: &RawPayload, fields: &[&str]) -> ToolCall {
+    match fields.iter().find_map(|field| text(&raw.tool_input, field)) {
+        Some(path) if !path.is_empty() => ToolCall::Read { paths: vec![path] },
+        _ => ToolCall::Other,
     }
 }
 

@@ -179,7 +179,7 @@ fn touched_files(payload: &Payload) -> Vec<Touched> {
             vec![touched(path, (!is_delete).then_some(cell), None)]
         }
         ToolCall::Patch { text } => codex_patch(text),
-        ToolCall::Shell { .. } | ToolCall::Other => Vec::new(),
+        ToolCall::Shell { .. } | ToolCall::Read { .. } | ToolCall::Other => Vec::new(),
     }
 }
 

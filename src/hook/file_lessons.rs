@@ -1,12 +1,14 @@
-//! The lessons of a file, for the agent about to work on it: with the first write of a file car
-//! lets through, the ranked lessons of the session-start briefing ([`crate::lessons::briefing`]:
+//! The lessons of a file, for the agent about to work on it: with the agent's read of the file
+//! ([`for_read`], [`reads`]) or the first write of it car lets through ([`for_write`]), the ranked
+//! lessons of the session-start briefing ([`crate::lessons::briefing`]:
 //! not retired, weight at least 2) whose scope covers the file, as context for the model. A
 //! briefing read 200 tool calls earlier is long gone from the model's attention; the lessons of
 //! the file it is changing are the ones that matter for its next edits.
 //!
-//! Where: the PreToolUse answer for Claude Code and Codex, which hand its context to the model
-//! with the write's result; the PostToolUse (AfterTool) answer for Gemini CLI, which drops
-//! BeforeTool context and appends AfterTool context to the same result
+//! Where: with a read, the PostToolUse (AfterTool) answer of the read tool or the shell command
+//! that read it; with a write, the PreToolUse answer for Claude Code and Codex, which hand its
+//! context to the model with the write's result, and the PostToolUse (AfterTool) answer for
+//! Gemini CLI, which drops BeforeTool context and appends AfterTool context to the same result
 //! ([`crate::agents::Agent::file_lessons_event`]).
 //!
 //! Invariants:
@@ -22,6 +24,7 @@
 //! - cheap when no lesson applies: one look at the first line of the briefing's cache.
 
 mod briefed;
+pub(crate) mod reads;
 
 use crate::agents::answer::HookEvent;
 use crate::hook::HookContext;
@@ -45,12 +48,25 @@ pub(crate) fn for_write(
     files: &[&str],
     fired: &[String],
 ) -> Option<String> {
+    if context.payload.agent.file_lessons_event() != Some(event) {
+        return None;
+    }
+    lessons_of(context, files, fired)
+}
+
+/// The context for the model with its read of `files` (project-relative): what it reads it is
+/// about to change, so the lessons of a file come before its first edit. Every client that
+/// passes a tool's context to the model takes it with the read's result (PostToolUse, Gemini
+/// CLI's AfterTool); the write after it says nothing of them again.
+pub(crate) fn for_read(context: &HookContext, files: &[&str]) -> Option<String> {
+    context.payload.agent.file_lessons_event()?;
+    lessons_of(context, files, &[])
+}
+
+/// What is new to say of `files`, but the lessons `fired`; recorded as given.
+fn lessons_of(context: &HookContext, files: &[&str], fired: &[String]) -> Option<String> {
     let settings = &context.settings;
-    if files.is_empty()
-        || !settings.edit_briefing
-        || !settings.lessons_warn()
-        || context.payload.agent.file_lessons_event() != Some(event)
-    {
+    if files.is_empty() || !settings.edit_briefing || !settings.lessons_warn() {
         return None;
     }
     // A lessons file car cannot read is named by the check of the write itself.

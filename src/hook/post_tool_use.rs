@@ -8,10 +8,11 @@
 //! with an answer that does not block ([`crate::hook::file_lessons`]).
 
 use crate::agents::answer::HookEvent;
+use crate::agents::payload::ToolCall;
 use crate::answer::Answer;
 use crate::edit::Edit;
 use crate::hook::HookContext;
-use crate::hook::changes;
+use crate::hook::{changes, file_lessons};
 use crate::lessons::Warning;
 use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, LessonUse};
@@ -26,6 +27,9 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     }
     // What an earlier stop could not tell the model goes with this answer.
     let agent_note = crate::session::agent_note::take(context.session());
+    if let ToolCall::Read { .. } = context.payload.tool.call {
+        return after_read(context, agent_note);
+    }
     let changes = changes::derive(&context.payload, &context.project);
     let mut notes: Vec<String> = changes
         .not_checked
@@ -136,9 +140,20 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     with_file_lessons(context, &written, &fired, answer)
 }
 
+/// A read tool's answer: the lessons of the file read, before the agent's first edit of it
+/// ([`file_lessons::for_read`]); nothing is checked or recorded.
+fn after_read(context: &HookContext, agent_note: Option<String>) -> Answer {
+    let read = file_lessons::reads::files_read(&context.payload, &context.project);
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    Answer {
+        additional_context: join_sections(agent_note, file_lessons::for_read(context, &read)),
+        ..Answer::default()
+    }
+}
+
 /// The answer with the lessons of the files written, where this hook gives them to the agent
-/// (Gemini CLI: [`crate::hook::file_lessons`]), but those it warns about (`fired`); never with a
-/// block, whose reason says what matters.
+/// (Gemini CLI: [`crate::hook::file_lessons`]), but those it warns about (`fired`), and of the
+/// files a shell command read; never with a block, whose reason says what matters.
 fn with_file_lessons(
     context: &HookContext,
     written: &[&str],
@@ -148,21 +163,26 @@ fn with_file_lessons(
     if answer.block_reason.is_some() {
         return answer;
     }
-    match crate::hook::file_lessons::for_write(context, HookEvent::PostToolUse, written, fired) {
-        Some(lessons) => {
-            let mut answer = answer;
-            answer.additional_context =
-                join_sections(answer.additional_context.take(), Some(lessons));
-            answer
-        }
-        None => answer,
-    }
+    let of_writes = file_lessons::for_write(context, HookEvent::PostToolUse, written, fired);
+    let read = file_lessons::reads::files_read(&context.payload, &context.project);
+    let read: Vec<&str> = read
+        .iter()
+        .map(String::as_str)
+        .filter(|file| !written.contains(file))
+        .collect();
+    let of_reads = file_lessons::for_read(context, &read);
+    let mut answer = answer;
+    answer.additional_context = join_sections(
+        answer.additional_context.take(),
+        join_sections(of_writes, of_reads),
+    );
+    answer
 }
 
 /// The notebook cell the tool wrote, when it was one (its id or number).
 fn notebook_cell(context: &HookContext) -> Option<&str> {
     match &context.payload.tool.call {
-        crate::agents::payload::ToolCall::NotebookCell { cell, .. } => cell.as_deref(),
+        ToolCall::NotebookCell { cell, .. } => cell.as_deref(),
         _ => None,
     }
 }

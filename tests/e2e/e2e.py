@@ -8,8 +8,9 @@ received as DIR/CLIENT/NN-EVENT.json, paths rewritten to /home/user/proj and /ho
 Per client: a throwaway git project with car wired in, one headless session with the stand-in
 playing the model (script.py), then the verdict: every scripted step's check passed, the client
 ended on its own with exit code 0, and its output never reported a broken hook answer.
-A client that `car install` wired also runs the MCP step (mcp_step.py) in a session of its own,
-reported as "CLIENT mcp": the model calls car's `lessons_for` tool through the client.
+A client that `car install` wired also runs the recall step (mcp_step.py) in a session of its own,
+reported as "CLIENT mcp": the model reads a file (car's lessons of it must come with the read) and
+calls car's `lessons_for` tool through the client.
 Exit code 0 when every client passed, 1 otherwise.
 """
 
@@ -148,8 +149,9 @@ def run(client, car, record=None):
 
 
 def run_mcp(client, car):
-    """(passed, reasons, run folder) for the MCP step (mcp_step.py): a session of its own in which
-    the model calls car's `lessons_for` tool, which `car install` registered with the client."""
+    """(passed, reasons, run folder) for the recall step (mcp_step.py): a session of its own in
+    which the model reads a file, then calls car's `lessons_for` tool, which `car install`
+    registered with the client."""
     root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-mcp-")
     try:
         car, env, project = install_car(client, car, root)
@@ -160,6 +162,9 @@ def run_mcp(client, car):
         )
         if lesson.returncode != 0:
             return False, [f"car lessons add failed: {lesson.stderr.strip()}"], root
+        problem = add_read_lesson(car, project, env)
+        if problem:
+            return False, [problem], root
         script = mcp_step.McpScript(project)
         standin = StandIn(client.api, script, project).start()
         try:
@@ -172,6 +177,9 @@ def run_mcp(client, car):
     except (OSError, RuntimeError, subprocess.SubprocessError) as error:
         return False, [f"could not run {client.name}: {error}"], root
     reasons = []
+    read, read_detail = script.checks.get(0, (False, "the session never got to the read's result"))
+    if not read:
+        reasons.append(f"{mcp_step.READ_STEP_NAME}: no: {read_detail}")
     passed, detail = script.checks.get(1, (False, "the session never got to the tool's answer"))
     if not passed:
         reasons.append(f"{mcp_step.STEP_NAME}: no: {detail}")
@@ -180,7 +188,24 @@ def run_mcp(client, car):
         reasons.append("client output (last lines):\n" + tail(output, 25))
         return False, reasons, root
     loaded = f", after the model loaded it with {script.loaded_by}" if script.loaded_by else ""
-    return True, [f"{mcp_step.STEP_NAME} (the client offers it as {script.offered}{loaded})"], root
+    return True, [mcp_step.READ_STEP_NAME, f"{mcp_step.STEP_NAME} (the client offers it as {script.offered}{loaded})"], root
+
+
+def add_read_lesson(car, project, env):
+    """Commits the file the recall step reads and adds its lesson; returns what went wrong, or None."""
+    with open(os.path.join(project, mcp_step.LESSON_FILE), "w") as file:
+        file.write(mcp_step.FILE_CONTENT)
+    git = ["git", "-c", "user.name=car e2e", "-c", "user.email=e2e@example.invalid"]
+    for command in (["add", mcp_step.LESSON_FILE], ["commit", "-q", "-m", "app"]):
+        done = subprocess.run(git + command, cwd=project, env=env, capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            return f"git {command[0]} failed: {done.stderr.strip()}"
+    added = subprocess.run(
+        [car, "lessons", "add", "--scope", mcp_step.READ_SCOPE, "--trigger", mcp_step.READ_TRIGGER,
+         "--lesson", mcp_step.READ_TEXT, "--weight", "3"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=60,
+    )
+    return None if added.returncode == 0 else f"car lessons add ({mcp_step.LESSON_FILE}) failed: {added.stderr.strip()}"
 
 
 def install_car(client, car, root):

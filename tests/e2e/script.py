@@ -71,6 +71,13 @@ class Shell:
 
 
 @dataclass
+class Read:
+    """A read of one file with the client's own tool (Codex: its shell)."""
+
+    path: str
+
+
+@dataclass
 class Say:
     text: str
 

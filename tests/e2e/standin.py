@@ -21,7 +21,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from mcp_step import McpCall, ToolCall, offered_name
-from script import Conversation, Edit, Say, Write
+from script import Conversation, Edit, Read, Say, Shell, Write
 
 
 class StandIn:
@@ -179,7 +179,9 @@ class Anthropic:
             return [{"type": "tool_use", "id": "toolu_" + call_id(), "name": name, "input": action.arguments}]
         if isinstance(action, ToolCall):
             return [{"type": "tool_use", "id": "toolu_" + call_id(), "name": action.name, "input": action.arguments}]
-        if isinstance(action, Write):
+        if isinstance(action, Read):
+            name, args = "Read", {"file_path": os.path.join(self.project, action.path)}
+        elif isinstance(action, Write):
             name, args = (
                 "Write",
                 {"file_path": os.path.join(self.project, action.path), "content": action.content},
@@ -334,6 +336,9 @@ class OpenAIResponses:
                 "id": "msg_" + call_id(),
                 "content": [{"type": "output_text", "text": action.text}],
             }
+        if isinstance(action, Read):
+            # Codex reads through its shell, the way its model does.
+            action = Shell("sed -n '1,200p' " + action.path)
         if isinstance(action, Write):
             added = "".join("+" + line + "\n" for line in action.content.splitlines())
             patch = f"*** Begin Patch\n*** Add File: {action.path}\n{added}*** End Patch\n"
@@ -422,7 +427,9 @@ class Gemini:
             return [{"text": action.text}]
         if isinstance(action, McpCall):
             return [{"functionCall": {"name": mcp_tool(declared, action, script), "args": action.arguments}}]
-        if isinstance(action, Write):
+        if isinstance(action, Read):
+            call = {"name": "read_file", "args": {"file_path": os.path.join(self.project, action.path)}}
+        elif isinstance(action, Write):
             call = {
                 "name": "write_file",
                 "args": {"file_path": os.path.join(self.project, action.path), "content": action.content},

@@ -178,6 +178,12 @@ pub(super) fn agents_section(
                 agent.name()
             ));
         }
+        for (event, found_matcher, wanted) in outdated_matchers(&expected, &found) {
+            lines.push(format!(
+                "  hint: car's {event} hook here matches `{found_matcher}`, not `{wanted}` (an older car wired it); `car install --agent {}` updates it in place",
+                agent.name()
+            ));
+        }
         if agent == Agent::Codex {
             let trust = agents::codex_trust::check(project, &document);
             lines.push(format!("  {}", trust.describe()));
@@ -225,6 +231,25 @@ pub(super) fn mcp_section(project: &Project, report: &mut Report) {
         rows.push(row);
     }
     report.add("mcp", Value::Array(rows), "mcp server (car mcp)", lines);
+}
+
+/// (event, the matcher found, the matcher this car wires) for each of car's hooks whose group
+/// matches other tools than `expected` names (a file wired by an older car).
+fn outdated_matchers(
+    expected: &serde_json::Map<String, Value>,
+    found: &[agents::Handler],
+) -> Vec<(String, String, String)> {
+    expected
+        .iter()
+        .filter_map(|(event, groups)| {
+            let wanted = groups.get(0)?.get("matcher")?.as_str()?;
+            let handler = found
+                .iter()
+                .find(|h| &h.event == event && agents::is_car_command(&h.command))?;
+            let found_matcher = handler.matcher.clone().unwrap_or_default();
+            (found_matcher != wanted).then(|| (event.clone(), found_matcher, wanted.to_string()))
+        })
+        .collect()
 }
 
 /// A warning when the Stop hook would be killed before the reviewer's own timeout.
