@@ -310,3 +310,60 @@ fn the_plugin_runner_finds_a_packaged_car_and_fails_clearly_without_one() {
     std::os::unix::fs::symlink(&car, package.join("car")).unwrap();
     assert_eq!(run("stop", "claude-stop.json", "/usr/bin:/bin"), json!({}));
 }
+
+/// The plugin declares car's MCP server, started through the same runner: `car-hook mcp` is
+/// `car mcp` with the car the runner finds (it answers `initialize`), and without a car the
+/// server fails to start with one line saying why (the client shows the server as failed).
+#[cfg(unix)]
+#[test]
+fn the_plugin_declares_the_mcp_server_through_its_runner() {
+    let manifest: Value =
+        serde_json::from_str(include_str!("../.claude-plugin/plugin.json")).unwrap();
+    assert_eq!(
+        manifest["mcpServers"]["car"],
+        json!({"command": "${CLAUDE_PLUGIN_ROOT}/hooks/car-hook", "args": ["mcp"]})
+    );
+    let project = TestProject::new();
+    let runner = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/car-hook");
+    let start = |car: Option<&std::path::Path>| {
+        let mut shell = std::process::Command::new("/bin/sh");
+        crate::support::isolate(&mut shell, project.home());
+        shell.env_remove("CARGO_HOME").env("PATH", "/usr/bin:/bin");
+        match car {
+            Some(car) => shell.env("CAR_BINARY", car),
+            None => shell.env_remove("CAR_BINARY"),
+        };
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "test", "version": "1"}}});
+        assert_cmd::Command::from_std(shell)
+            .arg(&runner)
+            .arg("mcp")
+            .current_dir(project.path())
+            .write_stdin(format!("{initialize}\n"))
+            .output()
+            .unwrap()
+    };
+    let car = assert_cmd::cargo::cargo_bin("car");
+    let served = start(Some(&car));
+    assert!(served.status.success(), "{served:?}");
+    let answer: Value = serde_json::from_slice(
+        served
+            .stdout
+            .split(|byte| *byte == b'\n')
+            .next()
+            .unwrap_or_default(),
+    )
+    .unwrap();
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
+
+    let missing = start(None);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(missing.stdout.is_empty());
+    let message = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        message.contains("car is not installed") && message.contains("pip install car-hooks"),
+        "{message}"
+    );
+}

@@ -45,6 +45,9 @@ class Client:
     name = ""
     api = ""
     agent = ""  # for `car install --agent`; None = wired otherwise
+    # Whether the client knows car's MCP server (registered by `car install`, or declared by the
+    # plugin): such a client also runs the recall step (mcp_step.py).
+    has_mcp = True
     # What the client prints when a hook failed or its answer was rejected (lower case); none may
     # appear in a run.
     failure_markers = ()

@@ -8,9 +8,10 @@ received as DIR/CLIENT/NN-EVENT.json, paths rewritten to /home/user/proj and /ho
 Per client: a throwaway git project with car wired in, one headless session with the stand-in
 playing the model (script.py), then the verdict: every scripted step's check passed, the client
 ended on its own with exit code 0, and its output never reported a broken hook answer.
-A client that `car install` wired also runs the recall step (mcp_step.py) in a session of its own,
-reported as "CLIENT mcp": the model reads a file (car's lessons of it must come with the read) and
-calls car's `lessons_for` tool through the client.
+A client that knows car's MCP server (`car install` registered it, or the plugin declares it) also
+runs the recall step (mcp_step.py) in a session of its own, reported as "CLIENT mcp": the model
+reads a file (car's lessons of it must come with the read) and calls car's `lessons_for` tool
+through the client.
 Exit code 0 when every client passed, 1 otherwise.
 """
 
@@ -62,7 +63,7 @@ def main():
         client = known[name](os.path.abspath(args.clients_bin), repo)
         record = os.path.abspath(os.path.join(args.record, name)) if args.record else None
         sessions = [(name, lambda: run(client, car, record))]
-        if client.agent:
+        if client.has_mcp:
             sessions.append((name + " mcp", lambda: run_mcp(client, car)))
         for label, session in sessions:
             started = time.monotonic()
