@@ -200,7 +200,7 @@ fn install_wires_the_read_tools() {
 }
 
 /// A hook file an older car wrote (no reads in its matcher): `car status` says so, and
-/// `car install` updates the matcher in place.
+/// `car install` updates the matcher in place; with `editBriefing: false` reads are left out.
 #[test]
 fn status_names_a_matcher_an_older_car_wired() {
     let project = TestProject::new();

@@ -22,13 +22,17 @@ use crate::edit::Hunk;
 /// The tools whose edits car checks, and Bash: what the agent changes with its own shell commands is
 /// its work, not a person's correction (lessons from corrections, docs/lessons.md); and Read, whose
 /// answer brings the lessons of the file before the agent's first edit of it
-/// (docs/before-the-edit.md).
+/// (docs/before-the-edit.md), unless `editBriefing` is off ([`EDIT_MATCHER_NO_READS`]).
 pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read";
+
+/// [`EDIT_MATCHER`] without reads: with `editBriefing: false` a read would start car for nothing.
+const EDIT_MATCHER_NO_READS: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
 /// The tools whose result PreToolUse can know before they run.
 pub(crate) const WRITE_MATCHER: &str = "Write|Edit|MultiEdit";
 
-pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
+/// car's hooks; `reads`: whether PostToolUse runs on reads too (`editBriefing`).
+pub(super) fn entries(stop_timeout: u64, reads: bool) -> Map<String, Value> {
     let handler = |event: &str, timeout: u64| json!({"type": "command", "command": hook_command(event, Agent::Claude), "timeout": timeout});
     let mut entries = Map::new();
     entries.insert(
@@ -41,7 +45,11 @@ pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     entries.insert(
         "PostToolUse".into(),
         json!([group(
-            Some(EDIT_MATCHER),
+            Some(if reads {
+                EDIT_MATCHER
+            } else {
+                EDIT_MATCHER_NO_READS
+            }),
             handler("post-tool-use", POST_TOOL_USE_TIMEOUT)
         )]),
     );
@@ -198,7 +206,7 @@ mod tests {
     fn the_plugin_file_matches_the_installed_wiring() {
         crate::agents::assert_plugin_file_matches(
             include_str!("../../hooks/hooks.json"),
-            &entries(360),
+            &entries(360, true),
             "CLAUDE_PLUGIN_ROOT",
         );
     }

@@ -26,10 +26,14 @@ use crate::answer::Answer;
 /// before the agent's first edit of it (docs/before-the-edit.md).
 const EDIT_MATCHER: &str = "^(write_file|replace|run_shell_command|read_file)$";
 
+/// [`EDIT_MATCHER`] without reads: with `editBriefing: false` a read would start car for nothing.
+const EDIT_MATCHER_NO_READS: &str = "^(write_file|replace|run_shell_command)$";
+
 /// The edit tools, whose result BeforeTool can know before they run.
 const WRITE_MATCHER: &str = "^(write_file|replace)$";
 
-pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
+/// car's hooks; `reads`: whether AfterTool runs on `read_file` too (`editBriefing`).
+pub(super) fn entries(stop_timeout: u64, reads: bool) -> Map<String, Value> {
     let handler = |name: &str, event: &str, seconds: u64| json!({"name": name, "type": "command", "command": hook_command(event, Agent::Gemini), "timeout": seconds.saturating_mul(1000)});
     let mut entries = Map::new();
     entries.insert(
@@ -42,7 +46,11 @@ pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
     entries.insert(
         "AfterTool".into(),
         json!([group(
-            Some(EDIT_MATCHER),
+            Some(if reads {
+                EDIT_MATCHER
+            } else {
+                EDIT_MATCHER_NO_READS
+            }),
             handler("car-post-tool-use", "post-tool-use", POST_TOOL_USE_TIMEOUT)
         )]),
     );

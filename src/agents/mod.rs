@@ -117,9 +117,9 @@ impl Agent {
     /// car's hook entries, event by event, in the agent's own format.
     pub(crate) fn entries(self, settings: &Settings) -> Map<String, Value> {
         match self {
-            Agent::Claude => claude::entries(stop_timeout(settings)),
+            Agent::Claude => claude::entries(stop_timeout(settings), settings.edit_briefing),
             Agent::Codex => codex::entries(stop_timeout(settings)),
-            Agent::Gemini => gemini::entries(stop_timeout(settings)),
+            Agent::Gemini => gemini::entries(stop_timeout(settings), settings.edit_briefing),
             Agent::Cursor => cursor::entries(stop_timeout(settings), settings.max_stop_passes),
         }
     }

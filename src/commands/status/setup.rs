@@ -180,7 +180,7 @@ pub(super) fn agents_section(
         }
         for (event, found_matcher, wanted) in outdated_matchers(&expected, &found) {
             lines.push(format!(
-                "  hint: car's {event} hook here matches `{found_matcher}`, not `{wanted}` (an older car wired it); `car install --agent {}` updates it in place",
+                "  hint: car's {event} hook here matches `{found_matcher}`, not `{wanted}` as this car wires it with these settings (reads run it only while `editBriefing` is on); `car install --agent {}` updates it in place",
                 agent.name()
             ));
         }
@@ -234,7 +234,8 @@ pub(super) fn mcp_section(project: &Project, report: &mut Report) {
 }
 
 /// (event, the matcher found, the matcher this car wires) for each of car's hooks whose group
-/// matches other tools than `expected` names (a file wired by an older car).
+/// matches other tools than `expected` names (a file wired by an older car, or before
+/// `editBriefing` was turned off or on).
 fn outdated_matchers(
     expected: &serde_json::Map<String, Value>,
     found: &[agents::Handler],
