@@ -55,6 +55,22 @@ impl Scope {
     }
 }
 
+/// Whether the scope `text` covers the project-relative path, decided without compiling a glob,
+/// for the two simplest kinds of scope: a file name (`Makefile`) and `*` with a literal suffix
+/// (`*.py`, `*_test.go`); `None` for any other scope. Agrees with [`Scope::matches`]: a name
+/// scope matches the path's file name, and a `*` never crosses a `/`.
+pub(crate) fn simple_match(text: &str, relative_path: &str) -> Option<bool> {
+    let text = text.trim();
+    let is_literal =
+        |part: &str| !part.is_empty() && !part.contains(['*', '?', '[', ']', '{', '}', '\\', '/']);
+    let name = file_name(relative_path);
+    match text.strip_prefix('*') {
+        Some(suffix) if is_literal(suffix) => Some(name.ends_with(suffix)),
+        None if is_literal(text) => Some(name == text),
+        _ => None,
+    }
+}
+
 fn build_glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern.trim_start_matches('/'))
         .literal_separator(true)
@@ -124,6 +140,48 @@ impl ScopeSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_simple_match_agrees_with_the_glob() {
+        let scopes = [
+            "*.py",
+            "*_test.go",
+            "Makefile",
+            "app.py",
+            " *.ts ",
+            "*.d.ts",
+            "*",
+            "**/*.py",
+            "src/*.py",
+            "*.{ts,tsx}",
+            "a?.py",
+            "",
+        ];
+        let paths = [
+            "app.py",
+            "src/app.py",
+            "x_test.go",
+            "Makefile",
+            "src/Makefile",
+            "a.d.ts",
+            "b.ts",
+            ".py",
+            "ab.py",
+            "app.pyc",
+            "dir.py/file",
+        ];
+        for scope in scopes {
+            let parsed = Scope::parse(scope).unwrap();
+            for path in paths {
+                if let Some(simple) = simple_match(scope, path) {
+                    assert_eq!(simple, parsed.matches(path), "{scope:?} on {path}");
+                }
+            }
+        }
+        assert_eq!(simple_match("*.py", "src/app.py"), Some(true));
+        assert_eq!(simple_match("src/*.py", "src/app.py"), None);
+        assert_eq!(simple_match("*.{ts,tsx}", "a.ts"), None);
+    }
 
     #[test]
     fn name_scopes_match_anywhere() {

@@ -149,12 +149,25 @@ pub(crate) fn for_files(
 /// cannot read covers none).
 fn covering(scopes: &[String], files: &[&str]) -> BTreeMap<String, Vec<usize>> {
     // Compiling a glob into its matcher costs far more than the rest of a look that finds
-    // nothing: scopes whose name part rules every file out are never compiled.
-    let parsed: Vec<(String, Scope)> = scopes
+    // nothing: scopes whose name part rules every file out are never compiled, nor the simplest
+    // ones (`*.py`, `Makefile`), decided by their text.
+    let mut simple: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut parsed: Vec<(String, Scope)> = Vec::new();
+    for text in scopes
         .iter()
         .filter(|text| files.iter().any(|file| may_cover(text, file)))
-        .filter_map(|text| Scope::parse(text).ok().map(|scope| (text.clone(), scope)))
-        .collect();
+    {
+        match simple_cover(text, files) {
+            Some(covered) => {
+                simple.insert(text.clone(), covered);
+            }
+            None => {
+                if let Ok(scope) = Scope::parse(text) {
+                    parsed.push((text.clone(), scope));
+                }
+            }
+        }
+    }
     let set = ScopeSet::new(&parsed.iter().map(|(_, scope)| scope).collect::<Vec<_>>());
     let mut covered = vec![Vec::new(); parsed.len()];
     for (file_index, file) in files.iter().enumerate() {
@@ -168,7 +181,20 @@ fn covering(scopes: &[String], files: &[&str]) -> BTreeMap<String, Vec<usize>> {
         .into_iter()
         .map(|(text, _)| text)
         .zip(covered)
+        .chain(simple)
         .collect()
+}
+
+/// The indexes of the `files` a scope of the simplest kinds covers
+/// ([`crate::scope::simple_match`]); `None` when the scope needs its glob.
+fn simple_cover(scope: &str, files: &[&str]) -> Option<Vec<usize>> {
+    let mut covered = Vec::new();
+    for (index, file) in files.iter().enumerate() {
+        if crate::scope::simple_match(scope, file)? {
+            covered.push(index);
+        }
+    }
+    Some(covered)
 }
 
 /// False only when `scope` cannot cover `file`: the scope's last part is `*` and a literal
