@@ -199,7 +199,7 @@ pub(crate) fn parse_challenges(output: &str, ids: &[String]) -> Vec<(String, Str
 mod tests {
     use super::*;
     use crate::deep_review::verdict::{ContextInfo, ReportedFinding};
-    use crate::session::findings::{Finding, Severity};
+    use crate::session::finding::{Finding, Severity};
 
     fn verdict() -> Verdict {
         let finding = |id: &str, severity: Severity, title: &str| {

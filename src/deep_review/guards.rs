@@ -9,7 +9,7 @@
 //!
 //! Otherwise the round FAILs and the loop goes on.
 //!
-//! Guards 2 to 6 are the shared engine's ([`crate::convergence`]); this module hands it the round
+//! Guards 2 to 6 are the shared engine's ([`crate::review::convergence`]); this module hands it the round
 //! state's facts (a finding marked fixed once and reported again is stuck; the blocking keys and
 //! the diff hash say whether anything moved; `--max-rounds` is the cap) and words the outcome.
 //!
@@ -19,11 +19,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::convergence::{
-    FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
-};
 use crate::deep_review::state::RoundState;
 use crate::deep_review::verdict::{Escalated, Guard, ReportedFinding, Status};
+use crate::review::convergence::{
+    FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
+};
 use crate::text::plural;
 
 /// A finding marked fixed once and reported again is stuck.
@@ -252,7 +252,7 @@ fn decision(
 mod tests {
     use super::*;
     use crate::deep_review::state::{ChallengeMark, Mark, RoundRecord};
-    use crate::session::findings::{Finding, Severity};
+    use crate::session::finding::{Finding, Severity};
 
     fn found(title: &str, severity: Severity) -> ReportedFinding {
         let finding = Finding {

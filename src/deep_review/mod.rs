@@ -12,7 +12,7 @@
 //!
 //! Invariants: never a silent "no review" — every way a round can fail is a [`StopCause`] and a
 //! STOPPED verdict naming it; the verdict comes from the findings (the model's own verdict field
-//! is ignored, `session::findings`); P3 findings never block and never reach a fixer.
+//! is ignored, `review::findings`); P3 findings never block and never reach a fixer.
 
 pub(crate) mod context;
 pub(crate) mod diff;

@@ -30,7 +30,7 @@ pub(crate) struct PromptInput<'a> {
 }
 
 /// Why a blocking finding must be concrete, in the deep review's words (the rule itself is
-/// enforced in `session::findings`).
+/// enforced in `review::findings`).
 const ANTI_NITPICKING: &str = "\
 ## The one rule that matters
 A P1 or P2 must name the specific wrong output: construct the failure — these inputs produce

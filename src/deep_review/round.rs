@@ -20,8 +20,9 @@ use crate::deep_review::prompt::{self, PromptInput};
 use crate::deep_review::state::{RoundRecord, RoundState, RoundStore, StateError};
 use crate::deep_review::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
 use crate::project::Project;
+use crate::review::findings::Review;
 use crate::reviewer::{self, AskOptions};
-use crate::session::findings::{Finding, Review};
+use crate::session::finding::Finding;
 use crate::settings::{ReviewerBackend, Settings};
 use crate::state::names::{ANSWER_SUFFIX, PROMPT_SUFFIX};
 
@@ -420,7 +421,7 @@ fn next_step(status: Status, context: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::findings::Severity;
+    use crate::session::finding::Severity;
 
     #[test]
     fn duplicate_ids_become_unique() {

@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::convergence;
 use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
 use crate::project::{Project, folder_name_of};
+use crate::review::convergence;
 use crate::state::names::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
 
 /// How long a command waits for a round that holds the lock.
@@ -428,7 +428,7 @@ fn read_state(path: &Path) -> Result<RoundState, StateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::findings::{Finding, Severity};
+    use crate::session::finding::{Finding, Severity};
 
     fn round(number: u32, status: Status, ids: &[&str]) -> RoundRecord {
         let findings = ids

@@ -2,8 +2,8 @@
 //! reason and a hint — never a silent "no review".
 
 use crate::deep_review::{context, diff, state};
+use crate::review::findings::FindingsError;
 use crate::reviewer::BackendError;
-use crate::session::findings::FindingsError;
 use crate::settings::Settings;
 
 /// Why a run did not review (a STOPPED verdict, exit 2).

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::session::findings::Finding;
+use crate::session::finding::Finding;
 
 /// How a deep review run ended (exit 0 / 1 / 2 / 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

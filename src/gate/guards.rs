@@ -7,7 +7,7 @@
 //! the breaker is the last resort: `maxStopPasses` blocked stops in a row, or a stop where nothing
 //! moved since the last fix request (or since the breaker last let the agent stop with it open).
 //!
-//! The guards themselves are the shared engine's ([`crate::convergence`]); this module hands it
+//! The guards themselves are the shared engine's ([`crate::review::convergence`]); this module hands it
 //! the session's facts (fix attempts and challenges from the snapshot, `maxFixAttempts`,
 //! `maxStopPasses`, the order of its guards: a dispute before stuck, the breaker's cap before no
 //! progress) and words the outcome.
@@ -17,13 +17,14 @@
 
 use std::collections::BTreeSet;
 
-use crate::convergence::{
-    FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
+use crate::review::blocking::Blocking;
+use crate::review::convergence::{
+    Challenge, FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
 };
 
 use crate::session::event::{AllowKind, BlockKind, EscalationKind, Event};
-use crate::session::findings::Severity;
-use crate::session::rounds::FixAttempt;
+use crate::session::finding::Severity;
+use crate::session::rounds::{ChallengeRecord, FixAttempt};
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
@@ -38,7 +39,7 @@ pub(crate) fn escalations(snapshot: &Snapshot, settings: &Settings) -> Vec<Event
         let fixes = snapshot.rounds.failed_fixes(&key);
         let history = FindingHistory {
             failed_fixes: fixes.len(),
-            challenge: record.map(|record| record.challenge()),
+            challenge: record.map(as_challenge),
         };
         let (kind, challenge) = match finding_guard(&history, max, &FINDING_ORDER) {
             Some(FindingGuard::Dispute) => (EscalationKind::ChallengeUpheld, record),
@@ -61,13 +62,21 @@ pub(crate) fn escalations(snapshot: &Snapshot, settings: &Settings) -> Vec<Event
     events
 }
 
+/// A recorded challenge as the convergence guards read it.
+fn as_challenge(record: &ChallengeRecord) -> Challenge<'_> {
+    Challenge {
+        reason: &record.reason,
+        answer: record.upheld,
+    }
+}
+
 /// Challenged P1 findings the reviewer then left out: a P1 is never dropped without a person.
 fn withdrawn_p1s(snapshot: &Snapshot, keys: &mut BTreeSet<String>) -> Vec<Event> {
     let mut events = Vec::new();
     for challenge in &snapshot.rounds.challenges {
         let key = challenge.finding.key();
         let withdrawn_p1 =
-            challenge.challenge().is_withdrawn() && challenge.finding.severity == Severity::P1;
+            as_challenge(challenge).is_withdrawn() && challenge.finding.severity == Severity::P1;
         if !withdrawn_p1 || snapshot.rounds.is_escalated(&key) || !keys.insert(key) {
             continue;
         }
@@ -165,8 +174,8 @@ pub(crate) fn breaker(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::findings::Review;
     use crate::session::event::EventRecord;
-    use crate::session::findings::Review;
 
     fn record(event: Event) -> EventRecord {
         EventRecord {

@@ -6,9 +6,9 @@
 //! without a reason, or naming no open finding, defers nothing and is reported back; a finding
 //! already deferred is not deferred twice (the same message may reach several stops).
 
+use crate::review::finding_ref::{LookupError, NotOpen, open_finding};
+use crate::review::findings::check_deferrable;
 use crate::session::event::Event;
-use crate::session::finding_ref::{LookupError, NotOpen, open_finding};
-use crate::session::findings::check_deferrable;
 use crate::session::snapshot::Snapshot;
 use crate::settings::BlockingThreshold;
 

@@ -26,9 +26,9 @@ pub(crate) enum ReviewError {
     #[error(transparent)]
     File(#[from] crate::files::FileError),
     #[error(transparent)]
-    Findings(#[from] crate::session::findings::FindingsError),
+    Findings(#[from] crate::review::findings::FindingsError),
     #[error(transparent)]
-    Lookup(Box<crate::session::finding_ref::LookupError>),
+    Lookup(Box<crate::review::finding_ref::LookupError>),
     #[error("no session {session:?} in {folder}")]
     NoSession {
         session: String,
@@ -70,8 +70,8 @@ pub(crate) enum ReviewError {
     NoReason { what: &'static str },
 }
 
-impl From<crate::session::finding_ref::LookupError> for ReviewError {
-    fn from(error: crate::session::finding_ref::LookupError) -> ReviewError {
+impl From<crate::review::finding_ref::LookupError> for ReviewError {
+    fn from(error: crate::review::finding_ref::LookupError) -> ReviewError {
         ReviewError::Lookup(Box::new(error))
     }
 }

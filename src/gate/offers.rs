@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::lessons::Warning;
+use crate::review::blocking::Blocking;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
 
@@ -184,8 +185,8 @@ fn cut(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::lessons::Warning;
+    use crate::review::findings::Review;
     use crate::session::event::{Event, EventRecord};
-    use crate::session::findings::Review;
 
     #[test]
     fn p3_and_light_lessons_deduplicated() {

@@ -21,6 +21,7 @@ use similar::TextDiff;
 use crate::gate::ReviewError;
 use crate::lessons::Warning;
 use crate::project::Project;
+use crate::review::blocking::Blocking;
 use crate::session::baseline::Baselines;
 use crate::session::event::Versions;
 use crate::session::snapshot::{Request, Snapshot};

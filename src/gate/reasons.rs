@@ -6,7 +6,7 @@
 //! second fix request of a session the agent is asked for a round reflection first (the fix loop).
 
 use crate::session::Session;
-use crate::session::findings::Severity;
+use crate::session::finding::Severity;
 use crate::session::rounds::Escalation;
 use crate::session::snapshot::{Outstanding, Request};
 use crate::validate::Diagnostic;

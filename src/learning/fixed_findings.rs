@@ -23,7 +23,7 @@ use crate::session::Session;
 use crate::session::authored::Authored;
 use crate::session::changed_lines::LineChange;
 use crate::session::changed_lines::changed_lines;
-use crate::session::findings::Finding;
+use crate::session::finding::Finding;
 use crate::session::snapshot::{CompletedReview, Snapshot};
 use crate::settings::BlockingThreshold;
 

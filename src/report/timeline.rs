@@ -10,7 +10,7 @@
 use crate::report::html::Html;
 use crate::report::sessions::{Decision, Entry, SessionReport, Step, Stop};
 use crate::session::event::{BlockKind, Event, Stage};
-use crate::session::findings::{Finding, Severity};
+use crate::session::finding::{Finding, Severity};
 use crate::session::rounds::Escalation;
 
 /// Sessions shown open (the newest); the others start folded.

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
-use crate::session::findings::{Finding, KnownLimit, Severity};
+use crate::session::finding::{Finding, KnownLimit, Severity};
 use crate::validate::Diagnostic;
 
 /// A file's content hash, or `None` when the file does not exist (deleted / never created).

@@ -1,7 +1,8 @@
 //! What a session did: the event log every hook appends to and the snapshot folded from it (with
 //! its checkpoint cache), the baselines of the files it changed, the versions the agent wrote,
 //! reconciliation with the disk at stop time, the current change set, the files git ignores, the
-//! review findings and how they fare across rounds. The stop gate, the deep review and learning
+//! review findings as recorded and how they fared across rounds (the rules that judge them are
+//! the review engine's, `review/`). The stop gate, the deep review and learning
 //! read a session through this module; they never re-parse hook payloads.
 
 pub(crate) mod agent_note;
@@ -13,8 +14,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod edit_record;
 pub(crate) mod end;
 pub mod event;
-pub(crate) mod finding_ref;
-pub(crate) mod findings;
+pub(crate) mod finding;
 pub(crate) mod ignored;
 pub(crate) mod log;
 pub(crate) mod own_writes;
@@ -24,7 +24,6 @@ pub(crate) mod shared_status;
 pub(crate) mod snapshot;
 pub(crate) mod start;
 pub(crate) mod unreadable;
-pub(crate) mod vagueness;
 
 use crate::clock::Clock;
 use crate::project::Project;

@@ -12,9 +12,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::convergence;
 use crate::session::event::{EscalationKind, Event, Version};
-use crate::session::findings::{Finding, Severity};
+use crate::session::finding::{Finding, Severity};
 
 /// The longest excerpt of the agent's message kept as "what it tried".
 pub(crate) const SAID_LIMIT: usize = 240;
@@ -40,7 +39,7 @@ pub(crate) struct FixAttempt {
 }
 
 /// A finding the agent holds to be a false positive, as the session's events record it (the
-/// guards read it as a [`convergence::Challenge`]).
+/// convergence guards read it as a `review::convergence::Challenge`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ChallengeRecord {
     /// The review that reported it.
@@ -51,16 +50,6 @@ pub(crate) struct ChallengeRecord {
     pub(crate) sent_in: Option<String>,
     /// Whether that review reported the finding again (as P1/P2); `None` until it came back.
     pub(crate) upheld: Option<bool>,
-}
-
-impl ChallengeRecord {
-    /// The challenge as the convergence guards read it.
-    pub(crate) fn challenge(&self) -> convergence::Challenge<'_> {
-        convergence::Challenge {
-            reason: &self.reason,
-            answer: self.upheld,
-        }
-    }
 }
 
 /// A finding handed to a human.

@@ -11,19 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::Warning;
-use crate::session::event::{
-    AllowKind, BlockKind, Event, EventRecord, Version, Versions, content_hash,
-};
-use crate::session::findings::{Finding, KnownLimit};
+use crate::session::event::{AllowKind, BlockKind, Event, EventRecord, Version, Versions};
+use crate::session::finding::{Finding, KnownLimit};
 use crate::session::rounds::{Escalation, Rounds};
-use crate::settings::BlockingThreshold;
 use crate::validate::Diagnostic;
 
-mod blocking;
 mod frequent;
 mod warning_places;
 
-pub(crate) use blocking::NotBlocking;
 pub(crate) use frequent::{Frequent, WarningRef};
 use warning_places::WarningPlaces;
 
@@ -546,8 +541,6 @@ impl Snapshot {
         limits
     }
 
-    /// A digest of what a block is about: the changed files' versions, the outstanding findings,
-    /// the unresolved errors and the challenges waiting for a review. Equal digests on two stops mean nothing moved in between.
     /// The round a fix request on `fingerprint` opens: the next one, unless the latest request
     /// was made on exactly this (nothing was fixed since, so no new attempt began).
     pub(crate) fn fix_round(&self, fingerprint: &str) -> u32 {
@@ -558,21 +551,16 @@ impl Snapshot {
         }
     }
 
-    pub(crate) fn fingerprint(&self, threshold: BlockingThreshold) -> String {
-        let mut text = String::new();
-        for (file, version) in self.session_changes() {
-            text.push_str(&format!("{file}={version:?}\n"));
-        }
-        for item in self.outstanding(threshold) {
-            text.push_str(&format!("finding {}\n", item.finding.key()));
-        }
-        for error in self.unresolved_errors() {
-            text.push_str(&format!("error {}\n", error.render()));
-        }
-        for challenge in self.rounds.unsent_challenges() {
-            text.push_str(&format!("challenge {}\n", challenge.finding.key()));
-        }
-        content_hash(text.as_bytes())
+    pub(crate) fn is_deferred(&self, review: &CompletedReview, finding: &Finding) -> bool {
+        review
+            .known_limits
+            .iter()
+            .any(|limit| limit.finding == finding.id)
+            || self.deferred.iter().any(|deferral| {
+                (deferral.review == review.id && deferral.finding == finding.id)
+                    || format!("{}|{}", deferral.file, deferral.title)
+                        == format!("{}|{}", finding.file, finding.title)
+            })
     }
 }
 

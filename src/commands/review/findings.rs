@@ -11,9 +11,9 @@ use crate::commands::Outcome;
 use crate::error::Error;
 use crate::gate::ReviewError;
 use crate::output;
+use crate::review::finding_ref::{LookupError, open_finding};
 use crate::session::event::Event;
-use crate::session::finding_ref::{LookupError, open_finding};
-use crate::session::findings::Severity;
+use crate::session::finding::Severity;
 use crate::session::snapshot::{Outstanding, Snapshot};
 
 /// What the agent says about one finding: which one, why, and in which session.

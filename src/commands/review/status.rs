@@ -8,6 +8,7 @@ use super::Context;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::output;
+use crate::review::blocking::Blocking;
 use crate::session::snapshot::Snapshot;
 
 pub(super) fn run(context: &Context<'_>, as_json: bool) -> Result<Outcome, Error> {

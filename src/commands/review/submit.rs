@@ -10,9 +10,11 @@ use crate::commands::Outcome;
 use crate::error::Error;
 use crate::gate::ReviewError;
 use crate::output;
+use crate::review::blocking::{Blocking, NotBlocking};
+use crate::review::findings::{self, RawFindings, Review};
 use crate::session::event::Event;
-use crate::session::findings::{self, RawFindings, Review, Severity};
-use crate::session::snapshot::{NotBlocking, Snapshot};
+use crate::session::finding::Severity;
+use crate::session::snapshot::Snapshot;
 
 pub(super) fn run(
     context: &Context<'_>,

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use crate::process::find_on_path;
 use crate::project::Project;
+use crate::review::blocking::Blocking;
 use crate::reviewer::ReviewerUse;
 use crate::settings::Settings;
 use crate::text::plural;

@@ -1,6 +1,8 @@
 use super::*;
+use crate::review::blocking::Blocking;
+use crate::review::findings::Review;
 use crate::session::event::AllowKind;
-use crate::session::findings::Review;
+use crate::settings::BlockingThreshold;
 
 fn record(event: Event) -> EventRecord {
     EventRecord {

@@ -4,15 +4,13 @@
 //!
 //! Invariants: the verdict is derived from the findings alone (a model's own "PASS" field is
 //! ignored); a P1/P2 whose wrong output does not name an input or call and an observed wrong result
-//! ([`crate::session::vagueness`]) is recorded as P3 and shown to the person with the reason; a P1 can never be a known limit — [`Review::from_raw`] drops such a limit
+//! ([`crate::review::vagueness`]) is recorded as P3 and shown to the person with the reason; a P1 can never be a known limit — [`Review::from_raw`] drops such a limit
 //! with a note and [`check_deferrable`] refuses it.
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
-
-use crate::session::vagueness::{self, Vagueness};
+use crate::review::vagueness;
+use crate::session::finding::{Finding, KnownLimit, Severity};
 use crate::settings::BlockingThreshold;
+use serde::Deserialize;
 use serde_json::Value;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -33,46 +31,6 @@ pub(crate) enum FindingsError {
     },
     #[error("finding {index}: {message}")]
     Finding { index: usize, message: String },
-}
-
-/// How bad a finding is. P1 and P2 block (down to `minimumBlockingSeverity`); P3 never does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub(crate) enum Severity {
-    P1,
-    P2,
-    P3,
-}
-
-impl Severity {
-    pub(crate) fn parse(text: &str) -> Option<Severity> {
-        match text.trim().to_ascii_uppercase().as_str() {
-            // The Python tool's five levels: critical/high block as P1, medium as P2, and
-            // low/info never block.
-            "P1" | "BLOCKER" | "CRITICAL" | "HIGH" => Some(Severity::P1),
-            "P2" | "IMPORTANT" | "MAJOR" | "MEDIUM" => Some(Severity::P2),
-            "P3" | "MINOR" | "NIT" | "LOW" | "INFO" => Some(Severity::P3),
-            _ => None,
-        }
-    }
-
-    /// Whether a finding of this severity blocks the stop at `threshold`.
-    pub(crate) fn blocks_at(self, threshold: BlockingThreshold) -> bool {
-        match self {
-            Severity::P1 => true,
-            Severity::P2 => threshold == BlockingThreshold::P2,
-            Severity::P3 => false,
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(match self {
-            Severity::P1 => "P1",
-            Severity::P2 => "P2",
-            Severity::P3 => "P3",
-        })
-    }
 }
 
 /// A finding's fields, as the contract names them (an answer's other fields are named in a note).
@@ -138,73 +96,6 @@ pub(crate) struct RawFindings {
     pub(crate) known_limits: Vec<RawKnownLimit>,
 }
 
-/// One validated finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Finding {
-    pub(crate) id: String,
-    pub(crate) severity: Severity,
-    pub(crate) file: String,
-    /// 1-based; 0 when the reviewer named no line.
-    #[serde(default)]
-    pub(crate) line: u64,
-    pub(crate) title: String,
-    #[serde(default)]
-    pub(crate) wrong_output: String,
-    #[serde(default)]
-    pub(crate) suggestion: String,
-    /// The reviewer said P1/P2 but the wrong output is not concrete ([`vagueness`]): recorded
-    /// as P3, so it never blocks.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub(crate) downgraded: bool,
-}
-
-impl Finding {
-    /// Why a finding the reviewer called P1/P2 does not block — recomputed from its wrong output
-    /// (a pure rule), with the plain reason when the rule has changed since it was recorded.
-    pub(crate) fn vagueness(&self) -> Option<Vagueness> {
-        if !self.downgraded {
-            return None;
-        }
-        Some(
-            vagueness::judge(&self.wrong_output)
-                .err()
-                .unwrap_or(Vagueness::Missing),
-        )
-    }
-
-    /// `file:line` (or just the file).
-    pub(crate) fn location(&self) -> String {
-        if self.line > 0 {
-            format!("{}:{}", self.file, self.line)
-        } else {
-            self.file.clone()
-        }
-    }
-
-    /// `[P1] F1 src/app.py:4: title`, one line.
-    pub(crate) fn summary(&self) -> String {
-        format!(
-            "[{}] {} {}: {}",
-            self.severity,
-            self.id,
-            self.location(),
-            self.title
-        )
-    }
-
-    /// What identifies "the same finding" across review rounds.
-    pub(crate) fn key(&self) -> String {
-        format!("{}|{}", self.file, normalize_title(&self.title))
-    }
-}
-
-/// A finding recorded as a known limit, with why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct KnownLimit {
-    pub(crate) finding: String,
-    pub(crate) reason: String,
-}
-
 /// A validated review: findings plus the known limits it declared, and notes about what car
 /// changed while validating (downgrades, refused limits).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -237,7 +128,7 @@ impl Review {
                 .notes
                 .extend(raw_finding.unknown_fields_note(index + 1));
             let finding = validate_finding(index + 1, raw_finding)?;
-            if let Some(vagueness) = finding.vagueness() {
+            if let Some(vagueness) = vagueness::of(&finding) {
                 review.notes.push(format!(
                     "{} does not block (shown to the person instead): {vagueness}; a P1/P2 must name an input or call and the wrong result it gives",
                     finding.id
@@ -356,15 +247,6 @@ fn line_number(value: &Value) -> Option<u64> {
         Value::String(text) => text.split([':', '-']).next()?.trim().parse().ok(),
         _ => None,
     }
-}
-
-fn normalize_title(title: &str) -> String {
-    title
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The findings JSON inside a reviewer's text: the whole text, a Claude `--output-format json`

@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::session::finding::Finding;
+
 /// Why a wrong output is not concrete enough to block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Vagueness {
@@ -43,6 +45,19 @@ impl fmt::Display for Vagueness {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(self.why())
     }
+}
+
+/// Why a recorded finding the reviewer called P1/P2 does not block — recomputed from its wrong
+/// output (a pure rule), with the plain reason when the rule has changed since it was recorded.
+pub(crate) fn of(finding: &Finding) -> Option<Vagueness> {
+    if !finding.downgraded {
+        return None;
+    }
+    Some(
+        judge(&finding.wrong_output)
+            .err()
+            .unwrap_or(Vagueness::Missing),
+    )
 }
 
 /// Judges a finding's `wrong_output`: `Ok` when it may block.

@@ -7,7 +7,8 @@
 //! finding is what it was last asked to fix); anything else is an error that says which finding
 //! it is and why it is not open.
 
-use crate::session::findings::{Finding, Severity};
+use crate::review::blocking::Blocking;
+use crate::session::finding::{Finding, Severity};
 use crate::session::snapshot::{Outstanding, Snapshot};
 use crate::settings::BlockingThreshold;
 use crate::text::{IdMatch, resolve_id};
@@ -179,8 +180,8 @@ fn not_open(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::findings::Review;
     use crate::session::event::{Event, EventRecord};
-    use crate::session::findings::Review;
 
     fn snapshot() -> Snapshot {
         let review = |id: &str, file: &str, json: &str| EventRecord {
