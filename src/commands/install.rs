@@ -46,7 +46,7 @@ pub(crate) fn install(project: &Project, args: &InstallArgs) -> Result<Outcome, 
     }
     create_state_dir(project)?;
     register_merge_driver(project);
-    if let Some(rules) = crate::gate::install_default_rules(project)? {
+    if let Some(rules) = crate::review::prompt::install_default_rules(project)? {
         output::print_message(&format!(
             "wrote the review rules to {} (edit them to fit your project)",
             rules.display()

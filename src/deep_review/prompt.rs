@@ -4,7 +4,7 @@
 //! anti-nitpicking rule spelled out.
 //!
 //! Invariants: the pieces shared with the stop gate (rules, pitfall lines, bounded diff, contract)
-//! come from `gate::prompt`, never a copy; lesson matching here is read-only (no hit is
+//! come from the review engine (`review::prompt`), never a copy; lesson matching here is read-only (no hit is
 //! recorded, nothing is learned).
 
 use crate::clock::Clock;
@@ -12,9 +12,9 @@ use crate::deep_review::context::Context;
 use crate::deep_review::diff::ChangeSet;
 use crate::deep_review::state::RoundState;
 use crate::edit::{Delta, Edit};
-use crate::gate::prompt::{self as shared, DiffWriter};
 use crate::lessons::{self, LessonScope, Warning};
 use crate::project::Project;
+use crate::review::prompt::{self as shared, DiffWriter};
 use crate::settings::Settings;
 
 /// Everything the prompt is made from.

@@ -213,7 +213,7 @@ impl Round<'_> {
         crate::files::write_atomic(&self.file(PROMPT_SUFFIX), text.as_bytes())
             .map_err(StateError::from)?;
         let options = AskOptions {
-            output_schema: Some(crate::gate::prompt::findings_schema()),
+            output_schema: Some(crate::review::prompt::findings_schema()),
             files_prefix: Some(self.file("")),
         };
         let answer = reviewer::ask_with(

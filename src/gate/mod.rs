@@ -17,8 +17,6 @@ pub(crate) mod stages;
 pub(crate) mod standing;
 pub(crate) mod stop_lock;
 
-pub(crate) use prompt::install_default_rules;
-
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ReviewError {
     #[error("{0}")]

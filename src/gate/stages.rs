@@ -427,7 +427,7 @@ impl<'a> Gate<'a> {
             .flatten()
             .unwrap_or_default();
         let options = AskOptions {
-            output_schema: Some(prompt::findings_schema()),
+            output_schema: Some(crate::review::prompt::findings_schema()),
             files_prefix: Some(self.log.dir().join(names::REVIEWS_DIR).join(&request.id)),
         };
         let mut last_error = Failure {
