@@ -23,13 +23,13 @@ pub(crate) enum Error {
     #[error(transparent)]
     MergeDriver(#[from] crate::state::merge_driver::DriverError),
     #[error(transparent)]
-    Review(#[from] crate::gate::ReviewError),
+    Review(#[from] crate::review::gate::ReviewError),
     #[error(transparent)]
     Replay(#[from] crate::replay::ReplayError),
     #[error(transparent)]
-    DeepReviewState(#[from] crate::deep_review::state::StateError),
+    DeepReviewState(#[from] crate::review::deep::state::StateError),
     #[error(transparent)]
-    DeepReviewContext(#[from] crate::deep_review::context::ContextError),
+    DeepReviewContext(#[from] crate::review::deep::context::ContextError),
     #[error(transparent)]
     ReviewExport(#[from] crate::learning::review_history::github::ExportError),
 }
@@ -42,7 +42,7 @@ impl Error {
             Error::Settings(crate::settings::SettingsError::Json { .. }) => {
                 Some("fix the file by hand; car never rewrites a file it cannot read".into())
             }
-            Error::DeepReviewState(crate::deep_review::state::StateError::NoneYet) => {
+            Error::DeepReviewState(crate::review::deep::state::StateError::NoneYet) => {
                 Some("run `car deep-review run CONTEXT` first".into())
             }
             _ => None,

@@ -6,7 +6,8 @@
 //!   agent's file reads its payload and shapes its answer), [`replay`] (scenarios run through the pipeline), [`report`] (`car report`'s page), [`pipeline`] (check one edit:
 //!   validators → lessons → report, for the hook, `car check` and replay alike);
 //! - middle: [`agents`] (one file per agent: hook entries, payload names, answer shape, transcript
-//!   format; the one place that knows them), [`validate`], [`lessons`], [`review`], [`scenario`]:
+//!   format; the one place that knows them), [`validate`], [`lessons`], [`review`] (the review
+//!   engine and its two front ends, the stop gate and the deep review), [`scenario`]:
 //!   plain values in, typed results out; apart from `agents` they never see the command line, a
 //!   hook payload or an agent's answer format;
 //! - bottom: plain types and services: [`edit`], [`project`], [`settings`], [`process`],
@@ -26,11 +27,9 @@ mod answer;
 mod cli;
 mod clock;
 pub mod commands;
-mod deep_review;
 pub mod edit;
 mod error;
 mod files;
-mod gate;
 mod git;
 mod hook;
 mod installation;

@@ -1,5 +1,5 @@
 //! `car deep-review run | loop | fixed | challenge | status | reset | init`: the deep
-//! review from the command line (the logic lives in `deep_review`).
+//! review from the command line (the logic lives in `review::deep`).
 //!
 //! Invariants: `run` and `loop` print exactly one JSON object on stdout (the verdict) and the
 //! readable summary on stderr, and exit 0 PASS, 1 FAIL, 2 STOPPED, 3 ESCALATE; `--fail-open`
@@ -13,15 +13,15 @@ use serde_json::json;
 use crate::cli::{DeepLoopArgs, DeepReviewCommand, DeepRunArgs};
 use crate::clock::Clock;
 use crate::commands::Outcome;
-use crate::deep_review::context;
-use crate::deep_review::fix_loop::{self, Fixer, LoopEvent};
-use crate::deep_review::init;
-use crate::deep_review::round::{self, RoundRequest};
-use crate::deep_review::state::{RoundState, RoundStore};
-use crate::deep_review::verdict::{ContextInfo, Status, Verdict};
 use crate::error::Error;
 use crate::output;
 use crate::project::Project;
+use crate::review::deep::context;
+use crate::review::deep::fix_loop::{self, Fixer, LoopEvent};
+use crate::review::deep::init;
+use crate::review::deep::round::{self, RoundRequest};
+use crate::review::deep::state::{RoundState, RoundStore};
+use crate::review::deep::verdict::{ContextInfo, Status, Verdict};
 use crate::settings::Settings;
 
 pub(crate) fn run(project: &Project, command: DeepReviewCommand) -> Result<Outcome, Error> {

@@ -240,7 +240,7 @@ fn purge(project: &Project) -> Result<(), Error> {
 /// What `car deep-review init` wrote and nobody filled in: the context files and their
 /// `CLAUDE.md` lines; a filled-in context is kept and named.
 fn purge_review_contexts(project: &Project) -> Result<(), Error> {
-    let purged = crate::deep_review::purge::purge(project.checkout())?;
+    let purged = crate::review::deep::purge::purge(project.checkout())?;
     for removed in &purged.removed {
         output::print_message(&format!("removed {removed} (car's unfilled template)"));
     }
@@ -290,10 +290,10 @@ fn is_wired(project: &Project, agent: Agent) -> bool {
 }
 
 /// Registers git's merge driver for the lesson files, naming this binary the way the agent's
-/// commands do ([`crate::gate::program::name`]: git may run it from a shell without car on PATH).
+/// commands do ([`crate::review::gate::program::name`]: git may run it from a shell without car on PATH).
 /// A driver that cannot be registered costs only clean merges of the lessons: install goes on.
 fn register_merge_driver(project: &Project) {
-    let program = crate::gate::program::name();
+    let program = crate::review::gate::program::name();
     match merge_driver::register(project, program) {
         Err(error) => {
             output::print_message(&format!(

@@ -19,11 +19,11 @@ use crate::cli::ReviewCommand;
 use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
-use crate::gate::ReviewError;
-use crate::gate::offers;
 use crate::output;
 use crate::pipeline::OnDisk;
 use crate::project::Project;
+use crate::review::gate::ReviewError;
+use crate::review::gate::offers;
 use crate::session::event::Event;
 use crate::session::log::EventLog;
 use crate::session::snapshot::{Request, Snapshot};
@@ -88,7 +88,12 @@ impl Context<'_> {
     /// Every session as its gate would see it now, oldest activity first.
     fn sessions(&self) -> Vec<Snapshot> {
         let validate = OnDisk::new(self.project, self.settings);
-        crate::gate::session_view::sessions_now(self.project, self.settings, self.clock, &validate)
+        crate::review::gate::session_view::sessions_now(
+            self.project,
+            self.settings,
+            self.clock,
+            &validate,
+        )
     }
 
     /// The named session, else the most recently active one.
@@ -141,7 +146,7 @@ fn show_offers(
         return Ok(Outcome::Success);
     }
     let snapshot = context.session(session)?;
-    let standing = crate::gate::standing::warnings(context.project, &snapshot.warnings);
+    let standing = crate::review::gate::standing::warnings(context.project, &snapshot.warnings);
     let offers = offers::collect(&snapshot, &standing, context.settings);
     let limits = snapshot.known_limits();
     if as_json {
@@ -197,7 +202,7 @@ fn new_prompt(context: &Context<'_>, session: Option<&str>) -> Result<Outcome, E
         clock: context.clock,
         id: &id,
     };
-    let early = crate::gate::stages::early::request_now(session, &validate)?;
+    let early = crate::review::gate::stages::early::request_now(session, &validate)?;
     if early.reused {
         output::print_message(&format!(
             "session {id}: review {} already asks for exactly these versions",
@@ -210,7 +215,7 @@ fn new_prompt(context: &Context<'_>, session: Option<&str>) -> Result<Outcome, E
 
 fn print_prompt(context: &Context<'_>, session: &str, request: &Request) -> Result<(), Error> {
     let path = context.project.root().join(&request.prompt_file);
-    let text = crate::gate::prompt::request_text(context.project, request)
+    let text = crate::review::gate::prompt::request_text(context.project, request)
         .map_err(ReviewError::from)?
         .ok_or_else(|| {
             ReviewError::Invalid(format!(

@@ -1,11 +1,11 @@
 //! The Stop / SubagentStop hook: the payload's stop, handed to the review gate
-//! ([`crate::gate::stages`]), which knows nothing of payloads. The gate validates files again
+//! ([`crate::review::gate::stages`]), which knows nothing of payloads. The gate validates files again
 //! from disk with the pipeline's validators, handed in here.
 
 use crate::answer::Answer;
-use crate::gate::stages::{self, StopInput};
 use crate::hook::HookContext;
 use crate::pipeline::OnDisk;
+use crate::review::gate::stages::{self, StopInput};
 
 pub(crate) fn handle(context: &HookContext) -> Answer {
     let stop = &context.payload.stop;

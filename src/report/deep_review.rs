@@ -6,10 +6,10 @@
 //! reader); a state file car cannot read is left out there as in `car status`.
 
 use crate::clock::date_of;
-use crate::deep_review::state::{RoundRecord, RoundState, RoundStore};
-use crate::deep_review::verdict::{Guard, Status};
 use crate::project::Project;
 use crate::report::html::Html;
+use crate::review::deep::state::{RoundRecord, RoundState, RoundStore};
+use crate::review::deep::verdict::{Guard, Status};
 
 /// Every context's round state, most recently updated first.
 pub(crate) fn read(project: &Project) -> Vec<RoundState> {

@@ -14,11 +14,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::clock::DAY;
-use crate::gate::offers::{self, Offer};
-use crate::gate::standing::Weights;
 use crate::lessons::Warning;
 use crate::project::Project;
 use crate::report::sparkline::{Mark, Point};
+use crate::review::gate::offers::{self, Offer};
+use crate::review::gate::standing::Weights;
 use crate::session::event::{AllowKind, BlockKind, Event, EventRecord, Stage};
 use crate::session::log::{SessionRecords, lifecycle_records, session_records};
 use crate::session::snapshot::Snapshot;
@@ -235,7 +235,7 @@ impl Sessions {
         report.last_ts = snapshot.last_ts;
         report.ended = snapshot.ended;
         if !archived && !snapshot.ended {
-            let standing = crate::gate::standing::warnings_with(
+            let standing = crate::review::gate::standing::warnings_with(
                 reading.project,
                 &snapshot.warnings,
                 &mut reading.weights,

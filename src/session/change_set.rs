@@ -4,7 +4,7 @@
 //! have fixed (`sed`, a formatter, `git checkout`) are validated again from disk. The stop gate
 //! records the events this makes, then runs its convergence guards; `car review status` and
 //! `car review submit` fold the same into their own copy without writing
-//! ([`crate::gate::session_view`]), so the three never disagree.
+//! ([`crate::review::gate::session_view`]), so the three never disagree.
 //!
 //! Invariants: a file is validated at the stop only when its version on disk was never validated
 //! (changed outside the edit tools, or its errors were found in another version) or when it holds

@@ -118,7 +118,7 @@ pub(crate) struct Rounds {
 }
 
 impl Rounds {
-    /// Remembers what the agent said it did (see [`crate::gate::known_limits::what_it_did`]).
+    /// Remembers what the agent said it did (see [`crate::review::gate::known_limits::what_it_did`]).
     pub(crate) fn agent_said(&mut self, message: &str) {
         self.last_message = crate::text::shorten(message.trim(), SAID_LIMIT);
     }

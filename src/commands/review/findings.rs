@@ -9,9 +9,9 @@
 use super::Context;
 use crate::commands::Outcome;
 use crate::error::Error;
-use crate::gate::ReviewError;
 use crate::output;
 use crate::review::finding_ref::{LookupError, open_finding};
+use crate::review::gate::ReviewError;
 use crate::session::event::Event;
 use crate::session::finding::Severity;
 use crate::session::snapshot::{Outstanding, Snapshot};

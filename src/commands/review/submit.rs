@@ -8,10 +8,10 @@ use std::path::Path;
 use super::Context;
 use crate::commands::Outcome;
 use crate::error::Error;
-use crate::gate::ReviewError;
 use crate::output;
 use crate::review::blocking::{Blocking, NotBlocking};
 use crate::review::findings::{self, RawFindings, Review};
+use crate::review::gate::ReviewError;
 use crate::session::event::Event;
 use crate::session::finding::Severity;
 use crate::session::snapshot::Snapshot;
@@ -40,7 +40,7 @@ pub(super) fn run(
     context.append(&snapshot.session, event.clone())?;
     let now = context.clock.now();
     snapshot.apply_event(now, event);
-    for escalation in crate::gate::guards::escalations(&snapshot, context.settings) {
+    for escalation in crate::review::gate::guards::escalations(&snapshot, context.settings) {
         snapshot.apply_event(now, escalation);
     }
     print_summary(context, &review, &request.id, &snapshot);

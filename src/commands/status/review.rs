@@ -45,7 +45,8 @@ pub(super) fn review_section(
 ) {
     // The gate's own view of each session now (reconciled, errors re-checked, guards applied).
     let validate = crate::pipeline::OnDisk::new(project, settings);
-    let sessions = crate::gate::session_view::sessions_now(project, settings, clock, &validate);
+    let sessions =
+        crate::review::gate::session_view::sessions_now(project, settings, clock, &validate);
     let threshold = settings.minimum_blocking_severity;
     let mut lines = vec![format!("sessions with recorded edits: {}", sessions.len())];
     let writes_stopped: usize = sessions
@@ -88,7 +89,7 @@ pub(super) fn review_section(
 
 /// `car deep-review`: the context files it can use, its reviewer, and each context's loop.
 pub(super) fn deep_review_section(project: &Project, settings: &Settings, report: &mut Report) {
-    use crate::deep_review::context::CONTEXT_DIR;
+    use crate::review::deep::context::CONTEXT_DIR;
     let mut contexts: Vec<String> = Vec::new();
     for folder in [
         Some(project.checkout().to_path_buf()),
@@ -132,7 +133,7 @@ pub(super) fn deep_review_section(project: &Project, settings: &Settings, report
         );
     }
     let mut rounds = Vec::new();
-    for (_, state) in crate::deep_review::state::RoundStore::all(project) {
+    for (_, state) in crate::review::deep::state::RoundStore::all(project) {
         let condition = match state.closed {
             None => format!("open after round {}", state.round),
             Some(status) => format!("ended with {} in round {}", status.as_str(), state.round),

@@ -10,8 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::deep_review::context::{CONTEXT_DIR, ContextError};
-use crate::deep_review::init::{self, TEMPLATE};
+use crate::review::deep::context::{CONTEXT_DIR, ContextError};
+use crate::review::deep::init::{self, TEMPLATE};
 
 /// Files larger than this are not init's.
 const MAX_READ_BYTES: u64 = 1024 * 1024;

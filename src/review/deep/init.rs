@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::deep_review::context::{CONTEXT_DIR, ContextError, valid_name};
+use crate::review::deep::context::{CONTEXT_DIR, ContextError, valid_name};
 
 /// The shipped template; `{{feature}}` is replaced by the feature's name.
 pub(crate) const TEMPLATE: &str = include_str!("context_template.md");

@@ -17,9 +17,9 @@
 use std::path::Path;
 
 use crate::agents::Agent;
-use crate::deep_review::context::CONTEXT_DIR;
 use crate::git;
 use crate::project::STATE_DIR;
+use crate::review::deep::context::CONTEXT_DIR;
 use crate::scope::Scope;
 use crate::session::event::content_hash;
 

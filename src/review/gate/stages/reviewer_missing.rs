@@ -12,7 +12,7 @@
 
 use super::Gate;
 use crate::answer::Answer;
-use crate::gate::ReviewError;
+use crate::review::gate::ReviewError;
 use crate::session::event::{AllowKind, Event};
 use crate::session::snapshot::Request;
 
@@ -44,7 +44,7 @@ impl Gate<'_> {
     /// The agent's side of it: a stop car lets through carries nothing to the model, so the note
     /// waits for the session's next answer that does ([`agent_note`](crate::session::agent_note)).
     fn tell_the_agent(&self, request: &Request, program: &str, files: &[&str]) {
-        let car = crate::gate::program::name();
+        let car = crate::review::gate::program::name();
         let session = self.context.id;
         let saved = self.context.project.root().join(&request.prompt_file);
         let note = format!(
@@ -60,7 +60,7 @@ impl Gate<'_> {
 
     /// The first stop's message: what is missing, what stays pending, and the three ways out.
     fn how_to_fix(&self, request: &Request, program: &str, pending: &str) -> String {
-        let car = crate::gate::program::name();
+        let car = crate::review::gate::program::name();
         let session = self.context.id;
         let backend = self.context.settings.reviewer_backend.name();
         let saved = self.context.project.root().join(&request.prompt_file);

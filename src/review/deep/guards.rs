@@ -19,11 +19,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::deep_review::state::RoundState;
-use crate::deep_review::verdict::{Escalated, Guard, ReportedFinding, Status};
 use crate::review::convergence::{
     FindingGuard, FindingHistory, LoopFacts, LoopGuard, finding_guard, loop_guard,
 };
+use crate::review::deep::state::RoundState;
+use crate::review::deep::verdict::{Escalated, Guard, ReportedFinding, Status};
 use crate::text::plural;
 
 /// A finding marked fixed once and reported again is stuck.
@@ -251,7 +251,7 @@ fn decision(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deep_review::state::{ChallengeMark, Mark, RoundRecord};
+    use crate::review::deep::state::{ChallengeMark, Mark, RoundRecord};
     use crate::session::finding::{Finding, Severity};
 
     fn found(title: &str, severity: Severity) -> ReportedFinding {

@@ -7,8 +7,8 @@
 //! time is its log's, never the time of the look.
 
 use crate::clock::Clock;
-use crate::gate::guards;
 use crate::project::Project;
+use crate::review::gate::guards;
 use crate::session::Session;
 use crate::session::change_set::{self, Revalidate};
 use crate::session::event::Versions;

@@ -28,7 +28,7 @@ pub(crate) struct Offer {
 }
 
 /// Every offer of the session, first seen first; `warnings` are the session's lesson warnings
-/// that still stand ([`crate::gate::standing`]).
+/// that still stand ([`crate::review::gate::standing`]).
 pub(crate) fn collect(
     snapshot: &Snapshot,
     warnings: &[Warning],

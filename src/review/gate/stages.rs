@@ -20,13 +20,13 @@ mod reviewer_missing;
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
-use crate::gate::classifier::{self, Verdict};
-use crate::gate::prompt::{self, PromptInput};
-use crate::gate::reasons::{self, FixRequest};
-use crate::gate::stop_lock;
-use crate::gate::{ReviewError, guards, known_limits, offers};
 use crate::review::blocking::Blocking;
 use crate::review::findings::Review;
+use crate::review::gate::classifier::{self, Verdict};
+use crate::review::gate::prompt::{self, PromptInput};
+use crate::review::gate::reasons::{self, FixRequest};
+use crate::review::gate::stop_lock;
+use crate::review::gate::{ReviewError, guards, known_limits, offers};
 use crate::reviewer::{self, AskOptions, BackendError};
 use crate::session::Session;
 use crate::session::change_set::{self, Revalidate};
@@ -614,7 +614,7 @@ impl<'a> Gate<'a> {
         let settings = self.context.settings;
         let handed = self.unshown_escalations();
         let standing =
-            crate::gate::standing::warnings(self.context.project, &self.snapshot.warnings);
+            crate::review::gate::standing::warnings(self.context.project, &self.snapshot.warnings);
         let offers = offers::unshown(&self.snapshot, &standing, settings);
         let limits: Vec<(String, String)> = self
             .snapshot

@@ -1,7 +1,7 @@
 //! Why a deep review run did not review: every cause is a STOPPED verdict (exit 2) with its
 //! reason and a hint — never a silent "no review".
 
-use crate::deep_review::{context, diff, state};
+use crate::review::deep::{context, diff, state};
 use crate::review::findings::FindingsError;
 use crate::reviewer::BackendError;
 use crate::settings::Settings;

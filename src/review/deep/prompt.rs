@@ -8,12 +8,12 @@
 //! recorded, nothing is learned).
 
 use crate::clock::Clock;
-use crate::deep_review::context::Context;
-use crate::deep_review::diff::ChangeSet;
-use crate::deep_review::state::RoundState;
 use crate::edit::{Delta, Edit};
 use crate::lessons::{self, LessonScope, Warning};
 use crate::project::Project;
+use crate::review::deep::context::Context;
+use crate::review::deep::diff::ChangeSet;
+use crate::review::deep::state::RoundState;
 use crate::review::prompt::{self as shared, DiffWriter};
 use crate::settings::Settings;
 
@@ -181,8 +181,8 @@ pub(crate) fn lesson_warnings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deep_review::diff::{Base, FileChange};
-    use crate::deep_review::state::ChallengeMark;
+    use crate::review::deep::diff::{Base, FileChange};
+    use crate::review::deep::state::ChallengeMark;
 
     #[test]
     fn prompt_has_context_focus_challenges_diff_and_contract() {

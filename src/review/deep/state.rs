@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::deep_review::verdict::{Guard, ReportedFinding, Status};
 use crate::files::{FileError, FileLock};
 use crate::project::{Project, folder_name_of};
 use crate::review::convergence;
+use crate::review::deep::verdict::{Guard, ReportedFinding, Status};
 use crate::state::names::{self, DEEP_REVIEW_DIR, DEEP_REVIEW_STATE};
 
 /// How long a command waits for a round that holds the lock.

@@ -12,11 +12,11 @@
 use std::process::Command;
 use std::time::Duration;
 
-use crate::deep_review::round::{self, RoundRequest};
-use crate::deep_review::state::RoundStore;
-use crate::deep_review::stop::{FixerError, StopCause};
-use crate::deep_review::verdict::{Status, Verdict};
 use crate::process::{ProcessError, run_command};
+use crate::review::deep::round::{self, RoundRequest};
+use crate::review::deep::state::RoundStore;
+use crate::review::deep::stop::{FixerError, StopCause};
+use crate::review::deep::verdict::{Status, Verdict};
 use crate::reviewer::NESTED_ENV;
 
 /// The command that fixes findings: the fix request on its stdin, the project as its folder.
@@ -198,7 +198,7 @@ pub(crate) fn parse_challenges(output: &str, ids: &[String]) -> Vec<(String, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deep_review::verdict::{ContextInfo, ReportedFinding};
+    use crate::review::deep::verdict::{ContextInfo, ReportedFinding};
     use crate::session::finding::{Finding, Severity};
 
     fn verdict() -> Verdict {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::{Gate, StopInput};
 use crate::files::{FileError, FileLock};
-use crate::gate::ReviewError;
+use crate::review::gate::ReviewError;
 use crate::session::Session;
 use crate::session::change_set::Revalidate;
 use crate::session::log::EventLog;

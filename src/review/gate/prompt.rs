@@ -64,7 +64,7 @@ pub(crate) fn build(input: &PromptInput<'_>) -> String {
 }
 
 fn pitfalls(input: &PromptInput<'_>) -> String {
-    let standing = crate::gate::standing::warnings(input.project, &input.snapshot.warnings);
+    let standing = crate::review::gate::standing::warnings(input.project, &input.snapshot.warnings);
     let mut lines = lesson_pitfalls(&standing, input.settings, |warning| {
         input.files.contains_key(&warning.file)
     });

@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::clock::Clock;
-use crate::deep_review::StopCause;
-use crate::deep_review::context::{self, Context};
-use crate::deep_review::diff::{self, ChangeSet, PathFilter};
-use crate::deep_review::guards::{self, Decision, RoundFacts};
-use crate::deep_review::init;
-use crate::deep_review::prompt::{self, PromptInput};
-use crate::deep_review::state::{RoundRecord, RoundState, RoundStore, StateError};
-use crate::deep_review::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
 use crate::project::Project;
+use crate::review::deep::StopCause;
+use crate::review::deep::context::{self, Context};
+use crate::review::deep::diff::{self, ChangeSet, PathFilter};
+use crate::review::deep::guards::{self, Decision, RoundFacts};
+use crate::review::deep::init;
+use crate::review::deep::prompt::{self, PromptInput};
+use crate::review::deep::state::{RoundRecord, RoundState, RoundStore, StateError};
+use crate::review::deep::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
 use crate::review::findings::Review;
 use crate::reviewer::{self, AskOptions};
 use crate::session::finding::Finding;
@@ -242,7 +242,7 @@ impl Round<'_> {
     /// Records the judged round (after the guards: the snapshot rule).
     fn record(&self, decision: &Decision, findings: &[ReportedFinding]) -> Result<(), StopCause> {
         let mut after = self.before.clone();
-        after.paths = crate::deep_review::state::loop_paths(&self.changes.paths);
+        after.paths = crate::review::deep::state::loop_paths(&self.changes.paths);
         after.record(RoundRecord {
             round: self.number,
             at: self.request.clock.now(),
