@@ -3,8 +3,8 @@
 //! a base, reviewed by a second model in bounded rounds). Both run the same steps with the
 //! engine's parts: a request, a reviewer's answer, findings, a verdict, convergence, escalation.
 //!
-//! The engine: every prompt is made of the same parts ([`prompt`]); a reviewer's answer becomes
-//! validated [`findings`] (a vague P1/P2 is downgraded by the quality rules in [`vagueness`]);
+//! The engine: every prompt is made of the same parts ([`prompt`]); one call of a reviewer
+//! ([`answer`]) gives an answer that becomes validated [`findings`] (a vague P1/P2 is downgraded by the quality rules in [`vagueness`]);
 //! the session's recorded reviews say which findings still block ([`blocking`]); a finding is
 //! named by the agent and the person as `R<n>/ID` ([`finding_ref`]); and the [`convergence`]
 //! guards hand a finding or a whole loop to a person instead of another round. The reviewer
@@ -18,6 +18,7 @@
 //! wrote; the session record (`session/`) only records reviews, and every rule about them lives
 //! here, so the session depends on nothing in this folder.
 
+pub(crate) mod answer;
 pub(crate) mod blocking;
 pub(crate) mod convergence;
 pub(crate) mod deep;

@@ -1,6 +1,7 @@
 //! One view of a session, folded from its event log once per stop attempt (or command): which
-//! files the session changed and at which version, what was reviewed, which findings are still
-//! outstanding, which validator errors are unresolved, how many stops in a row were blocked.
+//! files the session changed and at which version, what was reviewed and what each review found
+//! (which of those findings still block is the review engine's rule, `review::blocking`), which
+//! validator errors are unresolved, how many stops in a row were blocked.
 //!
 //! Invariants: the snapshot is a pure function of the events (no I/O here), so every question the
 //! gate asks during one stop attempt gets answers from the same view; later events win. Only the

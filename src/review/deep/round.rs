@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::project::Project;
+use crate::review::answer::{self, Question, Unanswered};
 use crate::review::deep::StopCause;
 use crate::review::deep::context::{self, Context};
 use crate::review::deep::diff::{self, ChangeSet, PathFilter};
@@ -21,7 +22,6 @@ use crate::review::deep::prompt::{self, PromptInput};
 use crate::review::deep::state::{RoundRecord, RoundState, RoundStore, StateError};
 use crate::review::deep::verdict::{ContextInfo, ReportedFinding, Status, Verdict};
 use crate::review::findings::Review;
-use crate::reviewer::{self, AskOptions};
 use crate::session::finding::Finding;
 use crate::settings::{ReviewerBackend, Settings};
 use crate::state::names::{ANSWER_SUFFIX, PROMPT_SUFFIX};
@@ -212,24 +212,23 @@ impl Round<'_> {
         });
         crate::files::write_atomic(&self.file(PROMPT_SUFFIX), text.as_bytes())
             .map_err(StateError::from)?;
-        let options = AskOptions {
-            output_schema: Some(crate::review::prompt::findings_schema()),
-            files_prefix: Some(self.file("")),
-        };
-        let answer = reviewer::ask_with(
-            self.settings,
-            project.checkout(),
-            &text,
-            self.request.timeout,
-            &options,
-        )?;
         let answer_file = self.file(ANSWER_SUFFIX);
-        let _ = crate::files::write_atomic(&answer_file, answer.as_bytes());
-        let review = Review::parse_text(&answer).map_err(|error| StopCause::Unusable {
-            error,
-            answer: self.shown(&answer_file),
+        let review = answer::ask(&Question {
+            settings: self.settings,
+            project,
+            prompt: &text,
+            timeout: self.request.timeout,
+            files_prefix: self.file(""),
+            answer_file: &answer_file,
+        })
+        .map_err(|unanswered| match unanswered {
+            Unanswered::Backend(error) => StopCause::Reviewer(error),
+            Unanswered::Unusable(error) => StopCause::Unusable {
+                error,
+                answer: self.shown(&answer_file),
+            },
         })?;
-        let mut asked = reported(review.relative_to(project), self.settings);
+        let mut asked = reported(review, self.settings);
         if !warnings.is_empty() {
             asked.notes.push(format!(
                 "{} on the changed lines went to the reviewer as known pitfalls",

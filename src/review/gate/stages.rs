@@ -17,9 +17,11 @@
 pub(crate) mod early;
 mod reviewer_missing;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
+use crate::review::answer::{self, Question, Unanswered};
 use crate::review::blocking::Blocking;
 use crate::review::findings::Review;
 use crate::review::gate::classifier::{self, Verdict};
@@ -27,7 +29,7 @@ use crate::review::gate::prompt::{self, PromptInput};
 use crate::review::gate::reasons::{self, FixRequest};
 use crate::review::gate::stop_lock;
 use crate::review::gate::{ReviewError, guards, known_limits, offers};
-use crate::reviewer::{self, AskOptions, BackendError};
+use crate::reviewer;
 use crate::session::Session;
 use crate::session::change_set::{self, Revalidate};
 use crate::session::event::{AllowKind, BlockKind, Event, EventRecord, Stage, Versions};
@@ -426,10 +428,12 @@ impl<'a> Gate<'a> {
             .ok()
             .flatten()
             .unwrap_or_default();
-        let options = AskOptions {
-            output_schema: Some(crate::review::prompt::findings_schema()),
-            files_prefix: Some(self.log.dir().join(names::REVIEWS_DIR).join(&request.id)),
-        };
+        let files_prefix = self.log.dir().join(names::REVIEWS_DIR).join(&request.id);
+        let answer_file = self.log.dir().join(names::REVIEWS_DIR).join(format!(
+            "{}{}",
+            request.id,
+            names::ANSWER_SUFFIX
+        ));
         let mut last_error = Failure {
             what: String::new(),
             fix: String::new(),
@@ -440,14 +444,15 @@ impl<'a> Gate<'a> {
             if attempt > 1 && remaining < Duration::from_secs(2) {
                 break;
             }
-            let answer = reviewer::ask_with(
+            let answer = answer::ask(&Question {
                 settings,
-                self.context.project.checkout(),
-                &prompt_text,
-                remaining,
-                &options,
-            );
-            match self.accept(request, answer) {
+                project: self.context.project,
+                prompt: &prompt_text,
+                timeout: remaining,
+                files_prefix: files_prefix.clone(),
+                answer_file: &answer_file,
+            });
+            match self.accept(request, answer, &answer_file) {
                 Ok(()) => return Produced::Reviewed,
                 Err((failure, retryable)) => {
                     last_error = failure;
@@ -465,34 +470,28 @@ impl<'a> Gate<'a> {
         Produced::Failed(last_error)
     }
 
-    /// Parses a reviewer answer into a completed review; on failure what failed and whether
+    /// Records a reviewer's answer as a completed review; on failure what failed and whether
     /// another attempt could help.
     fn accept(
         &mut self,
         request: &Request,
-        answer: Result<String, BackendError>,
+        answer: Result<Review, Unanswered>,
+        answer_file: &Path,
     ) -> Result<(), (Failure, bool)> {
         let settings = self.context.settings;
-        let text = answer.map_err(|error| {
-            let failure = Failure {
-                what: error.to_string(),
-                fix: error.hint(settings),
-                person: error.person_hint(settings),
-            };
-            (failure, error.is_retryable())
-        })?;
-        let answer_path = self.log.dir().join(names::REVIEWS_DIR).join(format!(
-            "{}{}",
-            request.id,
-            names::ANSWER_SUFFIX
-        ));
-        let _ = crate::files::write_atomic(&answer_path, text.as_bytes());
-        let review = Review::parse_text(&text)
-            .map(|review| review.relative_to(self.context.project))
-            .map_err(|error| {
+        let review = answer.map_err(|unanswered| match unanswered {
+            Unanswered::Backend(error) => {
+                let failure = Failure {
+                    what: error.to_string(),
+                    fix: error.hint(settings),
+                    person: error.person_hint(settings),
+                };
+                (failure, error.is_retryable())
+            }
+            Unanswered::Unusable(error) => {
                 let fix = format!(
                     "the raw answer is in {}; check the reviewer and its model",
-                    answer_path.display()
+                    answer_file.display()
                 );
                 let failure = Failure {
                     what: format!("the reviewer's answer is unusable: {error}"),
@@ -500,7 +499,8 @@ impl<'a> Gate<'a> {
                     fix,
                 };
                 (failure, true)
-            })?;
+            }
+        })?;
         self.stage(Stage::Review, "completed", &request.id);
         self.record(Event::ReviewCompleted {
             review: request.id.clone(),
