@@ -12,7 +12,7 @@ use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::error::Error;
 use crate::files::HOOK_LOCK_WAIT;
-use crate::learning::refusal_log;
+use crate::learning::refusal::log as refusal_log;
 use crate::lessons::branch_merge::CONFLICT_FIELD;
 use crate::lessons::counters::retired;
 use crate::lessons::library;

@@ -1,13 +1,13 @@
 //! `car lessons candidates [--refused] [--json]`: the candidate pool — mistakes seen once, and
 //! mistakes seen again whose trigger did not verify yet (with the reason) — or, with
 //! `--refused`, every signal car refused to learn from, with its reason, count and examples
-//! (`learning::refusal_log`). Read-only.
+//! (`learning::refusal::log`). Read-only.
 
 use serde_json::{Value, json};
 
 use crate::commands::Outcome;
 use crate::error::Error;
-use crate::learning::refusal_log::{self, Entry};
+use crate::learning::refusal::log::{self as refusal_log, Entry};
 use crate::learning::sighting::REFUSED_FIELD;
 use crate::lessons::provenance;
 use crate::lessons::store::CandidateFile;

@@ -17,7 +17,7 @@
 //! - **Promotion**: a second independent sighting ([`sighting`]); the verified lesson joins the
 //!   lessons or waits for a person, as the setting `learning` says ([`admission`]).
 //! - **Refusals**: every signal that taught nothing says why ([`refusal`]), recorded in one place
-//!   ([`refusal_log`]).
+//!   ([`refusal::log`]).
 //!
 //! The hooks call the learning door in [`signals`] at each moment (after an edit, a shell
 //! command, a stopped write, the stop, the session's end); nothing else starts learning.
@@ -38,7 +38,6 @@ pub(crate) mod pattern;
 pub(crate) mod precision;
 pub(crate) mod reformat;
 pub(crate) mod refusal;
-pub(crate) mod refusal_log;
 pub(crate) mod replacement;
 pub(crate) mod review_history;
 pub(crate) mod sighting;

@@ -1,7 +1,9 @@
 //! Why car did not learn from a signal: every refusal is a value with a stable kind (for `car
 //! lessons candidates --refused --json`, the report and the benchmark) and a sentence a person
 //! can act on, carried with what it is about ([`Refused`]). Refusals are recorded, never
-//! dropped ([`crate::learning::refusal_log`]): *never refuse silently*.
+//! dropped ([`crate::learning::refusal::log`]): *never refuse silently*.
+
+pub(crate) mod log;
 
 use crate::learning::precision;
 use crate::learning::synthesis::NoPattern;

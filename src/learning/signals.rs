@@ -6,7 +6,7 @@
 //! review findings the agent fixed) and at the session's end ([`at_session_end`]); and, outside
 //! a session, from the team's review history ([`from_review_history`]). What became of
 //! each lesson warning (heeded, ignored) is settled at the same moments ([`heed`]). Every refusal
-//! a moment produced is recorded here, in one place ([`refusal_log`]).
+//! a moment produced is recorded here, in one place ([`crate::learning::refusal::log`]).
 //!
 //! Invariants: nothing happens when lessons or learning are switched off; nothing here fails a
 //! hook — every problem becomes a note, even a panic ([`contained`]), so the gate's decision and
@@ -17,7 +17,7 @@ use crate::learning::review_history::github::ReviewComment;
 use crate::learning::review_history::{self, Imported};
 use crate::learning::sighting::{Noted, Taught};
 use crate::learning::{
-    from_agent, from_correction, from_review, from_validator, heed, refusal_log,
+    from_agent, from_correction, from_review, from_validator, heed, refusal::log as refusal_log,
 };
 use crate::lessons::{LessonScope, Warning};
 use crate::session::Session;

@@ -1,14 +1,14 @@
 //! What car let go of, or has not taken up yet: lessons retired because their warnings were only
 //! ever ignored (with why), lessons demoted on the way there, what each maintenance run decayed,
 //! removed, merged and let expire, the candidates still waiting for a second sighting (with
-//! the day they expire), and what car refused to learn, with why (`learning::refusal_log`).
+//! the day they expire), and what car refused to learn, with why (`learning::refusal::log`).
 //!
 //! Invariants: read with the library's own readers (`retired`, `maintenance_log`, the candidate
 //! pool, the refusal log); nothing here is inferred beyond the stored fields and the rules' own
 //! constants.
 
 use crate::clock::date_of;
-use crate::learning::refusal_log::{self, Entry};
+use crate::learning::refusal::log::{self as refusal_log, Entry};
 use crate::lessons::LessonsError;
 use crate::lessons::counters::retired;
 use crate::lessons::maintain::{CANDIDATE_EXPIRY, LoggedRun, logged_runs};

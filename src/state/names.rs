@@ -24,7 +24,7 @@ pub(crate) const LESSON_PROPOSALS: &str = "lesson_proposals.json";
 /// Proposed lessons a person rejected: never proposed again.
 pub(crate) const REJECTED_LESSONS: &str = "rejected_lessons.json";
 
-/// What car refused to learn and why (`learning::refusal_log`), in the state folder.
+/// What car refused to learn and why (`learning::refusal::log`), in the state folder.
 pub(crate) const LESSON_REFUSALS: &str = "lesson_refusals.json";
 
 /// The project lifecycle log, one JSON event per line.
