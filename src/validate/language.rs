@@ -3,9 +3,14 @@
 //! Detection, in order: an explicit language (a notebook cell's), then special file names
 //! (`tsconfig*.json` is JSON with comments, `Gemfile` is Ruby), then the extension, then a `#!`
 //! line. A file none of these recognise is not validated: car would rather miss an error than
-//! report a false one in a language it cannot read.
+//! report a false one in a language it cannot read. What recognises a language (its names,
+//! extensions, file names, `#!` programs) is its spec's ([`crate::validate::languages`]); this
+//! file reads the specs.
 
 use std::path::Path;
+
+use crate::validate::languages::SPECS;
+use crate::validate::languages::spec::{FileName, Interpreter, LanguageSpec, Unless};
 
 /// A language car can validate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,6 +43,36 @@ pub(crate) enum Language {
 }
 
 impl Language {
+    /// Every language, in the order of [`SPECS`].
+    pub(crate) const ALL: [Language; 21] = [
+        Language::Python,
+        Language::Shell,
+        Language::Json,
+        Language::Jsonc,
+        Language::JsonLines,
+        Language::Rust,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Go,
+        Language::Yaml,
+        Language::Toml,
+        Language::Swift,
+        Language::Java,
+        Language::C,
+        Language::Cpp,
+        Language::Ruby,
+        Language::Kotlin,
+        Language::Css,
+        Language::Html,
+        Language::Dockerfile,
+    ];
+
+    /// What car knows of the language ([`crate::validate::languages`]).
+    pub(crate) fn spec(self) -> &'static LanguageSpec {
+        SPECS[self as usize]
+    }
+
     /// The language of `path` (its `content` is consulted only for a `#!` line), or of a
     /// notebook cell when `language` names one. `None`: nothing to validate.
     pub(crate) fn detect(path: &Path, content: &str, language: Option<&str>) -> Option<Language> {
@@ -51,141 +86,61 @@ impl Language {
         let extension = Path::new(&file_name)
             .extension()
             .map(|ext| ext.to_string_lossy().into_owned());
-        match extension.as_deref() {
-            // A `.sh` file may declare another shell (zsh, fish) that `bash -n` would misread.
-            Some("sh" | "bash") => {
-                let other_shell =
-                    content.starts_with("#!") && shebang_language(content) != Some(Language::Shell);
-                (!other_shell).then_some(Language::Shell)
+        let Some(extension) = extension else {
+            return shebang_language(content);
+        };
+        let Some(language) = Language::find(|spec| spec.extensions.contains(&extension.as_str()))
+        else {
+            return shebang_language(content);
+        };
+        let disowned = match language.spec().unless {
+            Some(Unless::ShebangNamesAnother) => {
+                content.starts_with("#!") && shebang_language(content) != Some(language)
             }
-            // An Objective-C header: neither grammar reads `@interface … @end`.
-            Some("h") if is_objective_c(content) => None,
-            Some(extension) => by_extension(extension).or_else(|| shebang_language(content)),
-            None => shebang_language(content),
-        }
+            Some(Unless::ObjectiveC { extension: header }) => {
+                extension == header && is_objective_c(content)
+            }
+            None => false,
+        };
+        (!disowned).then_some(language)
     }
 
     /// A language named the way notebooks and agents name them ("python", "bash", "typescript").
     /// Markdown, raw cells and unknown names are not validated.
     pub(crate) fn from_name(name: &str) -> Option<Language> {
-        let language = match name.trim().to_lowercase().as_str() {
-            "python" | "python3" | "py" | "ipython" | "ipython3" => Language::Python,
-            "bash" | "sh" | "shell" => Language::Shell,
-            "json" => Language::Json,
-            "jsonc" => Language::Jsonc,
-            "jsonl" | "ndjson" | "jsonlines" => Language::JsonLines,
-            "rust" => Language::Rust,
-            "javascript" | "js" | "jsx" | "node" => Language::JavaScript,
-            "typescript" | "ts" => Language::TypeScript,
-            "tsx" => Language::Tsx,
-            "go" => Language::Go,
-            "yaml" | "yml" => Language::Yaml,
-            "toml" => Language::Toml,
-            "swift" => Language::Swift,
-            "java" => Language::Java,
-            "c" => Language::C,
-            "c++" | "cpp" => Language::Cpp,
-            "ruby" => Language::Ruby,
-            "kotlin" => Language::Kotlin,
-            "css" => Language::Css,
-            "html" => Language::Html,
-            "dockerfile" => Language::Dockerfile,
-            _ => return None,
-        };
-        Some(language)
+        let name = name.trim().to_lowercase();
+        Language::find(|spec| spec.aliases.contains(&name.as_str()))
     }
 
     /// A short lower-case name, used in validator names and notes.
     pub(crate) fn name(self) -> &'static str {
-        match self {
-            Language::Python => "python",
-            Language::Shell => "bash",
-            Language::Json => "json",
-            Language::Jsonc => "jsonc",
-            Language::JsonLines => "jsonl",
-            Language::Rust => "rust",
-            Language::JavaScript => "javascript",
-            Language::TypeScript => "typescript",
-            Language::Tsx => "tsx",
-            Language::Go => "go",
-            Language::Yaml => "yaml",
-            Language::Toml => "toml",
-            Language::Swift => "swift",
-            Language::Java => "java",
-            Language::C => "c",
-            Language::Cpp => "cpp",
-            Language::Ruby => "ruby",
-            Language::Kotlin => "kotlin",
-            Language::Css => "css",
-            Language::Html => "html",
-            Language::Dockerfile => "dockerfile",
-        }
+        self.spec().name
+    }
+
+    /// The first language whose spec `wanted` accepts.
+    fn find(wanted: impl Fn(&LanguageSpec) -> bool) -> Option<Language> {
+        Language::ALL
+            .into_iter()
+            .find(|language| wanted(language.spec()))
     }
 }
-
-/// JSON files whose tools accept comments and trailing commas.
-const JSONC_NAMES: &[&str] = &[
-    ".eslintrc.json",
-    "deno.json",
-    "biome.json",
-    "turbo.json",
-    "tslint.json",
-    "api-extractor.json",
-    "typedoc.json",
-];
 
 /// File names that decide the language on their own (lower-cased).
 fn by_file_name(path: &Path, file_name: &str) -> Option<Language> {
-    let in_vscode = path
-        .parent()
-        .and_then(Path::file_name)
-        .is_some_and(|parent| parent == ".vscode");
     let is_json = file_name.ends_with(".json");
-    if is_json
-        && (in_vscode
-            || file_name.starts_with("tsconfig")
-            || file_name.starts_with("jsconfig")
-            || file_name == ".devcontainer.json"
-            || file_name == "devcontainer.json"
-            || JSONC_NAMES.contains(&file_name))
-    {
-        return Some(Language::Jsonc);
-    }
-    match file_name {
-        "gemfile" | "rakefile" | "podfile" | "fastfile" | "guardfile" => Some(Language::Ruby),
-        "cargo.lock" | "pipfile" => Some(Language::Toml),
-        "dockerfile" | "containerfile" => Some(Language::Dockerfile),
-        _ if file_name.starts_with("dockerfile.") => Some(Language::Dockerfile),
-        _ => None,
-    }
-}
-
-fn by_extension(extension: &str) -> Option<Language> {
-    let language = match extension {
-        "py" | "pyw" | "pyi" => Language::Python,
-        "json" | "ipynb" | "geojson" | "webmanifest" => Language::Json,
-        "jsonc" | "code-workspace" | "code-snippets" => Language::Jsonc,
-        "jsonl" | "ndjson" => Language::JsonLines,
-        "rs" => Language::Rust,
-        "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
-        "ts" | "mts" | "cts" => Language::TypeScript,
-        "tsx" => Language::Tsx,
-        "go" => Language::Go,
-        "yaml" | "yml" => Language::Yaml,
-        "toml" => Language::Toml,
-        "swift" => Language::Swift,
-        "java" => Language::Java,
-        "c" => Language::C,
-        // A `.h` header may be C or C++; the C++ grammar reads both, the C grammar only one.
-        "h" | "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "ipp" => Language::Cpp,
-        "rb" | "rake" | "gemspec" | "ru" => Language::Ruby,
-        "kt" | "kts" => Language::Kotlin,
-        "css" => Language::Css,
-        "html" | "htm" | "xhtml" => Language::Html,
-        "dockerfile" => Language::Dockerfile,
-        _ => return None,
+    let in_folder = |folder: &str| {
+        path.parent()
+            .and_then(Path::file_name)
+            .is_some_and(|parent| parent == folder)
     };
-    Some(language)
+    Language::find(|spec| {
+        spec.file_names.iter().any(|rule| match *rule {
+            FileName::Is(name) => file_name == name,
+            FileName::StartsWith(prefix) => file_name.starts_with(prefix),
+            FileName::JsonStartingWith(prefix) => is_json && file_name.starts_with(prefix),
+            FileName::JsonIn(folder) => is_json && in_folder(folder),
+        })
+    })
 }
 
 /// The language a `#!` line names: `#!/bin/bash`, `#!/usr/bin/env python3`,
@@ -200,13 +155,14 @@ pub(crate) fn shebang_language(content: &str) -> Option<Language> {
             .find(|word| !word.starts_with('-') && !word.contains('='))
             .map(base_name)?;
     }
-    match program {
-        "sh" | "bash" => Some(Language::Shell),
-        "node" | "nodejs" => Some(Language::JavaScript),
-        "ruby" => Some(Language::Ruby),
-        _ if is_python(program) => Some(Language::Python),
-        _ => None,
-    }
+    Language::find(|spec| {
+        spec.interpreters
+            .iter()
+            .any(|interpreter| match *interpreter {
+                Interpreter::Is(name) => program == name,
+                Interpreter::Versioned(name) => is_versioned(program, name),
+            })
+    })
 }
 
 /// Objective-C: a line (in the first 64 KiB) that starts with `@interface`, `@protocol`,
@@ -235,10 +191,10 @@ fn base_name(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// `python`, `python3`, `python3.12`.
-fn is_python(program: &str) -> bool {
+/// `name`, or `name` and a version: `python`, `python3`, `python3.12`.
+fn is_versioned(program: &str, name: &str) -> bool {
     program
-        .strip_prefix("python")
+        .strip_prefix(name)
         .is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
@@ -297,6 +253,13 @@ mod tests {
         assert_eq!(detect("script.sh", "#!/usr/bin/env zsh\n"), None);
         assert_eq!(detect("script.sh", "echo hi\n"), Some(Language::Shell));
         assert_eq!(detect("bin/x", "echo hi\n"), None);
+    }
+
+    #[test]
+    fn every_language_has_its_own_spec() {
+        for language in Language::ALL {
+            assert_eq!(Language::from_name(language.name()), Some(language));
+        }
     }
 
     #[test]

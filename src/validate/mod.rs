@@ -15,6 +15,7 @@ pub(crate) mod grammar;
 pub(crate) mod imports;
 pub mod json;
 pub(crate) mod language;
+pub(crate) mod languages;
 pub(crate) mod origin;
 pub(crate) mod prose;
 pub(crate) mod python;

@@ -1,0 +1,14 @@
+//! Dockerfiles: only their exec forms are checked ([`crate::validate::dockerfile`]).
+
+use super::spec::{FileName, LanguageSpec};
+
+pub(crate) const DOCKERFILE: LanguageSpec = LanguageSpec {
+    aliases: &["dockerfile"],
+    extensions: &["dockerfile"],
+    file_names: &[
+        FileName::Is("dockerfile"),
+        FileName::Is("containerfile"),
+        FileName::StartsWith("dockerfile."),
+    ],
+    ..LanguageSpec::named("dockerfile")
+};

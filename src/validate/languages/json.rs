@@ -1,0 +1,37 @@
+//! JSON, JSON with comments and JSON Lines: serde_json ([`crate::validate::json`]).
+
+use super::spec::{FileName, LanguageSpec};
+
+pub(crate) const JSON: LanguageSpec = LanguageSpec {
+    aliases: &["json"],
+    extensions: &["json", "ipynb", "geojson", "webmanifest"],
+    ..LanguageSpec::named("json")
+};
+
+/// JSON whose tools accept `//` and `/* */` comments and trailing commas.
+pub(crate) const JSONC: LanguageSpec = LanguageSpec {
+    aliases: &["jsonc"],
+    extensions: &["jsonc", "code-workspace", "code-snippets"],
+    file_names: &[
+        FileName::JsonIn(".vscode"),
+        FileName::JsonStartingWith("tsconfig"),
+        FileName::JsonStartingWith("jsconfig"),
+        FileName::Is(".devcontainer.json"),
+        FileName::Is("devcontainer.json"),
+        FileName::Is(".eslintrc.json"),
+        FileName::Is("deno.json"),
+        FileName::Is("biome.json"),
+        FileName::Is("turbo.json"),
+        FileName::Is("tslint.json"),
+        FileName::Is("api-extractor.json"),
+        FileName::Is("typedoc.json"),
+    ],
+    ..LanguageSpec::named("jsonc")
+};
+
+/// One JSON value per line.
+pub(crate) const JSON_LINES: LanguageSpec = LanguageSpec {
+    aliases: &["jsonl", "ndjson", "jsonlines"],
+    extensions: &["jsonl", "ndjson"],
+    ..LanguageSpec::named("jsonl")
+};

@@ -1,0 +1,10 @@
+//! Python: checked by the project's own interpreter ([`crate::validate::python`]).
+
+use super::spec::{Interpreter, LanguageSpec};
+
+pub(crate) const PYTHON: LanguageSpec = LanguageSpec {
+    aliases: &["python", "python3", "py", "ipython", "ipython3"],
+    extensions: &["py", "pyw", "pyi"],
+    interpreters: &[Interpreter::Versioned("python")],
+    ..LanguageSpec::named("python")
+};

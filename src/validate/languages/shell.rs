@@ -1,0 +1,12 @@
+//! Shell: `bash -n` ([`crate::validate::shell`]).
+
+use super::spec::{Interpreter, LanguageSpec, Unless};
+
+pub(crate) const SHELL: LanguageSpec = LanguageSpec {
+    aliases: &["bash", "sh", "shell"],
+    extensions: &["sh", "bash"],
+    interpreters: &[Interpreter::Is("sh"), Interpreter::Is("bash")],
+    // A `.sh` file may declare another shell (zsh, fish) that `bash -n` would misread.
+    unless: Some(Unless::ShebangNamesAnother),
+    ..LanguageSpec::named("bash")
+};

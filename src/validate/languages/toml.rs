@@ -1,0 +1,10 @@
+//! TOML: tree-sitter-toml-ng.
+
+use super::spec::{FileName, LanguageSpec};
+
+pub(crate) const TOML: LanguageSpec = LanguageSpec {
+    aliases: &["toml"],
+    extensions: &["toml"],
+    file_names: &[FileName::Is("cargo.lock"), FileName::Is("pipfile")],
+    ..LanguageSpec::named("toml")
+};

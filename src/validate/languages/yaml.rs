@@ -1,0 +1,9 @@
+//! YAML: libyaml, in process ([`crate::validate::yaml`]).
+
+use super::spec::LanguageSpec;
+
+pub(crate) const YAML: LanguageSpec = LanguageSpec {
+    aliases: &["yaml", "yml"],
+    extensions: &["yaml", "yml"],
+    ..LanguageSpec::named("yaml")
+};
