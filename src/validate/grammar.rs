@@ -230,14 +230,13 @@ fn severities(
     }
 }
 
-/// Django, Jinja and ejs HTML: not the language until rendered.
+/// A template (Django, Jinja and ejs HTML): not the language until rendered.
 fn is_template(language: Language, content: &str) -> bool {
-    match language {
-        Language::Html => ["{{", "{%", "<%"]
-            .iter()
-            .any(|marker| content.contains(marker)),
-        _ => false,
-    }
+    language
+        .spec()
+        .template_markers
+        .iter()
+        .any(|marker| content.contains(marker))
 }
 
 /// The first `limit` syntax errors of `content` after the known misreads are undone; `Err` says

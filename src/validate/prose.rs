@@ -31,7 +31,7 @@ impl<'a> Prose<'a> {
             .and_then(|grammar| treesitter::parse(&grammar, content).ok());
         Prose {
             tree,
-            strings_are_prose: language.is_some_and(strings_are_prose),
+            strings_are_prose: language.is_some_and(|language| language.spec().strings_are_prose),
             content,
         }
     }
@@ -112,21 +112,6 @@ fn names_a_module(node: &Node<'_>, content: &str) -> bool {
             }),
         _ => false,
     }
-}
-
-/// Programming languages, where a string's text is what the program says, not what it does.
-fn strings_are_prose(language: Language) -> bool {
-    !matches!(
-        language,
-        Language::Toml
-            | Language::Css
-            | Language::Html
-            | Language::Json
-            | Language::Jsonc
-            | Language::JsonLines
-            | Language::Yaml
-            | Language::Dockerfile
-    )
 }
 
 #[cfg(test)]

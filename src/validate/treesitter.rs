@@ -21,44 +21,7 @@ pub(crate) const PARSE_BUDGET: Duration = Duration::from_secs(3);
 
 /// The grammar for `language`, if this build has one.
 pub(crate) fn grammar(language: Language) -> Option<tree_sitter::Language> {
-    let function = match language {
-        Language::Python => tree_sitter_python::LANGUAGE,
-        Language::Shell => tree_sitter_bash::LANGUAGE,
-        Language::Rust => tree_sitter_rust::LANGUAGE,
-        Language::JavaScript => tree_sitter_javascript::LANGUAGE,
-        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
-        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX,
-        Language::Go => tree_sitter_go::LANGUAGE,
-        Language::Toml => tree_sitter_toml_ng::LANGUAGE,
-        Language::Json
-        | Language::Jsonc
-        | Language::JsonLines
-        | Language::Yaml
-        | Language::Dockerfile => return None,
-        other => return extra_grammar(other),
-    };
-    Some(tree_sitter::Language::new(function))
-}
-
-#[cfg(feature = "extra-grammars")]
-fn extra_grammar(language: Language) -> Option<tree_sitter::Language> {
-    let function = match language {
-        Language::Swift => tree_sitter_swift::LANGUAGE,
-        Language::Java => tree_sitter_java::LANGUAGE,
-        Language::C => tree_sitter_c::LANGUAGE,
-        Language::Cpp => tree_sitter_cpp::LANGUAGE,
-        Language::Ruby => tree_sitter_ruby::LANGUAGE,
-        Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE,
-        Language::Css => tree_sitter_css::LANGUAGE,
-        Language::Html => tree_sitter_html::LANGUAGE,
-        _ => return None,
-    };
-    Some(tree_sitter::Language::new(function))
-}
-
-#[cfg(not(feature = "extra-grammars"))]
-fn extra_grammar(_language: Language) -> Option<tree_sitter::Language> {
-    None
+    language.spec().grammar.map(tree_sitter::Language::new)
 }
 
 /// The validator name for a language's tree-sitter check ("tree-sitter-rust").

@@ -1,11 +1,12 @@
 //! How far car believes a tree-sitter grammar's errors. A grammar is a fast parser compiled into
 //! car, not the compiler: some grammars misread valid code (C and C++ cannot see through macros,
 //! the Swift and Kotlin grammars lag their languages, the TypeScript grammar misreads what `tsc`
-//! emits into `.d.ts` files). [`TABLE`] says, per language, what an error of its grammar may do;
-//! it was measured on published code with the real-code benchmark (`benches/real-code/`).
+//! emits into `.d.ts` files). Each language's spec says what an error of its grammar may do
+//! ([`TrustRule`], with why); it was measured on published code with the real-code benchmark
+//! (`benches/real-code/`).
 //!
-//! Invariants: the table is the one place that decides; a language missing from it blocks
-//! (the grammars not listed were clean on the benchmark). "Introduced by the edit" means: the
+//! Invariants: the spec is the one place that decides; a spec that names no rule blocks (those
+//! grammars were clean on the benchmark). "Introduced by the edit" means: the
 //! error is in the top-level node (declaration, statement) that holds a line the edit added (an
 //! unclosed bracket is reported where the grammar notices it, often lines below the slip), and
 //! the same error (message and line text) is absent when the content before the edit is parsed;
@@ -21,64 +22,18 @@ use std::collections::{HashMap, HashSet};
 use crate::edit::AddedLine;
 use crate::validate::Severity;
 use crate::validate::language::Language;
+pub(crate) use crate::validate::languages::spec::Trust;
+use crate::validate::languages::spec::TrustRule;
 use crate::validate::treesitter::SyntaxError;
-
-/// What an error of a grammar may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Trust {
-    /// The grammar reads valid code right: its errors block.
-    Blocks,
-    /// The grammar misreads valid code: an error blocks only when the edit introduced it; every
-    /// other finding (and every finding on a new file or in `car check`) is a warning.
-    Introduced,
-    /// Never blocks: every finding is a warning (HTML: browsers accept anything, and server
-    /// templates live in `.html` files).
-    Warns,
-}
-
-/// Grammars that misread valid code, and why (the other grammars block).
-const TABLE: &[(Language, Trust, &str)] = &[
-    (
-        Language::C,
-        Trust::Introduced,
-        "macros: `typedef Array(void) Array;`",
-    ),
-    (
-        Language::Cpp,
-        Trust::Introduced,
-        "macros: `_GLIBCXX_VISIBILITY(default)`",
-    ),
-    (
-        Language::Css,
-        Trust::Introduced,
-        "range media queries, `! important`, backslash-continued strings",
-    ),
-    (
-        Language::Swift,
-        Trust::Introduced,
-        "a custom prefix operator on a type (`[~T.self]`), `()` as a value on a declaring line (`let x = ()`)",
-    ),
-    (
-        Language::Kotlin,
-        Trust::Introduced,
-        "annotated primary constructors on their own line, `?:` on a continuation line",
-    ),
-    (
-        Language::Html,
-        Trust::Warns,
-        "browsers accept anything; Django, Jinja and ejs templates live in `.html` files",
-    ),
-];
 
 /// What an error of `language`'s grammar may do in a file holding `content`.
 pub(crate) fn trust(language: Language, content: &str) -> Trust {
-    if let Some((_, trust, _)) = TABLE.iter().find(|(listed, _, _)| *listed == language) {
-        return *trust;
-    }
-    match language {
-        // Flow type annotations are not JavaScript; tree-sitter-javascript cannot read them.
-        Language::JavaScript if is_flow(content) => Trust::Introduced,
-        _ => Trust::Blocks,
+    match language.spec().trust {
+        TrustRule::Blocks => Trust::Blocks,
+        TrustRule::Introduced(_) => Trust::Introduced,
+        TrustRule::Warns(_) => Trust::Warns,
+        TrustRule::BlocksUnlessFlow if is_flow(content) => Trust::Introduced,
+        TrustRule::BlocksUnlessFlow => Trust::Blocks,
     }
 }
 

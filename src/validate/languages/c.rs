@@ -1,14 +1,20 @@
 //! C and C++: tree-sitter-c and tree-sitter-cpp (the `extra-grammars` feature).
 
-use super::spec::{LanguageSpec, Unless};
+use super::spec::{LanguageSpec, TrustRule, Unless};
 
 pub(crate) const C: LanguageSpec = LanguageSpec {
+    #[cfg(feature = "extra-grammars")]
+    grammar: Some(tree_sitter_c::LANGUAGE),
+    trust: TrustRule::Introduced("macros: `typedef Array(void) Array;`"),
     aliases: &["c"],
     extensions: &["c"],
     ..LanguageSpec::named("c")
 };
 
 pub(crate) const CPP: LanguageSpec = LanguageSpec {
+    #[cfg(feature = "extra-grammars")]
+    grammar: Some(tree_sitter_cpp::LANGUAGE),
+    trust: TrustRule::Introduced("macros: `_GLIBCXX_VISIBILITY(default)`"),
     aliases: &["c++", "cpp"],
     // A `.h` header may be C or C++; the C++ grammar reads both, the C grammar only one.
     extensions: &["h", "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "ipp"],

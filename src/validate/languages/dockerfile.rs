@@ -3,6 +3,7 @@
 use super::spec::{FileName, LanguageSpec};
 
 pub(crate) const DOCKERFILE: LanguageSpec = LanguageSpec {
+    strings_are_prose: false,
     aliases: &["dockerfile"],
     extensions: &["dockerfile"],
     file_names: &[

@@ -3,6 +3,7 @@
 use super::spec::LanguageSpec;
 
 pub(crate) const GO: LanguageSpec = LanguageSpec {
+    grammar: Some(tree_sitter_go::LANGUAGE),
     aliases: &["go"],
     extensions: &["go"],
     ..LanguageSpec::named("go")

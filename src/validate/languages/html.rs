@@ -1,8 +1,16 @@
 //! HTML: tree-sitter-html (the `extra-grammars` feature); its findings never block.
 
-use super::spec::LanguageSpec;
+use super::spec::{LanguageSpec, TrustRule};
 
 pub(crate) const HTML: LanguageSpec = LanguageSpec {
+    #[cfg(feature = "extra-grammars")]
+    grammar: Some(tree_sitter_html::LANGUAGE),
+    trust: TrustRule::Warns(
+        "browsers accept anything; Django, Jinja and ejs templates live in `.html` files",
+    ),
+    strings_are_prose: false,
+    // Django, Jinja and ejs: not HTML until rendered.
+    template_markers: &["{{", "{%", "<%"],
     aliases: &["html"],
     extensions: &["html", "htm", "xhtml"],
     ..LanguageSpec::named("html")

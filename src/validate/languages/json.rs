@@ -3,6 +3,7 @@
 use super::spec::{FileName, LanguageSpec};
 
 pub(crate) const JSON: LanguageSpec = LanguageSpec {
+    strings_are_prose: false,
     aliases: &["json"],
     extensions: &["json", "ipynb", "geojson", "webmanifest"],
     ..LanguageSpec::named("json")
@@ -10,6 +11,7 @@ pub(crate) const JSON: LanguageSpec = LanguageSpec {
 
 /// JSON whose tools accept `//` and `/* */` comments and trailing commas.
 pub(crate) const JSONC: LanguageSpec = LanguageSpec {
+    strings_are_prose: false,
     aliases: &["jsonc"],
     extensions: &["jsonc", "code-workspace", "code-snippets"],
     file_names: &[
@@ -31,6 +33,7 @@ pub(crate) const JSONC: LanguageSpec = LanguageSpec {
 
 /// One JSON value per line.
 pub(crate) const JSON_LINES: LanguageSpec = LanguageSpec {
+    strings_are_prose: false,
     aliases: &["jsonl", "ndjson", "jsonlines"],
     extensions: &["jsonl", "ndjson"],
     ..LanguageSpec::named("jsonl")

@@ -3,6 +3,7 @@
 use super::spec::{Interpreter, LanguageSpec};
 
 pub(crate) const PYTHON: LanguageSpec = LanguageSpec {
+    grammar: Some(tree_sitter_python::LANGUAGE),
     aliases: &["python", "python3", "py", "ipython", "ipython3"],
     extensions: &["py", "pyw", "pyi"],
     interpreters: &[Interpreter::Versioned("python")],

@@ -4,6 +4,8 @@
 use super::spec::{FileName, Interpreter, LanguageSpec};
 
 pub(crate) const RUBY: LanguageSpec = LanguageSpec {
+    #[cfg(feature = "extra-grammars")]
+    grammar: Some(tree_sitter_ruby::LANGUAGE),
     aliases: &["ruby"],
     extensions: &["rb", "rake", "gemspec", "ru"],
     file_names: &[

@@ -3,6 +3,7 @@
 use super::spec::LanguageSpec;
 
 pub(crate) const RUST: LanguageSpec = LanguageSpec {
+    grammar: Some(tree_sitter_rust::LANGUAGE),
     aliases: &["rust"],
     extensions: &["rs"],
     ..LanguageSpec::named("rust")

@@ -3,6 +3,7 @@
 use super::spec::{Interpreter, LanguageSpec, Unless};
 
 pub(crate) const SHELL: LanguageSpec = LanguageSpec {
+    grammar: Some(tree_sitter_bash::LANGUAGE),
     aliases: &["bash", "sh", "shell"],
     extensions: &["sh", "bash"],
     interpreters: &[Interpreter::Is("sh"), Interpreter::Is("bash")],

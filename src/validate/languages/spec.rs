@@ -1,4 +1,5 @@
-//! What car knows of one language, as data: its names and how its files are recognised. Each
+//! What car knows of one language, as data: its names and how its files are recognised, its
+//! grammar and how far it is trusted. Each
 //! language's file in this folder holds its [`LanguageSpec`]; the cross-language machinery
 //! (detection, the grammar check, trust, the bracket lexer, the real tools, the import check)
 //! reads the spec instead of matching on the language.
@@ -7,8 +8,9 @@
 //! one costs an index, never an allocation; the names, extensions and file names of two
 //! languages never overlap, so the order in which detection reads the specs decides nothing.
 
+use tree_sitter_language::LanguageFn;
+
 /// One language car validates.
-#[derive(Debug)]
 pub(crate) struct LanguageSpec {
     /// A short lower-case name, used in validator names and notes ("python", "bash", "cpp").
     pub(crate) name: &'static str,
@@ -22,6 +24,45 @@ pub(crate) struct LanguageSpec {
     pub(crate) interpreters: &'static [Interpreter],
     /// A file of one of its extensions that is another language after all.
     pub(crate) unless: Option<Unless>,
+    /// Its tree-sitter grammar, when this build has one (`None`: its own checker, or a grammar of
+    /// the `extra-grammars` feature in a build without it).
+    pub(crate) grammar: Option<LanguageFn>,
+    /// What an error of its grammar may do ([`crate::validate::trust`]).
+    pub(crate) trust: TrustRule,
+    /// Whether the text of its string literals is prose (what a program says, not what it does),
+    /// as in programming languages; in data languages (TOML, CSS, JSON) strings are the content.
+    pub(crate) strings_are_prose: bool,
+    /// Text that makes a file a template, not the language until rendered (`{{` in HTML).
+    pub(crate) template_markers: &'static [&'static str],
+}
+
+/// What an error of a grammar may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trust {
+    /// The grammar reads valid code right: its errors block.
+    Blocks,
+    /// The grammar misreads valid code: an error blocks only when the edit introduced it; every
+    /// other finding (and every finding on a new file or in `car check`) is a warning.
+    Introduced,
+    /// Never blocks: every finding is a warning (HTML: browsers accept anything, and server
+    /// templates live in `.html` files).
+    Warns,
+}
+
+/// How far a language's grammar is believed, measured on published code with the real-code
+/// benchmark (`benches/real-code/`); each rule that lowers the trust says why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TrustRule {
+    /// Clean on the benchmark: [`Trust::Blocks`].
+    Blocks,
+    /// [`Trust::Introduced`]: the grammar misreads what the text says.
+    Introduced(&'static str),
+    /// [`Trust::Warns`], for the reason given.
+    Warns(&'static str),
+    /// [`Trust::Blocks`], but [`Trust::Introduced`] for a file with a `@flow` pragma in its
+    /// leading comments: Flow type annotations are not JavaScript, and the grammar cannot read
+    /// them.
+    BlocksUnlessFlow,
 }
 
 /// A (lower-cased) file name that decides the language.
@@ -67,6 +108,10 @@ impl LanguageSpec {
             file_names: &[],
             interpreters: &[],
             unless: None,
+            grammar: None,
+            trust: TrustRule::Blocks,
+            strings_are_prose: true,
+            template_markers: &[],
         }
     }
 }

@@ -3,12 +3,14 @@
 use super::spec::LanguageSpec;
 
 pub(crate) const TYPESCRIPT: LanguageSpec = LanguageSpec {
+    grammar: Some(tree_sitter_typescript::LANGUAGE_TYPESCRIPT),
     aliases: &["typescript", "ts"],
     extensions: &["ts", "mts", "cts"],
     ..LanguageSpec::named("typescript")
 };
 
 pub(crate) const TSX: LanguageSpec = LanguageSpec {
+    grammar: Some(tree_sitter_typescript::LANGUAGE_TSX),
     aliases: &["tsx"],
     extensions: &["tsx"],
     ..LanguageSpec::named("tsx")

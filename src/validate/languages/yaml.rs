@@ -3,6 +3,7 @@
 use super::spec::LanguageSpec;
 
 pub(crate) const YAML: LanguageSpec = LanguageSpec {
+    strings_are_prose: false,
     aliases: &["yaml", "yml"],
     extensions: &["yaml", "yml"],
     ..LanguageSpec::named("yaml")
