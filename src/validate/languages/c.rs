@@ -1,6 +1,6 @@
 //! C and C++: tree-sitter-c and tree-sitter-cpp (the `extra-grammars` feature).
 
-use super::spec::{LanguageSpec, TrustRule, Unless};
+use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, TrustRule, Unless, Unreadable};
 
 pub(crate) const C: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -8,6 +8,7 @@ pub(crate) const C: LanguageSpec = LanguageSpec {
     trust: TrustRule::Introduced("macros: `typedef Array(void) Array;`"),
     aliases: &["c"],
     extensions: &["c"],
+    brackets: Some(BRACKETS),
     ..LanguageSpec::named("c")
 };
 
@@ -20,5 +21,18 @@ pub(crate) const CPP: LanguageSpec = LanguageSpec {
     extensions: &["h", "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "ipp"],
     // An Objective-C header: neither grammar reads `@interface … @end`.
     unless: Some(Unless::ObjectiveC { extension: "h" }),
+    brackets: Some(BRACKETS),
     ..LanguageSpec::named("cpp")
+};
+
+/// How the bracket lexer reads C and C++.
+const BRACKETS: BracketSyntax = BracketSyntax {
+    witnesses: true,
+    line_comments: true,
+    nested_comments: false,
+    backquote: Backquote::Nothing,
+    strings: Strings::OneLine,
+    lifetimes_and_raw_strings: false,
+    preprocessor: true,
+    unreadable: Unreadable::Preprocessor,
 };

@@ -1,6 +1,6 @@
 //! CSS: tree-sitter-css (the `extra-grammars` feature).
 
-use super::spec::{LanguageSpec, TrustRule};
+use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, TrustRule, Unreadable};
 
 pub(crate) const CSS: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -9,5 +9,16 @@ pub(crate) const CSS: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
     aliases: &["css"],
     extensions: &["css"],
+    brackets: Some(BracketSyntax {
+        witnesses: true,
+        // `//` is no comment in CSS.
+        line_comments: false,
+        nested_comments: false,
+        backquote: Backquote::Nothing,
+        strings: Strings::OneLine,
+        lifetimes_and_raw_strings: false,
+        preprocessor: false,
+        unreadable: Unreadable::Nothing,
+    }),
     ..LanguageSpec::named("css")
 };

@@ -1,10 +1,21 @@
 //! Go: tree-sitter-go, and `gofmt -e` on every file where installed.
 
-use super::spec::LanguageSpec;
+use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, Unreadable};
 
 pub(crate) const GO: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_go::LANGUAGE),
     aliases: &["go"],
     extensions: &["go"],
+    // Read to name the likely cause of the grammar's errors.
+    brackets: Some(BracketSyntax {
+        witnesses: false,
+        line_comments: true,
+        nested_comments: false,
+        backquote: Backquote::RawString,
+        strings: Strings::OneLine,
+        lifetimes_and_raw_strings: false,
+        preprocessor: false,
+        unreadable: Unreadable::Nothing,
+    }),
     ..LanguageSpec::named("go")
 };

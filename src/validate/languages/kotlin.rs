@@ -1,6 +1,8 @@
 //! Kotlin: tree-sitter-kotlin-ng (the `extra-grammars` feature).
 
-use super::spec::{LanguageSpec, TrustRule};
+use super::spec::{
+    Backquote, BracketSyntax, Interpolation, LanguageSpec, Strings, TrustRule, Unreadable,
+};
 
 pub(crate) const KOTLIN: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -10,5 +12,22 @@ pub(crate) const KOTLIN: LanguageSpec = LanguageSpec {
     ),
     aliases: &["kotlin"],
     extensions: &["kt", "kts"],
+    brackets: Some(BRACKETS),
     ..LanguageSpec::named("kotlin")
+};
+
+/// How the bracket lexer reads Kotlin.
+pub(crate) const BRACKETS: BracketSyntax = BracketSyntax {
+    witnesses: true,
+    line_comments: true,
+    nested_comments: true,
+    backquote: Backquote::Name,
+    strings: Strings::Interpolated(Interpolation {
+        opens: ('$', '{'),
+        closes: '}',
+        escapes_in_multiline: false,
+    }),
+    lifetimes_and_raw_strings: false,
+    preprocessor: false,
+    unreadable: Unreadable::MultiDollarStrings,
 };

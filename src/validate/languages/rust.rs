@@ -1,10 +1,21 @@
 //! Rust: tree-sitter-rust, judged by `rustfmt` in the crate's edition.
 
-use super::spec::LanguageSpec;
+use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, Unreadable};
 
 pub(crate) const RUST: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_rust::LANGUAGE),
     aliases: &["rust"],
     extensions: &["rs"],
+    // Read to name the likely cause of the grammar's errors.
+    brackets: Some(BracketSyntax {
+        witnesses: false,
+        line_comments: true,
+        nested_comments: true,
+        backquote: Backquote::Nothing,
+        strings: Strings::OverLines,
+        lifetimes_and_raw_strings: true,
+        preprocessor: false,
+        unreadable: Unreadable::Nothing,
+    }),
     ..LanguageSpec::named("rust")
 };

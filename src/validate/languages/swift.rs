@@ -1,6 +1,8 @@
 //! Swift: tree-sitter-swift (the `extra-grammars` feature), judged by `swiftc -parse`.
 
-use super::spec::{LanguageSpec, TrustRule};
+use super::spec::{
+    Backquote, BracketSyntax, Interpolation, LanguageSpec, Strings, TrustRule, Unreadable,
+};
 
 pub(crate) const SWIFT: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -10,5 +12,19 @@ pub(crate) const SWIFT: LanguageSpec = LanguageSpec {
     ),
     aliases: &["swift"],
     extensions: &["swift"],
+    brackets: Some(BracketSyntax {
+        witnesses: true,
+        line_comments: true,
+        nested_comments: true,
+        backquote: Backquote::Name,
+        strings: Strings::Interpolated(Interpolation {
+            opens: ('\\', '('),
+            closes: ')',
+            escapes_in_multiline: true,
+        }),
+        lifetimes_and_raw_strings: false,
+        preprocessor: false,
+        unreadable: Unreadable::RawStringsAndRegexLiterals,
+    }),
     ..LanguageSpec::named("swift")
 };
