@@ -3,7 +3,7 @@
 //! interpolation (Swift `\(…)`, Kotlin `${…}`) and backquoted names, and nothing else. It sees a
 //! slip a grammar also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of
 //! newer syntax. The same lexer finds the comments of a Kotlin file, whose text is blanked before
-//! parsing ([`comments`]).
+//! parsing ([`lexer::comments`]).
 //!
 //! It also reads Rust and Go (raw strings, lifetimes, runes), for one more question: which
 //! bracket most likely caused a grammar's errors ([`likely_cause`]), so that an unclosed `{` is
@@ -17,26 +17,18 @@
 //! What the lexer must know of a language is its spec's [`BracketSyntax`]; the lexer itself
 //! ([`lexer`]) knows no language by name.
 
-use std::ops::Range;
-
-mod lexer;
+pub(crate) mod lexer;
 
 use crate::validate::language::Language;
 use crate::validate::languages::spec::BracketSyntax;
 use lexer::Pair;
 pub(crate) use lexer::{Balance, BracketProblem, ProblemKind};
+#[cfg(test)]
+use std::ops::Range;
 
-/// The languages the lexer reads as a witness: those whose grammar car trusts only for what an
-/// edit introduced ([`BracketSyntax::witnesses`]).
-pub(crate) fn reads(language: Language) -> bool {
-    language
-        .spec()
-        .brackets
-        .is_some_and(|syntax| syntax.witnesses)
-}
-
-/// How the lexer reads `content` in `language`: the languages of [`reads`], and Rust and Go,
-/// whose grammars car trusts but whose errors after an unclosed bracket need a cause named first;
+/// How the lexer reads `content` in `language`: the languages whose grammar car trusts only for
+/// what an edit introduced ([`BracketSyntax::witnesses`]), and Rust and Go, whose grammars car
+/// trusts but whose errors after an unclosed bracket need a cause named first;
 /// `None` when it does not read the language or cannot read this file for certain.
 fn syntax(content: &str, language: Language) -> Option<&'static BracketSyntax> {
     language
@@ -137,18 +129,12 @@ fn closing(open: char) -> char {
     }
 }
 
-/// The byte ranges of `content`'s comments (`//` to the line's end, `/* … */` whole), found by the
-/// same lexer; `None` where it cannot read the file for certain. Brackets that do not balance do
-/// not stop it: a slip in code does not move a comment.
+/// The byte ranges of `content`'s comments in a language the lexer reads as a witness
+/// ([`lexer::comments`] with the language's settings, as Kotlin's rewrite calls it).
+#[cfg(test)]
 pub(crate) fn comments(content: &str, language: Language) -> Option<Vec<Range<usize>>> {
-    lexer::comments(
-        content,
-        language
-            .spec()
-            .brackets
-            .as_ref()
-            .filter(|_| reads(language))?,
-    )
+    let syntax = language.spec().brackets.as_ref()?;
+    lexer::comments(content, syntax).filter(|_| syntax.witnesses)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The syntax check of every language without a checker of its own: its tree-sitter grammar, with
 //! three corrections for what a grammar gets wrong on valid code.
 //!
-//! 1. Known misreads are undone before parsing ([`rewrite`]).
+//! 1. Known misreads are undone before parsing ([`prepare`]).
 //! 2. When the language's real tool is installed, it decides ([`tools`]): it accepts (nothing
 //!    reported) or its own errors are reported. The fast ones (`gofmt`, `ruby`) check every
 //!    file; the others only a file the grammar flagged.
@@ -16,12 +16,14 @@
 //!
 //! HTML that is a template (`{{`, `{%`, `<%`) is not HTML until rendered.
 
+use std::borrow::Cow;
+
 use crate::validate::brackets::{self, Balance};
 use crate::validate::language::Language;
 use crate::validate::tools::{Tools, Verdict};
 use crate::validate::treesitter::{self, MAX_REPORTED, SyntaxError};
 use crate::validate::trust::{self, Trust};
-use crate::validate::{Diagnostic, Report, Severity, Source, rewrite};
+use crate::validate::{Diagnostic, Report, Severity, Source};
 
 /// Findings collected before judging them: enough that the errors an edit introduced are not
 /// crowded out by a grammar's older misreads of the same file.
@@ -51,7 +53,7 @@ pub(crate) fn check(
         }
         return None;
     }
-    let prepared = rewrite::prepare(language, source.content);
+    let prepared = prepare(language, source.content);
     let (tree, found) =
         match treesitter::parse_rewritten(source.content, &prepared, language, JUDGED) {
             Ok(parsed) => parsed,
@@ -62,7 +64,7 @@ pub(crate) fn check(
                 return None;
             }
         };
-    let tree = matches!(prepared, std::borrow::Cow::Borrowed(_)).then_some(tree);
+    let tree = matches!(prepared, Cow::Borrowed(_)).then_some(tree);
     let verdict = tools.judge(language, source, !found.is_empty());
     // rustfmt reads the crate's edition from its Cargo.toml.
     report.read_other_files |=
@@ -239,9 +241,18 @@ fn is_template(language: Language, content: &str) -> bool {
         .any(|marker| content.contains(marker))
 }
 
+/// `content` with the known misreads of `language`'s grammar undone: its spec's rewrite
+/// ([`crate::validate::rewrite`]).
+pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
+    match language.spec().rewrite {
+        Some(rewrite) => rewrite(content),
+        None => Cow::Borrowed(content),
+    }
+}
+
 /// The first `limit` syntax errors of `content` after the known misreads are undone; `Err` says
 /// why there are none to give (no grammar, out of time).
 fn errors(content: &str, language: Language, limit: usize) -> Result<Vec<SyntaxError>, String> {
-    let prepared = rewrite::prepare(language, content);
+    let prepared = prepare(language, content);
     treesitter::parse_rewritten_errors(content, &prepared, language, limit)
 }

@@ -1,6 +1,7 @@
 //! HTML: tree-sitter-html (the `extra-grammars` feature); its findings never block.
 
 use super::spec::{LanguageSpec, TrustRule};
+use crate::validate::rewrite;
 
 pub(crate) const HTML: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -13,5 +14,7 @@ pub(crate) const HTML: LanguageSpec = LanguageSpec {
     template_markers: &["{{", "{%", "<%"],
     aliases: &["html"],
     extensions: &["html", "htm", "xhtml"],
+    // `<?xml …?>` and other processing instructions (XHTML).
+    rewrite: Some(rewrite::blank_processing_instructions),
     ..LanguageSpec::named("html")
 };

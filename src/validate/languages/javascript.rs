@@ -1,6 +1,7 @@
 //! JavaScript and JSX: tree-sitter-javascript, judged by `node --check` for plain scripts.
 
 use super::spec::{Interpreter, LanguageSpec, TrustRule};
+use crate::validate::rewrite;
 
 pub(crate) const JAVASCRIPT: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_javascript::LANGUAGE),
@@ -8,5 +9,6 @@ pub(crate) const JAVASCRIPT: LanguageSpec = LanguageSpec {
     aliases: &["javascript", "js", "jsx", "node"],
     extensions: &["js", "mjs", "cjs", "jsx"],
     interpreters: &[Interpreter::Is("node"), Interpreter::Is("nodejs")],
+    rewrite: Some(rewrite::jsx::blank_attribute_ampersands),
     ..LanguageSpec::named("javascript")
 };

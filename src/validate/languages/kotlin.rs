@@ -1,8 +1,12 @@
 //! Kotlin: tree-sitter-kotlin-ng (the `extra-grammars` feature).
 
+use std::borrow::Cow;
+
 use super::spec::{
     Backquote, BracketSyntax, Interpolation, LanguageSpec, Strings, TrustRule, Unreadable,
 };
+use crate::validate::brackets::lexer;
+use crate::validate::rewrite;
 
 pub(crate) const KOTLIN: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -13,6 +17,7 @@ pub(crate) const KOTLIN: LanguageSpec = LanguageSpec {
     aliases: &["kotlin"],
     extensions: &["kt", "kts"],
     brackets: Some(BRACKETS),
+    rewrite: Some(prepare),
     ..LanguageSpec::named("kotlin")
 };
 
@@ -31,3 +36,8 @@ pub(crate) const BRACKETS: BracketSyntax = BracketSyntax {
     preprocessor: false,
     unreadable: Unreadable::MultiDollarStrings,
 };
+
+/// Kotlin's rewrites, given the comments the bracket lexer finds (their text is blanked).
+fn prepare(content: &str) -> Cow<'_, str> {
+    rewrite::kotlin::prepare(content, lexer::comments(content, &BRACKETS))
+}

@@ -1,6 +1,7 @@
 //! Rust: tree-sitter-rust, judged by `rustfmt` in the crate's edition.
 
 use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, Unreadable};
+use crate::validate::rewrite;
 
 pub(crate) const RUST: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_rust::LANGUAGE),
@@ -17,5 +18,6 @@ pub(crate) const RUST: LanguageSpec = LanguageSpec {
         preprocessor: false,
         unreadable: Unreadable::Nothing,
     }),
+    rewrite: Some(rewrite::rust::rename_primitive_macros),
     ..LanguageSpec::named("rust")
 };

@@ -1,5 +1,5 @@
 //! What car knows of one language, as data: its names and how its files are recognised, its
-//! grammar and how far it is trusted, how its brackets are counted. Each
+//! grammar, how far it is trusted and what it misreads, how its brackets are counted. Each
 //! language's file in this folder holds its [`LanguageSpec`]; the cross-language machinery
 //! (detection, the grammar check, trust, the bracket lexer, the real tools, the import check)
 //! reads the spec instead of matching on the language.
@@ -8,7 +8,13 @@
 //! one costs an index, never an allocation; the names, extensions and file names of two
 //! languages never overlap, so the order in which detection reads the specs decides nothing.
 
+use std::borrow::Cow;
+
 use tree_sitter_language::LanguageFn;
+
+/// A rewrite of a file's content that undoes what a grammar misreads; borrowed when nothing
+/// changed.
+pub(crate) type Rewrite = fn(&str) -> Cow<'_, str>;
 
 /// One language car validates.
 pub(crate) struct LanguageSpec {
@@ -34,6 +40,9 @@ pub(crate) struct LanguageSpec {
     pub(crate) strings_are_prose: bool,
     /// Text that makes a file a template, not the language until rendered (`{{` in HTML).
     pub(crate) template_markers: &'static [&'static str],
+    /// What its grammar misreads, undone before parsing ([`crate::validate::rewrite`]): a rewrite
+    /// that keeps every line and every position up to a line's end.
+    pub(crate) rewrite: Option<Rewrite>,
     /// How the bracket lexer reads it ([`crate::validate::brackets`]); `None`: it does not.
     pub(crate) brackets: Option<BracketSyntax>,
 }
@@ -186,6 +195,7 @@ impl LanguageSpec {
             trust: TrustRule::Blocks,
             strings_are_prose: true,
             template_markers: &[],
+            rewrite: None,
             brackets: None,
         }
     }

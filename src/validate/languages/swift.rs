@@ -3,6 +3,7 @@
 use super::spec::{
     Backquote, BracketSyntax, Interpolation, LanguageSpec, Strings, TrustRule, Unreadable,
 };
+use crate::validate::rewrite;
 
 pub(crate) const SWIFT: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -26,5 +27,6 @@ pub(crate) const SWIFT: LanguageSpec = LanguageSpec {
         preprocessor: false,
         unreadable: Unreadable::RawStringsAndRegexLiterals,
     }),
+    rewrite: Some(rewrite::swift::prepare),
     ..LanguageSpec::named("swift")
 };

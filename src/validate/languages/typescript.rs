@@ -1,11 +1,13 @@
 //! TypeScript and TSX: tree-sitter-typescript's two grammars.
 
 use super::spec::LanguageSpec;
+use crate::validate::rewrite;
 
 pub(crate) const TYPESCRIPT: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_typescript::LANGUAGE_TYPESCRIPT),
     aliases: &["typescript", "ts"],
     extensions: &["ts", "mts", "cts"],
+    rewrite: Some(rewrite::typescript::prepare),
     ..LanguageSpec::named("typescript")
 };
 
@@ -13,5 +15,6 @@ pub(crate) const TSX: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_typescript::LANGUAGE_TSX),
     aliases: &["tsx"],
     extensions: &["tsx"],
+    rewrite: Some(rewrite::tsx),
     ..LanguageSpec::named("tsx")
 };

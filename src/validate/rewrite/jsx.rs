@@ -10,7 +10,7 @@ use regex::Regex;
 /// `tsc`) take an incomplete reference as text. Only inside a quoted value after ` name=`
 /// (`name` an attribute name) on one line; a string's text decides nothing about the file's
 /// syntax, so no invalid file becomes valid.
-pub(super) fn blank_attribute_ampersands(content: &str) -> Cow<'_, str> {
+pub(crate) fn blank_attribute_ampersands(content: &str) -> Cow<'_, str> {
     // The pattern is compiled only when some `&` is followed by a letter, `#` or a quote.
     let candidate = content.match_indices('&').any(|(at, _)| {
         content[at + 1..]

@@ -4,13 +4,13 @@ use std::borrow::Cow;
 
 use regex::Regex;
 
-use crate::validate::brackets;
-use crate::validate::language::Language;
-
-/// `content` with every Kotlin rewrite applied, in order.
-pub(super) fn prepare(content: &str) -> Cow<'_, str> {
-    // Found before the `$$` prefixes are blanked: the lexer gives no verdict on such strings.
-    let comments = brackets::comments(content, Language::Kotlin);
+/// `content` with every Kotlin rewrite applied, in order; `comments` are its comments' byte
+/// ranges as the bracket lexer found them (`None`: it could not read the file), found before the
+/// `$$` prefixes are blanked (the lexer gives no verdict on such strings).
+pub(crate) fn prepare(
+    content: &str,
+    comments: Option<Vec<std::ops::Range<usize>>>,
+) -> Cow<'_, str> {
     let prepared = super::in_order(
         content,
         blank_multi_dollar_prefixes,

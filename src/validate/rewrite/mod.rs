@@ -1,4 +1,5 @@
-//! Known misreads of a grammar that car undoes before parsing. Each rewrite turns a valid
+//! Known misreads of a grammar that car undoes before parsing; a language's spec names its rewrite
+//! (`LanguageSpec::rewrite`), and the grammar check applies it. Each rewrite turns a valid
 //! construct the grammar cannot read into one it can, and never turns an invalid file into a
 //! valid one; all keep every line where it was (lines may only lose trailing characters), so the
 //! positions of errors are positions in the file as written.
@@ -30,37 +31,23 @@
 //! | Kotlin | any comment (a KDoc example with `${…}` after a generic receiver's function made the grammar miss the function's name lines above) | its text becomes spaces (the lexer of [`brackets`](crate::validate::brackets) finds comments, knowing strings) |
 //! | HTML | `<?xml …?>` and other processing instructions (XHTML) | blanked |
 
-mod jsx;
-mod kotlin;
-mod rust;
-mod swift;
+pub(crate) mod jsx;
+pub(crate) mod kotlin;
+pub(crate) mod rust;
+pub(crate) mod swift;
 #[cfg(test)]
 mod tests;
-mod typescript;
+pub(crate) mod typescript;
 
 use std::borrow::Cow;
 
 use regex::Regex;
 
-use crate::validate::language::Language;
-
-/// `content` with the known misreads of `language`'s grammar undone.
-pub(crate) fn prepare(language: Language, content: &str) -> Cow<'_, str> {
-    match language {
-        Language::Toml => trim_after_line_continuation(content),
-        Language::TypeScript => typescript::prepare(content),
-        Language::Tsx => match typescript::prepare(content) {
-            Cow::Borrowed(_) => jsx::blank_attribute_ampersands(content),
-            Cow::Owned(prepared) => {
-                Cow::Owned(jsx::blank_attribute_ampersands(&prepared).into_owned())
-            }
-        },
-        Language::JavaScript => jsx::blank_attribute_ampersands(content),
-        Language::Rust => rust::rename_primitive_macros(content),
-        Language::Html => blank_processing_instructions(content),
-        Language::Swift => swift::prepare(content),
-        Language::Kotlin => kotlin::prepare(content),
-        _ => Cow::Borrowed(content),
+/// TSX: TypeScript's rewrites, then JSX's.
+pub(crate) fn tsx(content: &str) -> Cow<'_, str> {
+    match typescript::prepare(content) {
+        Cow::Borrowed(_) => jsx::blank_attribute_ampersands(content),
+        Cow::Owned(prepared) => Cow::Owned(jsx::blank_attribute_ampersands(&prepared).into_owned()),
     }
 }
 
@@ -80,7 +67,7 @@ fn in_order<'a>(
 }
 
 /// `\` + spaces/tabs + newline → `\` + newline. Outside a string a backslash is an error either way.
-fn trim_after_line_continuation(content: &str) -> Cow<'_, str> {
+pub(crate) fn trim_after_line_continuation(content: &str) -> Cow<'_, str> {
     if !content.contains("\\ ") && !content.contains("\\\t") {
         return Cow::Borrowed(content);
     }
@@ -90,7 +77,7 @@ fn trim_after_line_continuation(content: &str) -> Cow<'_, str> {
 }
 
 /// `<?…?>` → spaces, line breaks kept.
-fn blank_processing_instructions(content: &str) -> Cow<'_, str> {
+pub(crate) fn blank_processing_instructions(content: &str) -> Cow<'_, str> {
     if !content.contains("<?") {
         return Cow::Borrowed(content);
     }

@@ -13,7 +13,7 @@ const PRIMITIVE_TYPES: [&str; 17] = [
 /// lexes `str` as the type, so `str!` is no macro invocation to it. Only a name standing alone
 /// (no letter, digit or `_` before it, not a path segment's `::str`) followed by `!` and a
 /// bracket (spaces between); `str != x` is a comparison and stays.
-pub(super) fn rename_primitive_macros(content: &str) -> Cow<'_, str> {
+pub(crate) fn rename_primitive_macros(content: &str) -> Cow<'_, str> {
     let bytes = content.as_bytes();
     let is_name_byte = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_';
     let mut renamed = Vec::new();

@@ -3,6 +3,8 @@
 
 use super::typescript::may_have_variance;
 use super::*;
+use crate::validate::grammar::prepare;
+use crate::validate::language::Language;
 use crate::validate::treesitter;
 
 fn errors(language: Language, content: &str) -> usize {

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use regex::Regex;
 
 /// `content` with every TypeScript rewrite applied, in order.
-pub(super) fn prepare(content: &str) -> Cow<'_, str> {
+pub(crate) fn prepare(content: &str) -> Cow<'_, str> {
     super::in_order(
         content,
         blank_export_type_star,
