@@ -3,7 +3,7 @@
 //! interpolation (Swift `\(…)`, Kotlin `${…}`) and backquoted names, and nothing else. It sees a
 //! slip a grammar also reports (an unclosed `{`, a stray `)`) without the grammar's misreads of
 //! newer syntax. The same lexer finds the comments of a Kotlin file, whose text is blanked before
-//! parsing ([`lexer::comments`]).
+//! parsing ([`comments`]).
 //!
 //! It also reads Rust and Go (raw strings, lifetimes, runes), for one more question: which
 //! bracket most likely caused a grammar's errors ([`likely_cause`]), so that an unclosed `{` is
@@ -15,31 +15,42 @@
 //! strings, C++ raw strings, a string or comment still open at the end of the file.
 //!
 //! What the lexer must know of a language is its spec's [`BracketSyntax`]; the lexer itself
-//! ([`lexer`]) knows no language by name.
+//! ([`lexer`]) knows no language by name, and this folder imports nothing of the languages: a
+//! language is [`Lexed`] through its spec.
 
-pub(crate) mod lexer;
+mod lexer;
+mod syntax;
 
-use crate::validate::language::Language;
-use crate::validate::languages::spec::BracketSyntax;
+use std::ops::Range;
+
 use lexer::Pair;
 pub(crate) use lexer::{Balance, BracketProblem, ProblemKind};
-#[cfg(test)]
-use std::ops::Range;
+pub(crate) use syntax::{Backquote, BracketSyntax, Interpolation, Strings, Unreadable};
+
+/// What the lexer reads: a language (through its spec), or its settings themselves.
+pub(crate) trait Lexed: Copy {
+    /// How the lexer reads it; `None`: it does not.
+    fn bracket_syntax(self) -> Option<&'static BracketSyntax>;
+}
+
+impl Lexed for &'static BracketSyntax {
+    fn bracket_syntax(self) -> Option<&'static BracketSyntax> {
+        Some(self)
+    }
+}
 
 /// How the lexer reads `content` in `language`: the languages whose grammar car trusts only for
 /// what an edit introduced ([`BracketSyntax::witnesses`]), and Rust and Go, whose grammars car
 /// trusts but whose errors after an unclosed bracket need a cause named first;
 /// `None` when it does not read the language or cannot read this file for certain.
-fn syntax(content: &str, language: Language) -> Option<&'static BracketSyntax> {
+fn syntax(content: &str, language: impl Lexed) -> Option<&'static BracketSyntax> {
     language
-        .spec()
-        .brackets
-        .as_ref()
+        .bracket_syntax()
         .filter(|syntax| !lexer::is_unreadable(content, syntax))
 }
 
 /// Whether the brackets of `content` balance in `language`.
-pub(crate) fn balance(content: &str, language: Language) -> Balance {
+pub(crate) fn balance(content: &str, language: impl Lexed) -> Balance {
     match syntax(content, language) {
         Some(syntax) => lexer::balance(content, syntax),
         None => Balance::Unknown,
@@ -51,7 +62,7 @@ pub(crate) fn balance(content: &str, language: Language) -> Balance {
 /// opened inside it that is closed first by a bracket starting a line indented less than the line
 /// that opened it (what `rustc` calls "might not be properly closed": the `}` meant for an outer
 /// block closed it, so a `}` is missing before that line); else the unclosed bracket itself.
-pub(crate) fn likely_cause(content: &str, language: Language) -> Option<LikelyCause> {
+pub(crate) fn likely_cause(content: &str, language: impl Lexed) -> Option<LikelyCause> {
     let (balance, pairs) = lexer::balance_and_pairs(content, syntax(content, language)?);
     let Balance::Problem(problem) = balance else {
         return None;
@@ -129,12 +140,14 @@ fn closing(open: char) -> char {
     }
 }
 
-/// The byte ranges of `content`'s comments in a language the lexer reads as a witness
-/// ([`lexer::comments`] with the language's settings, as Kotlin's rewrite calls it).
-#[cfg(test)]
-pub(crate) fn comments(content: &str, language: Language) -> Option<Vec<Range<usize>>> {
-    let syntax = language.spec().brackets.as_ref()?;
-    lexer::comments(content, syntax).filter(|_| syntax.witnesses)
+/// The byte ranges of `content`'s comments (`//` to the line's end, `/* … */` whole), in a
+/// language the lexer reads as a witness; `None` where it cannot read the file for certain.
+/// Brackets that do not balance do not stop it: a slip in code does not move a comment.
+pub(crate) fn comments(content: &str, language: impl Lexed) -> Option<Vec<Range<usize>>> {
+    let syntax = language
+        .bracket_syntax()
+        .filter(|syntax| syntax.witnesses)?;
+    lexer::comments(content, syntax)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use crate::validate::brackets::{BracketSyntax, Lexed};
 use crate::validate::languages::SPECS;
 use crate::validate::languages::spec::{FileName, Interpreter, LanguageSpec, Unless};
 
@@ -122,6 +123,12 @@ impl Language {
         Language::ALL
             .into_iter()
             .find(|language| wanted(language.spec()))
+    }
+}
+
+impl Lexed for Language {
+    fn bracket_syntax(self) -> Option<&'static BracketSyntax> {
+        self.spec().brackets.as_ref()
     }
 }
 

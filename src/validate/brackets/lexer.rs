@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::validate::languages::spec::{Backquote, BracketSyntax, Strings, Unreadable};
+use super::syntax::{Backquote, BracketSyntax, Strings, Unreadable};
 
 /// What the brackets of a file say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +64,7 @@ pub(super) fn balance_and_pairs(content: &str, syntax: &BracketSyntax) -> (Balan
 /// The byte ranges of `content`'s comments (`//` to the line's end, `/* … */` whole), read with
 /// `syntax`; `None` where it cannot read the file for certain. Brackets that do not balance do
 /// not stop it: a slip in code does not move a comment.
-pub(crate) fn comments(content: &str, syntax: &BracketSyntax) -> Option<Vec<Range<usize>>> {
+pub(super) fn comments(content: &str, syntax: &BracketSyntax) -> Option<Vec<Range<usize>>> {
     if is_unreadable(content, syntax) {
         return None;
     }

@@ -1,6 +1,7 @@
 //! The bracket lexer: what hides brackets, where a slip is found, what gives no verdict.
 
 use super::*;
+use crate::validate::language::Language;
 
 fn problem(content: &str, language: Language) -> Option<(usize, usize, ProblemKind)> {
     match balance(content, language) {

@@ -1,6 +1,7 @@
 //! C and C++: tree-sitter-c and tree-sitter-cpp (the `extra-grammars` feature).
 
-use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, TrustRule, Unless, Unreadable};
+use super::spec::{LanguageSpec, TrustRule, Unless};
+use crate::validate::brackets::{Backquote, BracketSyntax, Strings, Unreadable};
 
 pub(crate) const C: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]

@@ -1,6 +1,7 @@
 //! CSS: tree-sitter-css (the `extra-grammars` feature).
 
-use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, TrustRule, Unreadable};
+use super::spec::{LanguageSpec, TrustRule};
+use crate::validate::brackets::{Backquote, BracketSyntax, Strings, Unreadable};
 
 pub(crate) const CSS: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]

@@ -1,6 +1,7 @@
 //! Go: tree-sitter-go, and `gofmt -e` on every file where installed.
 
-use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, Unreadable};
+use super::spec::LanguageSpec;
+use crate::validate::brackets::{Backquote, BracketSyntax, Strings, Unreadable};
 
 pub(crate) const GO: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_go::LANGUAGE),

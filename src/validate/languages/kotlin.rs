@@ -2,10 +2,10 @@
 
 use std::borrow::Cow;
 
-use super::spec::{
-    Backquote, BracketSyntax, Interpolation, LanguageSpec, Strings, TrustRule, Unreadable,
+use super::spec::{LanguageSpec, TrustRule};
+use crate::validate::brackets::{
+    self, Backquote, BracketSyntax, Interpolation, Strings, Unreadable,
 };
-use crate::validate::brackets::lexer;
 use crate::validate::rewrite;
 
 pub(crate) const KOTLIN: LanguageSpec = LanguageSpec {
@@ -39,5 +39,5 @@ pub(crate) const BRACKETS: BracketSyntax = BracketSyntax {
 
 /// Kotlin's rewrites, given the comments the bracket lexer finds (their text is blanked).
 fn prepare(content: &str) -> Cow<'_, str> {
-    rewrite::kotlin::prepare(content, lexer::comments(content, &BRACKETS))
+    rewrite::kotlin::prepare(content, brackets::comments(content, &BRACKETS))
 }

@@ -1,6 +1,7 @@
 //! Rust: tree-sitter-rust, judged by `rustfmt` in the crate's edition.
 
-use super::spec::{Backquote, BracketSyntax, LanguageSpec, Strings, Unreadable};
+use super::spec::LanguageSpec;
+use crate::validate::brackets::{Backquote, BracketSyntax, Strings, Unreadable};
 use crate::validate::rewrite;
 
 pub(crate) const RUST: LanguageSpec = LanguageSpec {

@@ -1,8 +1,7 @@
 //! Swift: tree-sitter-swift (the `extra-grammars` feature), judged by `swiftc -parse`.
 
-use super::spec::{
-    Backquote, BracketSyntax, Interpolation, LanguageSpec, Strings, TrustRule, Unreadable,
-};
+use super::spec::{LanguageSpec, TrustRule};
+use crate::validate::brackets::{Backquote, BracketSyntax, Interpolation, Strings, Unreadable};
 use crate::validate::rewrite;
 
 pub(crate) const SWIFT: LanguageSpec = LanguageSpec {
