@@ -67,8 +67,11 @@ pub(crate) fn check(
     let tree = matches!(prepared, Cow::Borrowed(_)).then_some(tree);
     let verdict = tools.judge(language, source, !found.is_empty());
     // rustfmt reads the crate's edition from its Cargo.toml.
-    report.read_other_files |=
-        language == Language::Rust && !matches!(verdict, Verdict::Undecided(_));
+    report.read_other_files |= language
+        .spec()
+        .tool
+        .is_some_and(|real| real.reads_project_files)
+        && !matches!(verdict, Verdict::Undecided(_));
     match verdict {
         Verdict::Accepts => return tree,
         Verdict::Rejects(own) if !own.is_empty() => {

@@ -38,6 +38,7 @@ use crate::edit::AddedLine;
 use crate::project::Project;
 use crate::settings::Settings;
 use crate::validate::language::Language;
+use crate::validate::languages::spec::Checker;
 pub(crate) use crate::validate::origin::Origin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -291,16 +292,18 @@ impl Validators {
     /// real tool), as found now, each with why it is missing when it is: a verdict made with other
     /// programs is another verdict. Nothing is run; the Python is resolved as its check would.
     pub(crate) fn checker_programs(&self, source: &Source<'_>) -> Vec<Result<PathBuf, String>> {
-        match Language::detect(source.path, source.content, source.language) {
-            Some(Language::Python) => vec![self.python.program(source.path)],
-            Some(Language::Shell) => vec![shell::program().ok_or_else(|| "no bash".to_string())],
-            Some(language) => self
+        let Some(language) = Language::detect(source.path, source.content, source.language) else {
+            return Vec::new();
+        };
+        match language.spec().checker {
+            Checker::Python => vec![self.python.program(source.path)],
+            Checker::Shell => vec![shell::program().ok_or_else(|| "no bash".to_string())],
+            _ => self
                 .tools
                 .programs(language)
                 .into_iter()
                 .map(|(name, found)| found.ok_or_else(|| format!("no {name}")))
                 .collect(),
-            None => Vec::new(),
         }
     }
 
@@ -339,31 +342,26 @@ impl Validators {
         language: Language,
         report: &mut Report,
     ) {
-        match language {
-            Language::Json | Language::Jsonc => report.diagnostics.extend(json::check(
+        match language.spec().checker {
+            Checker::Json { comments } => report.diagnostics.extend(json::check(
                 source.display_path,
                 source.content,
-                language == Language::Jsonc,
+                comments,
             )),
-            Language::JsonLines => report
+            Checker::JsonLines => report
                 .diagnostics
                 .extend(json::check_lines(source.display_path, source.content)),
-            Language::Shell => shell::check(source.display_path, source.content, report),
-            Language::Dockerfile => report
+            Checker::Shell => shell::check(source.display_path, source.content, report),
+            Checker::Dockerfile => report
                 .diagnostics
                 .extend(dockerfile::check(source.display_path, source.content)),
-            Language::Yaml => yaml::check(source.display_path, source.content, report),
-            Language::Python => self.python.check(source, report),
-            Language::JavaScript
-            | Language::TypeScript
-            | Language::Tsx
-            | Language::Go
-            | Language::Rust => {
+            Checker::Yaml => yaml::check(source.display_path, source.content, report),
+            Checker::Python => self.python.check(source, report),
+            Checker::Grammar => {
                 let tree = grammar::check(&self.tools, source, before, language, report);
-                self.imports.check(source, language, tree.as_ref(), report);
-            }
-            _ => {
-                grammar::check(&self.tools, source, before, language, report);
+                if language.spec().imports.is_some() {
+                    self.imports.check(source, language, tree.as_ref(), report);
+                }
             }
         }
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::process::{find_on_path, run_command};
 use crate::validate::language::Language;
-use crate::validate::tools::{Runs, TOOLS};
+use crate::validate::languages::spec::{Runs, Tool};
 
 /// A `--version` answer takes milliseconds; a proxy that hangs must not hold `car status` up.
 const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -81,15 +81,18 @@ impl FoundTool {
 }
 
 /// Every real tool the checks may use: bash for shell, then the tools that judge a grammar's
-/// findings ([`TOOLS`]). Python's interpreter has its own section.
+/// findings (each language's [`RealTool`](crate::validate::languages::spec::RealTool), in
+/// [`Tool::ALL`]'s order). Python's interpreter has its own section.
 pub(crate) fn inventory() -> Vec<FoundTool> {
     let shell = ("Shell", "bash", Runs::Always);
+    let judges = Tool::ALL.into_iter().filter_map(|tool| {
+        Language::ALL
+            .iter()
+            .find_map(|language| language.spec().tool.filter(|real| real.tool == tool))
+            .map(|real| (real.shown_as, real.program, real.runs))
+    });
     std::iter::once(shell)
-        .chain(
-            TOOLS
-                .iter()
-                .map(|(_, language, program, runs)| (display_name(*language), *program, *runs)),
-        )
+        .chain(judges)
         .map(|(language, program, runs)| FoundTool {
             language,
             program,
@@ -97,18 +100,6 @@ pub(crate) fn inventory() -> Vec<FoundTool> {
             state: state_of(program),
         })
         .collect()
-}
-
-/// The language as people write it.
-fn display_name(language: Language) -> &'static str {
-    match language {
-        Language::Go => "Go",
-        Language::Ruby => "Ruby",
-        Language::JavaScript => "JavaScript (.js .mjs .cjs)",
-        Language::Rust => "Rust",
-        Language::Swift => "Swift",
-        other => other.name(),
-    }
 }
 
 /// A call that shows whether `program` runs: `--version`, but gofmt has no such flag (it fails

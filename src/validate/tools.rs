@@ -20,39 +20,11 @@ use regex::Regex;
 
 use crate::process::{find_on_path, run_command};
 use crate::validate::language::Language;
+pub(crate) use crate::validate::languages::spec::{Runs, Tool};
 use crate::validate::{Diagnostic, Origin, Severity, Source, snippet_at};
 
 /// A syntax check of a 2 MiB file takes well under this with every tool here.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// One real tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Tool {
-    Gofmt,
-    Ruby,
-    Node,
-    Rustfmt,
-    Swiftc,
-}
-
-/// When a tool runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Runs {
-    /// On every file: it starts in a few milliseconds (`gofmt -e` ~1 ms, `ruby -c` ~7 ms) and
-    /// sees what a grammar cannot (an escape in a string, a regex literal).
-    Always,
-    /// Only on a file the grammar flagged: its start-up costs more than the grammar's parse.
-    WhenFlagged,
-}
-
-/// Every tool, its language, its program (looked up on PATH) and when it runs.
-pub(crate) const TOOLS: [(Tool, Language, &str, Runs); 5] = [
-    (Tool::Gofmt, Language::Go, "gofmt", Runs::Always),
-    (Tool::Ruby, Language::Ruby, "ruby", Runs::Always),
-    (Tool::Node, Language::JavaScript, "node", Runs::WhenFlagged),
-    (Tool::Rustfmt, Language::Rust, "rustfmt", Runs::WhenFlagged),
-    (Tool::Swiftc, Language::Swift, "swiftc", Runs::WhenFlagged),
-];
 
 /// What the tool said about a file the grammar flagged.
 #[derive(Debug)]
@@ -68,14 +40,14 @@ pub(crate) enum Verdict {
 /// The tools of one process, each looked up on first use.
 #[derive(Debug, Default)]
 pub(crate) struct Tools {
-    found: [OnceLock<Option<PathBuf>>; TOOLS.len()],
+    found: [OnceLock<Option<PathBuf>>; Tool::ALL.len()],
     /// Tests replace the program names (a missing one, a fake script).
-    programs: Option<[&'static str; TOOLS.len()]>,
+    programs: Option<[&'static str; Tool::ALL.len()]>,
 }
 
 impl Tools {
     #[cfg(test)]
-    pub(crate) fn with_programs(programs: [&'static str; TOOLS.len()]) -> Tools {
+    pub(crate) fn with_programs(programs: [&'static str; Tool::ALL.len()]) -> Tools {
         Tools {
             programs: Some(programs),
             ..Tools::default()
@@ -85,14 +57,13 @@ impl Tools {
     /// The tools of `language`, by name, each as found on PATH (looked up once per process):
     /// whichever of them judges a file, its verdict is theirs.
     pub(crate) fn programs(&self, language: Language) -> Vec<(&'static str, Option<PathBuf>)> {
-        TOOLS
+        language
+            .spec()
+            .tool
             .iter()
-            .enumerate()
-            .filter(|(_, (_, listed, _, _))| *listed == language)
-            .map(|(index, (_, _, program, _))| {
-                let program = self.programs.map_or(*program, |programs| programs[index]);
-                let found = self.found[index].get_or_init(|| find_on_path(program));
-                (program, found.clone())
+            .map(|real| {
+                let program = self.program(real.tool, real.program);
+                (program, self.found(real.tool, program).clone())
             })
             .collect()
     }
@@ -100,23 +71,35 @@ impl Tools {
     /// Asks the real tool for `source` (in `language`), if there is one. `flagged`: whether the
     /// grammar found something; a [`Runs::WhenFlagged`] tool is not asked otherwise.
     pub(crate) fn judge(&self, language: Language, source: &Source<'_>, flagged: bool) -> Verdict {
-        let Some(index) = TOOLS.iter().position(|(tool, listed, _, runs)| {
-            *listed == language && applies(*tool, source) && (flagged || *runs == Runs::Always)
-        }) else {
+        let Some(real) = language
+            .spec()
+            .tool
+            .filter(|real| applies(real.tool, source) && (flagged || real.runs == Runs::Always))
+        else {
             return Verdict::Undecided(None);
         };
-        let (tool, _, program, _) = TOOLS[index];
-        let program = self.programs.map_or(program, |programs| programs[index]);
-        let Some(path) = self.found[index].get_or_init(|| find_on_path(program)) else {
+        let program = self.program(real.tool, real.program);
+        let Some(path) = self.found(real.tool, program) else {
             return Verdict::Undecided(None);
         };
-        match tool {
+        match real.tool {
             Tool::Gofmt => run_gofmt(path, source),
             Tool::Ruby => run_ruby(path, source),
             Tool::Node => run_node(path, source),
             Tool::Rustfmt => run_rustfmt(path, source),
             Tool::Swiftc => run_swiftc(path, source),
         }
+    }
+
+    /// The program `tool` runs: `program`, unless a test replaced it.
+    fn program(&self, tool: Tool, program: &'static str) -> &'static str {
+        self.programs
+            .map_or(program, |programs| programs[tool as usize])
+    }
+
+    /// Where `program` is on PATH, looked up once per process.
+    fn found(&self, tool: Tool, program: &str) -> &Option<PathBuf> {
+        self.found[tool as usize].get_or_init(|| find_on_path(program))
     }
 }
 

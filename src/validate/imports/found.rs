@@ -12,6 +12,7 @@ use tree_sitter::Node;
 
 use crate::edit::AddedLine;
 use crate::validate::language::Language;
+use crate::validate::languages::spec::ImportResolver;
 use crate::validate::treesitter;
 
 /// One import the edit added.
@@ -71,18 +72,18 @@ pub(crate) fn added_imports(
     added: &[AddedLine],
     tree: Option<&tree_sitter::Tree>,
 ) -> Vec<Import> {
-    let words: &[&str] = match language {
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            &["import", "require", "from"]
-        }
-        Language::Go => &["\""],
-        Language::Rust => &["use ", "extern"],
-        _ => return Vec::new(),
+    let Some(resolver) = language.spec().imports else {
+        return Vec::new();
+    };
+    let words: &[&str] = match resolver {
+        ImportResolver::Node => &["import", "require", "from"],
+        ImportResolver::Go => &["\""],
+        ImportResolver::Rust => &["use ", "extern"],
     };
     let lines: HashSet<usize> = added
         .iter()
         .filter(|line| {
-            words.iter().any(|word| line.text.contains(word)) || language == Language::Go
+            words.iter().any(|word| line.text.contains(word)) || resolver == ImportResolver::Go
         })
         .map(|line| line.line)
         .collect();
@@ -104,7 +105,7 @@ pub(crate) fn added_imports(
     };
     let spans = line_spans(content, &lines);
     let mut found = Vec::new();
-    collect(tree.root_node(), language, content, &spans, &mut found);
+    collect(tree.root_node(), resolver, content, &spans, &mut found);
     found.retain(|import| lines.contains(&import.line));
     found
 }
@@ -126,7 +127,7 @@ fn line_spans(content: &str, lines: &HashSet<usize>) -> Vec<(usize, usize)> {
 /// no added import, and visiting every node cost more than the parse.
 fn collect(
     node: Node<'_>,
-    language: Language,
+    resolver: ImportResolver,
     content: &str,
     spans: &[(usize, usize)],
     found: &mut Vec<Import>,
@@ -141,18 +142,18 @@ fn collect(
         {
             continue;
         }
-        match language {
-            Language::Go => go_import(child, content, found),
-            Language::Rust => {
+        match resolver {
+            ImportResolver::Go => go_import(child, content, found),
+            ImportResolver::Rust => {
                 // Only the crate's top-level `use`s: inside a function or a `mod` block a path
                 // may start at a local item.
                 rust_import(child, content, found);
                 continue;
             }
-            _ => script_import(child, content, found),
+            ImportResolver::Node => script_import(child, content, found),
         }
         if child.child_count() > 0 {
-            collect(child, language, content, spans, found);
+            collect(child, resolver, content, spans, found);
         }
     }
 }

@@ -32,6 +32,7 @@ use crate::validate::imports::found::Import;
 use crate::validate::imports::package_json::Unreadable;
 use crate::validate::imports::verdict::{Missing, Verdict};
 use crate::validate::language::Language;
+use crate::validate::languages::spec::ImportResolver;
 use crate::validate::{Diagnostic, Origin, Report, Severity, Source, snippet_at};
 
 /// The validator name the import check's diagnostics show.
@@ -103,8 +104,11 @@ impl Imports {
         top: &Path,
         imports: &[Import],
     ) -> (Vec<Verdict>, Vec<Unreadable>) {
-        match language {
-            Language::Go => {
+        let Some(resolver) = language.spec().imports else {
+            return (Vec::new(), Vec::new());
+        };
+        match resolver {
+            ImportResolver::Go => {
                 let context = self.go.context(source.path, top);
                 let unreadable = match &context {
                     go::GoContext::Module(module) => module.as_ref().clone().err(),
@@ -122,7 +126,7 @@ impl Imports {
                     .collect();
                 (verdicts, unreadable.into_iter().collect())
             }
-            Language::Rust => {
+            ImportResolver::Rust => {
                 let Some((root, names)) = self.rust.package(source.path, top) else {
                     return (vec![Verdict::Resolves; imports.len()], Vec::new());
                 };
@@ -141,7 +145,7 @@ impl Imports {
                     .collect();
                 (verdicts, names.as_ref().clone().err().into_iter().collect())
             }
-            _ => {
+            ImportResolver::Node => {
                 let around = self.node.surroundings(source.path, top);
                 let verdicts = imports
                     .iter()

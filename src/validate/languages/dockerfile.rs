@@ -1,6 +1,6 @@
 //! Dockerfiles: only their exec forms are checked ([`crate::validate::dockerfile`]).
 
-use super::spec::{FileName, LanguageSpec};
+use super::spec::{Checker, FileName, LanguageSpec};
 
 pub(crate) const DOCKERFILE: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
@@ -11,5 +11,6 @@ pub(crate) const DOCKERFILE: LanguageSpec = LanguageSpec {
         FileName::Is("containerfile"),
         FileName::StartsWith("dockerfile."),
     ],
+    checker: Checker::Dockerfile,
     ..LanguageSpec::named("dockerfile")
 };

@@ -1,6 +1,6 @@
 //! Go: tree-sitter-go, and `gofmt -e` on every file where installed.
 
-use super::spec::LanguageSpec;
+use super::spec::{ImportResolver, LanguageSpec, RealTool, Runs, Tool};
 use crate::validate::brackets::{Backquote, BracketSyntax, Strings, Unreadable};
 
 pub(crate) const GO: LanguageSpec = LanguageSpec {
@@ -18,5 +18,13 @@ pub(crate) const GO: LanguageSpec = LanguageSpec {
         preprocessor: false,
         unreadable: Unreadable::Nothing,
     }),
+    tool: Some(RealTool {
+        tool: Tool::Gofmt,
+        program: "gofmt",
+        runs: Runs::Always,
+        shown_as: "Go",
+        reads_project_files: false,
+    }),
+    imports: Some(ImportResolver::Go),
     ..LanguageSpec::named("go")
 };

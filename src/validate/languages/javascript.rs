@@ -1,6 +1,6 @@
 //! JavaScript and JSX: tree-sitter-javascript, judged by `node --check` for plain scripts.
 
-use super::spec::{Interpreter, LanguageSpec, TrustRule};
+use super::spec::{ImportResolver, Interpreter, LanguageSpec, RealTool, Runs, Tool, TrustRule};
 use crate::validate::rewrite;
 
 pub(crate) const JAVASCRIPT: LanguageSpec = LanguageSpec {
@@ -10,5 +10,14 @@ pub(crate) const JAVASCRIPT: LanguageSpec = LanguageSpec {
     extensions: &["js", "mjs", "cjs", "jsx"],
     interpreters: &[Interpreter::Is("node"), Interpreter::Is("nodejs")],
     rewrite: Some(rewrite::jsx::blank_attribute_ampersands),
+    // Plain scripts only: node reads no JSX and no notebook cell.
+    tool: Some(RealTool {
+        tool: Tool::Node,
+        program: "node",
+        runs: Runs::WhenFlagged,
+        shown_as: "JavaScript (.js .mjs .cjs)",
+        reads_project_files: false,
+    }),
+    imports: Some(ImportResolver::Node),
     ..LanguageSpec::named("javascript")
 };

@@ -1,11 +1,12 @@
 //! JSON, JSON with comments and JSON Lines: serde_json ([`crate::validate::json`]).
 
-use super::spec::{FileName, LanguageSpec};
+use super::spec::{Checker, FileName, LanguageSpec};
 
 pub(crate) const JSON: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
     aliases: &["json"],
     extensions: &["json", "ipynb", "geojson", "webmanifest"],
+    checker: Checker::Json { comments: false },
     ..LanguageSpec::named("json")
 };
 
@@ -28,6 +29,7 @@ pub(crate) const JSONC: LanguageSpec = LanguageSpec {
         FileName::Is("api-extractor.json"),
         FileName::Is("typedoc.json"),
     ],
+    checker: Checker::Json { comments: true },
     ..LanguageSpec::named("jsonc")
 };
 
@@ -36,5 +38,6 @@ pub(crate) const JSON_LINES: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
     aliases: &["jsonl", "ndjson", "jsonlines"],
     extensions: &["jsonl", "ndjson"],
+    checker: Checker::JsonLines,
     ..LanguageSpec::named("jsonl")
 };

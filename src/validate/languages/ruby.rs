@@ -1,7 +1,7 @@
 //! Ruby: tree-sitter-ruby (the `extra-grammars` feature), and `ruby -c` on every file where
 //! installed.
 
-use super::spec::{FileName, Interpreter, LanguageSpec};
+use super::spec::{FileName, Interpreter, LanguageSpec, RealTool, Runs, Tool};
 
 pub(crate) const RUBY: LanguageSpec = LanguageSpec {
     #[cfg(feature = "extra-grammars")]
@@ -16,5 +16,12 @@ pub(crate) const RUBY: LanguageSpec = LanguageSpec {
         FileName::Is("guardfile"),
     ],
     interpreters: &[Interpreter::Is("ruby")],
+    tool: Some(RealTool {
+        tool: Tool::Ruby,
+        program: "ruby",
+        runs: Runs::Always,
+        shown_as: "Ruby",
+        reads_project_files: false,
+    }),
     ..LanguageSpec::named("ruby")
 };

@@ -1,6 +1,6 @@
 //! Rust: tree-sitter-rust, judged by `rustfmt` in the crate's edition.
 
-use super::spec::LanguageSpec;
+use super::spec::{ImportResolver, LanguageSpec, RealTool, Runs, Tool};
 use crate::validate::brackets::{Backquote, BracketSyntax, Strings, Unreadable};
 use crate::validate::rewrite;
 
@@ -20,5 +20,14 @@ pub(crate) const RUST: LanguageSpec = LanguageSpec {
         unreadable: Unreadable::Nothing,
     }),
     rewrite: Some(rewrite::rust::rename_primitive_macros),
+    tool: Some(RealTool {
+        tool: Tool::Rustfmt,
+        program: "rustfmt",
+        runs: Runs::WhenFlagged,
+        shown_as: "Rust",
+        // rustfmt reads the crate's edition from its Cargo.toml.
+        reads_project_files: true,
+    }),
+    imports: Some(ImportResolver::Rust),
     ..LanguageSpec::named("rust")
 };

@@ -1,6 +1,6 @@
 //! Shell: `bash -n` ([`crate::validate::shell`]).
 
-use super::spec::{Interpreter, LanguageSpec, Unless};
+use super::spec::{Checker, Interpreter, LanguageSpec, Unless};
 
 pub(crate) const SHELL: LanguageSpec = LanguageSpec {
     grammar: Some(tree_sitter_bash::LANGUAGE),
@@ -9,5 +9,6 @@ pub(crate) const SHELL: LanguageSpec = LanguageSpec {
     interpreters: &[Interpreter::Is("sh"), Interpreter::Is("bash")],
     // A `.sh` file may declare another shell (zsh, fish) that `bash -n` would misread.
     unless: Some(Unless::ShebangNamesAnother),
+    checker: Checker::Shell,
     ..LanguageSpec::named("bash")
 };

@@ -1,5 +1,6 @@
 //! What car knows of one language, as data: its names and how its files are recognised, its
-//! grammar, how far it is trusted and what it misreads, how its brackets are counted. Each
+//! checker and grammar, how far the grammar is trusted and what it misreads, how its brackets
+//! are counted, its real tool and how its imports resolve. Each
 //! language's file in this folder holds its [`LanguageSpec`]; the cross-language machinery
 //! (detection, the grammar check, trust, the bracket lexer, the real tools, the import check)
 //! reads the spec instead of matching on the language.
@@ -42,6 +43,13 @@ pub(crate) struct LanguageSpec {
     pub(crate) strings_are_prose: bool,
     /// Text that makes a file a template, not the language until rendered (`{{` in HTML).
     pub(crate) template_markers: &'static [&'static str],
+    /// Which checker validates it.
+    pub(crate) checker: Checker,
+    /// The real tool that judges its files, when one is installed ([`crate::validate::tools`]).
+    pub(crate) tool: Option<RealTool>,
+    /// How the imports an edit adds are resolved ([`crate::validate::imports`]); `None`: not
+    /// checked (Python's are its interpreter's).
+    pub(crate) imports: Option<ImportResolver>,
     /// What its grammar misreads, undone before parsing ([`crate::validate::rewrite`]): a rewrite
     /// that keeps every line and every position up to a line's end.
     pub(crate) rewrite: Option<Rewrite>,
@@ -110,6 +118,79 @@ pub(crate) enum Unless {
     ObjectiveC { extension: &'static str },
 }
 
+/// The checker of a language's syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Checker {
+    /// The project's interpreter ([`crate::validate::python`]).
+    Python,
+    /// `bash -n` ([`crate::validate::shell`]).
+    Shell,
+    /// serde_json, accepting comments and trailing commas when `comments`.
+    Json { comments: bool },
+    /// serde_json on every non-blank line.
+    JsonLines,
+    /// libyaml ([`crate::validate::yaml`]).
+    Yaml,
+    /// The exec forms only ([`crate::validate::dockerfile`]).
+    Dockerfile,
+    /// Its tree-sitter grammar, judged by its real tool and trust ([`crate::validate::grammar`]).
+    Grammar,
+}
+
+/// One real tool that judges a language's files; [`crate::validate::tools`] runs each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tool {
+    Gofmt,
+    Ruby,
+    Node,
+    Rustfmt,
+    Swiftc,
+}
+
+impl Tool {
+    /// Every tool, in the order `car status` lists them.
+    pub(crate) const ALL: [Tool; 5] = [
+        Tool::Gofmt,
+        Tool::Ruby,
+        Tool::Node,
+        Tool::Rustfmt,
+        Tool::Swiftc,
+    ];
+}
+
+/// When a tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// On every file: it starts in a few milliseconds (`gofmt -e` ~1 ms, `ruby -c` ~7 ms) and
+    /// sees what a grammar cannot (an escape in a string, a regex literal).
+    Always,
+    /// Only on a file the grammar flagged: its start-up costs more than the grammar's parse.
+    WhenFlagged,
+}
+
+/// A language's real tool: which, its program (looked up on PATH) and when it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RealTool {
+    pub(crate) tool: Tool,
+    pub(crate) program: &'static str,
+    pub(crate) runs: Runs,
+    /// The language as `car status` names it ("JavaScript (.js .mjs .cjs)").
+    pub(crate) shown_as: &'static str,
+    /// Whether its verdict reads a project file (rustfmt: the crate's edition in `Cargo.toml`).
+    pub(crate) reads_project_files: bool,
+}
+
+/// How the imports an edit adds are resolved, the way the language's own tool looks them up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ImportResolver {
+    /// Node's and TypeScript's resolution (`package.json`, `tsconfig.json`, `node_modules`).
+    Node,
+    /// Go modules (`go.mod`, the module cache, the standard library).
+    Go,
+    /// Cargo's crates (`Cargo.toml`, the crate's own modules).
+    Rust,
+}
+
 impl LanguageSpec {
     /// A spec that names the language and recognises nothing: each language's file fills in the
     /// rest.
@@ -122,6 +203,9 @@ impl LanguageSpec {
             interpreters: &[],
             unless: None,
             grammar: None,
+            checker: Checker::Grammar,
+            tool: None,
+            imports: None,
             trust: TrustRule::Blocks,
             strings_are_prose: true,
             template_markers: &[],

@@ -1,6 +1,6 @@
 //! Swift: tree-sitter-swift (the `extra-grammars` feature), judged by `swiftc -parse`.
 
-use super::spec::{LanguageSpec, TrustRule};
+use super::spec::{LanguageSpec, RealTool, Runs, Tool, TrustRule};
 use crate::validate::brackets::{Backquote, BracketSyntax, Interpolation, Strings, Unreadable};
 use crate::validate::rewrite;
 
@@ -27,5 +27,12 @@ pub(crate) const SWIFT: LanguageSpec = LanguageSpec {
         unreadable: Unreadable::RawStringsAndRegexLiterals,
     }),
     rewrite: Some(rewrite::swift::prepare),
+    tool: Some(RealTool {
+        tool: Tool::Swiftc,
+        program: "swiftc",
+        runs: Runs::WhenFlagged,
+        shown_as: "Swift",
+        reads_project_files: false,
+    }),
     ..LanguageSpec::named("swift")
 };

@@ -1,6 +1,6 @@
 //! TypeScript and TSX: tree-sitter-typescript's two grammars.
 
-use super::spec::LanguageSpec;
+use super::spec::{ImportResolver, LanguageSpec};
 use crate::validate::rewrite;
 
 pub(crate) const TYPESCRIPT: LanguageSpec = LanguageSpec {
@@ -8,6 +8,7 @@ pub(crate) const TYPESCRIPT: LanguageSpec = LanguageSpec {
     aliases: &["typescript", "ts"],
     extensions: &["ts", "mts", "cts"],
     rewrite: Some(rewrite::typescript::prepare),
+    imports: Some(ImportResolver::Node),
     ..LanguageSpec::named("typescript")
 };
 
@@ -16,5 +17,6 @@ pub(crate) const TSX: LanguageSpec = LanguageSpec {
     aliases: &["tsx"],
     extensions: &["tsx"],
     rewrite: Some(rewrite::tsx),
+    imports: Some(ImportResolver::Node),
     ..LanguageSpec::named("tsx")
 };
