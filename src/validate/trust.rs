@@ -21,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::edit::AddedLine;
 use crate::validate::Severity;
+use crate::validate::brackets::Lexed;
 use crate::validate::language::Language;
 pub(crate) use crate::validate::languages::spec::Trust;
 use crate::validate::languages::spec::TrustRule;
@@ -79,7 +80,10 @@ pub(crate) fn only_comments(
 /// one closing it. A line starting with `*` outside such a run may be code (`*p = 0;`), so it
 /// does not count.
 fn comment_lines(added: &[AddedLine], language: Language) -> bool {
-    let line_comments = language != Language::Css;
+    // As the bracket lexer reads the language (CSS has no `//` comments).
+    let line_comments = language
+        .bracket_syntax()
+        .is_none_or(|syntax| syntax.line_comments);
     let mut in_block: Option<usize> = None;
     for added in added {
         let text = added.text.trim();
