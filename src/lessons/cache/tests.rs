@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 use crate::edit::AddedLine;
