@@ -95,17 +95,9 @@ def run(client, car, record=None):
     try:
         car, env, project = install_car(client, car, root)
         # A lesson for the session-start briefing, which must reach the model.
-        lesson = subprocess.run(
-            [car, "lessons", "add", "--scope", "**/*.md", "--trigger", BRIEFING_TRIGGER,
-             "--lesson", BRIEFING_MARKER, "--weight", "5"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        if lesson.returncode != 0:
-            return False, [f"car lessons add failed: {lesson.stderr.strip()}"], root
+        problem = add_lesson(car, project, env, "**/*.md", BRIEFING_TRIGGER, BRIEFING_MARKER, 5)
+        if problem:
+            return False, [problem], root
         problem = add_before_edit_lesson(car, project, env)
         if problem:
             return False, [problem], root
@@ -156,14 +148,9 @@ def run_mcp(client, car):
     root = tempfile.mkdtemp(prefix=f"car-e2e-{client.name}-mcp-")
     try:
         car, env, project = install_car(client, car, root)
-        lesson = subprocess.run(
-            [car, "lessons", "add", "--scope", mcp_step.LESSON_SCOPE, "--trigger", mcp_step.LESSON_TRIGGER,
-             "--lesson", mcp_step.LESSON_TEXT, "--weight", "1"],
-            cwd=project, env=env, capture_output=True, text=True, timeout=60,
-        )
-        if lesson.returncode != 0:
-            return False, [f"car lessons add failed: {lesson.stderr.strip()}"], root
-        problem = add_read_lesson(car, project, env)
+        problem = add_lesson(
+            car, project, env, mcp_step.LESSON_SCOPE, mcp_step.LESSON_TRIGGER, mcp_step.LESSON_TEXT, 1
+        ) or add_read_lesson(car, project, env)
         if problem:
             return False, [problem], root
         script = mcp_step.McpScript(project)
@@ -201,12 +188,7 @@ def add_read_lesson(car, project, env):
         done = subprocess.run(git + command, cwd=project, env=env, capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
             return f"git {command[0]} failed: {done.stderr.strip()}"
-    added = subprocess.run(
-        [car, "lessons", "add", "--scope", mcp_step.READ_SCOPE, "--trigger", mcp_step.READ_TRIGGER,
-         "--lesson", mcp_step.READ_TEXT, "--weight", "3"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=60,
-    )
-    return None if added.returncode == 0 else f"car lessons add ({mcp_step.LESSON_FILE}) failed: {added.stderr.strip()}"
+    return add_lesson(car, project, env, mcp_step.READ_SCOPE, mcp_step.READ_TRIGGER, mcp_step.READ_TEXT, 3)
 
 
 def install_car(client, car, root):
@@ -287,16 +269,17 @@ BEFORE_EDIT_MARKER = "E2E before-the-edit marker: load bad.py's data with the st
 
 def add_before_edit_lesson(car, project, env):
     """Adds the lesson of bad.py; returns what went wrong, or None."""
+    return add_lesson(car, project, env, BAD_FILE, BEFORE_EDIT_TRIGGER, BEFORE_EDIT_MARKER, 3)
+
+
+def add_lesson(car, project, env, scope, trigger, text, weight):
+    """`car lessons add` in the project; returns what went wrong, or None."""
     added = subprocess.run(
-        [car, "lessons", "add", "--scope", BAD_FILE, "--trigger", BEFORE_EDIT_TRIGGER,
-         "--lesson", BEFORE_EDIT_MARKER, "--weight", "3"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [car, "lessons", "add", "--scope", scope, "--trigger", trigger, "--lesson", text,
+         "--weight", str(weight)],
+        cwd=project, env=env, capture_output=True, text=True, timeout=60,
     )
-    return None if added.returncode == 0 else f"car lessons add (bad.py) failed: {added.stderr.strip()}"
+    return None if added.returncode == 0 else f"car lessons add ({scope}) failed: {added.stderr.strip()}"
 
 
 def before_edit_reasons(client, standin):
