@@ -19,7 +19,8 @@
 //! - and, where valgrind is installed, the instructions each case's hook runs (callgrind): the
 //!   figure that stays put on a noisy machine.
 //!
-//! Run: `cargo bench --bench hook` (prints medians; no pass/fail). `CAR_BENCH_DIR=DIR` builds
+//! Run: `cargo bench --bench hook` (prints medians; no pass/fail; `CAR_BENCH_CAR=BINARY` measures
+//! another build of car, as `pre_tool_use` and `read_hook` do). `CAR_BENCH_DIR=DIR` builds
 //! the projects in DIR and keeps them (with the payloads), to time single cases by other means.
 
 mod common;
@@ -50,7 +51,7 @@ struct Case {
 }
 
 fn main() {
-    let car = env!("CARGO_BIN_EXE_car");
+    let car = &common::car_binary();
     let keep = std::env::var_os("CAR_BENCH_DIR").map(PathBuf::from);
     let temp = tempfile::tempdir().expect("temp dir");
     let base = keep.clone().unwrap_or_else(|| temp.path().to_path_buf());

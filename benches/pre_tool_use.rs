@@ -22,7 +22,8 @@
 //! the pair's time is the sum of its two calls, its ratio to the call alone paired round by round;
 //! and the instructions of both (callgrind).
 //!
-//! Run: `cargo bench --bench pre_tool_use` (prints medians and paired ratios; no pass/fail).
+//! Run: `cargo bench --bench pre_tool_use` (prints medians and paired ratios; no pass/fail);
+//! `CAR_BENCH_CAR=BINARY` measures that car instead of cargo's release build.
 
 mod common;
 #[path = "pre_tool_use/pair.rs"]
@@ -60,7 +61,7 @@ struct Case {
 }
 
 fn main() {
-    let car = env!("CARGO_BIN_EXE_car");
+    let car = &common::car_binary();
     let temp = tempfile::tempdir().expect("temp dir");
     let root = project(&temp.path().join("project"), 1_000);
     let typescript = typescript_file();

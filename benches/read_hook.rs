@@ -37,7 +37,7 @@ struct Case {
 }
 
 fn main() {
-    let car = env!("CARGO_BIN_EXE_car");
+    let car = &common::car_binary();
     let temp = tempfile::tempdir().expect("temp dir");
     let root = project(&temp.path().join("project"), 1_000);
     std::fs::write(root.join("README.md"), "# a project\n").expect("readme");

@@ -20,6 +20,22 @@ pub const LESSONS: &str = ".claude/claude-auto-review/lessons.json";
 pub const MISS_LINE: &str = "  const total = values.reduce((a, b) => a + b, 0);";
 pub const HIT_LINE: &str = "  render(OldThing0.value);";
 
+/// The car the benchmark runs: cargo's release build, or the binary `CAR_BENCH_CAR` names (the
+/// packaged one `packaging/build-dist` made, say), so two builds of the same commit compare.
+pub fn car_binary() -> String {
+    match std::env::var("CAR_BENCH_CAR") {
+        Ok(path) if !path.is_empty() => {
+            assert!(
+                Path::new(&path).is_file(),
+                "CAR_BENCH_CAR={path} is not a file"
+            );
+            eprintln!("measuring CAR_BENCH_CAR={path}");
+            path
+        }
+        _ => env!("CARGO_BIN_EXE_car").to_string(),
+    }
+}
+
 /// A git project with `count` lessons and a small TypeScript file holding both edits' lines.
 pub fn project(root: &Path, count: usize) -> PathBuf {
     std::fs::create_dir_all(root).expect("project dir");
