@@ -38,7 +38,7 @@ use crate::edit::AddedLine;
 use crate::project::Project;
 use crate::settings::Settings;
 use crate::validate::language::Language;
-use crate::validate::languages::spec::Checker;
+use crate::validate::languages::spec::{Checker, TemplateErrors};
 pub(crate) use crate::validate::origin::Origin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -368,14 +368,14 @@ impl Validators {
 }
 
 /// A template's syntax errors are the template's, not the file's ([`template`]): dropped, with a
-/// note saying why. YAML and HTML have their own rules.
+/// note saying why, unless the language has a rule of its own (its spec's `template_errors`).
 fn drop_template_errors(
     relative_path: &str,
     source: &Source<'_>,
     language: Language,
     report: &mut Report,
 ) {
-    if matches!(language, Language::Yaml | Language::Html)
+    if language.spec().template_errors == TemplateErrors::OwnRule
         || !report.diagnostics.iter().any(Diagnostic::is_error)
     {
         return;

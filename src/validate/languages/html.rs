@@ -1,6 +1,6 @@
 //! HTML: tree-sitter-html (the `extra-grammars` feature); its findings never block.
 
-use super::spec::{LanguageSpec, TrustRule};
+use super::spec::{LanguageSpec, TemplateErrors, TrustRule};
 use crate::validate::rewrite;
 
 pub(crate) const HTML: LanguageSpec = LanguageSpec {
@@ -12,6 +12,7 @@ pub(crate) const HTML: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
     // Django, Jinja and ejs: not HTML until rendered.
     template_markers: &["{{", "{%", "<%"],
+    template_errors: TemplateErrors::OwnRule,
     aliases: &["html"],
     extensions: &["html", "htm", "xhtml"],
     // `<?xml …?>` and other processing instructions (XHTML).

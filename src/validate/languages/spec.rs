@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use tree_sitter_language::LanguageFn;
 
 use crate::validate::brackets::BracketSyntax;
+use crate::validate::treesitter::SyntaxError;
 
 /// A rewrite of a file's content that undoes what a grammar misreads; borrowed when nothing
 /// changed.
@@ -55,6 +56,25 @@ pub(crate) struct LanguageSpec {
     pub(crate) rewrite: Option<Rewrite>,
     /// How the bracket lexer reads it ([`crate::validate::brackets`]); `None`: it does not.
     pub(crate) brackets: Option<BracketSyntax>,
+    /// Errors its grammar accepts and its compiler rejects, found in the parsed tree (Rust: a
+    /// `let` outside a function).
+    pub(crate) tree_checks: &'static [TreeCheck],
+    /// What happens to its syntax errors in a file that is a template ([`crate::validate::template`]).
+    pub(crate) template_errors: TemplateErrors,
+}
+
+/// A check of a parsed tree (its root and the file's content) for errors the grammar accepts.
+pub(crate) type TreeCheck = fn(tree_sitter::Node<'_>, &str) -> Vec<SyntaxError>;
+
+/// What happens to a file's syntax errors when the file is a template (Jinja, ERB, Go templates):
+/// not the language until rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TemplateErrors {
+    /// Dropped, with a note saying why: they are the template's, not the file's.
+    Dropped,
+    /// Its checker has a rule of its own (YAML's checker notes a template itself; HTML's findings
+    /// never block).
+    OwnRule,
 }
 
 /// What an error of a grammar may do.
@@ -211,6 +231,8 @@ impl LanguageSpec {
             template_markers: &[],
             rewrite: None,
             brackets: None,
+            tree_checks: &[],
+            template_errors: TemplateErrors::Dropped,
         }
     }
 }
