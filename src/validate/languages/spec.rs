@@ -14,7 +14,6 @@ use std::borrow::Cow;
 use tree_sitter_language::LanguageFn;
 
 use crate::validate::brackets::BracketSyntax;
-use crate::validate::treesitter::SyntaxError;
 
 /// A rewrite of a file's content that undoes what a grammar misreads; borrowed when nothing
 /// changed.
@@ -63,8 +62,15 @@ pub(crate) struct LanguageSpec {
     pub(crate) template_errors: TemplateErrors,
 }
 
-/// A check of a parsed tree (its root and the file's content) for errors the grammar accepts.
-pub(crate) type TreeCheck = fn(tree_sitter::Node<'_>, &str) -> Vec<SyntaxError>;
+/// A check of a parsed tree for an error the grammar accepts and the language's compiler rejects
+/// ([`crate::validate::treesitter`] runs each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TreeCheck {
+    /// A file holds items, never statements (Rust: a `let` outside a function).
+    StatementsOutsideItems,
+    /// A `(…)` or `[…]` macro call used as a statement needs a `;` unless it ends its block.
+    MacroStatementsWithoutSemicolon,
+}
 
 /// What happens to a file's syntax errors when the file is a template (Jinja, ERB, Go templates):
 /// not the language until rendered.
