@@ -1,5 +1,6 @@
 //! The answer shapes the agents share: an [`Answer`] becomes the JSON object one agent's hook
-//! protocol reads on stdout. Each agent's file picks its shape and its words; `output` prints it.
+//! protocol reads on stdout. Each agent's spec picks its shape and its words ([`AnswerShape`]);
+//! `output` prints it.
 //!
 //! Invariant: `hookSpecificOutput` is only ever sent before and after an edit and at a session's
 //! start (the briefing, which Claude Code, Codex and Gemini CLI all put before the model). Codex validates a
@@ -21,38 +22,84 @@ pub(crate) enum HookEvent {
 }
 
 impl HookEvent {
-    /// The event `car hook NAME` answers (`post-tool-use`, `stop`, …).
+    const ALL: [HookEvent; 5] = [
+        HookEvent::PreToolUse,
+        HookEvent::PostToolUse,
+        HookEvent::Stop,
+        HookEvent::SessionEnd,
+        HookEvent::SessionStart,
+    ];
+
+    /// The name of `car hook NAME` for the event (`post-tool-use`, `stop`, …).
+    pub(crate) fn command_name(self) -> &'static str {
+        match self {
+            HookEvent::PreToolUse => "pre-tool-use",
+            HookEvent::PostToolUse => "post-tool-use",
+            HookEvent::Stop => "stop",
+            HookEvent::SessionEnd => "session-end",
+            HookEvent::SessionStart => "session-start",
+        }
+    }
+
+    /// The event `car hook NAME` answers.
     pub(crate) fn from_command_name(name: &str) -> Option<HookEvent> {
-        Some(match name {
-            "pre-tool-use" => HookEvent::PreToolUse,
-            "post-tool-use" => HookEvent::PostToolUse,
-            "stop" => HookEvent::Stop,
-            "session-end" => HookEvent::SessionEnd,
-            "session-start" => HookEvent::SessionStart,
-            _ => return None,
-        })
+        HookEvent::ALL
+            .into_iter()
+            .find(|event| event.command_name() == name)
+    }
+}
+
+/// How an agent's answers are shaped.
+pub(crate) enum AnswerShape {
+    /// The Claude-style shape, in the agent's words (Claude Code, Codex, Gemini CLI).
+    Decision(DecisionWords),
+    /// Cursor's: only a stop's block reaches the model, as the `followup_message`; its
+    /// `afterFileEdit` only observes, and it shows no `systemMessage`.
+    FollowUp,
+}
+
+impl AnswerShape {
+    /// The answer as the JSON object the agent reads on stdout.
+    pub(super) fn shape(&self, answer: &Answer, event: HookEvent) -> Value {
+        match self {
+            AnswerShape::Decision(words) => decision_shaped(answer, event, words),
+            AnswerShape::FollowUp => follow_up(answer, event),
+        }
+    }
+
+    /// The hook whose context gives the agent the lessons of a file it writes: PreToolUse where
+    /// the client hands that hook's context to its model, else PostToolUse; `None` where its
+    /// hooks pass no context to the model (Cursor).
+    pub(super) fn file_lessons_event(&self) -> Option<HookEvent> {
+        match self {
+            AnswerShape::Decision(words) if words.context_before_tool => {
+                Some(HookEvent::PreToolUse)
+            }
+            AnswerShape::Decision(_) => Some(HookEvent::PostToolUse),
+            AnswerShape::FollowUp => None,
+        }
     }
 }
 
 /// The words of the Claude-style shape (`decision`/`reason`, `hookSpecificOutput`,
 /// `systemMessage`) that Claude Code, Codex and Gemini CLI share.
-pub(super) struct DecisionWords {
+pub(crate) struct DecisionWords {
     /// The `decision` that makes the agent look (`block`, Gemini's `deny`).
-    pub(super) block: &'static str,
+    pub(crate) block: &'static str,
     /// The `hookEventName` of context after an edit.
-    pub(super) context_event: &'static str,
+    pub(crate) context_event: &'static str,
     /// How a write is stopped before the tool runs: Claude Code's and Codex's
     /// `hookSpecificOutput.permissionDecision: deny`, or Gemini CLI's `decision: deny`.
-    pub(super) deny_before_tool: DenyShape,
+    pub(crate) deny_before_tool: DenyShape,
     /// Whether context before the tool runs (`hookSpecificOutput.additionalContext` with
     /// `hookEventName: PreToolUse` and no `permissionDecision`) reaches the model: Claude Code's
     /// and Codex's PreToolUse pass it on; Gemini CLI 0.61's BeforeTool reads no context at all.
-    pub(super) context_before_tool: bool,
+    pub(crate) context_before_tool: bool,
 }
 
 /// The shape of a stop before the tool runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum DenyShape {
+pub(crate) enum DenyShape {
     /// `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
     /// "permissionDecisionReason": …}}`.
     PermissionDecision,
@@ -61,7 +108,7 @@ pub(super) enum DenyShape {
 }
 
 /// The Claude-style answer in the agent's own words.
-pub(super) fn decision_shaped(answer: &Answer, event: HookEvent, words: &DecisionWords) -> Value {
+fn decision_shaped(answer: &Answer, event: HookEvent, words: &DecisionWords) -> Value {
     let mut object = Map::new();
     if let Some(reason) = &answer.block_reason
         && event == HookEvent::PreToolUse
@@ -112,4 +159,15 @@ fn message_for_people(answer: &Answer, event: HookEvent, words: &DecisionWords) 
         (Some(message), None) => Some(message.clone()),
         (None, context) => context.cloned(),
     }
+}
+
+/// Cursor's answer: a stop's block as the follow-up message, nothing else.
+fn follow_up(answer: &Answer, event: HookEvent) -> Value {
+    let mut object = Map::new();
+    if let Some(reason) = &answer.block_reason
+        && event == HookEvent::Stop
+    {
+        object.insert("followup_message".into(), json!(reason));
+    }
+    Value::Object(object)
 }

@@ -7,81 +7,81 @@
 //! - Answer: `decision: block` + `reason`, `hookSpecificOutput.additionalContext`,
 //!   `systemMessage`.
 //! - Transcript: JSONL lines `{"type": "assistant", "message": {"content": [{"type": "text", …}]}}`.
+//!
+//! The data is its [`SPEC`]; the code here reads Claude Code's own fields (a write, a
+//! replacement, a notebook cell), which Codex's aliases and Gemini CLI's edit tools carry too,
+//! and a line of its transcript.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::answer::{DecisionWords, DenyShape, HookEvent, decision_shaped};
-use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse, text};
-use super::{
-    Agent, POST_TOOL_USE_TIMEOUT, PRE_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT,
-    group, hook_command,
-};
-use crate::answer::Answer;
+use super::answer::{AnswerShape, DecisionWords, DenyShape, HookEvent};
+use super::payload::{Previous, RawPayload, ToolCall, text};
+use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::tools::{Tool, ToolKind};
 use crate::edit::Hunk;
 
 /// The tools whose edits car checks, and Bash: what the agent changes with its own shell commands is
 /// its work, not a person's correction (lessons from corrections, docs/lessons.md); and Read, whose
 /// answer brings the lessons of the file before the agent's first edit of it
 /// (docs/before-the-edit.md), unless `editBriefing` is off ([`EDIT_MATCHER_NO_READS`]).
-pub(crate) const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read";
+const EDIT_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read";
 
 /// [`EDIT_MATCHER`] without reads: with `editBriefing: false` a read would start car for nothing.
 const EDIT_MATCHER_NO_READS: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
 /// The tools whose result PreToolUse can know before they run.
-pub(crate) const WRITE_MATCHER: &str = "Write|Edit|MultiEdit";
+const WRITE_MATCHER: &str = "Write|Edit|MultiEdit";
 
-/// car's hooks; `reads`: whether PostToolUse runs on reads too (`editBriefing`).
-pub(super) fn entries(stop_timeout: u64, reads: bool) -> Map<String, Value> {
-    let handler = |event: &str, timeout: u64| json!({"type": "command", "command": hook_command(event, Agent::Claude), "timeout": timeout});
-    let mut entries = Map::new();
-    entries.insert(
-        "PreToolUse".into(),
-        json!([group(
-            Some(WRITE_MATCHER),
-            handler("pre-tool-use", PRE_TOOL_USE_TIMEOUT)
-        )]),
-    );
-    entries.insert(
-        "PostToolUse".into(),
-        json!([group(
-            Some(if reads {
-                EDIT_MATCHER
-            } else {
-                EDIT_MATCHER_NO_READS
-            }),
-            handler("post-tool-use", POST_TOOL_USE_TIMEOUT)
-        )]),
-    );
-    for event in ["Stop", "SubagentStop"] {
-        entries.insert(
-            event.into(),
-            json!([group(None, handler("stop", stop_timeout))]),
-        );
-    }
-    entries.insert(
-        "SessionStart".into(),
-        json!([group(None, handler("session-start", SESSION_START_TIMEOUT))]),
-    );
-    entries.insert(
-        "SessionEnd".into(),
-        json!([group(None, handler("session-end", SESSION_END_TIMEOUT))]),
-    );
-    entries
-}
+/// Claude Code's tools (Cursor's hand-written payloads are read with them too).
+pub(super) const TOOLS: &[Tool] = &[
+    Tool::new("Write", ToolKind::Write),
+    Tool::new("Edit", ToolKind::Replace),
+    Tool::new("MultiEdit", ToolKind::Replace),
+    Tool::new("NotebookEdit", ToolKind::NotebookCell),
+    Tool::new("Bash", ToolKind::Shell),
+    Tool::new("Read", ToolKind::Read(&["file_path"])),
+];
 
-pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
-    let name = raw.tool_name.clone().unwrap_or_default();
-    let call = match name.as_str() {
-        "Write" => write_call(raw),
-        "Edit" | "MultiEdit" => replace_call(raw),
-        "NotebookEdit" => notebook_call(raw),
-        "Bash" => super::payload::shell_call(raw),
-        "Read" => super::payload::read_call(raw, &["file_path"]),
-        _ => ToolCall::Other,
-    };
-    ToolUse { name, call }
-}
+pub(super) const SPEC: AgentSpec = AgentSpec {
+    name: "claude",
+    title: "Claude Code",
+    hook_file: HookFile {
+        path: ".claude/settings.json",
+        is_hooks_only: false,
+        required_keys: &[],
+        timeout_unit: TimeoutUnit::Seconds,
+        handler_shape: HandlerShape::Group,
+    },
+    hooks: &[
+        HookSpec::matching(
+            "PreToolUse",
+            HookEvent::PreToolUse,
+            Matcher::Tools(WRITE_MATCHER),
+        ),
+        HookSpec::matching(
+            "PostToolUse",
+            HookEvent::PostToolUse,
+            Matcher::WithReads {
+                with_reads: EDIT_MATCHER,
+                without_reads: EDIT_MATCHER_NO_READS,
+            },
+        ),
+        HookSpec::every("Stop", HookEvent::Stop),
+        HookSpec::every("SubagentStop", HookEvent::Stop),
+        HookSpec::every("SessionStart", HookEvent::SessionStart),
+        HookSpec::every("SessionEnd", HookEvent::SessionEnd),
+    ],
+    tools: TOOLS,
+    own_payload: None,
+    complete_edit: None,
+    stop: StopFields {
+        subagent_event: Some("SubagentStop"),
+        ..StopFields::SHARED
+    },
+    answer: AnswerShape::Decision(WORDS),
+    assistant_text,
+    trust_hint: None,
+};
 
 /// A whole-file write: `originalFile` says what it replaced (`null` or `type: create`: nothing).
 pub(super) fn write_call(raw: &RawPayload) -> ToolCall {
@@ -116,7 +116,7 @@ pub(super) fn replace_call(raw: &RawPayload) -> ToolCall {
     }
 }
 
-fn notebook_call(raw: &RawPayload) -> ToolCall {
+pub(super) fn notebook_call(raw: &RawPayload) -> ToolCall {
     let (input, response) = (&raw.tool_input, &raw.tool_response);
     let Some(path) = text(input, "notebook_path") else {
         return ToolCall::Other;
@@ -163,17 +163,6 @@ fn structured_patch(response: &Value) -> Vec<Hunk> {
         .collect()
 }
 
-pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
-    StopFacts {
-        is_subagent: raw.hook_event_name.as_deref() == Some("SubagentStop"),
-        ..StopFacts::of(raw, raw.last_assistant_message.clone())
-    }
-}
-
-pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
-    decision_shaped(answer, event, &WORDS)
-}
-
 /// Claude Code's words (Codex reads the same).
 pub(super) const WORDS: DecisionWords = DecisionWords {
     block: "block",
@@ -198,7 +187,16 @@ pub(super) fn assistant_text(line: &Value) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::agents::Agent;
+    use crate::answer::Answer;
+    use crate::settings::Settings;
+
+    fn answer(answer: &Answer, event: HookEvent) -> Value {
+        SPEC.answer.shape(answer, event)
+    }
 
     /// The plugin's `hooks/hooks.json` wires the same events, matcher and timeouts as
     /// `car install`, through the runner that says when the binary is missing.
@@ -206,7 +204,11 @@ mod tests {
     fn the_plugin_file_matches_the_installed_wiring() {
         crate::agents::assert_plugin_file_matches(
             include_str!("../../hooks/hooks.json"),
-            &entries(360, true),
+            &Agent::Claude.entries(&Settings {
+                reviewer_timeout_seconds: 300,
+                edit_briefing: true,
+                ..Settings::default()
+            }),
             "CLAUDE_PLUGIN_ROOT",
         );
     }

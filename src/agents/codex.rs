@@ -9,16 +9,14 @@
 //!   `decision`, `reason`, `systemMessage`, … pass).
 //! - Transcript: the rollout JSONL, `{"type": "response_item", "payload": {"type": "message",
 //!   "role": "assistant", "content": [{"type": "output_text", …}]}}`.
+//!
+//! The data is its [`SPEC`]; the code here reads a line of its rollout.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::answer::{HookEvent, decision_shaped};
-use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse, text};
-use super::{
-    Agent, POST_TOOL_USE_TIMEOUT, PRE_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT,
-    group, hook_command,
-};
-use crate::answer::Answer;
+use super::answer::{AnswerShape, HookEvent};
+use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::tools::{Tool, ToolKind};
 
 /// A matcher of plain names is an exact list in Codex. `Bash` is its shell tool (`shell`,
 /// `exec_command` and `local_shell` are aliases): what the agent changes with its own commands is
@@ -28,67 +26,50 @@ const EDIT_MATCHER: &str = "apply_patch|Edit|Write|Bash";
 /// The edit tools, whose result PreToolUse can know before they run.
 const WRITE_MATCHER: &str = "apply_patch|Edit|Write";
 
-pub(super) fn entries(stop_timeout: u64) -> Map<String, Value> {
-    let handler = |event: &str, timeout: u64| json!({"type": "command", "command": hook_command(event, Agent::Codex), "timeout": timeout});
-    let mut entries = Map::new();
-    entries.insert(
-        "PreToolUse".into(),
-        json!([group(
-            Some(WRITE_MATCHER),
-            handler("pre-tool-use", PRE_TOOL_USE_TIMEOUT)
-        )]),
-    );
-    entries.insert(
-        "PostToolUse".into(),
-        json!([group(
-            Some(EDIT_MATCHER),
-            handler("post-tool-use", POST_TOOL_USE_TIMEOUT)
-        )]),
-    );
-    entries.insert(
-        "Stop".into(),
-        json!([group(None, handler("stop", stop_timeout))]),
-    );
-    entries.insert(
-        "SessionStart".into(),
-        json!([group(None, handler("session-start", SESSION_START_TIMEOUT))]),
-    );
-    entries.insert(
-        "SessionEnd".into(),
-        json!([group(None, handler("session-end", SESSION_END_TIMEOUT))]),
-    );
-    entries
-}
-
-pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
-    let name = raw.tool_name.clone().unwrap_or_default();
-    let patch = text(&raw.tool_input, "command").or_else(|| text(&raw.tool_input, "patch"));
-    let call = match name.as_str() {
-        "apply_patch" => ToolCall::Patch {
-            text: patch.unwrap_or_default(),
-        },
+pub(super) const SPEC: AgentSpec = AgentSpec {
+    name: "codex",
+    title: "Codex CLI",
+    hook_file: HookFile {
+        path: ".codex/hooks.json",
+        is_hooks_only: true,
+        required_keys: &[],
+        timeout_unit: TimeoutUnit::Seconds,
+        handler_shape: HandlerShape::Group,
+    },
+    hooks: &[
+        HookSpec::matching(
+            "PreToolUse",
+            HookEvent::PreToolUse,
+            Matcher::Tools(WRITE_MATCHER),
+        ),
+        HookSpec::matching(
+            "PostToolUse",
+            HookEvent::PostToolUse,
+            Matcher::Tools(EDIT_MATCHER),
+        ),
+        HookSpec::every("Stop", HookEvent::Stop),
+        HookSpec::every("SessionStart", HookEvent::SessionStart),
+        HookSpec::every("SessionEnd", HookEvent::SessionEnd),
+    ],
+    tools: &[
+        Tool::new("apply_patch", ToolKind::Patch),
         // The aliases: a patch envelope when they carry one, else Claude Code's fields (what
         // they send has not been captured yet).
-        "Edit" | "Write" => match patch {
-            Some(text) if text.trim_start().starts_with("*** Begin Patch") => {
-                ToolCall::Patch { text }
-            }
-            _ if name == "Write" => super::claude::write_call(raw),
-            _ => super::claude::replace_call(raw),
-        },
-        "Bash" | "shell" | "exec_command" | "local_shell" => super::payload::shell_call(raw),
-        _ => ToolCall::Other,
-    };
-    ToolUse { name, call }
-}
-
-pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
-    StopFacts::of(raw, raw.last_assistant_message.clone())
-}
-
-pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
-    decision_shaped(answer, event, &super::claude::WORDS)
-}
+        Tool::new("Edit", ToolKind::PatchOrReplace),
+        Tool::new("Write", ToolKind::PatchOrWrite),
+        Tool::new("Bash", ToolKind::Shell),
+        Tool::new("shell", ToolKind::Shell),
+        Tool::new("exec_command", ToolKind::Shell),
+        Tool::new("local_shell", ToolKind::Shell),
+    ],
+    own_payload: None,
+    complete_edit: None,
+    stop: StopFields::SHARED,
+    answer: AnswerShape::Decision(super::claude::WORDS),
+    assistant_text,
+    // Codex's trust is read from its own records: [`super::codex_trust`].
+    trust_hint: None,
+};
 
 /// The assistant text of one rollout line; a line in Claude Code's shape is read too (older
 /// builds, and what car read before it knew the rollout format).
@@ -107,7 +88,8 @@ pub(super) fn assistant_text(line: &Value) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::agents::Agent;
+    use crate::settings::Settings;
 
     /// The Codex plugin's `hooks/codex-hooks.json` wires the same events, matchers and timeouts as
     /// `car install --agent codex`, through the runner that finds car (`PLUGIN_ROOT` is the
@@ -116,7 +98,10 @@ mod tests {
     fn the_plugin_file_matches_the_installed_wiring() {
         crate::agents::assert_plugin_file_matches(
             include_str!("../../hooks/codex-hooks.json"),
-            &entries(360),
+            &Agent::Codex.entries(&Settings {
+                reviewer_timeout_seconds: 300,
+                ..Settings::default()
+            }),
             "PLUGIN_ROOT",
         );
     }

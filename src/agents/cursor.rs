@@ -10,92 +10,90 @@
 //!   `command`; `stop` carries a `status` (`completed`, `aborted`, `error`).
 //! - Answer: `followup_message` for a blocked stop; nothing else (no `systemMessage`).
 //! - Transcript: read in Claude Code's shape, as before.
+//!
+//! The data is its [`SPEC`]; the code here reads the payloads it shapes its own way.
 
-use serde_json::{Map, Value, json};
+use super::answer::{AnswerShape, HookEvent};
+use super::payload::{RawPayload, ToolCall, ToolUse, replacements, shell_call, text};
+use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
 
-use super::answer::HookEvent;
-use super::payload::{RawPayload, StopFacts, ToolCall, ToolUse, text};
-use super::{Agent, POST_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, hook_command};
-use crate::answer::Answer;
+pub(super) const SPEC: AgentSpec = AgentSpec {
+    name: "cursor",
+    title: "Cursor",
+    hook_file: HookFile {
+        path: ".cursor/hooks.json",
+        is_hooks_only: true,
+        required_keys: &[("version", 1)],
+        timeout_unit: TimeoutUnit::Seconds,
+        handler_shape: HandlerShape::Flat,
+    },
+    hooks: &[
+        HookSpec::every("afterFileEdit", HookEvent::PostToolUse),
+        // The agent's own shell commands: what they change is its work, never a person's
+        // correction.
+        HookSpec::every("afterShellExecution", HookEvent::PostToolUse),
+        HookSpec {
+            event: "stop",
+            runs: HookEvent::Stop,
+            matcher: Matcher::Every,
+            has_loop_limit: true,
+        },
+        HookSpec::every("sessionEnd", HookEvent::SessionEnd),
+    ],
+    // A payload shaped like Claude Code's (a hand-written one) is read as such.
+    tools: super::claude::TOOLS,
+    own_payload: Some(own_payload),
+    complete_edit: None,
+    stop: StopFields {
+        completed_status: Some("completed"),
+        ..StopFields::SHARED
+    },
+    answer: AnswerShape::FollowUp,
+    // Cursor always sends the last message; its transcript is read in Claude Code's shape, as
+    // before car knew the agent.
+    assistant_text: super::claude::assistant_text,
+    trust_hint: None,
+};
 
-pub(super) fn entries(stop_timeout: u64, max_stop_passes: u32) -> Map<String, Value> {
-    let command = |event: &str| hook_command(event, Agent::Cursor);
-    let mut entries = Map::new();
-    entries.insert(
-        "afterFileEdit".into(),
-        json!([{"command": command("post-tool-use"), "timeout": POST_TOOL_USE_TIMEOUT}]),
-    );
-    // The agent's own shell commands: what they change is its work, never a person's correction.
-    entries.insert(
-        "afterShellExecution".into(),
-        json!([{"command": command("post-tool-use"), "timeout": POST_TOOL_USE_TIMEOUT}]),
-    );
-    entries.insert(
-        "stop".into(),
-        json!([{"command": command("stop"), "timeout": stop_timeout, "loop_limit": max_stop_passes.saturating_mul(2)}]),
-    );
-    entries.insert(
-        "sessionEnd".into(),
-        json!([{"command": command("session-end"), "timeout": SESSION_END_TIMEOUT}]),
-    );
-    entries
-}
-
-pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
+/// afterShellExecution's command, and afterFileEdit's file with its `edits[]` at the top;
+/// `None` for any other payload.
+fn own_payload(raw: &RawPayload) -> Option<ToolUse> {
     if raw.hook_event_name.as_deref() == Some("afterShellExecution") {
         let name = raw.tool_name.clone().unwrap_or_default();
-        return ToolUse {
+        return Some(ToolUse {
             name,
-            call: super::payload::shell_call(raw),
-        };
+            call: shell_call(raw),
+        });
     }
-    let Some(path) = raw.file_path.clone() else {
-        // A payload shaped like Claude Code's (a hand-written one): read it as such.
-        return super::claude::tool_use(raw);
-    };
+    let path = raw.file_path.clone()?;
     let name = raw
         .tool_name
         .clone()
         .unwrap_or_else(|| "afterFileEdit".to_string());
-    let mut replacements = super::payload::replacements(&raw.tool_input);
-    if replacements.is_empty() {
-        replacements = super::payload::replacements(&raw.edits);
+    let mut edits = replacements(&raw.tool_input);
+    if edits.is_empty() {
+        edits = replacements(&raw.edits);
     }
     let call = ToolCall::Replace {
         path: text(&raw.tool_input, "file_path").unwrap_or(path),
         original: text(&raw.tool_response, "originalFile")
             .or_else(|| text(&raw.tool_response, "originalFileContents")),
         hunks: Vec::new(),
-        replacements,
+        replacements: edits,
     };
-    ToolUse { name, call }
-}
-
-pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
-    StopFacts {
-        is_interrupted: raw
-            .status
-            .as_deref()
-            .is_some_and(|status| status != "completed"),
-        ..StopFacts::of(raw, raw.last_assistant_message.clone())
-    }
-}
-
-/// Only a stop's block reaches the model, as the follow-up message; `afterFileEdit` only
-/// observes, and Cursor shows no `systemMessage`.
-pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
-    let mut object = Map::new();
-    if let Some(reason) = &answer.block_reason
-        && event == HookEvent::Stop
-    {
-        object.insert("followup_message".into(), json!(reason));
-    }
-    Value::Object(object)
+    Some(ToolUse { name, call })
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
+    use crate::answer::Answer;
+
+    fn answer(answer: &Answer, event: HookEvent) -> Value {
+        SPEC.answer.shape(answer, event)
+    }
 
     #[test]
     fn answer_shapes() {

@@ -10,16 +10,16 @@
 //!   diffs against that, as it does against Claude Code's `originalFile`.
 //! - Answer: the Claude shape with `decision: deny` and `hookEventName: AfterTool`.
 //! - Transcript: read in Claude Code's shape, as before (Gemini always sends `prompt_response`).
+//!
+//! The data is its [`SPEC`]; the code here reads what its edit tools say of the file as they
+//! found it.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::answer::{DecisionWords, DenyShape, HookEvent, decision_shaped};
-use super::payload::{Previous, RawPayload, StopFacts, ToolCall, ToolUse};
-use super::{
-    Agent, POST_TOOL_USE_TIMEOUT, PRE_TOOL_USE_TIMEOUT, SESSION_END_TIMEOUT, SESSION_START_TIMEOUT,
-    group, hook_command,
-};
-use crate::answer::Answer;
+use super::answer::{AnswerShape, DecisionWords, DenyShape, HookEvent};
+use super::payload::{Previous, RawPayload, ToolCall};
+use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::tools::{Tool, ToolKind};
 
 /// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
 /// work, never a person's correction; and `read_file`, whose answer brings the lessons of the file
@@ -32,62 +32,56 @@ const EDIT_MATCHER_NO_READS: &str = "^(write_file|replace|run_shell_command)$";
 /// The edit tools, whose result BeforeTool can know before they run.
 const WRITE_MATCHER: &str = "^(write_file|replace)$";
 
-/// car's hooks; `reads`: whether AfterTool runs on `read_file` too (`editBriefing`).
-pub(super) fn entries(stop_timeout: u64, reads: bool) -> Map<String, Value> {
-    let handler = |name: &str, event: &str, seconds: u64| json!({"name": name, "type": "command", "command": hook_command(event, Agent::Gemini), "timeout": seconds.saturating_mul(1000)});
-    let mut entries = Map::new();
-    entries.insert(
-        "BeforeTool".into(),
-        json!([group(
-            Some(WRITE_MATCHER),
-            handler("car-pre-tool-use", "pre-tool-use", PRE_TOOL_USE_TIMEOUT)
-        )]),
-    );
-    entries.insert(
-        "AfterTool".into(),
-        json!([group(
-            Some(if reads {
-                EDIT_MATCHER
-            } else {
-                EDIT_MATCHER_NO_READS
-            }),
-            handler("car-post-tool-use", "post-tool-use", POST_TOOL_USE_TIMEOUT)
-        )]),
-    );
-    entries.insert(
-        "AfterAgent".into(),
-        json!([group(None, handler("car-stop", "stop", stop_timeout))]),
-    );
-    entries.insert(
-        "SessionStart".into(),
-        json!([group(
-            None,
-            handler("car-session-start", "session-start", SESSION_START_TIMEOUT)
-        )]),
-    );
-    entries.insert(
-        "SessionEnd".into(),
-        json!([group(
-            None,
-            handler("car-session-end", "session-end", SESSION_END_TIMEOUT)
-        )]),
-    );
-    entries
-}
-
-pub(super) fn tool_use(raw: &RawPayload) -> ToolUse {
-    let name = raw.tool_name.clone().unwrap_or_default();
+pub(super) const SPEC: AgentSpec = AgentSpec {
+    name: "gemini",
+    title: "Gemini CLI",
+    hook_file: HookFile {
+        path: ".gemini/settings.json",
+        is_hooks_only: false,
+        required_keys: &[],
+        timeout_unit: TimeoutUnit::Milliseconds,
+        handler_shape: HandlerShape::NamedGroup,
+    },
+    hooks: &[
+        HookSpec::matching(
+            "BeforeTool",
+            HookEvent::PreToolUse,
+            Matcher::Tools(WRITE_MATCHER),
+        ),
+        HookSpec::matching(
+            "AfterTool",
+            HookEvent::PostToolUse,
+            Matcher::WithReads {
+                with_reads: EDIT_MATCHER,
+                without_reads: EDIT_MATCHER_NO_READS,
+            },
+        ),
+        HookSpec::every("AfterAgent", HookEvent::Stop),
+        HookSpec::every("SessionStart", HookEvent::SessionStart),
+        HookSpec::every("SessionEnd", HookEvent::SessionEnd),
+    ],
     // Its edit tools carry Claude Code's field names.
-    let call = match name.as_str() {
-        "write_file" => with_found_content(super::claude::write_call(raw), raw),
-        "replace" => with_found_content(super::claude::replace_call(raw), raw),
-        "run_shell_command" => super::payload::shell_call(raw),
+    tools: &[
+        Tool::new("write_file", ToolKind::Write),
+        Tool::new("replace", ToolKind::Replace),
+        Tool::new("run_shell_command", ToolKind::Shell),
         // `absolute_path`: its name in Gemini CLI builds before `file_path`.
-        "read_file" => super::payload::read_call(raw, &["file_path", "absolute_path"]),
-        _ => ToolCall::Other,
-    };
-    ToolUse { name, call }
-}
+        Tool::new("read_file", ToolKind::Read(&["file_path", "absolute_path"])),
+    ],
+    own_payload: None,
+    complete_edit: Some(with_found_content),
+    stop: StopFields {
+        reads_prompt_response: true,
+        ..StopFields::SHARED
+    },
+    answer: AnswerShape::Decision(WORDS),
+    // Gemini CLI always sends `prompt_response`; its transcript is read in Claude Code's shape,
+    // as before car knew the agent.
+    assistant_text: super::claude::assistant_text,
+    trust_hint: Some(
+        "Gemini CLI runs project hooks only in a trusted folder (trust it when Gemini asks, or in ~/.gemini/trustedFolders.json); there it takes new project hooks with a printed warning, without asking",
+    ),
+};
 
 /// The edit with the file as the tool found it, where the payload says it and the Claude Code
 /// fields did not: without it a write is diffed against git HEAD, and a person's uncommitted
@@ -143,12 +137,7 @@ fn found_content(response: &Value) -> Previous {
     }
 }
 
-pub(super) fn stop_facts(raw: &RawPayload) -> StopFacts {
-    let last_message = raw.last_assistant_message.clone();
-    StopFacts::of(raw, last_message.or_else(|| raw.prompt_response.clone()))
-}
-
-pub(super) const WORDS: DecisionWords = DecisionWords {
+const WORDS: DecisionWords = DecisionWords {
     block: "deny",
     context_event: "AfterTool",
     deny_before_tool: DenyShape::Decision,
@@ -156,13 +145,16 @@ pub(super) const WORDS: DecisionWords = DecisionWords {
     context_before_tool: false,
 };
 
-pub(super) fn answer(answer: &Answer, event: HookEvent) -> Value {
-    decision_shaped(answer, event, &WORDS)
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::answer::Answer;
+
+    fn answer(answer: &Answer, event: HookEvent) -> Value {
+        SPEC.answer.shape(answer, event)
+    }
 
     #[test]
     fn answer_shapes() {

@@ -1,8 +1,10 @@
 //! The coding agents car answers and wires itself into. One file per agent (`claude.rs`,
-//! `codex.rs`, `gemini.rs`, `cursor.rs`) holds everything car knows about it: its hook entries,
-//! how its payloads name tools and fields ([`payload`] holds the shared, typed result), the shape
-//! of its answers ([`answer`]) and its transcript format ([`transcript`]). This file dispatches on
-//! [`Agent`] and edits the agents' hook files.
+//! `codex.rs`, `gemini.rs`, `cursor.rs`) holds everything car knows about it, as a table (its
+//! [`spec::AgentSpec`]: its hook file and the hooks car wires there, its tools, where a stop's
+//! facts are, its answer shape) and code only where it truly behaves its own way. The shared
+//! readers work from the spec: [`hook_entries`] builds car's entries, [`tools`] and [`payload`]
+//! read a payload into the typed result, [`answer`] shapes an answer, [`transcript`] reads a
+//! transcript. This file names the agent ([`Agent::spec`]) and edits the agents' hook files.
 //!
 //! Invariants: car's entries are the handlers whose command starts with `car hook ` (also as a
 //! path ending in `/car hook …`, quoted or not: a car a package installed is named by its path,
@@ -18,10 +20,13 @@ pub(crate) mod codex_trust;
 mod cursor;
 mod gemini;
 pub(crate) mod hook_binary;
+mod hook_entries;
 pub(crate) mod mcp_hooks;
 pub(crate) mod mcp_server;
 pub(crate) mod migrate;
 pub(crate) mod payload;
+pub(crate) mod spec;
+mod tools;
 mod transcript;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +38,9 @@ use crate::project::Project;
 use crate::settings::Settings;
 use answer::HookEvent;
 use payload::{RawPayload, StopFacts, ToolUse};
+use spec::AgentSpec;
+
+pub(crate) use hook_entries::stop_timeout;
 
 /// A coding agent whose hooks car answers and wires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,33 +54,22 @@ pub(crate) enum Agent {
 /// Commands that mark a hook entry as car's.
 const CAR_COMMAND_PREFIX: &str = "car hook ";
 
-/// Seconds the Stop hook may take beyond the reviewer's own timeout.
-const STOP_TIMEOUT_MARGIN: u64 = 60;
-
-/// The PostToolUse hook's time limit in seconds (its own budget is 20 s).
-pub(crate) const POST_TOOL_USE_TIMEOUT: u64 = 30;
-
-/// The PreToolUse hook's time limit in seconds (its own budget is 10 s; past it the write goes
-/// through).
-pub(crate) const PRE_TOOL_USE_TIMEOUT: u64 = 15;
-
-/// The SessionEnd hook's time limit in seconds (its own budget is 0.9 s).
-pub(crate) const SESSION_END_TIMEOUT: u64 = 2;
-
-/// The SessionStart hook's time limit in seconds (its own budget is 4 s: one `git status`).
-pub(crate) const SESSION_START_TIMEOUT: u64 = 5;
-
 impl Agent {
     pub(crate) const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Cursor];
 
+    /// Everything car knows of the agent, as data.
+    pub(crate) fn spec(self) -> &'static AgentSpec {
+        match self {
+            Agent::Claude => &claude::SPEC,
+            Agent::Codex => &codex::SPEC,
+            Agent::Gemini => &gemini::SPEC,
+            Agent::Cursor => &cursor::SPEC,
+        }
+    }
+
     /// The name on the command line (`--agent codex`).
     pub(crate) fn name(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-            Agent::Gemini => "gemini",
-            Agent::Cursor => "cursor",
-        }
+        self.spec().name
     }
 
     /// The agent `--agent NAME` names.
@@ -87,22 +84,12 @@ impl Agent {
 
     /// The product's own name, for people.
     pub(crate) fn title(self) -> &'static str {
-        match self {
-            Agent::Claude => "Claude Code",
-            Agent::Codex => "Codex CLI",
-            Agent::Gemini => "Gemini CLI",
-            Agent::Cursor => "Cursor",
-        }
+        self.spec().title
     }
 
     /// The agent's project hook file, relative to the project.
     pub(crate) fn file(self) -> &'static str {
-        match self {
-            Agent::Claude => ".claude/settings.json",
-            Agent::Codex => ".codex/hooks.json",
-            Agent::Gemini => ".gemini/settings.json",
-            Agent::Cursor => ".cursor/hooks.json",
-        }
+        self.spec().hook_file.path
     }
 
     pub(crate) fn path(self, project: &Project) -> PathBuf {
@@ -111,49 +98,28 @@ impl Agent {
 
     /// Whether the file holds nothing but hooks (so car may delete it once it is empty again).
     pub(crate) fn is_hooks_only_file(self) -> bool {
-        matches!(self, Agent::Codex | Agent::Cursor)
+        self.spec().hook_file.is_hooks_only
     }
 
     /// car's hook entries, event by event, in the agent's own format.
     pub(crate) fn entries(self, settings: &Settings) -> Map<String, Value> {
-        match self {
-            Agent::Claude => claude::entries(stop_timeout(settings), settings.edit_briefing),
-            Agent::Codex => codex::entries(stop_timeout(settings)),
-            Agent::Gemini => gemini::entries(stop_timeout(settings), settings.edit_briefing),
-            Agent::Cursor => cursor::entries(stop_timeout(settings), settings.max_stop_passes),
-        }
+        hook_entries::entries(self, settings)
     }
 
     /// The tool call of a payload, in the agent's own tool and field names.
     pub(crate) fn tool_use(self, raw: &RawPayload) -> ToolUse {
-        match self {
-            Agent::Claude => claude::tool_use(raw),
-            Agent::Codex => codex::tool_use(raw),
-            Agent::Gemini => gemini::tool_use(raw),
-            Agent::Cursor => cursor::tool_use(raw),
-        }
+        tools::tool_use(self.spec(), raw)
     }
 
     /// What a stop payload says, in the agent's own field names.
     pub(crate) fn stop_facts(self, raw: &RawPayload) -> StopFacts {
-        match self {
-            Agent::Claude => claude::stop_facts(raw),
-            Agent::Codex => codex::stop_facts(raw),
-            Agent::Gemini => gemini::stop_facts(raw),
-            Agent::Cursor => cursor::stop_facts(raw),
-        }
+        StopFacts::read(raw, &self.spec().stop)
     }
 
     /// The answer as the JSON object the agent reads on stdout, its texts made printable (no
     /// control character from elsewhere reaches the agent's terminal or its model).
     pub(crate) fn answer(self, answer: &Answer, event: HookEvent) -> Value {
-        let answer = &answer.printable();
-        match self {
-            Agent::Claude => claude::answer(answer, event),
-            Agent::Codex => codex::answer(answer, event),
-            Agent::Gemini => gemini::answer(answer, event),
-            Agent::Cursor => cursor::answer(answer, event),
-        }
+        self.spec().answer.shape(&answer.printable(), event)
     }
 
     /// The hook whose context gives the agent the lessons of a file it writes: PreToolUse where
@@ -162,60 +128,33 @@ impl Agent {
     /// BeforeTool context and appends AfterTool context to the tool's result: the same moment);
     /// `None` for an agent whose hooks pass no context to the model (Cursor).
     pub(crate) fn file_lessons_event(self) -> Option<HookEvent> {
-        let words = match self {
-            Agent::Claude | Agent::Codex => &claude::WORDS,
-            Agent::Gemini => &gemini::WORDS,
-            Agent::Cursor => return None,
-        };
-        Some(if words.context_before_tool {
-            HookEvent::PreToolUse
-        } else {
-            HookEvent::PostToolUse
-        })
+        self.spec().answer.file_lessons_event()
     }
 
     /// The last assistant text of the agent's transcript (a bounded read from its end).
     pub(crate) fn transcript_last_text(self, path: &Path) -> Option<String> {
-        let assistant_text = match self {
-            Agent::Codex => codex::assistant_text,
-            // Gemini CLI and Cursor always send the last message; their transcripts are read in
-            // Claude Code's shape, as before car knew the agent.
-            Agent::Claude | Agent::Gemini | Agent::Cursor => claude::assistant_text,
-        };
-        transcript::last_text(path, assistant_text)
+        transcript::last_text(path, self.spec().assistant_text)
     }
 
     /// Top-level keys the agent's file needs besides `hooks` (Cursor's `"version": 1`).
     fn required_keys(self) -> Map<String, Value> {
-        let mut keys = Map::new();
-        if self == Agent::Cursor {
-            keys.insert("version".into(), json!(1));
-        }
-        keys
+        self.spec()
+            .hook_file
+            .required_keys
+            .iter()
+            .map(|(key, value)| ((*key).to_string(), json!(value)))
+            .collect()
     }
 
     /// What the user still has to do in the agent itself, if anything.
     pub(crate) fn trust_hint(self) -> Option<&'static str> {
-        match self {
-            Agent::Gemini => Some(
-                "Gemini CLI runs project hooks only in a trusted folder (trust it when Gemini asks, or in ~/.gemini/trustedFolders.json); there it takes new project hooks with a printed warning, without asking",
-            ),
-            // Codex's trust is read from its own records: [`codex_trust`].
-            Agent::Claude | Agent::Codex | Agent::Cursor => None,
-        }
+        self.spec().trust_hint
     }
 
     /// The unit the agent's `timeout` is in.
     pub(crate) fn timeout_unit(self) -> &'static str {
-        if self == Agent::Gemini { "ms" } else { "s" }
+        self.spec().hook_file.timeout_unit.symbol()
     }
-}
-
-/// The Stop hook's time limit in seconds: the reviewer's timeout plus a margin.
-pub(crate) fn stop_timeout(settings: &Settings) -> u64 {
-    settings
-        .reviewer_timeout_seconds
-        .saturating_add(STOP_TIMEOUT_MARGIN)
 }
 
 /// An `--agent` value that names no agent car knows.
@@ -225,18 +164,6 @@ pub(crate) fn stop_timeout(settings: &Settings) -> u64 {
 )]
 pub(crate) struct UnknownAgent {
     name: String,
-}
-
-/// The command car's hook entry runs for `event` (`post-tool-use`, `stop`, `session-end`): it
-/// names its agent, so car never has to guess who called, and names this car by its path when a
-/// package installed it (else `car`, found on PATH).
-fn hook_command(event: &str, agent: Agent) -> String {
-    let program = crate::installation::Installation::detect().hook_program();
-    hook_command_of(&program, event, agent)
-}
-
-fn hook_command_of(program: &str, event: &str, agent: Agent) -> String {
-    format!("{program} hook {event} --agent {}", agent.name())
 }
 
 /// Whether a hook command names its agent (entries an older car wrote do not; `car install`
@@ -402,16 +329,6 @@ pub(crate) enum WiringError {
     NotAList { file: &'static str, event: String },
 }
 
-/// A handler in the Claude-style shape shared by Claude Code, Codex and Gemini CLI.
-fn group(matcher: Option<&str>, handler: Value) -> Value {
-    let mut group = Map::new();
-    if let Some(matcher) = matcher {
-        group.insert("matcher".into(), json!(matcher));
-    }
-    group.insert("hooks".into(), json!([handler]));
-    Value::Object(group)
-}
-
 /// Asserts that a plugin's hooks file wires the same events, matchers and timeouts as
 /// `car install` (`installed`), each through the plugin's runner (`"${ROOT}/hooks/car-hook" EVENT
 /// --agent NAME`, `root_variable` the variable the agent sets to the plugin's folder).
@@ -530,7 +447,7 @@ mod tests {
             "/venv/bin/car",
             "'/home/a b/node_modules/@car-hooks/linux-x64/bin/car'",
         ] {
-            let command = hook_command_of(program, "stop", Agent::Claude);
+            let command = hook_entries::hook_command_of(program, "stop", Agent::Claude);
             assert!(is_car_command(&command), "{command}");
             assert!(names_its_agent(&command), "{command}");
         }

@@ -1,7 +1,8 @@
 //! A hook payload as an agent sends it ([`RawPayload`]: the union of every agent's fields, all
 //! optional, unknown fields ignored), converted once into [`Payload`]: which agent, which session,
 //! which project, and what happened in terms every agent shares ([`ToolCall`], the stop's facts).
-//! Each agent's own file names its tools and fields; this file only holds the shared shapes.
+//! Each agent's spec names its tools and fields ([`super::spec`]); this file only holds the shared
+//! shapes.
 //!
 //! Invariants: the agent is the one the hook command names (`--agent`), and only a hook wired by
 //! hand without it has its agent recognised from the payload ([`guess`]); nothing after the
@@ -14,6 +15,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Agent;
+use super::spec::StopFields;
 use crate::edit::Hunk;
 use crate::edit::replace::{Occurrences, Replacement};
 
@@ -171,11 +173,22 @@ pub(crate) struct StopFacts {
 }
 
 impl StopFacts {
-    /// A main agent's stop: the last message as the agent names it, the transcript.
-    pub(super) fn of(raw: &RawPayload, last_message: Option<String>) -> StopFacts {
+    /// A stop's facts, where the agent's payload holds them.
+    pub(super) fn read(raw: &RawPayload, fields: &StopFields) -> StopFacts {
+        let event = raw.hook_event_name.as_deref();
+        let status = raw.status.as_deref();
+        let last_message = raw.last_assistant_message.clone().or_else(|| {
+            raw.prompt_response
+                .clone()
+                .filter(|_| fields.reads_prompt_response)
+        });
         StopFacts {
-            is_subagent: false,
-            is_interrupted: false,
+            is_subagent: fields
+                .subagent_event
+                .is_some_and(|subagent| event == Some(subagent)),
+            is_interrupted: fields
+                .completed_status
+                .is_some_and(|completed| status.is_some_and(|status| status != completed)),
             last_message,
             transcript_path: raw.transcript_path.as_ref().map(Into::into),
         }

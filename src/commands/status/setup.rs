@@ -259,20 +259,16 @@ fn stale_stop_timeout(
     found: &[agents::Handler],
     settings: &Settings,
 ) -> Option<String> {
-    let scale = if agent == Agent::Gemini { 1000 } else { 1 };
-    let stop_event = match agent {
-        Agent::Claude | Agent::Codex => "Stop",
-        Agent::Gemini => "AfterAgent",
-        Agent::Cursor => "stop",
-    };
+    let spec = agent.spec();
+    let stop_event = spec.stop_event()?;
     let timeout = found
         .iter()
         .find(|h| h.event == stop_event && agents::is_car_command(&h.command))?
         .timeout?;
-    (timeout / scale <= settings.reviewer_timeout_seconds).then(|| {
+    let seconds = spec.hook_file.timeout_unit.seconds_of(timeout);
+    (seconds <= settings.reviewer_timeout_seconds).then(|| {
         format!(
-            "  warning: the {stop_event} timeout ({} s) is not above reviewerTimeoutSeconds ({}); `car config` or `car install --agent {}` updates it",
-            timeout / scale,
+            "  warning: the {stop_event} timeout ({seconds} s) is not above reviewerTimeoutSeconds ({}); `car config` or `car install --agent {}` updates it",
             settings.reviewer_timeout_seconds,
             agent.name()
         )
