@@ -15,8 +15,11 @@
 use serde_json::Value;
 
 use super::answer::{AnswerShape, DecisionWords, DenyShape, HookEvent};
+use super::mcp_server::McpFormat;
 use super::payload::{Previous, RawPayload, ToolCall, text};
-use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::spec::{
+    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, StopFields, TimeoutUnit,
+};
 use super::tools::{Tool, ToolKind};
 use crate::edit::Hunk;
 
@@ -81,6 +84,11 @@ pub(super) const SPEC: AgentSpec = AgentSpec {
     answer: AnswerShape::Decision(WORDS),
     assistant_text,
     trust_hint: None,
+    mcp: Some(McpFile {
+        path: ".mcp.json",
+        format: McpFormat::Json,
+    }),
+    runs_mcp_tool_hooks: true,
 };
 
 /// A whole-file write: `originalFile` says what it replaced (`null` or `type: create`: nothing).

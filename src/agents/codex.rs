@@ -15,7 +15,10 @@
 use serde_json::Value;
 
 use super::answer::{AnswerShape, HookEvent};
-use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::mcp_server::McpFormat;
+use super::spec::{
+    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, StopFields, TimeoutUnit,
+};
 use super::tools::{Tool, ToolKind};
 
 /// A matcher of plain names is an exact list in Codex. `Bash` is its shell tool (`shell`,
@@ -69,6 +72,11 @@ pub(super) const SPEC: AgentSpec = AgentSpec {
     assistant_text,
     // Codex's trust is read from its own records: [`super::codex_trust`].
     trust_hint: None,
+    mcp: Some(McpFile {
+        path: ".codex/config.toml",
+        format: McpFormat::Toml,
+    }),
+    runs_mcp_tool_hooks: false,
 };
 
 /// The assistant text of one rollout line; a line in Claude Code's shape is read too (older

@@ -53,6 +53,9 @@ pub(super) const SPEC: AgentSpec = AgentSpec {
     // before car knew the agent.
     assistant_text: super::claude::assistant_text,
     trust_hint: None,
+    // car does not register its server there.
+    mcp: None,
+    runs_mcp_tool_hooks: false,
 };
 
 /// afterShellExecution's command, and afterFileEdit's file with its `edits[]` at the top;

@@ -17,8 +17,11 @@
 use serde_json::Value;
 
 use super::answer::{AnswerShape, DecisionWords, DenyShape, HookEvent};
+use super::mcp_server::McpFormat;
 use super::payload::{Previous, RawPayload, ToolCall};
-use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::spec::{
+    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, StopFields, TimeoutUnit,
+};
 use super::tools::{Tool, ToolKind};
 
 /// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
@@ -81,6 +84,12 @@ pub(super) const SPEC: AgentSpec = AgentSpec {
     trust_hint: Some(
         "Gemini CLI runs project hooks only in a trusted folder (trust it when Gemini asks, or in ~/.gemini/trustedFolders.json); there it takes new project hooks with a printed warning, without asking",
     ),
+    // The file its hooks are in.
+    mcp: Some(McpFile {
+        path: ".gemini/settings.json",
+        format: McpFormat::Json,
+    }),
+    runs_mcp_tool_hooks: false,
 };
 
 /// The edit with the file as the tool found it, where the payload says it and the Claude Code

@@ -58,7 +58,7 @@ fn event_fields(event: &str) -> &'static [&'static str] {
 
 /// Whether the agent runs hooks through an MCP server.
 pub(crate) fn is_supported(agent: Agent) -> bool {
-    agent == Agent::Claude
+    agent.spec().runs_mcp_tool_hooks
 }
 
 /// `entries` (car's command handlers, event by event) with every handler a call into car's

@@ -44,7 +44,7 @@ const DISABLED_KEY: &str = "disabledMcpjsonServers";
 
 /// How an agent's MCP configuration file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
+pub(crate) enum McpFormat {
     /// `{"mcpServers": {"car": {"command", "args"}}}`
     Json,
     /// `[mcp_servers.car]` `command`, `args`
@@ -53,28 +53,24 @@ enum Format {
 
 /// Where an agent registers MCP servers, relative to the project; `None`: car registers none.
 pub(crate) fn file(agent: Agent) -> Option<&'static str> {
-    match agent {
-        Agent::Claude => Some(".mcp.json"),
-        Agent::Codex => Some(".codex/config.toml"),
-        Agent::Gemini => Some(".gemini/settings.json"),
-        Agent::Cursor => None,
-    }
+    agent.spec().mcp.as_ref().map(|mcp| mcp.path)
 }
 
-fn format(agent: Agent) -> Format {
-    if agent == Agent::Codex {
-        Format::Toml
-    } else {
-        Format::Json
-    }
+fn format(agent: Agent) -> McpFormat {
+    agent
+        .spec()
+        .mcp
+        .as_ref()
+        .map_or(McpFormat::Json, |mcp| mcp.format)
 }
 
 /// The lock for the agent's MCP file: the agent's hook-file lock when it is the same file
 /// (Gemini), else one of its own.
 fn lock_for(project: &Project, agent: Agent) -> PathBuf {
-    let name = match agent {
-        Agent::Gemini => names::wiring_lock(agent.name()),
-        other => names::wiring_lock(&format!("{}-mcp", other.name())),
+    let name = if file(agent) == Some(agent.file()) {
+        names::wiring_lock(agent.name())
+    } else {
+        names::wiring_lock(&format!("{}-mcp", agent.name()))
     };
     project.state_dir().join(name)
 }
@@ -126,10 +122,10 @@ pub(crate) fn register(
     let path = project.root().join(file);
     let lock = lock_for(project, agent);
     let changed = match format(agent) {
-        Format::Json => update_json_document(project, &path, &lock, |document| {
+        McpFormat::Json => update_json_document(project, &path, &lock, |document| {
             set_json_entry(document, file, &program)
         })?,
-        Format::Toml => update_toml_document(project, &path, &lock, |document| {
+        McpFormat::Toml => update_toml_document(project, &path, &lock, |document| {
             set_toml_entry(document, file, &program)
         })?,
     };
@@ -160,10 +156,10 @@ pub(crate) fn unregister(
     }
     let lock = lock_for(project, agent);
     let removed = match format(agent) {
-        Format::Json => update_json_document(project, &path, &lock, |document| {
+        McpFormat::Json => update_json_document(project, &path, &lock, |document| {
             Ok::<bool, McpConfigError>(remove_json_entry(document))
         })?,
-        Format::Toml => update_toml_document(project, &path, &lock, |document| {
+        McpFormat::Toml => update_toml_document(project, &path, &lock, |document| {
             Ok(remove_toml_entry(document))
         })?,
     };
@@ -311,15 +307,15 @@ fn parse_toml(path: &Path, text: Option<&str>) -> Result<toml_edit::DocumentMut,
 fn remove_if_left_empty(
     project: &Project,
     path: &Path,
-    format: Format,
+    format: McpFormat,
 ) -> Result<(), McpConfigError> {
     if !crate::state::created_files::was_created(project, path) {
         return Ok(());
     }
     let text = crate::files::read_optional(path)?;
     let is_empty = match format {
-        Format::Json => crate::settings::parse_document(path, text.as_deref())?.is_empty(),
-        Format::Toml => parse_toml(path, text.as_deref())?.as_table().is_empty(),
+        McpFormat::Json => crate::settings::parse_document(path, text.as_deref())?.is_empty(),
+        McpFormat::Toml => parse_toml(path, text.as_deref())?.as_table().is_empty(),
     };
     if is_empty {
         std::fs::remove_file(path).map_err(|source| crate::files::FileError::io(path, source))?;
@@ -387,7 +383,7 @@ fn withdraw_claude_approval(project: &Project) -> Result<(), McpConfigError> {
         },
     )?;
     if removed {
-        remove_if_left_empty(project, &path, Format::Json)?;
+        remove_if_left_empty(project, &path, McpFormat::Json)?;
     }
     Ok(())
 }
@@ -445,7 +441,7 @@ pub(crate) fn registration(project: &Project, agent: Agent) -> Option<Registrati
         Err(error) => return Some(Registration::Unreadable(error.to_string())),
     };
     let command = match format(agent) {
-        Format::Json => match crate::settings::parse_document(&path, text.as_deref()) {
+        McpFormat::Json => match crate::settings::parse_document(&path, text.as_deref()) {
             Ok(document) => document
                 .get("mcpServers")
                 .and_then(|servers| servers.get(SERVER_NAME))
@@ -458,7 +454,7 @@ pub(crate) fn registration(project: &Project, agent: Agent) -> Option<Registrati
                 }),
             Err(error) => return Some(Registration::Unreadable(error.to_string())),
         },
-        Format::Toml => match parse_toml(&path, text.as_deref()) {
+        McpFormat::Toml => match parse_toml(&path, text.as_deref()) {
             Ok(document) => document
                 .get("mcp_servers")
                 .and_then(|servers| servers.get(SERVER_NAME))

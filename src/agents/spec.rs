@@ -1,6 +1,6 @@
 //! What car knows of one coding agent, as data: its names, its hook file and the hooks car wires
-//! there, its tools, where a stop's facts are in its payload, the shape of its answers and how
-//! its transcript holds assistant text. Each agent's file holds its [`AgentSpec`]; the
+//! there, its tools, where a stop's facts are in its payload, the shape of its answers, how its
+//! transcript holds assistant text and where its MCP servers are registered. Each agent's file holds its [`AgentSpec`]; the
 //! cross-agent code (wiring, payload reading, answering, `car status`) reads the spec instead of
 //! matching on the agent. What an agent truly does its own way stays code, named in its spec
 //! (`own_payload`, `complete_edit`, `assistant_text`).
@@ -13,6 +13,7 @@
 use serde_json::Value;
 
 use super::answer::{AnswerShape, HookEvent};
+use super::mcp_server::McpFormat;
 use super::payload::{RawPayload, ToolCall, ToolUse};
 use super::tools::Tool;
 
@@ -42,6 +43,18 @@ pub(crate) struct AgentSpec {
     pub(crate) assistant_text: fn(&Value) -> Option<String>,
     /// What the user still has to do in the agent itself, if anything.
     pub(crate) trust_hint: Option<&'static str>,
+    /// Where car registers its MCP server for the agent (`None`: it registers none there).
+    pub(crate) mcp: Option<McpFile>,
+    /// Whether the agent can run a hook as a tool call into a running MCP server
+    /// (`car install --hooks mcp`, [`super::mcp_hooks`]).
+    pub(crate) runs_mcp_tool_hooks: bool,
+}
+
+/// The agent's MCP configuration file ([`super::mcp_server`]).
+pub(crate) struct McpFile {
+    /// Relative to the project.
+    pub(crate) path: &'static str,
+    pub(crate) format: McpFormat,
 }
 
 /// The agent's project hook file.
