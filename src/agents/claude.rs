@@ -16,11 +16,10 @@ use serde_json::Value;
 
 use super::answer::{AnswerShape, DecisionWords, DenyShape, HookEvent};
 use super::mcp_server::McpFormat;
-use super::payload::{Previous, RawPayload, ToolCall, text};
+use super::payload::{Previous, RawPayload, StopFields, ToolCall, text};
 use super::spec::{
-    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, StopFields, TimeoutUnit,
+    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, TimeoutUnit, Tool, ToolKind,
 };
-use super::tools::{Tool, ToolKind};
 use crate::edit::Hunk;
 
 /// The tools whose edits car checks, and Bash: what the agent changes with its own shell commands is

@@ -16,10 +16,10 @@ use serde_json::Value;
 
 use super::answer::{AnswerShape, HookEvent};
 use super::mcp_server::McpFormat;
+use super::payload::StopFields;
 use super::spec::{
-    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, StopFields, TimeoutUnit,
+    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, TimeoutUnit, Tool, ToolKind,
 };
-use super::tools::{Tool, ToolKind};
 
 /// A matcher of plain names is an exact list in Codex. `Bash` is its shell tool (`shell`,
 /// `exec_command` and `local_shell` are aliases): what the agent changes with its own commands is

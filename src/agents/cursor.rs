@@ -14,8 +14,8 @@
 //! The data is its [`SPEC`]; the code here reads the payloads it shapes its own way.
 
 use super::answer::{AnswerShape, HookEvent};
-use super::payload::{RawPayload, ToolCall, ToolUse, replacements, shell_call, text};
-use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, StopFields, TimeoutUnit};
+use super::payload::{RawPayload, StopFields, ToolCall, ToolUse, replacements, shell_call, text};
+use super::spec::{AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, TimeoutUnit};
 
 pub(super) const SPEC: AgentSpec = AgentSpec {
     name: "cursor",

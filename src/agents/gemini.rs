@@ -18,11 +18,10 @@ use serde_json::Value;
 
 use super::answer::{AnswerShape, DecisionWords, DenyShape, HookEvent};
 use super::mcp_server::McpFormat;
-use super::payload::{Previous, RawPayload, ToolCall};
+use super::payload::{Previous, RawPayload, StopFields, ToolCall};
 use super::spec::{
-    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, StopFields, TimeoutUnit,
+    AgentSpec, HandlerShape, HookFile, HookSpec, Matcher, McpFile, TimeoutUnit, Tool, ToolKind,
 };
-use super::tools::{Tool, ToolKind};
 
 /// The edit tools, and `run_shell_command`: what the agent changes with its own commands is its
 /// work, never a person's correction; and `read_file`, whose answer brings the lessons of the file

@@ -15,7 +15,6 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Agent;
-use super::spec::StopFields;
 use crate::edit::Hunk;
 use crate::edit::replace::{Occurrences, Replacement};
 
@@ -157,6 +156,28 @@ pub(crate) enum Previous {
     Known(Option<String>),
     /// The payload does not say (the git HEAD version stands in for it).
     Unknown,
+}
+
+/// Where a stop's facts are in the agent's payload, beyond the shared fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StopFields {
+    /// The `hook_event_name` of a subagent's stop (Claude Code's `SubagentStop`).
+    pub(crate) subagent_event: Option<&'static str>,
+    /// Whether the final answer is in `prompt_response` when `last_assistant_message` is missing
+    /// (Gemini CLI's AfterAgent).
+    pub(crate) reads_prompt_response: bool,
+    /// The `status` of a turn that ran to its end; any other status is an interrupted turn
+    /// (Cursor calls its stop hook on `aborted` and `error` too).
+    pub(crate) completed_status: Option<&'static str>,
+}
+
+impl StopFields {
+    /// Only the fields every agent shares.
+    pub(crate) const SHARED: StopFields = StopFields {
+        subagent_event: None,
+        reads_prompt_response: false,
+        completed_status: None,
+    };
 }
 
 /// What a stop says beyond the session.

@@ -14,8 +14,7 @@ use serde_json::Value;
 
 use super::answer::{AnswerShape, HookEvent};
 use super::mcp_server::McpFormat;
-use super::payload::{RawPayload, ToolCall, ToolUse};
-use super::tools::Tool;
+use super::payload::{RawPayload, StopFields, ToolCall, ToolUse};
 
 /// One coding agent car answers and wires.
 pub(crate) struct AgentSpec {
@@ -27,7 +26,7 @@ pub(crate) struct AgentSpec {
     pub(crate) hook_file: HookFile,
     /// car's hooks in that file, in the file's order.
     pub(crate) hooks: &'static [HookSpec],
-    /// Its tools by name: what each call does ([`super::tools`]).
+    /// Its tools by name: what each call does (read by [`super::tools`]).
     pub(crate) tools: &'static [Tool],
     /// Payloads the agent shapes its own way, read before the tool table (`None`: not this
     /// payload; Cursor's afterFileEdit and afterShellExecution).
@@ -55,6 +54,42 @@ pub(crate) struct McpFile {
     /// Relative to the project.
     pub(crate) path: &'static str,
     pub(crate) format: McpFormat,
+}
+
+/// One tool name an agent sends, and what its call does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tool {
+    pub(crate) name: &'static str,
+    pub(crate) kind: ToolKind,
+}
+
+impl Tool {
+    pub(crate) const fn new(name: &'static str, kind: ToolKind) -> Tool {
+        Tool { name, kind }
+    }
+}
+
+/// What a call of a tool does, and so how its payload is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolKind {
+    /// A whole file written (`file_path`, `content`; `originalFile` says what it replaced).
+    Write,
+    /// Strings replaced in one file (`old_string`/`new_string` or `edits[]`, the agent's own
+    /// diff in `structuredPatch`).
+    Replace,
+    /// One notebook cell written or deleted (`notebook_path`, `new_source`).
+    NotebookCell,
+    /// A patch envelope in `tool_input.command` (or `patch`).
+    Patch,
+    /// A patch envelope when the call carries one, else a [`ToolKind::Write`] (Codex's `Write`
+    /// alias: what it sends has not been captured yet).
+    PatchOrWrite,
+    /// A patch envelope when the call carries one, else a [`ToolKind::Replace`] (Codex's `Edit`).
+    PatchOrReplace,
+    /// A shell command the agent ran: what it changed is the agent's own work.
+    Shell,
+    /// A read of one file, its path in the first of these `tool_input` fields that is there.
+    Read(&'static [&'static str]),
 }
 
 /// The agent's project hook file.
@@ -191,28 +226,6 @@ impl Matcher {
             }),
         }
     }
-}
-
-/// Where a stop's facts are in the agent's payload, beyond the shared fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct StopFields {
-    /// The `hook_event_name` of a subagent's stop (Claude Code's `SubagentStop`).
-    pub(crate) subagent_event: Option<&'static str>,
-    /// Whether the final answer is in `prompt_response` when `last_assistant_message` is missing
-    /// (Gemini CLI's AfterAgent).
-    pub(crate) reads_prompt_response: bool,
-    /// The `status` of a turn that ran to its end; any other status is an interrupted turn
-    /// (Cursor calls its stop hook on `aborted` and `error` too).
-    pub(crate) completed_status: Option<&'static str>,
-}
-
-impl StopFields {
-    /// Only the fields every agent shares.
-    pub(crate) const SHARED: StopFields = StopFields {
-        subagent_event: None,
-        reads_prompt_response: false,
-        completed_status: None,
-    };
 }
 
 impl AgentSpec {
