@@ -114,3 +114,65 @@ fn hook_command(event: &str, agent: Agent) -> String {
 pub(super) fn hook_command_of(program: &str, event: &str, agent: Agent) -> String {
     format!("{program} hook {event} --agent {}", agent.name())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+
+    /// What `car install` writes for each agent with the default settings, byte for byte (with
+    /// this car's program named `car`): tools outside car read these files.
+    #[test]
+    fn entries_are_the_contract() {
+        let program = crate::installation::Installation::detect().hook_program();
+        for (agent, expected) in [
+            (
+                Agent::Claude,
+                r#"{
+    "PreToolUse": [{"matcher": "Write|Edit|MultiEdit", "hooks": [{"type": "command", "command": "car hook pre-tool-use --agent claude", "timeout": 15}]}],
+    "PostToolUse": [{"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash|Read", "hooks": [{"type": "command", "command": "car hook post-tool-use --agent claude", "timeout": 30}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "car hook stop --agent claude", "timeout": 360}]}],
+    "SubagentStop": [{"hooks": [{"type": "command", "command": "car hook stop --agent claude", "timeout": 360}]}],
+    "SessionStart": [{"hooks": [{"type": "command", "command": "car hook session-start --agent claude", "timeout": 5}]}],
+    "SessionEnd": [{"hooks": [{"type": "command", "command": "car hook session-end --agent claude", "timeout": 2}]}]
+}"#,
+            ),
+            (
+                Agent::Codex,
+                r#"{
+    "PreToolUse": [{"matcher": "apply_patch|Edit|Write", "hooks": [{"type": "command", "command": "car hook pre-tool-use --agent codex", "timeout": 15}]}],
+    "PostToolUse": [{"matcher": "apply_patch|Edit|Write|Bash", "hooks": [{"type": "command", "command": "car hook post-tool-use --agent codex", "timeout": 30}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "car hook stop --agent codex", "timeout": 360}]}],
+    "SessionStart": [{"hooks": [{"type": "command", "command": "car hook session-start --agent codex", "timeout": 5}]}],
+    "SessionEnd": [{"hooks": [{"type": "command", "command": "car hook session-end --agent codex", "timeout": 2}]}]
+}"#,
+            ),
+            (
+                Agent::Gemini,
+                r#"{
+    "BeforeTool": [{"matcher": "^(write_file|replace)$", "hooks": [{"name": "car-pre-tool-use", "type": "command", "command": "car hook pre-tool-use --agent gemini", "timeout": 15000}]}],
+    "AfterTool": [{"matcher": "^(write_file|replace|run_shell_command|read_file)$", "hooks": [{"name": "car-post-tool-use", "type": "command", "command": "car hook post-tool-use --agent gemini", "timeout": 30000}]}],
+    "AfterAgent": [{"hooks": [{"name": "car-stop", "type": "command", "command": "car hook stop --agent gemini", "timeout": 360000}]}],
+    "SessionStart": [{"hooks": [{"name": "car-session-start", "type": "command", "command": "car hook session-start --agent gemini", "timeout": 5000}]}],
+    "SessionEnd": [{"hooks": [{"name": "car-session-end", "type": "command", "command": "car hook session-end --agent gemini", "timeout": 2000}]}]
+}"#,
+            ),
+            (
+                Agent::Cursor,
+                r#"{
+    "afterFileEdit": [{"command": "car hook post-tool-use --agent cursor", "timeout": 30}],
+    "afterShellExecution": [{"command": "car hook post-tool-use --agent cursor", "timeout": 30}],
+    "stop": [{"command": "car hook stop --agent cursor", "timeout": 360, "loop_limit": 10}],
+    "sessionEnd": [{"command": "car hook session-end --agent cursor", "timeout": 2}]
+}"#,
+            ),
+        ] {
+            let expected: Value = serde_json::from_str(expected).unwrap();
+            let written = serde_json::to_string(&entries(agent, &Settings::default()))
+                .unwrap()
+                .replace(&format!("\"{program} hook "), "\"car hook ");
+            assert_eq!(written, expected.to_string(), "{agent:?}");
+        }
+    }
+}
