@@ -1,8 +1,8 @@
 //! What car knows of one coding agent, as data: its names, its hook file and the hooks car wires
 //! there, its tools, where a stop's facts are in its payload, the shape of its answers, how its
-//! transcript holds assistant text and where its MCP servers are registered. Each agent's file holds its [`AgentSpec`]; the
-//! cross-agent code (wiring, payload reading, answering, `car status`) reads the spec instead of
-//! matching on the agent. What an agent truly does its own way stays code, named in its spec
+//! transcript holds assistant text and where its MCP servers are registered. Each agent's file
+//! holds its [`AgentSpec`]; the cross-agent code (wiring, payload reading, answering,
+//! `car status`) reads the spec instead of matching on the agent. What an agent truly does its own way stays code, named in its spec
 //! (`own_payload`, `complete_edit`, `assistant_text`).
 //!
 //! Invariants: a spec is a `const`, read through [`super::Agent::spec`]; the order of `hooks`
