@@ -12,6 +12,7 @@
 //!   hook payload or an agent's answer format;
 //! - bottom: plain types and services: [`edit`], [`project`], [`settings`], [`process`],
 //!   [`reviewer`], [`scope`], [`files`], [`clock`], [`paths`], [`text`], [`answer`], [`state_dir`],
+//!   [`diagnostic`] and [`lesson_warning`] (what a check found, as the session records it),
 //!   [`output`] (the one module that prints).
 //!
 //! Everything is crate-private except what the binary and the benchmarks (`benches/`) call:
@@ -27,6 +28,7 @@ mod answer;
 mod cli;
 mod clock;
 pub mod commands;
+mod diagnostic;
 pub mod edit;
 mod error;
 mod files;
@@ -35,6 +37,7 @@ mod hook;
 mod installation;
 mod json_edit;
 mod learning;
+mod lesson_warning;
 pub mod lessons;
 mod mcp;
 mod output;

@@ -22,7 +22,7 @@ use crate::clock::Clock;
 use crate::commands::Outcome;
 use crate::edit::{AddedLine, Edit, NotChecked};
 use crate::error::Error;
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::output;
 use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
@@ -158,7 +158,7 @@ fn judge_as_a_change_of_head(
 ) {
     let grammar_warns = diagnostics
         .iter()
-        .any(|found| !found.is_error() && found.origin == crate::validate::Origin::TreeSitter);
+        .any(|found| !found.is_error() && found.origin == crate::diagnostic::Origin::TreeSitter);
     if !grammar_warns {
         return;
     }
@@ -177,7 +177,7 @@ fn judge_as_a_change_of_head(
         .check(&change)
         .diagnostics
         .into_iter()
-        .filter(|found| found.is_error() && found.origin == crate::validate::Origin::TreeSitter)
+        .filter(|found| found.is_error() && found.origin == crate::diagnostic::Origin::TreeSitter)
         .collect();
     for error in introduced {
         let same = |found: &Diagnostic| {
@@ -295,7 +295,7 @@ fn human_answer(findings: &Findings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::Severity;
+    use crate::diagnostic::Severity;
 
     fn findings() -> Findings {
         Findings {
@@ -306,7 +306,7 @@ mod tests {
                     column: 1,
                     severity: Severity::Error,
                     validator: "python".into(),
-                    origin: crate::validate::Origin::Interpreter,
+                    origin: crate::diagnostic::Origin::Interpreter,
                     message: "ModuleNotFoundError: No module named 'requets'".into(),
                     snippet: Some("import requets".into()),
                     subject: Some("requets".into()),
@@ -317,7 +317,7 @@ mod tests {
                     column: 1,
                     severity: Severity::Warning,
                     validator: "shellcheck".into(),
-                    origin: crate::validate::Origin::CustomRule,
+                    origin: crate::diagnostic::Origin::CustomRule,
                     message: "quote this".into(),
                     snippet: None,
                     subject: None,

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::validate::{Diagnostic, Severity};
 
 /// The SARIF log for these diagnostics and lesson warnings. `uris` maps each file as shown to its

@@ -10,13 +10,13 @@
 use crate::agents::answer::HookEvent;
 use crate::agents::payload::ToolCall;
 use crate::answer::Answer;
+use crate::diagnostic::Diagnostic;
 use crate::edit::Edit;
 use crate::hook::HookContext;
 use crate::hook::{changes, file_lessons};
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, LessonUse};
-use crate::validate::Diagnostic;
 
 /// Lesson warnings shown per answer; the rest are counted.
 pub(crate) const MAX_WARNINGS_SHOWN: usize = 5;

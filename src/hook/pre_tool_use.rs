@@ -28,7 +28,7 @@ use crate::agents::answer::HookEvent;
 use crate::answer::Answer;
 use crate::edit::{Edit, NotChecked};
 use crate::hook::HookContext;
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, LessonUse};
 use crate::session::event::{Event, content_hash};

@@ -21,6 +21,7 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
+use crate::diagnostic::Diagnostic;
 use crate::edit::Edit;
 use crate::files::HOOK_LOCK_WAIT;
 use crate::learning::precision;
@@ -32,7 +33,6 @@ use crate::lessons::model::{Candidate, Lesson};
 use crate::lessons::provenance::{Evidence, SOURCE_FIELD, Source};
 use crate::lessons::store::{self, CandidateFile, LessonFile};
 use crate::lessons::{LessonScope, LessonsError, Warning};
-use crate::validate::Diagnostic;
 
 /// One error signal.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,6 +12,7 @@
 //! hook — every problem becomes a note, even a panic ([`contained`]), so the gate's decision and
 //! the edit's answer are never changed by learning.
 
+use crate::diagnostic::Diagnostic;
 use crate::edit::Edit;
 use crate::learning::review_history::github::ReviewComment;
 use crate::learning::review_history::{self, Imported};
@@ -23,7 +24,6 @@ use crate::lessons::{LessonScope, Warning};
 use crate::session::Session;
 use crate::session::authored::{Authored, ShellRun};
 use crate::session::log::EventLog;
-use crate::validate::Diagnostic;
 
 fn lesson_scope<'a>(session: &Session<'a>) -> Option<LessonScope<'a>> {
     let settings = session.settings;

@@ -37,14 +37,13 @@ pub mod store;
 pub mod trigger;
 pub(crate) mod warn;
 
-use serde::{Deserialize, Serialize};
-
 use crate::clock::Clock;
+use crate::diagnostic::Diagnostic;
 use crate::edit::Edit;
 use crate::project::Project;
 use crate::settings::Settings;
-use crate::validate::Diagnostic;
 
+pub(crate) use crate::lesson_warning::Warning;
 pub(crate) use starter::install_starter_lessons;
 
 /// Everything that can go wrong with lesson files and lesson commands; each variant names the
@@ -76,24 +75,6 @@ pub enum LessonsError {
     },
     #[error("a lesson with scope {scope:?} and these triggers already exists: {id}")]
     Duplicate { id: String, scope: String },
-}
-
-/// One lesson that fired on an edit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Warning {
-    pub(crate) lesson_id: String,
-    /// The lesson's live weight (a warning shown does not change it; a heeded one does).
-    pub(crate) weight: u32,
-    pub(crate) lesson: String,
-    /// The trigger that matched, as written in the lesson file.
-    pub(crate) trigger: String,
-    /// Project-relative path.
-    pub(crate) file: String,
-    /// 1-based line of the matching added line; 0 when unknown.
-    pub(crate) line: usize,
-    /// Where the lesson came from (`review R3 of session …`); `None` for a lesson written by hand.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) origin: Option<String>,
 }
 
 impl Warning {

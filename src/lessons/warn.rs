@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use crate::diagnostic::Diagnostic;
 use crate::edit::{CarriedOver, Edit};
 use crate::lessons::cache::{self, Shortlist};
 use crate::lessons::counters::hits::{self, HitLog};
@@ -17,7 +18,6 @@ use crate::lessons::model::Lesson;
 use crate::lessons::placement::Placement;
 use crate::lessons::store::{self, LessonFile};
 use crate::lessons::{EditLessons, LessonScope, LessonsError, Warning};
-use crate::validate::Diagnostic;
 
 /// The project's and the user's lessons, as read for one hook call. Of the project's lessons
 /// only those that may fire on the edit are read, through the on-disk index (`cache`).

@@ -264,9 +264,9 @@ fn check(project: &Project, clock: Clock, arguments: &Value) -> Result<ToolAnswe
         user_layer: true,
     };
     let report = Checker::new(project, &settings, clock, lessons).check(&edit);
-    let errors: Vec<&crate::validate::Diagnostic> =
+    let errors: Vec<&crate::diagnostic::Diagnostic> =
         report.diagnostics.iter().filter(|d| d.is_error()).collect();
-    let others: Vec<&crate::validate::Diagnostic> = report
+    let others: Vec<&crate::diagnostic::Diagnostic> = report
         .diagnostics
         .iter()
         .filter(|d| !d.is_error())

@@ -254,7 +254,7 @@ fn error(file: &str, line: usize, message: String) -> Diagnostic {
         column: 1,
         severity: Severity::Error,
         validator: VALIDATOR.to_string(),
-        origin: crate::validate::Origin::CarConfig,
+        origin: crate::diagnostic::Origin::CarConfig,
         message,
         snippet: None,
         subject: None,

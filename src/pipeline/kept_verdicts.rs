@@ -216,9 +216,9 @@ fn written_size(kept: &Kept) -> u64 {
 mod tests {
     use super::*;
     use crate::clock::Clock;
+    use crate::diagnostic::Severity;
     use crate::project::Project;
     use crate::settings::Settings;
-    use crate::validate::Severity;
 
     fn with_session(now: i64, test: impl FnOnce(Session<'_>, &Validators)) {
         let dir = tempfile::tempdir().unwrap();

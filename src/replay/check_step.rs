@@ -4,13 +4,13 @@
 //! SessionEnd hook does to the lessons: fold the hit log, daily maintenance).
 
 use crate::clock::Clock;
+use crate::diagnostic::Diagnostic;
 use crate::edit::{AddedLine, Edit, NotChecked};
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::pipeline::{Checker, LessonUse};
 use crate::project::Project;
 use crate::scenario::observation::Observation;
 use crate::settings::Settings;
-use crate::validate::Diagnostic;
 
 /// Checks each file as `car check` does (through the same pipeline) and reports it as what the
 /// agent would have seen; a file car does not check (binary, too large, missing) is a note in

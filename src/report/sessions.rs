@@ -14,7 +14,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::clock::DAY;
-use crate::lessons::Warning;
+use crate::diagnostic::Diagnostic;
+use crate::lesson_warning::Warning;
 use crate::project::Project;
 use crate::report::sparkline::{Mark, Point};
 use crate::review::gate::offers::{self, Offer};
@@ -23,7 +24,6 @@ use crate::session::event::{AllowKind, BlockKind, Event, EventRecord, Stage};
 use crate::session::log::{SessionRecords, lifecycle_records, session_records};
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
-use crate::validate::Diagnostic;
 
 /// Timeline entries kept per session (the newest).
 pub(crate) const TIMELINE_SHOWN: usize = 100;

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use similar::TextDiff;
 
 use crate::files::FileError;
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::project::Project;
 use crate::settings::Settings;
 

@@ -13,12 +13,12 @@
 //! [`Revalidate`] (this layer sets up no validator); a file that cannot be checked keeps its
 //! errors; a notebook keeps its cell errors (its cells are checked one by one by the edit hook).
 
+use crate::diagnostic::Diagnostic;
 use crate::session::Session;
 use crate::session::baseline::Baselines;
 use crate::session::event::{Event, Versions};
 use crate::session::reconcile;
 use crate::session::snapshot::Snapshot;
-use crate::validate::Diagnostic;
 
 /// Validates one file as it is on disk now.
 pub(crate) trait Revalidate {
@@ -109,10 +109,10 @@ fn revalidate(session: Session<'_>, snapshot: &Snapshot, validate: &dyn Revalida
 mod tests {
     use super::*;
     use crate::clock::Clock;
+    use crate::diagnostic::Severity;
     use crate::project::Project;
     use crate::session::event::{EventRecord, content_hash};
     use crate::settings::Settings;
-    use crate::validate::Severity;
 
     /// Reports one error while the file holds "bad".
     struct Fake;
@@ -135,7 +135,7 @@ mod tests {
             column: 1,
             severity: Severity::Error,
             validator: "json".into(),
-            origin: crate::validate::Origin::JsonParser,
+            origin: crate::diagnostic::Origin::JsonParser,
             message: "bad".into(),
             snippet: None,
             subject: None,

@@ -10,9 +10,10 @@
 
 use std::time::SystemTime;
 
+use crate::diagnostic::Diagnostic;
 use crate::edit::Edit;
 use crate::files::FileError;
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::session::Session;
 use crate::session::authored::ShellRun;
 use crate::session::baseline::Baselines;
@@ -20,7 +21,6 @@ use crate::session::event::Event;
 use crate::session::log::EventLog;
 use crate::session::reconcile::version_on_disk;
 use crate::session::start;
-use crate::validate::Diagnostic;
 
 /// Records one checked edit; `hash` is the content hash of `edit.content` (computed once per edit
 /// by the caller, which hands it to learning too).

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lessons::Warning;
+use crate::diagnostic::Diagnostic;
+use crate::lesson_warning::Warning;
 use crate::session::finding::{Finding, KnownLimit, Severity};
-use crate::validate::Diagnostic;
 
 /// A file's content hash, or `None` when the file does not exist (deleted / never created).
 pub(crate) type Version = Option<String>;

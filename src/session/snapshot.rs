@@ -11,11 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::lessons::Warning;
+use crate::diagnostic::Diagnostic;
+use crate::lesson_warning::Warning;
 use crate::session::event::{AllowKind, BlockKind, Event, EventRecord, Version, Versions};
 use crate::session::finding::{Finding, KnownLimit};
 use crate::session::rounds::{Escalation, Rounds};
-use crate::validate::Diagnostic;
 
 mod frequent;
 mod warning_places;

@@ -137,7 +137,7 @@ fn lead_with_the_cause(judged: &mut Vec<Diagnostic>, source: &Source<'_>, langua
             column,
             severity: Severity::Error,
             validator: treesitter::validator_name(language),
-            origin: crate::validate::Origin::TreeSitter,
+            origin: crate::diagnostic::Origin::TreeSitter,
             message: format!(
                 "{} (the {} grammar's errors below may follow from it)",
                 cause.message(),
@@ -188,7 +188,7 @@ fn witnessed_bracket(source: &Source<'_>, language: Language, since: &str) -> Op
         column: problem.column,
         severity: Severity::Error,
         validator: treesitter::validator_name(language),
-        origin: crate::validate::Origin::TreeSitter,
+        origin: crate::diagnostic::Origin::TreeSitter,
         message: format!(
             "{} (the {} grammar reports an error too{since})",
             problem.message(),

@@ -13,8 +13,8 @@ use std::time::Duration;
 use regex::Regex;
 use serde::Deserialize;
 
+use crate::diagnostic::Severity;
 use crate::scope::Scope;
-use crate::validate::Severity;
 
 /// Rule files shipped with car: examples, all disabled, loaded so a project can enable one by id.
 pub(crate) const SHIPPED: &[(&str, &str)] = &[

@@ -19,8 +19,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::diagnostic::Severity;
 use crate::edit::AddedLine;
-use crate::validate::Severity;
 use crate::validate::brackets::Lexed;
 use crate::validate::language::Language;
 pub(crate) use crate::validate::languages::spec::Trust;

@@ -2,9 +2,9 @@ use std::path::Path;
 
 use super::*;
 use crate::clock::{Clock, DAY};
+use crate::diagnostic::Severity;
 use crate::project::Project;
 use crate::settings::Settings;
-use crate::validate::Severity;
 
 fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnostic {
     Diagnostic {
@@ -13,7 +13,7 @@ fn diagnostic(file: &str, line: usize, column: usize, message: &str) -> Diagnost
         column,
         severity: Severity::Error,
         validator: "python".into(),
-        origin: crate::validate::Origin::Interpreter,
+        origin: crate::diagnostic::Origin::Interpreter,
         message: message.into(),
         snippet: None,
         subject: None,
@@ -72,13 +72,13 @@ fn only_a_checker_of_the_projects_code_makes_a_signal() {
         origin,
         ..diagnostic("a.py", 1, 8, "No module named 'requestz'")
     };
-    let teaching = signals(&written, &[error(crate::validate::Origin::Interpreter)]).0;
+    let teaching = signals(&written, &[error(crate::diagnostic::Origin::Interpreter)]).0;
     assert_eq!(teaching.len(), 1, "{teaching:?}");
     // The same error, made by car's own configuration check or read back from the session log,
     // whatever its validator is called.
     for origin in [
-        crate::validate::Origin::CarConfig,
-        crate::validate::Origin::Recorded,
+        crate::diagnostic::Origin::CarConfig,
+        crate::diagnostic::Origin::Recorded,
     ] {
         assert_eq!(signals(&written, &[error(origin)]).0, Vec::<Signal>::new());
     }

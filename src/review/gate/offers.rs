@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::review::blocking::Blocking;
 use crate::session::snapshot::Snapshot;
 use crate::settings::Settings;
@@ -184,7 +184,7 @@ fn cut(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::Warning;
+    use crate::lesson_warning::Warning;
     use crate::review::findings::Review;
     use crate::session::event::{Event, EventRecord};
 

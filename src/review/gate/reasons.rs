@@ -5,11 +5,11 @@
 //! reviewer for a self-review (that is the person's call and goes to `systemMessage`); from the
 //! second fix request of a session the agent is asked for a round reflection first (the fix loop).
 
+use crate::diagnostic::Diagnostic;
 use crate::session::Session;
 use crate::session::finding::Severity;
 use crate::session::rounds::Escalation;
 use crate::session::snapshot::{Outstanding, Request};
-use crate::validate::Diagnostic;
 
 /// The most changed files a review request names in the block reason (the saved request names
 /// them all).

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 use crate::lessons::library;
 use crate::lessons::trigger::Trigger;
 use crate::project::Project;

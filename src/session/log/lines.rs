@@ -165,7 +165,7 @@ fn read_frequent<'a>(tag: &str, after: &'a str, line: &'a str) -> Option<Frequen
     struct Validated<'a> {
         #[serde(borrow)]
         file: Cow<'a, str>,
-        errors: Vec<crate::validate::Diagnostic>,
+        errors: Vec<crate::diagnostic::Diagnostic>,
     }
     #[derive(serde::Deserialize)]
     struct Warned<'a> {
@@ -401,7 +401,7 @@ mod tests {
             file: "src/a.py".into(),
             errors: Vec::new(),
         };
-        let warning = |line: usize, origin: Option<&str>| crate::lessons::Warning {
+        let warning = |line: usize, origin: Option<&str>| crate::lesson_warning::Warning {
             lesson_id: "L7".into(),
             weight: 4,
             lesson: "use the context manager".into(),

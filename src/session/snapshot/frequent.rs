@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use crate::lessons::Warning;
+use crate::diagnostic::Diagnostic;
+use crate::lesson_warning::Warning;
 use crate::session::event::Event;
-use crate::validate::Diagnostic;
 
 /// The events that make up nearly all of a long session log, as read from it: borrowed from the
 /// log's text where it has no escapes ([`crate::session::log`] reads them so).

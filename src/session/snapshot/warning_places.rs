@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::lessons::Warning;
+use crate::lesson_warning::Warning;
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct WarningPlaces {
