@@ -16,7 +16,8 @@ use crate::hook::HookContext;
 use crate::hook::{changes, file_lessons};
 use crate::lesson_warning::Warning;
 use crate::pipeline::kept_verdicts::Role;
-use crate::pipeline::{Checker, LessonUse};
+use crate::pipeline::{Checker, EditReport, LessonUse};
+use crate::session::edit_record::{CheckedEdit, Recording, ToolCallRecord, Unrecorded};
 
 /// Lesson warnings shown per answer; the rest are counted.
 pub(crate) const MAX_WARNINGS_SHOWN: usize = 5;
@@ -30,21 +31,17 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     if let ToolCall::Read { .. } = context.payload.tool.call {
         return after_read(context, agent_note);
     }
+    // The facts of the tool call, derived once: the rest of the hook hands them down.
     let changes = changes::derive(&context.payload, &context.project);
+    let shell = changes::shell_run(&context.payload);
     let mut notes: Vec<String> = changes
         .not_checked
         .iter()
         .map(ToString::to_string)
         .collect();
-    if let Some(run) = changes::shell_run(&context.payload) {
-        if let Err(error) = crate::session::edit_record::shell_ran(context.session(), &run) {
-            notes.push(format!("could not record the session's baseline: {error}"));
-        }
-        notes.extend(crate::learning::signals::after_shell(context.session(), &run).notes);
+    if let Some(run) = &shell {
+        notes.extend(crate::learning::signals::after_shell(context.session(), run).notes);
     }
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let mut warnings: Vec<Warning> = Vec::new();
-    let mut told: Vec<String> = Vec::new();
     let tracked: Vec<&Edit> = changes
         .edits
         .iter()
@@ -54,80 +51,42 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .iter()
         .map(|edit| edit.relative_path.as_str())
         .collect();
-    if !tracked.is_empty() {
-        let lessons = LessonUse {
-            record: context.settings.learning_enabled,
-            user_layer: context.user_lessons,
-        };
-        // The content PreToolUse checked for this write is on disk now: its verdict stands.
-        let checker = Checker::new(&context.project, &context.settings, context.clock, lessons)
-            .with_kept_verdicts(context.session(), Role::Takes);
-        let cell = notebook_cell(context);
-        for edit in tracked {
-            // Hashed once: the kept verdicts, the event log and what the agent wrote all name
-            // this version by it.
-            let hash = crate::session::event::content_hash(edit.content.as_bytes());
-            let mut report = checker.check_hashed(edit, Some(&hash));
-            if !context.settings.lessons_warn() {
-                // `learning: observe`: car learns and proposes, and no lesson speaks.
-                report.warnings.clear();
-            }
-            notes.extend(report.notes);
-            notes.extend(report.lesson_notes);
-            if let Err(error) = crate::session::edit_record::edit_checked(
-                context.session(),
-                edit,
-                &hash,
-                &report.diagnostics,
-                &report.warnings,
-            ) {
-                notes.push(format!("could not record the edit for review: {error}"));
-            }
-            let facts = crate::learning::signals::EditFacts {
-                diagnostics: &report.diagnostics,
-                warnings: &report.warnings,
-                library_readable: report.lesson_facts.library_readable,
-                fix_pending: report.lesson_facts.fix_pending,
-            };
-            let taught =
-                crate::learning::signals::after_edit(context.session(), edit, &hash, facts);
-            notes.extend(taught.notes);
-            if let Some((finding, why)) = told_finding(edit, &report.diagnostics) {
-                if let Err(error) =
-                    crate::session::edit_record::not_blocked(context.session(), &finding, &why)
-                {
-                    notes.push(format!("could not record the edit for review: {error}"));
-                }
-                told.push(format!(
-                    "car: a possible slip in this new file: {}\n  Not blocking: {why}; check that line.",
-                    finding.render()
-                ));
-            }
-            diagnostics.extend(
-                report
-                    .diagnostics
-                    .into_iter()
-                    .filter(is_worth_showing)
-                    .map(|diagnostic| in_cell(diagnostic, cell)),
-            );
-            warnings.extend(report.warnings);
-        }
+    let checked = check_and_learn(context, &tracked, &mut notes);
+    let record = ToolCallRecord {
+        shell: shell.as_ref(),
+        tool: &context.payload.tool.name,
+        edits: checked.iter().map(Checked::as_record).collect(),
+        unread: changes
+            .not_checked
+            .iter()
+            .filter_map(|note| note.too_large())
+            .filter(|path| context.settings.is_tracked_extension(path))
+            .collect(),
+        deleted: &changes.deleted,
+    };
+    for unrecorded in crate::session::edit_record::tool_call(context.session(), &record) {
+        notes.push(unrecorded_note(&unrecorded));
     }
-    let unread = changes
-        .not_checked
-        .iter()
-        .filter_map(|note| note.too_large());
-    for path in unread.filter(|path| context.settings.is_tracked_extension(path)) {
-        let tool = &context.payload.tool.name;
-        if let Err(error) = crate::session::edit_record::unread_edit(context.session(), path, tool)
-        {
-            notes.push(format!("could not record the edit for review: {error}"));
+    let cell = notebook_cell(context);
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut warnings: Vec<Warning> = Vec::new();
+    let mut told: Vec<String> = Vec::new();
+    for checked in checked {
+        if let Some((finding, why)) = &checked.told {
+            told.push(format!(
+                "car: a possible slip in this new file: {}\n  Not blocking: {why}; check that line.",
+                finding.render()
+            ));
         }
-    }
-    for deleted in &changes.deleted {
-        if let Err(error) = crate::session::edit_record::file_deleted(context.session(), deleted) {
-            notes.push(format!("could not record the deletion for review: {error}"));
-        }
+        diagnostics.extend(
+            checked
+                .report
+                .diagnostics
+                .into_iter()
+                .filter(is_worth_showing)
+                .map(|diagnostic| in_cell(diagnostic, cell)),
+        );
+        warnings.extend(checked.report.warnings);
     }
     if context.settings.lessons_enabled {
         notes.extend(lesson_problems(context));
@@ -138,6 +97,90 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .collect();
     let answer = respond(&diagnostics, &mut warnings, agent_note, &told, &notes);
     with_file_lessons(context, &written, &fired, answer)
+}
+
+/// One edit as checked: what the pipeline reported, and a finding told to the agent that does not
+/// block, with why.
+struct Checked<'a> {
+    edit: &'a Edit,
+    /// The content hash of `edit.content`: the kept verdicts, the event log and what the agent
+    /// wrote all name this version by it.
+    hash: String,
+    report: EditReport,
+    told: Option<(Diagnostic, String)>,
+}
+
+impl Checked<'_> {
+    fn as_record(&self) -> CheckedEdit<'_> {
+        CheckedEdit {
+            edit: self.edit,
+            hash: &self.hash,
+            diagnostics: &self.report.diagnostics,
+            warnings: &self.report.warnings,
+            not_blocked: self
+                .told
+                .as_ref()
+                .map(|(finding, why)| (finding, why.as_str())),
+        }
+    }
+}
+
+/// Checks each edit and learns from what the check returned, edit by edit, so what one edit taught
+/// is in the library when the next is checked.
+fn check_and_learn<'a>(
+    context: &HookContext,
+    tracked: &[&'a Edit],
+    notes: &mut Vec<String>,
+) -> Vec<Checked<'a>> {
+    if tracked.is_empty() {
+        return Vec::new();
+    }
+    let lessons = LessonUse {
+        record: context.settings.learning_enabled,
+        user_layer: context.user_lessons,
+    };
+    // The content PreToolUse checked for this write is on disk now: its verdict stands.
+    let checker = Checker::new(&context.project, &context.settings, context.clock, lessons)
+        .with_kept_verdicts(context.session(), Role::Takes);
+    let mut checked = Vec::new();
+    for edit in tracked {
+        // Hashed once: the kept verdicts, the event log and what the agent wrote all name
+        // this version by it.
+        let hash = crate::session::event::content_hash(edit.content.as_bytes());
+        let mut report = checker.check_hashed(edit, Some(&hash));
+        if !context.settings.lessons_warn() {
+            // `learning: observe`: car learns and proposes, and no lesson speaks.
+            report.warnings.clear();
+        }
+        notes.append(&mut report.notes);
+        notes.append(&mut report.lesson_notes);
+        let facts = crate::learning::signals::EditFacts {
+            diagnostics: &report.diagnostics,
+            warnings: &report.warnings,
+            library_readable: report.lesson_facts.library_readable,
+            fix_pending: report.lesson_facts.fix_pending,
+        };
+        let taught = crate::learning::signals::after_edit(context.session(), edit, &hash, facts);
+        notes.extend(taught.notes);
+        let told = told_finding(edit, &report.diagnostics);
+        checked.push(Checked {
+            edit,
+            hash,
+            report,
+            told,
+        });
+    }
+    checked
+}
+
+/// What the person is told when a part of the tool call's record could not be written.
+fn unrecorded_note(unrecorded: &Unrecorded) -> String {
+    let error = &unrecorded.error;
+    match unrecorded.what {
+        Recording::Baseline => format!("could not record the session's baseline: {error}"),
+        Recording::Edit => format!("could not record the edit for review: {error}"),
+        Recording::Deletion => format!("could not record the deletion for review: {error}"),
+    }
 }
 
 /// A read tool's answer: the lessons of the file read, before the agent's first edit of it

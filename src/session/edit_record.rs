@@ -1,4 +1,5 @@
-//! What the PostToolUse hook records for the stop gate: the file's baseline (before the session's
+//! What the PostToolUse hook records for the stop gate, from the facts it hands down (a
+//! [`ToolCallRecord`]; this module knows no payload): the file's baseline (before the session's
 //! first edit of it), the edit (with its content hash), the validator errors of the file now, and
 //! the lesson warnings the edit drew. The session's first record — an edit, or a shell command —
 //! also notes which files were already dirty in git (the worktree baseline), so changes made
@@ -22,85 +23,183 @@ use crate::session::log::EventLog;
 use crate::session::reconcile::version_on_disk;
 use crate::session::start;
 
-/// Records one checked edit; `hash` is the content hash of `edit.content` (computed once per edit
-/// by the caller, which hands it to learning too).
-pub(crate) fn edit_checked(
-    context: Session<'_>,
-    edit: &Edit,
-    hash: &str,
-    diagnostics: &[Diagnostic],
-    warnings: &[Warning],
-) -> Result<(), FileError> {
+/// What one tool call did, as the session records it: the facts the hook derived from the payload
+/// and those the checks returned. [`tool_call`] records it in one write.
+#[derive(Debug, Default)]
+pub(crate) struct ToolCallRecord<'a> {
+    /// The agent's shell command, when the tool was one: the session's first record leaves out
+    /// the files it plausibly changed from the worktree baseline.
+    pub(crate) shell: Option<&'a ShellRun>,
+    /// The tool's name, as the agent called it.
+    pub(crate) tool: &'a str,
+    pub(crate) edits: Vec<CheckedEdit<'a>>,
+    /// Project-relative paths of files the tool wrote that are over the read bound: tracked by
+    /// their version on disk (hash, or stamp when huge) so the stop reviews them, never
+    /// validated; the review request names them with their size.
+    pub(crate) unread: Vec<&'a str>,
+    /// Project-relative paths of the files the tool deleted.
+    pub(crate) deleted: &'a [String],
+}
+
+/// One edit as checked: `hash` is the content hash of `edit.content` (computed once per edit by
+/// the hook, which hands it to learning too); the validator errors of the file now and the lesson
+/// warnings the edit drew.
+#[derive(Debug)]
+pub(crate) struct CheckedEdit<'a> {
+    pub(crate) edit: &'a Edit,
+    pub(crate) hash: &'a str,
+    pub(crate) diagnostics: &'a [Diagnostic],
+    pub(crate) warnings: &'a [Warning],
+    /// A checker's finding that was told to the agent and did not block, and why.
+    pub(crate) not_blocked: Option<(&'a Diagnostic, &'a str)>,
+}
+
+/// What part of a tool call's record could not be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recording {
+    /// The session's worktree baseline at a shell command.
+    Baseline,
+    /// An edit, for review.
+    Edit,
+    /// A deletion, for review.
+    Deletion,
+}
+
+/// A part of a tool call's record that could not be written, and why.
+#[derive(Debug)]
+pub(crate) struct Unrecorded {
+    pub(crate) what: Recording,
+    pub(crate) error: FileError,
+}
+
+/// Records what one tool call did, in one write: the session's worktree baseline when this is
+/// its first record, then each edit (its file's baseline, the edit, the validator errors, the
+/// lesson warnings, a finding told and not blocking), each unread edit and each deletion. An
+/// item whose baseline cannot be kept is left out, and said.
+pub(crate) fn tool_call(context: Session<'_>, record: &ToolCallRecord<'_>) -> Vec<Unrecorded> {
     let log = EventLog::for_session(context.project, context.id);
-    let mut events = session_start(context, &log);
     let baselines = Baselines::for_session(context.project, context.id);
-    events.extend(baselines.capture(
-        context.project,
-        &edit.relative_path,
-        edit.before.as_deref(),
-    )?);
+    let mut unrecorded = Vec::new();
+    let mut items: Vec<(Recording, Vec<Event>)> = Vec::new();
+    for checked in &record.edits {
+        match edit_events(context, &log, &baselines, checked) {
+            Ok(events) => items.push((Recording::Edit, events)),
+            Err(error) => unrecorded.push(Unrecorded {
+                what: Recording::Edit,
+                error,
+            }),
+        }
+    }
+    for relative_path in &record.unread {
+        match unread_events(context, &log, &baselines, relative_path, record.tool) {
+            Ok(Some(events)) => items.push((Recording::Edit, events)),
+            Ok(None) => {}
+            Err(error) => unrecorded.push(Unrecorded {
+                what: Recording::Edit,
+                error,
+            }),
+        }
+    }
+    for relative_path in record.deleted {
+        let mut events = Vec::new();
+        match baselines.capture(context.project, relative_path, None) {
+            Ok(captured) => events.extend(captured),
+            Err(error) => {
+                unrecorded.push(Unrecorded {
+                    what: Recording::Deletion,
+                    error,
+                });
+                continue;
+            }
+        }
+        events.push(Event::FileDeleted {
+            file: relative_path.clone(),
+        });
+        items.push((Recording::Deletion, events));
+    }
+    let mut events = match record.shell {
+        Some(run) => shell_start(context, &log, run).into_iter().collect(),
+        None if !items.is_empty() => session_start(context, &log),
+        None => Vec::new(),
+    };
+    let what = items.first().map_or(Recording::Baseline, |(what, _)| *what);
+    events.extend(items.into_iter().flat_map(|(_, events)| events));
+    if events.is_empty() {
+        return unrecorded;
+    }
+    if let Err(error) = log.append_all(context.clock.now(), events) {
+        unrecorded.push(Unrecorded { what, error });
+    }
+    unrecorded
+}
+
+/// One checked edit's events: its file's baseline, the edit, the validator errors of the file
+/// now, the lesson warnings it drew, and the finding told and not blocking.
+fn edit_events(
+    context: Session<'_>,
+    log: &EventLog,
+    baselines: &Baselines,
+    checked: &CheckedEdit<'_>,
+) -> Result<Vec<Event>, FileError> {
+    let edit = checked.edit;
+    let mut events: Vec<Event> = baselines
+        .capture(context.project, &edit.relative_path, edit.before.as_deref())?
+        .into_iter()
+        .collect();
     events.push(Event::EditTracked {
         file: edit.relative_path.clone(),
         tool: edit.tool.clone(),
-        reviewed: is_reviewed(&log, &edit.relative_path, hash),
-        hash: hash.to_string(),
+        reviewed: is_reviewed(log, &edit.relative_path, checked.hash),
+        hash: checked.hash.to_string(),
     });
     events.push(Event::Validated {
         file: edit.relative_path.clone(),
-        errors: diagnostics
+        errors: checked
+            .diagnostics
             .iter()
             .filter(|d| d.is_error())
             .cloned()
             .collect(),
     });
-    if !warnings.is_empty() {
+    if !checked.warnings.is_empty() {
         events.push(Event::LessonWarned {
             file: edit.relative_path.clone(),
-            warnings: warnings.to_vec(),
+            warnings: checked.warnings.to_vec(),
         });
     }
-    log.append_all(context.clock.now(), events)
-}
-
-/// Records that a checker's finding was told to the agent and did not block, and why.
-pub(crate) fn not_blocked(
-    context: Session<'_>,
-    finding: &Diagnostic,
-    why: &str,
-) -> Result<(), FileError> {
-    let log = EventLog::for_session(context.project, context.id);
-    log.append(
-        context.clock.now(),
-        Event::NotBlocked {
+    if let Some((finding, why)) = checked.not_blocked {
+        events.push(Event::NotBlocked {
             file: finding.file.clone(),
             finding: finding.clone(),
             why: why.to_string(),
-        },
-    )
+        });
+    }
+    Ok(events)
 }
 
-/// Records an edit of a file over the read bound, which car does not read: tracked by its
-/// version on disk (hash, or stamp when huge) so the stop reviews it, never validated; the
-/// review request names it with its size.
-pub(crate) fn unread_edit(
+/// An edit of a file over the read bound, which car does not read, tracked by its version on
+/// disk; `None` when the file is gone.
+fn unread_events(
     context: Session<'_>,
+    log: &EventLog,
+    baselines: &Baselines,
     relative_path: &str,
     tool: &str,
-) -> Result<(), FileError> {
+) -> Result<Option<Vec<Event>>, FileError> {
     let Some(hash) = version_on_disk(context.project, relative_path) else {
-        return Ok(());
+        return Ok(None);
     };
-    let log = EventLog::for_session(context.project, context.id);
-    let mut events = session_start(context, &log);
-    let baselines = Baselines::for_session(context.project, context.id);
-    events.extend(baselines.capture(context.project, relative_path, None)?);
+    let mut events: Vec<Event> = baselines
+        .capture(context.project, relative_path, None)?
+        .into_iter()
+        .collect();
     events.push(Event::EditTracked {
         file: relative_path.to_string(),
         tool: tool.to_string(),
-        reviewed: is_reviewed(&log, relative_path, &hash),
+        reviewed: is_reviewed(log, relative_path, &hash),
         hash,
     });
-    log.append_all(context.clock.now(), events)
+    Ok(Some(events))
 }
 
 /// Records the writes the PreToolUse hook stopped (`write_stopped` events): the report and
@@ -110,18 +209,6 @@ pub(crate) fn writes_stopped(context: Session<'_>, stopped: Vec<Event>) -> Resul
     let log = EventLog::for_session(context.project, context.id);
     let mut events = session_start(context, &log);
     events.extend(stopped);
-    log.append_all(context.clock.now(), events)
-}
-
-/// Records a file a tool deleted.
-pub(crate) fn file_deleted(context: Session<'_>, relative_path: &str) -> Result<(), FileError> {
-    let log = EventLog::for_session(context.project, context.id);
-    let mut events = session_start(context, &log);
-    let baselines = Baselines::for_session(context.project, context.id);
-    events.extend(baselines.capture(context.project, relative_path, None)?);
-    events.push(Event::FileDeleted {
-        file: relative_path.to_string(),
-    });
     log.append_all(context.clock.now(), events)
 }
 
@@ -150,24 +237,19 @@ fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
         .collect()
 }
 
-/// Records the session's worktree baseline at a shell command when it is the session's first
-/// hook, so the files it changes (and later ones) are the session's changes: the baseline taken
-/// at the session's start when the agent sent one; else `git status` now, leaving out the files
-/// the command itself plausibly changed (named on its command line, or modified since it
-/// started). Costs one `git status` per session; a later call only looks whether the log exists.
-pub(crate) fn shell_ran(context: Session<'_>, run: &ShellRun) -> Result<(), FileError> {
-    let log = EventLog::for_session(context.project, context.id);
+/// The session's worktree baseline at a shell command, when it is the session's first record, so
+/// the files it changes (and later ones) are the session's changes: the baseline taken at the
+/// session's start when the agent sent one; else `git status` now, leaving out the files the
+/// command itself plausibly changed (named on its command line, or modified since it started).
+/// Costs one `git status` per session; a later call only looks whether the log exists.
+fn shell_start(context: Session<'_>, log: &EventLog, run: &ShellRun) -> Option<Event> {
     if log.exists() {
-        return Ok(());
+        return None;
     }
     let checkout = context.project.checkout();
-    let baseline = start::take(context).or_else(|| {
+    start::take(context).or_else(|| {
         start::worktree_baseline(context, run.started(), |file| {
             !run.just_changed(file, &checkout.join(file))
         })
-    });
-    match baseline {
-        Some(event) => log.append(context.clock.now(), event),
-        None => Ok(()),
-    }
+    })
 }
