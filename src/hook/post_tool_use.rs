@@ -29,7 +29,13 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     // What an earlier stop could not tell the model goes with this answer.
     let agent_note = crate::session::agent_note::take(context.session());
     if let ToolCall::Read { .. } = context.payload.tool.call {
-        return after_read(context, agent_note);
+        // A read changed nothing: nothing is checked or recorded, and the answer is the lessons
+        // of the files read, before the agent's first edit of them.
+        let answer = Answer {
+            additional_context: agent_note,
+            ..Answer::default()
+        };
+        return with_file_lessons(context, &[], &[], answer);
     }
     // The facts of the tool call, derived once: the rest of the hook hands them down.
     let changes = changes::derive(&context.payload, &context.project);
@@ -183,20 +189,10 @@ fn unrecorded_note(unrecorded: &Unrecorded) -> String {
     }
 }
 
-/// A read tool's answer: the lessons of the file read, before the agent's first edit of it
-/// ([`file_lessons::for_read`]); nothing is checked or recorded.
-fn after_read(context: &HookContext, agent_note: Option<String>) -> Answer {
-    let read = file_lessons::reads::files_read(&context.payload, &context.project);
-    let read: Vec<&str> = read.iter().map(String::as_str).collect();
-    Answer {
-        additional_context: join_sections(agent_note, file_lessons::for_read(context, &read)),
-        ..Answer::default()
-    }
-}
-
 /// The answer with the lessons of the files written, where this hook gives them to the agent
 /// (Gemini CLI: [`crate::hook::file_lessons`]), but those it warns about (`fired`), and of the
-/// files a shell command read; never with a block, whose reason says what matters.
+/// files read (by a read tool, or a shell command); never with a block, whose reason says what
+/// matters.
 fn with_file_lessons(
     context: &HookContext,
     written: &[&str],
