@@ -28,6 +28,9 @@ pub(crate) struct Changes {
     pub(crate) deleted: Vec<String>,
     /// The files that were not checked, and why.
     pub(crate) not_checked: Vec<NotChecked>,
+    /// The shell command the tool ran, when it was one (it names no file: what it changed is
+    /// found at the stop).
+    pub(crate) shell: Option<ShellRun>,
 }
 
 /// A file named by a payload, with what happened to it.
@@ -44,7 +47,7 @@ struct Touched {
 /// The shell command the agent ran (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex
 /// `Bash` / `shell` / `exec_command`, Cursor `afterShellExecution`), if it was one: the files it
 /// plausibly touched are the agent's own work, never a person's correction.
-pub(crate) fn shell_run(payload: &Payload) -> Option<ShellRun> {
+fn shell_run(payload: &Payload) -> Option<ShellRun> {
     match &payload.tool.call {
         ToolCall::Shell { command, duration } => Some(ShellRun {
             command: command.clone(),
@@ -54,9 +57,12 @@ pub(crate) fn shell_run(payload: &Payload) -> Option<ShellRun> {
     }
 }
 
-/// The edits a PostToolUse payload made, read from disk.
+/// The edits a PostToolUse payload made, read from disk, and the shell command it ran.
 pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
-    let mut changes = Changes::default();
+    let mut changes = Changes {
+        shell: shell_run(payload),
+        ..Changes::default()
+    };
     for touched in touched_files(payload) {
         let path = project.resolve(payload.cwd(), &touched.path);
         let Some(inside) = project.inside(&path) else {

@@ -13,7 +13,8 @@ use crate::answer::Answer;
 use crate::diagnostic::Diagnostic;
 use crate::edit::Edit;
 use crate::hook::HookContext;
-use crate::hook::{changes, file_lessons};
+use crate::hook::changes::{self, Changes};
+use crate::hook::file_lessons;
 use crate::lesson_warning::Warning;
 use crate::pipeline::kept_verdicts::Role;
 use crate::pipeline::{Checker, EditReport, LessonUse};
@@ -39,13 +40,12 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     }
     // The facts of the tool call, derived once: the rest of the hook hands them down.
     let changes = changes::derive(&context.payload, &context.project);
-    let shell = changes::shell_run(&context.payload);
     let mut notes: Vec<String> = changes
         .not_checked
         .iter()
         .map(ToString::to_string)
         .collect();
-    if let Some(run) = &shell {
+    if let Some(run) = &changes.shell {
         notes.extend(crate::learning::signals::after_shell(context.session(), run).notes);
     }
     let tracked: Vec<&Edit> = changes
@@ -58,42 +58,12 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .map(|edit| edit.relative_path.as_str())
         .collect();
     let checked = check_and_learn(context, &tracked, &mut notes);
-    let record = ToolCallRecord {
-        shell: shell.as_ref(),
-        tool: &context.payload.tool.name,
-        edits: checked.iter().map(Checked::as_record).collect(),
-        unread: changes
-            .not_checked
-            .iter()
-            .filter_map(|note| note.too_large())
-            .filter(|path| context.settings.is_tracked_extension(path))
-            .collect(),
-        deleted: &changes.deleted,
-    };
-    for unrecorded in crate::session::edit_record::tool_call(context.session(), &record) {
-        notes.push(unrecorded_note(&unrecorded));
-    }
-    let cell = notebook_cell(context);
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let mut warnings: Vec<Warning> = Vec::new();
-    let mut told: Vec<String> = Vec::new();
-    for checked in checked {
-        if let Some((finding, why)) = &checked.told {
-            told.push(format!(
-                "car: a possible slip in this new file: {}\n  Not blocking: {why}; check that line.",
-                finding.render()
-            ));
-        }
-        diagnostics.extend(
-            checked
-                .report
-                .diagnostics
-                .into_iter()
-                .filter(is_worth_showing)
-                .map(|diagnostic| in_cell(diagnostic, cell)),
-        );
-        warnings.extend(checked.report.warnings);
-    }
+    notes.extend(record(context, &changes, &checked));
+    let Shown {
+        diagnostics,
+        mut warnings,
+        told,
+    } = shown(checked, notebook_cell(context));
     if context.settings.lessons_enabled {
         notes.extend(lesson_problems(context));
     }
@@ -177,6 +147,62 @@ fn check_and_learn<'a>(
         });
     }
     checked
+}
+
+/// Records what the tool call did for the stop gate (one write: [`ToolCallRecord`]); a note for
+/// each part that could not be recorded.
+fn record(context: &HookContext, changes: &Changes, checked: &[Checked<'_>]) -> Vec<String> {
+    let record = ToolCallRecord {
+        shell: changes.shell.as_ref(),
+        tool: &context.payload.tool.name,
+        edits: checked.iter().map(Checked::as_record).collect(),
+        unread: changes
+            .not_checked
+            .iter()
+            .filter_map(|note| note.too_large())
+            .filter(|path| context.settings.is_tracked_extension(path))
+            .collect(),
+        deleted: &changes.deleted,
+    };
+    crate::session::edit_record::tool_call(context.session(), &record)
+        .iter()
+        .map(unrecorded_note)
+        .collect()
+}
+
+/// What the agent is shown of the checked edits.
+struct Shown {
+    /// Errors, and the warnings worth showing ([`is_worth_showing`]), named in their cell.
+    diagnostics: Vec<Diagnostic>,
+    warnings: Vec<Warning>,
+    /// The findings told and not blocking, with why.
+    told: Vec<String>,
+}
+
+fn shown(checked: Vec<Checked<'_>>, cell: Option<&str>) -> Shown {
+    let mut shown = Shown {
+        diagnostics: Vec::new(),
+        warnings: Vec::new(),
+        told: Vec::new(),
+    };
+    for checked in checked {
+        if let Some((finding, why)) = &checked.told {
+            shown.told.push(format!(
+                "car: a possible slip in this new file: {}\n  Not blocking: {why}; check that line.",
+                finding.render()
+            ));
+        }
+        shown.diagnostics.extend(
+            checked
+                .report
+                .diagnostics
+                .into_iter()
+                .filter(is_worth_showing)
+                .map(|diagnostic| in_cell(diagnostic, cell)),
+        );
+        shown.warnings.extend(checked.report.warnings);
+    }
+    shown
 }
 
 /// What the person is told when a part of the tool call's record could not be written.
