@@ -81,41 +81,24 @@ pub(crate) fn tool_call(context: Session<'_>, record: &ToolCallRecord<'_>) -> Ve
     let baselines = Baselines::for_session(context.project, context.id);
     let mut unrecorded = Vec::new();
     let mut items: Vec<(Recording, Vec<Event>)> = Vec::new();
+    let mut keep = |what: Recording, events: Result<Option<Vec<Event>>, FileError>| match events {
+        Ok(Some(events)) => items.push((what, events)),
+        Ok(None) => {}
+        Err(error) => unrecorded.push(Unrecorded { what, error }),
+    };
     for checked in &record.edits {
-        match edit_events(context, &log, &baselines, checked) {
-            Ok(events) => items.push((Recording::Edit, events)),
-            Err(error) => unrecorded.push(Unrecorded {
-                what: Recording::Edit,
-                error,
-            }),
-        }
+        keep(
+            Recording::Edit,
+            edit_events(context, &log, &baselines, checked).map(Some),
+        );
     }
     for relative_path in &record.unread {
-        match unread_events(context, &log, &baselines, relative_path, record.tool) {
-            Ok(Some(events)) => items.push((Recording::Edit, events)),
-            Ok(None) => {}
-            Err(error) => unrecorded.push(Unrecorded {
-                what: Recording::Edit,
-                error,
-            }),
-        }
+        let events = unread_events(context, &log, &baselines, relative_path, record.tool);
+        keep(Recording::Edit, events);
     }
     for relative_path in record.deleted {
-        let mut events = Vec::new();
-        match baselines.capture(context.project, relative_path, None) {
-            Ok(captured) => events.extend(captured),
-            Err(error) => {
-                unrecorded.push(Unrecorded {
-                    what: Recording::Deletion,
-                    error,
-                });
-                continue;
-            }
-        }
-        events.push(Event::FileDeleted {
-            file: relative_path.clone(),
-        });
-        items.push((Recording::Deletion, events));
+        let events = deletion_events(context, &baselines, relative_path).map(Some);
+        keep(Recording::Deletion, events);
     }
     let mut events = match record.shell {
         Some(run) => shell_start(context, &log, run).into_iter().collect(),
@@ -131,6 +114,22 @@ pub(crate) fn tool_call(context: Session<'_>, record: &ToolCallRecord<'_>) -> Ve
         unrecorded.push(Unrecorded { what, error });
     }
     unrecorded
+}
+
+/// A deleted file's events: its baseline, and the deletion.
+fn deletion_events(
+    context: Session<'_>,
+    baselines: &Baselines,
+    relative_path: &str,
+) -> Result<Vec<Event>, FileError> {
+    let mut events: Vec<Event> = baselines
+        .capture(context.project, relative_path, None)?
+        .into_iter()
+        .collect();
+    events.push(Event::FileDeleted {
+        file: relative_path.to_string(),
+    });
+    Ok(events)
 }
 
 /// One checked edit's events: its file's baseline, the edit, the validator errors of the file
