@@ -1,5 +1,8 @@
-//! The PostToolUse hook: for each file the tool changed, validate it, match the added text
-//! against the lessons, learn from errors, record what happened for the stop gate, and answer.
+//! The PostToolUse hook: derive what the tool did once (the files it changed, deleted or left
+//! unread, the shell command it ran); for each file changed, validate it, match the added text
+//! against the lessons and learn from what the checks found; record the whole tool call for the
+//! stop gate in one write; answer. Below this file nothing sees the payload: each layer gets the
+//! facts it needs.
 //!
 //! Answer rules (docs/contracts.md): validator errors block (PostToolUse cannot undo an edit; `block`
 //! makes the model look), lesson warnings alone go to `additionalContext`, both together go into
