@@ -138,6 +138,12 @@ pub(crate) fn read_project_file(
     let Some(inside) = project.inside(path) else {
         return Err(outside(project, path));
     };
+    read_inside(inside)
+}
+
+/// [`read_text`] of a file its caller already found inside the project ([`Project::inside`]): it
+/// reads where that resolved, and a link that appears there meanwhile is refused.
+pub(crate) fn read_inside(inside: Inside) -> Result<(Inside, String), NotChecked> {
     let bytes = crate::files::read_resolved(&inside.resolved, MAX_FILE_BYTES);
     text_of(bytes, &inside.relative).map(|text| (inside, text))
 }

@@ -4,8 +4,8 @@
 //! into a typed [`ToolCall`] naming files and what it did to them; this turns that into
 //! [`Delta`]s, reads each file once, and derives the added lines.
 //!
-//! A file is read only where it resolves inside the project ([`crate::project`]): a link leading
-//! out of it is named in a note and never read.
+//! A file is read only where it resolves inside the project ([`crate::project`]), found once per
+//! file and read where it resolved: a link leading out of it is named in a note and never read.
 //!
 //! Sources of the added lines, best first: Claude's `structuredPatch`; the old and new strings
 //! located in the file; the diff against the previous content (Write: `originalFile`, else the
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use crate::agents::payload::{Payload, Previous, ToolCall};
 use crate::edit::codex_patch::{self, Action};
-use crate::edit::{AddedLine, Delta, Edit, NotChecked, PatchChunk, outside, read_project_file};
+use crate::edit::{AddedLine, Delta, Edit, NotChecked, PatchChunk, outside, read_inside};
 use crate::project::{Inside, Project};
 use crate::session::authored::ShellRun;
 
@@ -89,7 +89,7 @@ pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
                 resolved: path,
             },
             content,
-        ) = match read_project_file(project, &path) {
+        ) = match read_inside(inside) {
             Ok(read) => read,
             Err(not_checked) => {
                 changes.not_checked.push(not_checked);
