@@ -31,6 +31,9 @@ pub(crate) struct Changes {
     /// The shell command the tool ran, when it was one (it names no file: what it changed is
     /// found at the stop).
     pub(crate) shell: Option<ShellRun>,
+    /// Project-relative paths of the files the tool read (a read tool, or a shell command's
+    /// reading programs: [`crate::hook::file_lessons::reads`]).
+    pub(crate) read: Vec<String>,
 }
 
 /// A file named by a payload, with what happened to it.
@@ -57,13 +60,17 @@ fn shell_run(payload: &Payload) -> Option<ShellRun> {
     }
 }
 
-/// The edits a PostToolUse payload made, read from disk, and the shell command it ran.
+/// The edits a PostToolUse payload made, read from disk, the shell command it ran and the files
+/// it read.
 pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
+    // What the payload names, taken whole before any file of it is looked at.
+    let touched = touched_files(payload);
     let mut changes = Changes {
         shell: shell_run(payload),
+        read: crate::hook::file_lessons::reads::files_read(payload, project),
         ..Changes::default()
     };
-    for touched in touched_files(payload) {
+    for touched in touched {
         let path = project.resolve(payload.cwd(), &touched.path);
         let Some(inside) = project.inside(&path) else {
             changes.not_checked.push(outside(project, &path));

@@ -1,5 +1,5 @@
-//! The PostToolUse hook: derive what the tool did once (the files it changed, deleted or left
-//! unread, the shell command it ran); for each file changed, validate it, match the added text
+//! The PostToolUse hook: derive what the tool did once (the files it changed, deleted, left
+//! unread or read, the shell command it ran); for each file changed, validate it, match the added text
 //! against the lessons and learn from what the checks found; record the whole tool call for the
 //! stop gate in one write; answer. Below this file nothing sees the payload: each layer gets the
 //! facts it needs.
@@ -32,6 +32,8 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     }
     // What an earlier stop could not tell the model goes with this answer.
     let agent_note = crate::session::agent_note::take(context.session());
+    // The facts of the tool call, derived once: the rest of the hook hands them down.
+    let changes = changes::derive(&context.payload, &context.project);
     if let ToolCall::Read { .. } = context.payload.tool.call {
         // A read changed nothing: nothing is checked or recorded, and the answer is the lessons
         // of the files read, before the agent's first edit of them.
@@ -39,10 +41,8 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
             additional_context: agent_note,
             ..Answer::default()
         };
-        return with_file_lessons(context, &[], &[], answer);
+        return with_file_lessons(context, &changes.read, &[], &[], answer);
     }
-    // The facts of the tool call, derived once: the rest of the hook hands them down.
-    let changes = changes::derive(&context.payload, &context.project);
     let mut notes: Vec<String> = changes
         .not_checked
         .iter()
@@ -75,7 +75,7 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
         .map(|warning| warning.lesson_id.clone())
         .collect();
     let answer = respond(&diagnostics, &mut warnings, agent_note, &told, &notes);
-    with_file_lessons(context, &written, &fired, answer)
+    with_file_lessons(context, &changes.read, &written, &fired, answer)
 }
 
 /// One edit as checked: what the pipeline reported, and a finding told to the agent that does not
@@ -220,10 +220,11 @@ fn unrecorded_note(unrecorded: &Unrecorded) -> String {
 
 /// The answer with the lessons of the files written, where this hook gives them to the agent
 /// (Gemini CLI: [`crate::hook::file_lessons`]), but those it warns about (`fired`), and of the
-/// files read (by a read tool, or a shell command); never with a block, whose reason says what
+/// files `read` (by a read tool, or a shell command); never with a block, whose reason says what
 /// matters.
 fn with_file_lessons(
     context: &HookContext,
+    read: &[String],
     written: &[&str],
     fired: &[String],
     answer: Answer,
@@ -232,7 +233,6 @@ fn with_file_lessons(
         return answer;
     }
     let of_writes = file_lessons::for_write(context, HookEvent::PostToolUse, written, fired);
-    let read = file_lessons::reads::files_read(&context.payload, &context.project);
     let read: Vec<&str> = read
         .iter()
         .map(String::as_str)
