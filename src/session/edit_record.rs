@@ -230,8 +230,7 @@ fn session_start(context: Session<'_>, log: &EventLog) -> Vec<Event> {
     if log.exists() {
         return Vec::new();
     }
-    start::take(context)
-        .or_else(|| start::worktree_baseline(context, SystemTime::now(), |_| true))
+    start::first_baseline(context, SystemTime::now(), |_| true)
         .into_iter()
         .collect()
 }
@@ -246,9 +245,7 @@ fn shell_start(context: Session<'_>, log: &EventLog, run: &ShellRun) -> Option<E
         return None;
     }
     let checkout = context.project.checkout();
-    start::take(context).or_else(|| {
-        start::worktree_baseline(context, run.started(), |file| {
-            !run.just_changed(file, &checkout.join(file))
-        })
+    start::first_baseline(context, run.started(), |file| {
+        !run.just_changed(file, &checkout.join(file))
     })
 }

@@ -10,7 +10,7 @@
 //! session that already has a log (a resumed one) keeps the baseline it has; a resumed session
 //! with no log yet takes a fresh one (nothing of the session's own work can be in it). The
 //! baseline costs at most one `git status` per session start, shared by the starts of a burst
-//! ([`crate::session::shared_status`]); without a SessionStart, [`worktree_baseline`] takes it at
+//! ([`crate::session::shared_status`]); without a SessionStart, [`first_baseline`] takes it at
 //! the session's first record.
 
 use std::path::PathBuf;
@@ -55,8 +55,19 @@ pub(crate) fn hold(
     files::write_atomic_unsynced(&held_at(context), text.as_bytes())
 }
 
+/// The session's worktree baseline at its first record: the one held since the session's start
+/// (taking it removes it), else `git status` now ([`worktree_baseline`]), keeping the dirty files
+/// `keep` says were already changed; `taken_at` is when the session's own work began.
+pub(crate) fn first_baseline(
+    context: Session<'_>,
+    taken_at: SystemTime,
+    keep: impl Fn(&str) -> bool,
+) -> Option<Event> {
+    take(context).or_else(|| worktree_baseline(context, taken_at, keep))
+}
+
 /// The baseline taken at the session's start, when one is held; taking it removes it.
-pub(crate) fn take(context: Session<'_>) -> Option<Event> {
+fn take(context: Session<'_>) -> Option<Event> {
     let path = held_at(context);
     let text = files::read_optional(&path).ok()??;
     let _ = std::fs::remove_file(&path);
@@ -81,7 +92,7 @@ fn held_at(context: Session<'_>) -> PathBuf {
 /// `git status` now as the session's worktree baseline, keeping the dirty files `keep` says were
 /// already changed; `taken_at` is when the session's own work began. `None` when git gave no
 /// answer within a hook's wait.
-pub(crate) fn worktree_baseline(
+fn worktree_baseline(
     context: Session<'_>,
     taken_at: SystemTime,
     keep: impl Fn(&str) -> bool,
