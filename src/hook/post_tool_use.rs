@@ -1,8 +1,8 @@
 //! The PostToolUse hook: derive what the tool did once (the files it changed, deleted, left
-//! unread or read, the shell command it ran); for each file changed, validate it, match the added text
-//! against the lessons and learn from what the checks found; record the whole tool call for the
-//! stop gate in one write; answer. Below this file nothing sees the payload: each layer gets the
-//! facts it needs.
+//! unread or read, the shell command it ran); for each file changed, validate it, match the added
+//! text against the lessons and learn from what the checks found; record the whole tool call for
+//! the stop gate in one write; answer. Below this file nothing sees the payload: each layer gets
+//! the facts it needs.
 //!
 //! Answer rules (docs/contracts.md): validator errors block (PostToolUse cannot undo an edit; `block`
 //! makes the model look), lesson warnings alone go to `additionalContext`, both together go into
