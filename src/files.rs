@@ -152,14 +152,23 @@ pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
 }
 
 /// Where the state folder starts in `path`: the index of its `.claude` component, when `path`
-/// lies in (or is) `<project>/.claude/claude-auto-review`.
+/// lies in (or is) `<project>/.claude/claude-auto-review`. Every open and write of a state file
+/// asks, so it allocates nothing: the components are compared as they are read.
 fn state_folder_start(path: &Path) -> Option<usize> {
-    let state: Vec<&std::ffi::OsStr> = Path::new(STATE_DIR).iter().collect();
-    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
-    parts
-        .windows(state.len())
-        .position(|window| window == state.as_slice())
+    let state = Path::new(STATE_DIR);
+    let mut rest = path.iter();
+    let mut index = 0;
+    loop {
+        if rest.clone().take(STATE_DIR_DEPTH).eq(state.iter()) {
+            return Some(index);
+        }
+        rest.next()?;
+        index += 1;
+    }
 }
+
+/// How many components [`STATE_DIR`] has (`.claude`, `claude-auto-review`).
+const STATE_DIR_DEPTH: usize = 2;
 
 /// Whether `path` lies in a car state folder (where no link is followed).
 pub(crate) fn is_in_state_folder(path: &Path) -> bool {
@@ -174,20 +183,19 @@ fn is_shared_link(path: &Path) -> bool {
     let Some(start) = state_folder_start(path) else {
         return false;
     };
-    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
-    let inside: Vec<String> = parts[start + Path::new(STATE_DIR).iter().count()..]
-        .iter()
-        .map(|part| part.to_string_lossy().into_owned())
-        .collect();
-    let is_shared = match inside.as_slice() {
-        [name] => name == names::LESSONS || name == names::RULES,
-        [folder, name] => folder == names::VALIDATORS_DIR && name.ends_with(".json"),
+    let mut inside = path.iter().skip(start + STATE_DIR_DEPTH);
+    let is_shared = match (inside.next(), inside.next(), inside.next()) {
+        (Some(name), None, None) => name == names::LESSONS || name == names::RULES,
+        (Some(folder), Some(name), None) => {
+            folder == names::VALIDATORS_DIR
+                && name.to_str().is_some_and(|name| name.ends_with(".json"))
+        }
         _ => false,
     };
     if !is_shared || !std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()) {
         return false;
     }
-    let project: PathBuf = parts[..start].iter().collect();
+    let project: PathBuf = path.iter().take(start).collect();
     match (project.canonicalize(), path.canonicalize()) {
         (Ok(project), Ok(target)) => target.starts_with(&project) && !is_in_state_folder(&target),
         _ => false,

@@ -144,3 +144,27 @@ fn line_and_column() {
     assert_eq!(line_col("ab\ncd", 4), (2, 2));
     assert_eq!(line_col("ab", 0), (1, 1));
 }
+
+#[test]
+fn the_state_folder_is_found_component_by_component() {
+    assert_eq!(Path::new(STATE_DIR).iter().count(), STATE_DIR_DEPTH);
+    let cases: [(&str, Option<usize>); 9] = [
+        ("/p/.claude/claude-auto-review/sessions/a.jsonl", Some(2)),
+        ("/p/.claude/claude-auto-review", Some(2)),
+        (".claude/claude-auto-review/lessons.json", Some(0)),
+        ("/p/.claude", None),
+        ("/p/.claude/settings.json", None),
+        ("/p/claude-auto-review/.claude/x", None),
+        ("/a/.claude/other/.claude/claude-auto-review/y", Some(4)),
+        ("/p/.claude/claude-auto-review-old/x", None),
+        ("", None),
+    ];
+    for (path, start) in cases {
+        assert_eq!(state_folder_start(Path::new(path)), start, "{path}");
+        assert_eq!(
+            is_in_state_folder(Path::new(path)),
+            start.is_some(),
+            "{path}"
+        );
+    }
+}
