@@ -153,22 +153,25 @@ pub(crate) fn ensure_parent(path: &Path) -> Result<(), FileError> {
 
 /// Where the state folder starts in `path`: the index of its `.claude` component, when `path`
 /// lies in (or is) `<project>/.claude/claude-auto-review`. Every open and write of a state file
-/// asks, so it allocates nothing: the components are compared as they are read.
+/// asks, so it reads the components once and allocates nothing.
 fn state_folder_start(path: &Path) -> Option<usize> {
-    let state = Path::new(STATE_DIR);
-    let mut rest = path.iter();
-    let mut index = 0;
-    loop {
-        if rest.clone().take(STATE_DIR_DEPTH).eq(state.iter()) {
-            return Some(index);
+    let mut previous = None;
+    for (index, part) in path.iter().enumerate() {
+        if previous.is_some_and(|previous: &std::ffi::OsStr| previous == STATE_DIR_PARTS[0])
+            && part == STATE_DIR_PARTS[1]
+        {
+            return Some(index - 1);
         }
-        rest.next()?;
-        index += 1;
+        previous = Some(part);
     }
+    None
 }
 
-/// How many components [`STATE_DIR`] has (`.claude`, `claude-auto-review`).
-const STATE_DIR_DEPTH: usize = 2;
+/// The components of [`STATE_DIR`], in order.
+const STATE_DIR_PARTS: [&str; 2] = [".claude", "claude-auto-review"];
+
+/// How many components [`STATE_DIR`] has.
+const STATE_DIR_DEPTH: usize = STATE_DIR_PARTS.len();
 
 /// Whether `path` lies in a car state folder (where no link is followed).
 pub(crate) fn is_in_state_folder(path: &Path) -> bool {
@@ -210,7 +213,7 @@ pub(crate) fn check_state_links(path: &Path) -> Result<(), FileError> {
         return Ok(());
     };
     let last = path.iter().count().saturating_sub(1);
-    let mut current = PathBuf::new();
+    let mut current = PathBuf::with_capacity(path.as_os_str().len());
     for (index, part) in path.iter().enumerate() {
         current.push(part);
         if index < start {
