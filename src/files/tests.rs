@@ -148,7 +148,10 @@ fn line_and_column() {
 #[test]
 fn the_state_folder_is_found_component_by_component() {
     let parts: Vec<_> = Path::new(STATE_DIR).iter().collect();
-    assert_eq!(parts, STATE_DIR_PARTS, "STATE_DIR_PARTS must spell STATE_DIR");
+    assert_eq!(
+        parts, STATE_DIR_PARTS,
+        "STATE_DIR_PARTS must spell STATE_DIR"
+    );
     let cases: [(&str, Option<usize>); 9] = [
         ("/p/.claude/claude-auto-review/sessions/a.jsonl", Some(2)),
         ("/p/.claude/claude-auto-review", Some(2)),
