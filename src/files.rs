@@ -170,9 +170,6 @@ fn state_folder_start(path: &Path) -> Option<usize> {
 /// The components of [`STATE_DIR`], in order.
 const STATE_DIR_PARTS: [&str; 2] = [".claude", "claude-auto-review"];
 
-/// How many components [`STATE_DIR`] has.
-const STATE_DIR_DEPTH: usize = STATE_DIR_PARTS.len();
-
 /// Whether `path` lies in a car state folder (where no link is followed).
 pub(crate) fn is_in_state_folder(path: &Path) -> bool {
     state_folder_start(path).is_some()
@@ -186,7 +183,7 @@ fn is_shared_link(path: &Path) -> bool {
     let Some(start) = state_folder_start(path) else {
         return false;
     };
-    let mut inside = path.iter().skip(start + STATE_DIR_DEPTH);
+    let mut inside = path.iter().skip(start + STATE_DIR_PARTS.len());
     let is_shared = match (inside.next(), inside.next(), inside.next()) {
         (Some(name), None, None) => name == names::LESSONS || name == names::RULES,
         (Some(folder), Some(name), None) => {
