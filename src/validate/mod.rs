@@ -170,9 +170,9 @@ impl Validators {
         }
     }
 
-    /// Drops the command rules the project's own validator files define (a rule shipped with car
-    /// stays: its command is car's); how many enabled ones it dropped. For `car check` on code
-    /// car should not trust to choose what runs (a pull request can add a rule file).
+    /// Drops the command rules the project's own validator files define; how many enabled ones it
+    /// dropped. For `car check` on code car should not trust to choose what runs (a pull request
+    /// can add a rule file).
     pub(crate) fn skip_project_commands(&mut self) -> usize {
         let before = self.rules.iter().filter(|rule| rule.enabled).count();
         self.rules.retain(|rule| {

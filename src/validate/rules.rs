@@ -1,10 +1,10 @@
-//! Custom validator rules as data: the JSON rule files car ships (`validators/*.json`, embedded
-//! in the binary) and the project's `.claude/claude-auto-review/validators/*.json`. Raw serde
-//! types mirror the files; [`Rule`] is the validated form with compiled globs and regexes.
+//! Custom validator rules as data: the project's `.claude/claude-auto-review/validators/*.json`
+//! (car's own `validators/*.json` are examples to copy there, all disabled). Raw serde types
+//! mirror the files; [`Rule`] is the validated form with compiled globs and regexes.
 //!
 //! Invariants: a broken file or rule never stops the others — it becomes a [`RuleError`] naming
-//! the file and the rule id; a project rule replaces a shipped rule with the same id (that is how
-//! a project enables or tunes a shipped example); disabled rules are validated but never run.
+//! the file and the rule id; a later file's rule replaces an earlier one with the same id;
+//! disabled rules are validated but never run.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,10 @@ use serde::Deserialize;
 use crate::diagnostic::Severity;
 use crate::scope::Scope;
 
-/// Rule files shipped with car: examples, all disabled, loaded so a project can enable one by id.
-pub(crate) const SHIPPED: &[(&str, &str)] = &[
+/// The example rule files in car's `validators/` folder, all disabled: a project turns one on by
+/// copying it into its own rule folder. The tests keep them valid.
+#[cfg(test)]
+const SHIPPED: &[(&str, &str)] = &[
     (
         "validators/reference-must-exist.example.json",
         include_str!("../../validators/reference-must-exist.example.json"),
@@ -115,7 +117,7 @@ struct RawCommand {
 #[derive(Debug, Clone)]
 pub(crate) struct Rule {
     pub(crate) id: String,
-    /// The file the rule came from (`validators/x.json` for shipped ones).
+    /// The file the rule came from, relative to the project.
     pub(crate) file: String,
     pub(crate) enabled: bool,
     pub(crate) severity: Severity,
@@ -167,16 +169,13 @@ pub(crate) struct RuleSet {
     pub(crate) errors: Vec<RuleError>,
 }
 
-/// Loads the shipped rules, then the project's (same id: the project's wins).
+/// Loads the project's rule files (a later file's rule replaces an earlier one with the same id).
 pub(crate) fn load(project_root: &Path) -> RuleSet {
     let mut by_id: BTreeMap<String, Rule> = BTreeMap::new();
     let mut errors = Vec::new();
-    let mut files: Vec<(String, String)> = SHIPPED
-        .iter()
-        .map(|(name, text)| (name.to_string(), text.to_string()))
-        .collect();
-    files.extend(project_files(project_root, &mut errors));
-    for (name, text) in files {
+    // car's example files are not read: all disabled (a test pins it), they could add nothing,
+    // and parsing them cost every hook a JSON parse.
+    for (name, text) in project_files(project_root, &mut errors) {
         match parse_rules(&name, &text, false) {
             Ok((parsed, disabled)) => {
                 errors.extend(parsed.errors);
@@ -242,8 +241,7 @@ pub(crate) fn parse_file(name: &str, text: &str) -> Result<RuleSet, RuleError> {
 }
 
 /// Parses a rule file; with `compile_disabled` false, disabled rules are only named (their ids
-/// returned) and not compiled: the hook loads every rule file on every edit, and the shipped
-/// examples are all disabled.
+/// returned) and not compiled: the hook loads every rule file on every edit.
 fn parse_rules(
     name: &str,
     text: &str,
@@ -406,7 +404,10 @@ mod tests {
             let set = parse_file(name, text).unwrap_or_else(|error| panic!("{error}"));
             assert!(set.errors.is_empty(), "{:?}", set.errors);
             assert!(!set.rules.is_empty(), "{name} has no rules");
-            assert!(set.rules.iter().all(|rule| !rule.enabled), "{name}");
+            assert!(
+                set.rules.iter().all(|rule| !rule.enabled),
+                "{name}: car does not load its example files, so an enabled rule there would never run"
+            );
         }
     }
 
