@@ -60,14 +60,25 @@ fn shell_run(payload: &Payload) -> Option<ShellRun> {
     }
 }
 
-/// The edits a PostToolUse payload made, read from disk, the shell command it ran and the files
-/// it read.
-pub(crate) fn derive(payload: &Payload, project: &Project) -> Changes {
+/// Whether [`derive`] finds the files the tool read: only their lessons need them, and reading a
+/// shell command for its reads takes a parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reads {
+    Find,
+    Skip,
+}
+
+/// The edits a PostToolUse payload made, read from disk, the shell command it ran and, with
+/// [`Reads::Find`], the files it read.
+pub(crate) fn derive(payload: &Payload, project: &Project, reads: Reads) -> Changes {
     // What the payload names, taken whole before any file of it is looked at.
     let touched = touched_files(payload);
     let mut changes = Changes {
         shell: shell_run(payload),
-        read: crate::hook::file_lessons::reads::files_read(payload, project),
+        read: match reads {
+            Reads::Find => crate::hook::file_lessons::reads::files_read(payload, project),
+            Reads::Skip => Vec::new(),
+        },
         ..Changes::default()
     };
     for touched in touched {
@@ -237,6 +248,28 @@ fn codex_patch(patch: &str) -> Vec<Touched> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_files_a_shell_command_read_are_found_only_when_wanted() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("app.py"), "x = 1\n").unwrap();
+        let payload = serde_json::json!({
+            "session_id": "s", "cwd": root.path(), "hook_event_name": "PostToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "cat app.py"},
+            "tool_response": {"stdout": "x = 1\n", "stderr": "", "interrupted": false},
+        });
+        let payload = Payload::parse(payload.to_string().as_bytes(), None).unwrap();
+        let project = Project::discover(root.path());
+        let found = derive(&payload, &project, Reads::Find);
+        assert_eq!(found.read, ["app.py"]);
+        assert!(found.shell.is_some());
+        let skipped = derive(&payload, &project, Reads::Skip);
+        assert!(skipped.read.is_empty());
+        assert_eq!(
+            skipped.shell.map(|run| run.command),
+            found.shell.map(|run| run.command)
+        );
+    }
 
     #[test]
     fn codex_patch_envelope() {

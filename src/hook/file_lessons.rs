@@ -63,10 +63,17 @@ pub(crate) fn for_read(context: &HookContext, files: &[&str]) -> Option<String> 
     lessons_of(context, files, &[])
 }
 
+/// Whether this hook may give the lessons of files at all: the agent's client passes them to the
+/// model with some event, and the settings let lessons speak before an edit.
+pub(crate) fn may_give(context: &HookContext) -> bool {
+    context.payload.agent.file_lessons_event().is_some()
+        && context.settings.edit_briefing
+        && context.settings.lessons_warn()
+}
+
 /// What is new to say of `files`, but the lessons `fired`; recorded as given.
 fn lessons_of(context: &HookContext, files: &[&str], fired: &[String]) -> Option<String> {
-    let settings = &context.settings;
-    if files.is_empty() || !settings.edit_briefing || !settings.lessons_warn() {
+    if files.is_empty() || !may_give(context) {
         return None;
     }
     // A lessons file car cannot read is named by the check of the write itself.

@@ -33,7 +33,12 @@ pub(crate) fn handle(context: &HookContext) -> Answer {
     // What an earlier stop could not tell the model goes with this answer.
     let agent_note = crate::session::agent_note::take(context.session());
     // The facts of the tool call, derived once: the rest of the hook hands them down.
-    let changes = changes::derive(&context.payload, &context.project);
+    let reads = if file_lessons::may_give(context) {
+        changes::Reads::Find
+    } else {
+        changes::Reads::Skip
+    };
+    let changes = changes::derive(&context.payload, &context.project, reads);
     if let ToolCall::Read { .. } = context.payload.tool.call {
         // A read changed nothing: nothing is checked or recorded, and the answer is the lessons
         // of the files read, before the agent's first edit of them.
