@@ -239,6 +239,91 @@ fn fixed_review_findings_teach_a_one_token_fix_that_also_renames() {
     assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
 }
 
+/// A committed copy of the mistake inside a longer expression (`JSON.parse(…) ?? {}`) refuted
+/// every trigger that named the stored value as "correct code", so only the bare `JSON.parse` was
+/// left, which correct code refutes too: nothing was learned. What follows a finished call is not
+/// part of it: the copy is a known instance, the lesson is learned, and correct code stays quiet.
+#[test]
+fn a_copy_of_the_mistake_inside_a_longer_expression_is_an_instance() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    for name in ["prefs", "cart", "theme"] {
+        project.write(
+            &format!("src/{name}.ts"),
+            "export function load(key: string) {\n  return key;\n}\n",
+        );
+    }
+    project.write(
+        "lib/legacy.ts",
+        "export function legacy(key: string) {\n  return JSON.parse(localStorage.getItem(key)) ?? {};\n}\n\nexport function raw(text: string) {\n  return JSON.parse(text);\n}\n",
+    );
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "JSON\\.parse\\(localStorage",
+        None,
+        "Stored JSON parsed without a check",
+    );
+    reviewed_fix(
+        &project,
+        "session-one",
+        "src/prefs.ts",
+        (
+            "  return key;\n",
+            "  const stored = JSON.parse(localStorage.getItem(key));\n  return stored;\n",
+        ),
+        (
+            "const stored = JSON.parse(localStorage.getItem(key));",
+            "const stored = safeParse(localStorage.getItem(key));",
+        ),
+    );
+    project.at(T0 + DAY);
+    let second = reviewed_fix(
+        &project,
+        "session-two",
+        "src/cart.ts",
+        (
+            "  return key;\n",
+            "  const items = JSON.parse(localStorage.getItem(key));\n  return items;\n",
+        ),
+        (
+            "const items = JSON.parse(localStorage.getItem(key));",
+            "const items = safeParse(localStorage.getItem(key));",
+        ),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}; refused: {:?}",
+        refused(&project)
+    );
+    assert!(
+        second.system_message().contains("lib/legacy.ts:2"),
+        "the committed copy is named as a known instance: {second:?}"
+    );
+    let learned = lessons(&project);
+    assert_eq!(learned.len(), 1, "{learned:?}");
+    let trigger = learned[0]["triggers"][0].as_str().unwrap();
+    assert!(trigger.contains("localStorage"), "{trigger}");
+    assert_eq!(learned[0]["known_instances"]["count"], 1, "{learned:?}");
+    project.at(T0 + 2 * DAY);
+    let correct = agent_edit(
+        &project,
+        "session-three",
+        "src/theme.ts",
+        "  return key;\n",
+        "  const parsed = JSON.parse(key);\n  return parsed;\n",
+    );
+    assert!(!correct.context().contains("⚠️ lesson"), "{correct:?}");
+    let warned = agent_edit(
+        &project,
+        "session-three",
+        "src/theme.ts",
+        "  return parsed;\n",
+        "  return JSON.parse(localStorage.getItem(key)) || parsed;\n",
+    );
+    assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
+}
+
 /// Symptom 4: a person's version bump in two workflows the agent wrote was refused as "a short
 /// rename". A version is an atom with what it is the version of.
 #[test]

@@ -318,19 +318,30 @@ fn right_part_of(lesson: &Lesson, line: &str) -> Option<Vec<String>> {
 /// The shape of what follows the match `range` of `line`, up to the end of the expression the
 /// match is in: a `,` or `;` outside brackets, a bracket neither it nor the match opened, a
 /// comment, or the line's end. Brackets the match left open are closed first, so a pattern that
-/// ends inside a call's arguments is compared over the whole call.
+/// ends inside a call's arguments is compared over the whole call; and a call (or index) the
+/// match is part of ends the part where it closes: what comes after a finished call
+/// (`JSON.parse(raw) ?? {}`, `JSON.parse(raw).theme`) does not change what the call was given,
+/// so it neither makes a copy of the mistake correct code nor correct code a copy.
 fn right_part(line: &str, range: Range<usize>) -> Vec<String> {
     let mut depth = 0usize;
+    let mut call_closed = false;
     for token in tokenize(&line[range.clone()]) {
         if token.is_open_bracket() {
             depth += 1;
         } else if token.is_close_bracket() {
             depth = depth.saturating_sub(1);
         }
+        if token.kind != Kind::Space {
+            call_closed = depth == 0 && token.is_close_bracket();
+        }
     }
     let tokens = tokenize(&line[range.end..]);
     let mut end = tokens.len();
     for (index, token) in tokens.iter().enumerate() {
+        if depth == 0 && call_closed {
+            end = index;
+            break;
+        }
         if token.is_open_bracket() {
             depth += 1;
         } else if token.is_close_bracket() {
@@ -341,6 +352,7 @@ fn right_part(line: &str, range: Range<usize>) -> Vec<String> {
                     break;
                 }
             }
+            call_closed = depth == 0;
         } else if depth == 0 && token.kind == Kind::Punct && matches!(token.text, "," | ";") {
             end = index;
             break;

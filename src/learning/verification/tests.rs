@@ -207,3 +207,65 @@ fn outside_git_only_the_examples_are_checked() {
         Verified::default()
     );
 }
+
+#[test]
+fn a_copy_of_the_mistake_in_another_expression_is_an_instance() {
+    let (_dir, project) = a_project(
+        &[
+            (
+                "web/prefs.ts",
+                "  return JSON.parse(localStorage.getItem(key)) ?? {};\n  const raw = JSON.parse(text);\n",
+            ),
+            (
+                "web/old.ts",
+                "  const prefs = JSON.parse(localStorage.getItem(key)).theme;\n",
+            ),
+        ],
+        &[],
+    );
+    let examples = [ex(
+        "const v = JSON.parse(localStorage.getItem(key));",
+        "const v = safeParse(localStorage.getItem(key));",
+    )];
+    let lesson = learned("*.ts", "JSON.parse(localStorage.getItem(key))");
+    let verified = ProjectCode::new(&project)
+        .check(&lesson, Rule::Replaced, &examples, &[])
+        .unwrap();
+    assert_eq!(
+        verified.total, 2,
+        "what follows the finished call does not change it: {verified:?}"
+    );
+    assert_eq!(verified.instances[0].file, "web/old.ts");
+    assert_eq!(verified.instances[1].file, "web/prefs.ts");
+    // The call's own argument still decides: `JSON.parse(text)` is correct code.
+    let refusal = ProjectCode::new(&project)
+        .check(
+            &learned("*.ts", "JSON.parse"),
+            Rule::Replaced,
+            &examples,
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&refusal, Refusal::FiresOnCorrectCode { line: 2, .. }),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn what_follows_a_key_or_a_name_still_counts() {
+    let (_dir, project) = a_project(&[("conf/app.toml", "retry_secs = \"30s\"\n")], &[]);
+    let lesson = learned("*.toml", "retry_secs");
+    let refusal = ProjectCode::new(&project)
+        .check(
+            &lesson,
+            Rule::Replaced,
+            &[ex("retry_secs = 30", "retry_ms = 30000")],
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&refusal, Refusal::FiresOnCorrectCode { .. }),
+        "{refusal}"
+    );
+}
