@@ -64,6 +64,28 @@ fn valid_code_the_grammars_misread_passes_the_hook() {
     }
 }
 
+/// vite's `importGlob.d.ts`: overloaded call signatures whose type parameters span lines, after
+/// a member with a conditional return type and no `;`.
+const GLOB_OVERLOADS: &str = "export interface ImportGlobFunction {\n  <\n    Eager extends boolean,\n    T = unknown,\n  >(\n    glob: string | string[],\n  ): Eager extends true\n    ? Record<string, T>\n    : Record<string, () => Promise<T>>\n  /**\n   * With a type argument.\n   */\n  <\n    M,\n  >(glob: string | string[]): Record<string, M>\n}\n";
+
+#[test]
+fn call_signatures_with_type_parameters_on_lines_pass_and_a_slip_in_them_blocks() {
+    let project = TestProject::new();
+    let answer = write(&project, "types/importGlob.d.ts", GLOB_OVERLOADS, None);
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    let before = GLOB_OVERLOADS.split("  /**").next().unwrap().to_string() + "}\n";
+    let answer = write(
+        &project,
+        "types/importGlob.d.ts",
+        GLOB_OVERLOADS,
+        Some(&before),
+    );
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    let slip = GLOB_OVERLOADS.replace(">(glob: string | string[]):", ">(glob: string | string[]:");
+    let answer = write(&project, "types/importGlob.d.ts", &slip, Some(&before));
+    assert_blocks_at(&answer, "types/importGlob.d.ts");
+}
+
 /// The hook blocked the write, naming a line of `file`.
 fn assert_blocks_at(answer: &HookAnswer, file: &str) {
     assert!(answer.is_block(), "{}", answer.stdout);

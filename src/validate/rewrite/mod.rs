@@ -14,6 +14,7 @@
 //! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
 //! | TSX, JavaScript (JSX) | `&` in an attribute's string that starts no complete character reference (`href="…?a=1&b=2"`) | `_` |
 //! | TypeScript, TSX | a comment line between a member without `;` and a generic call signature | read past, as above |
+//! | TypeScript, TSX | a generic call signature whose type parameters span lines (`<` alone, the parameters, `>(…`: prettier's layout, vite's `importGlob.d.ts`) after a member without `;` | as above |
 //! | TypeScript, TSX | `typeof import("./m")` as a type (a generic call's type argument, then a trailing comma) | `import("./m")` becomes `_` of the same length |
 //! | Swift | an empty tuple as the only argument, `Just(())`, `.success(())` | `(())` becomes `(0 )` |
 //! | Swift | `()` as a value after `return`, `=`, `(`, `,` or an argument label, on a line that declares nothing | `0 ` |

@@ -172,6 +172,27 @@ fn typescript_call_signatures_without_separators_and_typeof_imports() {
     );
 }
 
+/// Real-code round 5: vite's `importGlob.d.ts` overloads an interface's call signature with type
+/// parameters on lines of their own (prettier's layout), after a conditional return type.
+#[test]
+fn typescript_call_signatures_with_type_parameters_on_lines_of_their_own() {
+    let overloads = "export interface ImportGlob {\n  <\n    Eager extends boolean,\n    T = Q extends keyof M\n      ? M[Q]\n      : unknown,\n  >(\n    glob: string,\n  ): Eager extends true\n    ? Record<string, T>\n    : Record<string, () => Promise<T>>\n  /**\n   * Overload 2.\n   */\n  <\n    M,\n  >(glob: string): Record<string, M>\n}\n";
+    rewritten(
+        &[overloads],
+        &[
+            &overloads.replace(": Record<string, M>", ": Record<string, M"),
+            &overloads.replace("    M,\n  >(glob", "    M,\n  >(glob:"),
+            &overloads.replace("  >(glob: string)", "  >(glob: string"),
+        ],
+    );
+    // A `<` alone in an expression is left alone: the line before it ends no member.
+    let comparison = "const small =\n  a\n  <\n  b;\nconst f = <\n  T,\n>(v: T) => v;\n";
+    assert!(matches!(
+        prepare(Language::TypeScript, comparison),
+        Cow::Borrowed(_)
+    ));
+}
+
 #[test]
 fn typescript_declaration_file_constructs() {
     rewritten(

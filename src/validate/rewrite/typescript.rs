@@ -69,9 +69,11 @@ fn blank_import_types(content: &str) -> Cow<'_, str> {
     })
 }
 
-/// A member, then a line that starts (indented) with a generic call signature `<U>(…`: the
-/// grammar reads `S <U>(…)` as one type; TypeScript ends the member at the line break. The
-/// next line's first indentation character becomes `;`, the separator TypeScript inserts.
+/// A member, then a line that starts (indented) with a generic call signature `<U>(…`, or whose
+/// type parameters span lines (`<` alone, parameter lines indented deeper, `>(…` at the `<`'s
+/// indentation: prettier's layout of long ones): the grammar reads `S <U>(…)` as one type;
+/// TypeScript ends the member at the line break. The next line's first indentation character
+/// becomes `;`, the separator TypeScript inserts.
 fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
     static SIGNATURE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     let signature = || {
@@ -89,7 +91,8 @@ fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
     let mut separated = Vec::new();
     let mut offset = 0;
     let mut previous_end: Option<char> = None;
-    for line in content.split_inclusive('\n') {
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    for (index, &line) in lines.iter().enumerate() {
         let ends_member = previous_end.is_some_and(|end| {
             end.is_alphanumeric() || matches!(end, '_' | '$' | ')' | ']' | '}' | '>')
         });
@@ -100,7 +103,10 @@ fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
                 rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
             })
             && code.contains('(');
-        if ends_member && may_open && signature().is_match(line) {
+        if ends_member
+            && ((may_open && signature().is_match(line))
+                || opens_type_parameter_lines(&lines[index..]))
+        {
             separated.push(offset);
         }
         let trimmed = line.trim_end();
@@ -120,6 +126,40 @@ fn separate_generic_call_signatures(content: &str) -> Cow<'_, str> {
         out.replace_range(at..at + 1, ";");
     }
     Cow::Owned(out)
+}
+
+/// Whether `lines` start with a generic call signature whose type parameters span lines: an
+/// indented `<` alone, parameter lines indented deeper (the first starts with a name), then `>(`
+/// at the `<`'s indentation.
+fn opens_type_parameter_lines(lines: &[&str]) -> bool {
+    let indentation = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    let Some((&first, rest)) = lines.split_first() else {
+        return false;
+    };
+    let depth = indentation(first);
+    if depth == 0 || first.trim() != "<" {
+        return false;
+    }
+    let starts_with_name = rest.first().is_some_and(|line| {
+        line.trim_start()
+            .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    });
+    if !starts_with_name {
+        return false;
+    }
+    // A long parameter list, not a whole file: a few dozen lines at most.
+    for &line in rest.iter().take(64) {
+        let code = line.trim();
+        if code.is_empty() || indentation(line) < depth {
+            return false;
+        }
+        if indentation(line) == depth {
+            return code
+                .strip_prefix('>')
+                .is_some_and(|after| after.trim_start().starts_with('('));
+        }
+    }
+    false
 }
 
 /// Whether a line holds only a comment, or a block comment's inner or last line (`* …`, `*/`).
