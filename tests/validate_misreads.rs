@@ -86,6 +86,20 @@ fn call_signatures_with_type_parameters_on_lines_pass_and_a_slip_in_them_blocks(
     assert_blocks_at(&answer, "types/importGlob.d.ts");
 }
 
+/// vite's Preact template: HTML's attribute names in JSX (`class`, `for`), reserved words in
+/// JavaScript.
+const PREACT_APP: &str = "export function App() {\n  return (\n    <div class=\"hero\">\n      <label for={id}>Name</label>\n      <button\n        type=\"button\"\n        class=\"counter\"\n      >\n        Count is {count}\n      </button>\n    </div>\n  )\n}\n";
+
+#[test]
+fn jsx_reserved_attribute_names_pass_and_a_slip_beside_them_blocks() {
+    let project = TestProject::new();
+    let answer = write(&project, "src/app.jsx", PREACT_APP, None);
+    assert!(!answer.is_block(), "{}", answer.stdout);
+    let slip = PREACT_APP.replace("<div class=\"hero\">", "<div class=\"hero>");
+    let answer = write(&project, "src/app.jsx", &slip, Some(PREACT_APP));
+    assert_blocks_at(&answer, "src/app.jsx");
+}
+
 /// The hook blocked the write, naming a line of `file`.
 fn assert_blocks_at(answer: &HookAnswer, file: &str) {
     assert!(answer.is_block(), "{}", answer.stdout);

@@ -9,7 +9,7 @@ pub(crate) const JAVASCRIPT: LanguageSpec = LanguageSpec {
     aliases: &["javascript", "js", "jsx", "node"],
     extensions: &["js", "mjs", "cjs", "jsx"],
     interpreters: &[Interpreter::Is("node"), Interpreter::Is("nodejs")],
-    rewrite: Some(rewrite::jsx::blank_attribute_ampersands),
+    rewrite: Some(rewrite::javascript),
     // Plain scripts only: node reads no JSX and no notebook cell.
     tool: Some(RealTool {
         tool: Tool::Node,

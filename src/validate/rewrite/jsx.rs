@@ -65,3 +65,112 @@ fn grammar_reads_ampersand(text: &str) -> bool {
     });
     reference.is_match(text)
 }
+
+/// Reserved words JSX allows as attribute names (`class`, `for`: Preact, Solid and Qwik write
+/// HTML's names).
+const RESERVED: &[&str] = &[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "export",
+    "extends",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+];
+
+/// A reserved word as a JSX attribute's name (`<div class="hero">`, `<label for={id}>`) → its
+/// first letter `_`: tree-sitter-javascript reads the keyword, not an attribute name, where JSX
+/// (and `tsc`, and the TSX grammar) take any name. Only a word followed by `=` and a quote or
+/// `{`, inside a tag: after a `<name` opener earlier on its line, or on a line of attributes below
+/// one (`<button` / `type="button"` / `class="counter"`). Outside JSX such a word before `=` is
+/// an error either way.
+pub(crate) fn rename_reserved_attribute_names(content: &str) -> Cow<'_, str> {
+    // The pattern is compiled only when some `word=` of the list is followed by a quote or `{`.
+    let candidate = content.match_indices('=').any(|(at, _)| {
+        let value = content[at + 1..].starts_with(['"', '\'', '{']);
+        value && RESERVED.iter().any(|word| content[..at].ends_with(word))
+    });
+    if !candidate {
+        return Cow::Borrowed(content);
+    }
+    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(&format!(r#"[ \t]({})=["'{{]"#, RESERVED.join("|"))).expect("valid regex")
+    });
+    let mut out: Option<String> = None;
+    let mut offset = 0;
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    for (index, line) in lines.iter().enumerate() {
+        for found in pattern.captures_iter(line) {
+            let name = found.get(1).expect("group");
+            if in_tag(&line[..name.start()], &lines[..index]) {
+                let at = offset + name.start();
+                out.get_or_insert_with(|| content.to_string())
+                    .replace_range(at..at + 1, "_");
+            }
+        }
+        offset += line.len();
+    }
+    out.map_or(Cow::Borrowed(content), Cow::Owned)
+}
+
+/// Whether an attribute whose line starts with `before` is inside a JSX tag: a `<name` opener
+/// earlier on the line, or, on a line holding only attributes so far, the lines `above` are
+/// attribute lines up to one that opens a tag.
+fn in_tag(before: &str, above: &[&str]) -> bool {
+    static OPENER: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let opener = OPENER.get_or_init(|| Regex::new(r"<[A-Za-z][\w.:-]*\s").expect("valid regex"));
+    static ATTRIBUTES: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let attributes = ATTRIBUTES.get_or_init(|| {
+        let value = r#"(?:="[^"]*"|='[^']*'|=\{[^{}]*\})?"#;
+        Regex::new(&format!(r"^[ \t]*(?:[A-Za-z_$][\w$.:-]*{value}[ \t]*)*$")).expect("valid regex")
+    });
+    if opener.is_match(before) {
+        return true;
+    }
+    if !attributes.is_match(before) {
+        return false;
+    }
+    for line in above.iter().rev().take(40) {
+        let line = line.trim_end();
+        if line.trim().is_empty() {
+            continue;
+        }
+        let opens = line
+            .trim_start()
+            .strip_prefix('<')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()));
+        if opens && !line.contains('>') {
+            return true;
+        }
+        if opens || !attributes.is_match(line) {
+            return false;
+        }
+    }
+    false
+}

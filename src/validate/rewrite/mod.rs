@@ -12,6 +12,7 @@
 //! | TypeScript, TSX | `export default function (): T;`, a default export's signature | `export function ______(): T;` |
 //! | TypeScript, TSX | variance annotations `<in T, out U>` (TypeScript 4.7) | `in`, `out` become spaces |
 //! | TypeScript, TSX | a generic call signature on its own line after a member without `;` (`(): S` then `<U>(s: S) => U`: state libraries write them so) | the line's first indentation character becomes `;` |
+//! | JavaScript (JSX) | a reserved word as an attribute's name inside a tag (`<div class="hero">`, `<label for={id}>`: Preact, Solid, Qwik) | its first letter becomes `_` |
 //! | TSX, JavaScript (JSX) | `&` in an attribute's string that starts no complete character reference (`href="…?a=1&b=2"`) | `_` |
 //! | TypeScript, TSX | a comment line between a member without `;` and a generic call signature | read past, as above |
 //! | TypeScript, TSX | a generic call signature whose type parameters span lines (`<` alone, the parameters, `>(…`: prettier's layout, vite's `importGlob.d.ts`) after a member without `;` | as above |
@@ -43,6 +44,15 @@ pub(crate) mod typescript;
 use std::borrow::Cow;
 
 use regex::Regex;
+
+/// JavaScript (JSX): the attribute rewrites tree-sitter-javascript needs.
+pub(crate) fn javascript(content: &str) -> Cow<'_, str> {
+    in_order(
+        content,
+        jsx::blank_attribute_ampersands,
+        &[jsx::rename_reserved_attribute_names],
+    )
+}
 
 /// TSX: TypeScript's rewrites, then JSX's.
 pub(crate) fn tsx(content: &str) -> Cow<'_, str> {

@@ -366,6 +366,34 @@ fn jsx_attribute_ampersands_and_commented_call_signatures() {
     rewritten(&[signature], &[&signature.replace("(options", "(options:")]);
 }
 
+/// Real-code round 5: vite's Preact, Solid and Qwik templates write HTML's attribute names in JSX
+/// (`class`, `for`), reserved words tree-sitter-javascript reads as keywords.
+#[test]
+fn jsx_reserved_words_as_attribute_names() {
+    let app = "export function App() {\n  return (\n    <div class=\"hero\">\n      <img src={logo} class=\"base\" alt=\"\" />\n      <label for={id} class='x'>Name</label>\n      <button\n        type=\"button\"\n        class=\"counter\"\n        onClick={() => setCount((count) => count + 1)}\n      >\n        Count is {count}\n      </button>\n    </div>\n  )\n}\n";
+    rewritten_in(
+        Language::JavaScript,
+        &[app],
+        &[
+            &app.replace("<div class=\"hero\">", "<div class=\"hero>"),
+            &app.replace("class=\"base\" alt=\"\" />", "class=\"base\" alt=\"\" "),
+            &app.replace("        class=\"counter\"\n", "        class=\"counter\n"),
+        ],
+    );
+    // Outside a tag the word is left alone: `class=` there is an error either way.
+    for code in [
+        "const o = { class=\"x\" };\n",
+        "class=\"x\";\n",
+        "const a = 1;\n  for={x};\n",
+    ] {
+        assert!(
+            matches!(prepare(Language::JavaScript, code), Cow::Borrowed(_)),
+            "{code}"
+        );
+        assert!(errors(Language::JavaScript, code) > 0, "{code}");
+    }
+}
+
 /// Issue 40, item 2: Swift 6.2 lifetime dependences and ownership operators on a `switch`.
 #[test]
 fn swift_lifetime_dependences_and_switched_ownership_operators() {
