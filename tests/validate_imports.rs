@@ -108,6 +108,35 @@ fn a_relative_import_of_a_platform_file_resolves() {
     assert_eq!(reason.matches("[imports]").count(), 1, "{reason}");
 }
 
+/// A package's `browser` object replaces files for bundlers (vite's browser-field playground
+/// imports `./ext`, which only its `"./ext.js"` key names): no verdict; a misspelled file still
+/// blocks.
+#[test]
+fn a_relative_import_the_browser_object_maps_does_not_block() {
+    let project = TestProject::new();
+    project.write(
+        "package.json",
+        r#"{"name": "browser-field", "main": "out/cjs.node.js", "browser": {"./out/cjs.node.js": "./out/esm.browser.js", "./ext.js": "./out/esm.browser.js", "./ext-index/index.js": "./out/esm.browser.js"}}"#,
+    );
+    project.write("out/esm.browser.js", "export default 'browser';\n");
+    project.write("out/cjs.node.js", "module.exports = 'node';\n");
+    let content =
+        "import rc from './ext'\nimport re from './ext-index/index.js'\n\nexport { rc, re }\n";
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("relative.js", content, None),
+    );
+    assert!(!answer.is_block(), "{answer:?}");
+    let misspelled = format!("{content}import rx from './extt'\n");
+    let answer = project.hook(
+        "post-tool-use",
+        &project.write_payload("relative.js", &misspelled, None),
+    );
+    let reason = answer.reason();
+    assert!(reason.contains("Cannot find module './extt'"), "{reason}");
+    assert_eq!(reason.matches("[imports]").count(), 1, "{reason}");
+}
+
 #[test]
 fn declared_but_not_installed_warns_and_only_added_imports_count() {
     let project = npm_workspace();

@@ -15,7 +15,8 @@
 //! bundler or test-runner alias configuration, Yarn Plug'n'Play, a `paths` pattern whose targets
 //! are not found, an `extends` not found, a package.json or tsconfig that does not parse (named
 //! in a note), a URL or `scheme:` import, a `#` subpath import, a name that is no package name
-//! (`@/x`, `~/x`, `$lib`), a file in no package.
+//! (`@/x`, `~/x`, `$lib`), a file in no package, a relative file the nearest package.json's
+//! `browser` object maps (a bundler loads its replacement).
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -286,8 +287,12 @@ impl NodeResolver {
             if specifier.contains(['?', '!']) {
                 return Verdict::Unsure(Unsure::BundlerAlias);
             }
-            return if exists_as_module(&folder.join(specifier)) {
+            let target = folder.join(specifier);
+            return if exists_as_module(&target) {
                 Verdict::Resolves
+            } else if self.browser_maps(&target, around) {
+                // A bundler loads the file the package's `browser` object names instead.
+                Verdict::Unsure(Unsure::BundlerAlias)
             } else {
                 Verdict::Missing(Missing::File)
             };
@@ -319,6 +324,19 @@ impl NodeResolver {
             return verdict;
         }
         self.not_installed(package, around)
+    }
+
+    /// Whether the nearest package.json's `browser` object maps the file `target` (the browser
+    /// field spec, followed by webpack, vite, esbuild and browserify for browser builds).
+    fn browser_maps(&self, target: &Path, around: &Surroundings) -> bool {
+        let nearest = self.manifests(around).first();
+        nearest.is_some_and(|manifest| {
+            manifest.as_ref().as_ref().is_ok_and(|read| {
+                read.as_ref().is_some_and(|package| {
+                    package.maps_for_browsers(&crate::project::normalize(target))
+                })
+            })
+        })
     }
 
     /// A package found in no `node_modules`: declared, a workspace member, the package itself,

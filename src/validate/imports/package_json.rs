@@ -1,6 +1,6 @@
 //! A `package.json` as the import check needs it: the package's name, the packages it declares
-//! (every dependency kind), its workspaces, its `exports`, and whether it maps names itself
-//! (parcel's `alias`, `_moduleAliases`). The raw serde mirror is converted once into
+//! (every dependency kind), its workspaces, its `exports`, whether it maps names itself
+//! (parcel's `alias`, `_moduleAliases`), and the files its `browser` object maps for bundlers. The raw serde mirror is converted once into
 //! [`PackageJson`].
 //!
 //! Invariants: a file that is missing is `None`; one that cannot be read or parsed is an
@@ -55,6 +55,7 @@ struct RawPackageJson {
     alias: Option<Value>,
     #[serde(rename = "_moduleAliases")]
     module_aliases: Option<Value>,
+    browser: Option<Value>,
 }
 
 /// What one package.json says.
@@ -69,6 +70,9 @@ pub(crate) struct PackageJson {
     pub(crate) exports: Option<Value>,
     /// It maps names to other places itself.
     pub(crate) has_aliases: bool,
+    /// The package's files its `browser` object replaces for bundlers, as written
+    /// (`"./ext.js": "./out/esm.browser.js"`, or `false`): relative keys only.
+    pub(crate) browser_files: Vec<String>,
 }
 
 impl PackageJson {
@@ -120,7 +124,28 @@ impl PackageJson {
             workspaces,
             exports: raw.exports,
             has_aliases: raw.alias.is_some() || raw.module_aliases.is_some(),
+            browser_files: match &raw.browser {
+                Some(Value::Object(map)) => map
+                    .keys()
+                    .filter(|key| key.starts_with("./") || key.starts_with("../"))
+                    .cloned()
+                    .collect(),
+                _ => Vec::new(),
+            },
         }
+    }
+
+    /// Whether the `browser` object maps `target` (a path, `.` and `..` resolved) for bundlers
+    /// (the browser field spec: a key matches with or without its extension or `/index` file,
+    /// so `./ext` is replaced by `"./ext.js"`'s target).
+    pub(crate) fn maps_for_browsers(&self, target: &Path) -> bool {
+        let Some(root) = self.path.parent() else {
+            return false;
+        };
+        let target = module_stem(target);
+        self.browser_files
+            .iter()
+            .any(|key| module_stem(&crate::project::normalize(&root.join(key))) == target)
     }
 
     /// Whether `subpath` (`./sub`, or `.`) is one this package's `exports` lists: a key, a
@@ -144,6 +169,19 @@ impl PackageJson {
                 })
         }))
     }
+}
+
+/// `path` without a script extension, then without a trailing `/index`: what the browser field
+/// spec compares (`./ext`, `./ext.js`; `./dir`, `./dir/index.js`).
+fn module_stem(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let text = [
+        ".js", ".mjs", ".cjs", ".jsx", ".json", ".ts", ".tsx", ".mts", ".cts",
+    ]
+    .iter()
+    .find_map(|extension| text.strip_suffix(extension))
+    .unwrap_or(&text);
+    text.strip_suffix("/index").unwrap_or(text).to_string()
 }
 
 fn strings(values: &[Value]) -> Vec<String> {
@@ -201,6 +239,32 @@ mod tests {
             Some(false)
         );
         assert_eq!(manifest("{}").exports_subpath("./x"), None);
+    }
+
+    #[test]
+    fn browser_object_files_with_or_without_extension_or_index() {
+        let read = manifest(
+            r#"{"browser":{"./ext.js":"./out/b.js","./dir/index.js":false,"./lib/a":"./b.js","jsdom":false}}"#,
+        );
+        let root = read.path.parent().unwrap().to_path_buf();
+        for mapped in [
+            "ext",
+            "ext.js",
+            "dir",
+            "dir/index",
+            "lib/a.js",
+            "lib/../ext",
+        ] {
+            assert!(
+                read.maps_for_browsers(&crate::project::normalize(&root.join(mapped))),
+                "{mapped}"
+            );
+        }
+        for other in ["exts", "ext.css", "dir/other", "lib/b", "jsdom"] {
+            assert!(!read.maps_for_browsers(&root.join(other)), "{other}");
+        }
+        // A `browser` string replaces only the package's main file.
+        assert!(manifest(r#"{"browser":"./b.js"}"#).browser_files.is_empty());
     }
 
     #[test]

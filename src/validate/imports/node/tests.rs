@@ -63,6 +63,40 @@ fn relative_files_as_typescript_finds_them() {
     );
 }
 
+/// Real-code round 5: vite's browser-field playground imports `./ext` and `./ext-index/index.js`,
+/// files that exist only as keys of its package.json's `browser` object.
+#[test]
+fn relative_files_the_browser_object_maps_give_no_verdict() {
+    let dir = project(&[
+        (
+            "package.json",
+            r#"{"main":"out/cjs.js","browser":{"./ext.js":"./out/esm.js","./ext-index/index.js":"./out/esm.js","jsdom":false}}"#,
+        ),
+        ("out/esm.js", ""),
+        ("src/relative.js", ""),
+    ]);
+    for mapped in [
+        "../ext",
+        "../ext.js",
+        "../ext-index/index.js",
+        "../ext-index",
+    ] {
+        assert_eq!(
+            verdict(&dir, "src/relative.js", mapped),
+            Verdict::Unsure(Unsure::BundlerAlias),
+            "{mapped}"
+        );
+    }
+    // A file the object does not name is still missing.
+    for missing in ["../exts", "./ext", "../jsdom"] {
+        assert_eq!(
+            verdict(&dir, "src/relative.js", missing),
+            Verdict::Missing(Missing::File),
+            "{missing}"
+        );
+    }
+}
+
 #[test]
 fn installed_declared_and_missing_packages() {
     let dir = project(&[
