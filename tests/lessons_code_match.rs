@@ -139,3 +139,27 @@ fn lessons_add_substring_says_it_fires_inside_longer_names() {
     let plain = project.add_lesson("*.rs", "old_crate::", "old_crate was renamed");
     assert!(!plain.stderr.contains("longer identifiers"), "{plain:?}");
 }
+
+/// YAML has no grammar in car (libyaml checks it), so no comment was known and a lesson fired on
+/// `# memory: 512m …`: a `#` at a line's start or after a space, outside a quoted value, starts a
+/// comment there too.
+#[test]
+fn a_learned_lesson_is_silent_in_a_yaml_comment() {
+    let project = TestProject::new();
+    project.write(
+        LESSONS,
+        &json!({"lessons": [
+            learned("*.yaml", "memory: 512m", "memory takes Mi: 512m is half a byte"),
+        ]})
+        .to_string(),
+    );
+    for content in [
+        "limits:\n  # memory: 512m would be half a byte; 512Mi is meant\n  memory: 512Mi\n",
+        "limits:\n  memory: 512Mi # not memory: 512m\n",
+    ] {
+        let said = warnings_for(&project, "k8s/quiet.yaml", content);
+        assert!(!said.contains("half a byte"), "{content:?}: {said}");
+    }
+    let said = warnings_for(&project, "k8s/app.yaml", "limits:\n  memory: 512m\n");
+    assert!(said.contains("half a byte"), "{said}");
+}

@@ -7,7 +7,8 @@
 //! literal's `${…}`, a shell `"$(…)"`) is code; so is a string that names a module (`from
 //! "fetch-retryx"`, `require("x")`, Go's `import "x"`): the import is the code; in data languages (TOML, CSS, HTML) strings are
 //! the content, only comments are prose; a language without a grammar has no prose (the whole
-//! line counts), and so has a file that could not be parsed in time.
+//! line counts) unless its spec names its comment syntax (YAML's `#`, found line by line), and
+//! a file that could not be parsed in time has none either.
 
 use std::ops::Range;
 
@@ -19,18 +20,27 @@ use crate::validate::treesitter;
 /// Where the prose of one file's content is.
 pub(crate) struct Prose<'a> {
     tree: Option<Tree>,
+    /// Comments found without a grammar ([`hash_comments`]), as byte ranges.
+    comments: Vec<Range<usize>>,
     strings_are_prose: bool,
     content: &'a str,
 }
 
 impl<'a> Prose<'a> {
-    /// Parses `content` as `language` (no language, or no grammar in this build: no prose).
+    /// Parses `content` as `language` (no language, or no grammar in this build and no comment
+    /// syntax in its spec: no prose).
     pub(crate) fn of(language: Option<Language>, content: &'a str) -> Prose<'a> {
         let tree = language
             .and_then(treesitter::grammar)
             .and_then(|grammar| treesitter::parse(&grammar, content).ok());
+        let comments = if tree.is_none() && language.is_some_and(|l| l.spec().hash_comments) {
+            hash_comments(content)
+        } else {
+            Vec::new()
+        };
         Prose {
             tree,
+            comments,
             strings_are_prose: language.is_some_and(|language| language.spec().strings_are_prose),
             content,
         }
@@ -39,6 +49,13 @@ impl<'a> Prose<'a> {
     /// Whether the bytes `range` of the content lie wholly inside a comment, or inside a string
     /// literal's text (not in code interpolated into it).
     pub(crate) fn contains(&self, range: Range<usize>) -> bool {
+        if self
+            .comments
+            .iter()
+            .any(|comment| comment.start <= range.start && range.end <= comment.end)
+        {
+            return true;
+        }
         let Some(tree) = &self.tree else {
             return false;
         };
@@ -56,6 +73,60 @@ impl<'a> Prose<'a> {
         }
         false
     }
+}
+
+/// The comments of a language whose `#` starts one at a line's start or after a space (YAML),
+/// found line by line: a quote opens a quoted value only where a value starts (the line's first
+/// character, or after `: `, `- `, `[`, `{`, `,`), so the apostrophe of `it's` opens nothing. A
+/// `#` inside a block scalar (`run: |`) is taken for a comment too: a lesson then stays silent on
+/// that line, the safe side.
+fn hash_comments(content: &str) -> Vec<Range<usize>> {
+    let mut comments = Vec::new();
+    let mut line_start = 0;
+    for line in content.split_inclusive('\n') {
+        if let Some(at) = comment_start(line) {
+            let end = line.trim_end_matches(['\n', '\r']).len();
+            comments.push(line_start + at..line_start + end);
+        }
+        line_start += line.len();
+    }
+    comments
+}
+
+/// Where the comment of one line starts, if it has one.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    let mut previous: Option<char> = None;
+    let mut last_seen: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match quote {
+            Some('"') if c == '\\' => {
+                chars.next();
+            }
+            Some(open) if c == open => {
+                if open == '\'' && chars.peek().is_some_and(|(_, next)| *next == '\'') {
+                    chars.next();
+                } else {
+                    quote = None;
+                }
+            }
+            Some(_) => {}
+            None if c == '#' && previous.is_none_or(char::is_whitespace) => return Some(at),
+            None if (c == '"' || c == '\'')
+                && last_seen
+                    .is_none_or(|seen| matches!(seen, ':' | '-' | '[' | '{' | ',' | '?')) =>
+            {
+                quote = Some(c);
+            }
+            None => {}
+        }
+        previous = Some(c);
+        if !c.is_whitespace() {
+            last_seen = Some(c);
+        }
+    }
+    None
 }
 
 enum Kind {
@@ -121,6 +192,24 @@ mod tests {
     fn prose_at(language: Language, content: &str, needle: &str) -> bool {
         let start = content.find(needle).unwrap();
         Prose::of(Some(language), content).contains(start..start + needle.len())
+    }
+
+    #[test]
+    fn yaml_comments_are_prose_without_a_grammar() {
+        let yaml = |content: &str, needle: &str| prose_at(Language::Yaml, content, needle);
+        assert!(yaml(
+            "# memory: 512m would be half a byte\n",
+            "memory: 512m"
+        ));
+        assert!(yaml("memory: 512Mi # not 512m\n", "512m"));
+        assert!(yaml("  - run: make # then: deploy\n", "deploy"));
+        assert!(yaml("note: it's fine # memory: 512m\n", "memory: 512m"));
+        assert!(!yaml("memory: 512m\n", "memory: 512m"));
+        assert!(!yaml("url: http://host/#memory\n", "memory"));
+        assert!(!yaml("value: \"a # memory\"\n", "memory"));
+        assert!(!yaml("value: 'it''s # memory'\n", "memory"));
+        assert!(!yaml("key: \"esc \\\" # memory\"\n", "memory"));
+        assert!(!yaml("# first\nmemory: 512m\n", "memory"));
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub(crate) struct LanguageSpec {
     /// Whether the text of its string literals is prose (what a program says, not what it does),
     /// as in programming languages; in data languages (TOML, CSS, JSON) strings are the content.
     pub(crate) strings_are_prose: bool,
+    /// Whether, where no grammar reads it, a `#` at a line's start or after a space, outside a
+    /// quoted value, starts a comment to the line's end (YAML): the comments lessons must not
+    /// match ([`crate::validate::prose`]).
+    pub(crate) hash_comments: bool,
     /// Text that makes a file a template, not the language until rendered (`{{` in HTML).
     pub(crate) template_markers: &'static [&'static str],
     /// Which checker validates it.
@@ -234,6 +238,7 @@ impl LanguageSpec {
             imports: None,
             trust: TrustRule::Blocks,
             strings_are_prose: true,
+            hash_comments: false,
             template_markers: &[],
             rewrite: None,
             brackets: None,

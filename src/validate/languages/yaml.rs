@@ -4,6 +4,7 @@ use super::spec::{Checker, LanguageSpec, TemplateErrors};
 
 pub(crate) const YAML: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
+    hash_comments: true,
     template_errors: TemplateErrors::OwnRule,
     aliases: &["yaml", "yml"],
     extensions: &["yaml", "yml"],
