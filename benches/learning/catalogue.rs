@@ -10,7 +10,9 @@
 //! The catalogues are the benchmark's own: their names and shapes were chosen for these projects,
 //! in several languages, not taken from any issue's examples. `ledger` is the one the learning
 //! model was built against; `harbor` was written afterwards, in other
-//! languages and shapes, to check the model on mistakes it was not tuned on.
+//! languages and shapes, to check the model on mistakes it was not tuned on; `quarry` a third,
+//! later still, in file kinds neither of them has (Java, Kotlin, Ruby, Kubernetes manifests, a
+//! Dockerfile, CSS).
 
 /// A file kind of the project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,6 +25,13 @@ pub enum Lang {
     Json,
     Rs,
     Toml,
+    Java,
+    Kt,
+    Rb,
+    /// Kubernetes manifests (YAML that is not CI).
+    Kube,
+    Docker,
+    Css,
 }
 
 /// One simulated project: its files, its rules, the agent's mistakes and look-alikes in it, and

@@ -166,7 +166,15 @@ fn look_alikes(lang: Lang) -> &'static [&'static str] {
             "  const {v} = safeParse(localStorage.getItem(key));",
             "  // JSON.parse(localStorage.getItem(key)) throws on a corrupt entry",
         ],
-        Lang::Go | Lang::Yml | Lang::Json => &[],
+        Lang::Go
+        | Lang::Yml
+        | Lang::Json
+        | Lang::Java
+        | Lang::Kt
+        | Lang::Rb
+        | Lang::Kube
+        | Lang::Docker
+        | Lang::Css => &[],
     }
 }
 

@@ -238,7 +238,14 @@ fn ledger_look_alikes(lang: Lang) -> &'static [&'static str] {
         ],
         Lang::Sh => &["echo \"deploying {v}\"", "printf '%s\\n' \"{v}\""],
         Lang::Json => &["  \"note_{v}\": \"no trailing commas here,\","],
-        Lang::Rs | Lang::Toml => &[],
+        Lang::Rs
+        | Lang::Toml
+        | Lang::Java
+        | Lang::Kt
+        | Lang::Rb
+        | Lang::Kube
+        | Lang::Docker
+        | Lang::Css => &[],
     }
 }
 

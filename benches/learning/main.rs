@@ -13,7 +13,8 @@
 //! and 2), `--sessions N`, `--edits N`, `--no-commit` (the person never commits), `--verbose`
 //! (everything car said to the agent), `--keep` (keep the projects and say where), `--project
 //! harbor` (the second catalogue: Rust, Python, shell, crate manifests, TypeScript, written after
-//! the model as a check on mistakes it was not tuned on)).
+//! the model as a check on mistakes it was not tuned on), `--project quarry` (the third, later
+//! still: Java, Kotlin, Ruby, Kubernetes manifests, a Dockerfile, CSS)).
 //! `CAR_BENCH_TRACE=1` prints every tool call and every stop's reason to stderr.
 
 mod agent;
@@ -22,6 +23,7 @@ mod harbor;
 mod ledger;
 mod plan;
 mod projects;
+mod quarry;
 mod reviewer;
 mod world;
 
@@ -59,7 +61,7 @@ fn project_option(args: &[String]) -> &'static str {
         .and_then(|at| args.get(at + 1))
         .map_or("ledger", String::as_str);
     projects::choose(name)
-        .unwrap_or_else(|| panic!("--project {name}: the projects are ledger and harbor"))
+        .unwrap_or_else(|| panic!("--project {name}: the projects are ledger, harbor and quarry"))
         .name
 }
 
@@ -272,6 +274,12 @@ fn probe_path(lang: Lang, id: &str) -> String {
         Lang::Yml => format!(".github/workflows/{id}.yml"),
         Lang::Sh => format!("scripts/{id}.sh"),
         Lang::Json => format!("config/{id}.json"),
+        Lang::Java => format!("api/src/main/java/com/quarry/stock/{id}.java"),
+        Lang::Kt => format!("app/src/main/java/com/quarry/app/{id}.kt"),
+        Lang::Rb => format!("tasks/{id}.rb"),
+        Lang::Kube => format!("deploy/k8s/{id}.yaml"),
+        Lang::Docker => format!("docker/{id}/Dockerfile"),
+        Lang::Css => format!("web/styles/{id}.css"),
     }
 }
 

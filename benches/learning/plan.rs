@@ -87,6 +87,20 @@ fn plain_lines(lang: Lang, name: &str, number: u64) -> Vec<String> {
         Lang::Json => &["  \"retries_{v}\": {n}"],
         Lang::Rs => &["    let {v} = total + {n};", "    total += {v};"],
         Lang::Toml => &["dep_{v} = \"1.{n}\""],
+        Lang::Java => &[
+            "    int {v} = order.lines().size() + {n};",
+            "    total += {v};",
+        ],
+        Lang::Kt => &["        val {v} = count + {n}", "        total += {v}"],
+        Lang::Rb => &["  {v} = orders.size + {n}", "  total += {v}"],
+        Lang::Kube => {
+            &["        - name: {v}\n          image: registry.example.com/quarry/worker:1.{n}.0"]
+        }
+        Lang::Docker => &["ENV {v}_RETRIES={n}", "RUN mkdir -p /srv/quarry/{v}"],
+        Lang::Css => &[
+            ".{v} { padding: {n}px; }",
+            ".{v}-title { color: var(--ink); }",
+        ],
     };
     lines
         .iter()
@@ -132,6 +146,12 @@ fn path_of(lang: Lang, id: &str) -> String {
         Lang::Json => format!("config/feature_{id}.json"),
         Lang::Rs => format!("src/feature_{id}.rs"),
         Lang::Toml => format!("crates/feat_{id}/Cargo.toml"),
+        Lang::Java => format!("api/src/main/java/com/quarry/stock/Feature_{id}.java"),
+        Lang::Kt => format!("app/src/main/java/com/quarry/app/Feature_{id}.kt"),
+        Lang::Rb => format!("tasks/task_{id}.rb"),
+        Lang::Kube => format!("deploy/k8s/worker-{id}.yaml"),
+        Lang::Docker => format!("docker/{id}/Dockerfile"),
+        Lang::Css => format!("web/styles/feature_{id}.css"),
     }
 }
 
@@ -264,6 +284,41 @@ pub fn file_head(lang: Lang, id: &str) -> Vec<String> {
         ],
         Lang::Sh => vec!["#!/usr/bin/env bash".into(), "set -euo pipefail".into()],
         Lang::Json => vec!["{".into(), format!("  \"id\": \"{id}\",")],
+        Lang::Java => vec![
+            "package com.quarry.stock;".into(),
+            String::new(),
+            "import com.quarry.api.ApiException;".into(),
+            "import com.quarry.api.ErrorCode;".into(),
+            "import com.quarry.api.Jdbc;".into(),
+            "import com.quarry.api.Order;".into(),
+            "import com.quarry.api.Priority;".into(),
+        ],
+        Lang::Kt => vec![
+            "package com.quarry.app".into(),
+            String::new(),
+            "import android.util.Log".into(),
+            "import androidx.lifecycle.ViewModel".into(),
+            "import androidx.lifecycle.viewModelScope".into(),
+            "import kotlinx.coroutines.GlobalScope".into(),
+            "import kotlinx.coroutines.launch".into(),
+            "import timber.log.Timber".into(),
+        ],
+        Lang::Rb => vec!["# frozen_string_literal: true".into()],
+        Lang::Kube => vec![
+            "apiVersion: apps/v1".into(),
+            "kind: Deployment".into(),
+            "metadata:".into(),
+            format!("  name: worker-{id}"),
+            "spec:".into(),
+            "  template:".into(),
+            "    spec:".into(),
+            "      containers:".into(),
+        ],
+        Lang::Docker => vec![
+            "FROM eclipse-temurin:21-jre".into(),
+            "WORKDIR /srv/quarry".into(),
+        ],
+        Lang::Css => vec!["@import \"./tokens.css\";".into()],
     };
     lines
 }
@@ -300,7 +355,26 @@ pub fn file_opening(lang: Lang, id: &str) -> Vec<String> {
             String::new(),
             format!("func handle_{id}(resp *http.Response) ([]byte, error) {{"),
         ],
-        Lang::Yml | Lang::Sh | Lang::Json | Lang::Toml => Vec::new(),
+        Lang::Java => vec![
+            String::new(),
+            format!("public class Feature_{id} {{"),
+            "  int handle(Order order, Jdbc jdbc) {".into(),
+            "    int total = 0;".into(),
+        ],
+        Lang::Kt => vec![
+            String::new(),
+            format!("class Feature_{id}(private val repository: Repository) : ViewModel() {{"),
+            "    fun sync(count: Int) {".into(),
+            "        var total = 0".into(),
+        ],
+        Lang::Rb => vec![
+            String::new(),
+            format!("def task_{id}(orders)"),
+            "  total = 0".into(),
+        ],
+        Lang::Yml | Lang::Sh | Lang::Json | Lang::Toml | Lang::Kube | Lang::Docker | Lang::Css => {
+            Vec::new()
+        }
     }
 }
 
@@ -315,6 +389,12 @@ pub fn file_anchor(lang: Lang, id: &str) -> String {
         Lang::Json => "}".into(),
         Lang::Rs => format!("    total // end {id}"),
         Lang::Toml => format!("# end {id}"),
+        Lang::Java => format!("    return total; // end {id}"),
+        Lang::Kt => format!("        check(total >= 0) // end {id}"),
+        Lang::Rb => format!("  total # end {id}"),
+        Lang::Kube => format!("        - name: end-{id}"),
+        Lang::Docker => format!("LABEL quarry.feature=\"{id}\""),
+        Lang::Css => format!(".end-{id} {{ display: none; }}"),
     }
 }
 
@@ -322,6 +402,10 @@ pub fn file_anchor(lang: Lang, id: &str) -> String {
 pub fn file_tail(lang: Lang) -> Vec<String> {
     match lang {
         Lang::Ts | Lang::Go | Lang::Rs => vec!["}".into()],
+        Lang::Java => vec!["  }".into(), "}".into()],
+        Lang::Kt => vec!["    }".into(), "}".into()],
+        Lang::Rb => vec!["end".into()],
+        Lang::Kube => vec!["          image: registry.example.com/quarry/sidecar:2.1.0".into()],
         _ => Vec::new(),
     }
 }

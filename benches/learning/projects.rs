@@ -12,6 +12,7 @@ pub fn choose(name: &str) -> Option<&'static Catalogue> {
     let catalogue: &'static Catalogue = match name {
         "ledger" => &crate::ledger::LEDGER,
         "harbor" => &crate::harbor::HARBOR,
+        "quarry" => &crate::quarry::QUARRY,
         _ => return None,
     };
     Some(*ACTIVE.get_or_init(|| catalogue))
