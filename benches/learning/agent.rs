@@ -45,6 +45,8 @@ pub struct Stats {
     pub correct_writes: usize,
     /// Lesson warnings on a line that is no mistake.
     pub false_warnings: usize,
+    /// The trigger (or pattern) of each false warning, as car showed it.
+    pub false_warned_by: Vec<String>,
     /// Lesson warnings on a mistake's line.
     pub true_warnings: usize,
     /// Denies of a write that held no mistake.
@@ -335,7 +337,7 @@ impl<'a> Agent<'a> {
 
     /// Counts the lesson warnings in `text`: on a line holding a mistake, or not.
     fn judge_warnings(&mut self, text: &str, content: &str) {
-        for (_, line) in warned_places(text) {
+        for (_, line, trigger) in warned_places(text) {
             let Some(line_text) = content.lines().nth(line.saturating_sub(1)) else {
                 continue;
             };
@@ -351,6 +353,7 @@ impl<'a> Agent<'a> {
                 self.stats.true_warnings += 1;
             } else {
                 self.stats.false_warnings += 1;
+                self.stats.false_warned_by.push(trigger);
             }
         }
     }
@@ -598,13 +601,15 @@ fn line_of(content: &str, text: &str) -> Option<usize> {
         .map(|index| index + 1)
 }
 
-/// `(path, line)` of every lesson warning in car's text: `… (web/src/a.ts:4, trigger …`.
-fn warned_places(text: &str) -> Vec<(String, usize)> {
+/// `(path, line, trigger)` of every lesson warning in car's text: `… (web/src/a.ts:4, trigger …` for a
+/// literal trigger, `… (tasks/a.rb:7, pattern …` for a regex or code pattern.
+fn warned_places(text: &str) -> Vec<(String, usize, String)> {
     let pattern =
-        regex::Regex::new(r"⚠️ lesson[^\n]*?\(([^\s(),]+):(\d+), trigger").expect("regex");
+        regex::Regex::new(r"⚠️ lesson[^\n]*?\(([^\s(),]+):(\d+), ((?:trigger|pattern) `[^`\n]*`?)")
+            .expect("regex");
     pattern
         .captures_iter(text)
-        .filter_map(|c| Some((c[1].to_string(), c[2].parse().ok()?)))
+        .filter_map(|c| Some((c[1].to_string(), c[2].parse().ok()?, c[3].to_string())))
         .collect()
 }
 

@@ -375,6 +375,13 @@ fn print_summary(without: &Arm, with: &Arm) {
         total(|s| s.false_blocks),
         total(|s| s.true_warnings),
     );
+    let mut false_by: std::collections::BTreeMap<&str, usize> = Default::default();
+    for trigger in with.sessions.iter().flat_map(|s| &s.false_warned_by) {
+        *false_by.entry(trigger.as_str()).or_default() += 1;
+    }
+    for (trigger, count) in false_by {
+        println!("  false warnings from the lesson with {trigger}: {count}");
+    }
     println!("learned (the session after which car's lessons caught it):");
     for (index, mistake) in mistakes().iter().enumerate() {
         let landed_without: usize = without.sessions.iter().map(|s| s.landed[index]).sum();
