@@ -195,7 +195,7 @@ mod tests {
     }
 
     #[test]
-    fn yaml_comments_are_prose_without_a_grammar() {
+    fn hash_comments_are_prose_without_a_grammar() {
         let yaml = |content: &str, needle: &str| prose_at(Language::Yaml, content, needle);
         assert!(yaml(
             "# memory: 512m would be half a byte\n",
@@ -210,6 +210,13 @@ mod tests {
         assert!(!yaml("value: 'it''s # memory'\n", "memory"));
         assert!(!yaml("key: \"esc \\\" # memory\"\n", "memory"));
         assert!(!yaml("# first\nmemory: 512m\n", "memory"));
+        let docker = |content: &str, needle: &str| prose_at(Language::Dockerfile, content, needle);
+        assert!(docker(
+            "# FROM node:14 is end of life\nFROM node:22\n",
+            "node:14"
+        ));
+        assert!(!docker("FROM node:14\n", "node:14"));
+        assert!(!docker("CMD [\"run\", \"# node:14\"]\n", "node:14"));
     }
 
     #[test]

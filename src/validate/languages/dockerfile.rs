@@ -4,6 +4,7 @@ use super::spec::{Checker, FileName, LanguageSpec};
 
 pub(crate) const DOCKERFILE: LanguageSpec = LanguageSpec {
     strings_are_prose: false,
+    hash_comments: true,
     aliases: &["dockerfile"],
     extensions: &["dockerfile"],
     file_names: &[

@@ -42,8 +42,9 @@ pub(crate) struct LanguageSpec {
     /// as in programming languages; in data languages (TOML, CSS, JSON) strings are the content.
     pub(crate) strings_are_prose: bool,
     /// Whether, where no grammar reads it, a `#` at a line's start or after a space, outside a
-    /// quoted value, starts a comment to the line's end (YAML): the comments lessons must not
-    /// match ([`crate::validate::prose`]).
+    /// quoted value, starts a comment to the line's end (YAML; Dockerfiles, whose `#` after an
+    /// instruction is its shell's comment): the comments lessons must not match
+    /// ([`crate::validate::prose`]).
     pub(crate) hash_comments: bool,
     /// Text that makes a file a template, not the language until rendered (`{{` in HTML).
     pub(crate) template_markers: &'static [&'static str],
