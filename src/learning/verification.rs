@@ -142,6 +142,7 @@ impl<'a> ProjectCode<'a> {
             .iter()
             .filter_map(|example| right_part_of(lesson, example.bad))
             .collect();
+        let fix_words = words_every_fix_added(examples);
         let mut verified = Verified::default();
         for found in self.matches(lesson)? {
             let is_sighting = sightings
@@ -152,7 +153,10 @@ impl<'a> ProjectCode<'a> {
             }
             let is_instance = match rule {
                 Rule::Subject | Rule::Unless => true,
-                Rule::Replaced => shapes.contains(&right_part(&found.text, found.range.clone())),
+                Rule::Replaced => {
+                    shapes.contains(&right_part(&found.text, found.range.clone()))
+                        && !has_a_word_of(&found.text, &fix_words)
+                }
             };
             let text = crate::text::shorten(found.text.trim(), 120);
             if !is_instance {
@@ -302,6 +306,49 @@ fn is_definition(before: &str) -> bool {
         .rev()
         .find(|token| token.kind != Kind::Space)
         .is_some_and(Token::is_defining)
+}
+
+/// The significant words (4 characters or more) every example's fix wrote that its mistake did
+/// not hold (`safeParse`; `visible` when `:focus { outline: none; }` became
+/// `:focus-visible { outline: 2px solid … }`). A line of the project that matches the trigger and
+/// holds one of them is written the way the fix writes it: correct code, not a copy of the
+/// mistake (`:focus:not(:focus-visible) { outline: none; }`).
+fn words_every_fix_added(examples: &[Example<'_>]) -> Vec<String> {
+    let mut common: Option<Vec<String>> = None;
+    for example in examples
+        .iter()
+        .filter(|example| !example.good.trim().is_empty())
+    {
+        let bad: std::collections::HashSet<&str> = tokenize(example.bad)
+            .iter()
+            .map(|token| token.text)
+            .collect();
+        let added: Vec<String> = tokenize(example.good)
+            .iter()
+            .filter(|token| {
+                token.kind == Kind::Word
+                    && token.text.chars().count() >= 4
+                    && !bad.contains(token.text)
+            })
+            .map(|token| token.text.to_string())
+            .collect();
+        common = Some(match common {
+            None => added,
+            Some(known) => known
+                .into_iter()
+                .filter(|word| added.contains(word))
+                .collect(),
+        });
+    }
+    common.unwrap_or_default()
+}
+
+/// Whether `line` holds one of `words` as a whole word.
+fn has_a_word_of(line: &str, words: &[String]) -> bool {
+    !words.is_empty()
+        && tokenize(line)
+            .iter()
+            .any(|token| token.kind == Kind::Word && words.iter().any(|word| word == token.text))
 }
 
 /// The right part of the first match of the lesson in `line`.

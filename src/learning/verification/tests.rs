@@ -269,3 +269,47 @@ fn what_follows_a_key_or_a_name_still_counts() {
         "{refusal}"
     );
 }
+
+#[test]
+fn a_line_written_the_way_the_fix_writes_it_is_correct_code() {
+    let (_dir, project) = a_project(
+        &[(
+            "web/base.css",
+            ".button:focus:not(:focus-visible) { outline: none; }\n",
+        )],
+        &[],
+    );
+    let examples = [
+        ex(
+            ".card:focus { outline: none; }",
+            ".card:focus-visible { outline: 2px solid var(--focus-ring); }",
+        ),
+        ex(
+            ".tab:focus { outline: none; }",
+            ".tab:focus-visible { outline: 2px solid var(--focus-ring); }",
+        ),
+    ];
+    let refusal = ProjectCode::new(&project)
+        .check(
+            &learned("*.css", "outline: none"),
+            Rule::Replaced,
+            &examples,
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&refusal, Refusal::FiresOnCorrectCode { file, .. } if file == "web/base.css"),
+        "{refusal}"
+    );
+    // A copy of the mistake holds none of the words the fixes wrote: an instance.
+    let (_dir, project) = a_project(&[("web/old.css", ".menu:focus { outline: none; }\n")], &[]);
+    let verified = ProjectCode::new(&project)
+        .check(
+            &learned("*.css", "outline: none"),
+            Rule::Replaced,
+            &examples,
+            &[],
+        )
+        .unwrap();
+    assert_eq!(verified.total, 1);
+}
