@@ -254,6 +254,9 @@ const COMMON: &[&str] = &[
     "tuple",
     "frozenset",
     "iter",
+    "each",
+    "foreach",
+    "for_each",
     "next",
     "document",
     "window",
@@ -470,6 +473,13 @@ mod tests {
         assert!(matches!(check("),;},"), Err(Refusal::NoWord(_))));
         assert!(check("requests2").is_ok());
         assert!(check("DankeTheme.secondaryText").is_ok());
+        // Iteration every language writes: `RETRY_CODES.each { |code| … }` is correct code.
+        assert!(matches!(check("each{|"), Err(Refusal::Keyword(_))));
+        assert!(matches!(
+            check("items.forEach("),
+            Err(Refusal::CommonWords(..))
+        ));
+        assert!(check("Order.all.each").is_ok());
     }
 
     #[test]
