@@ -59,7 +59,6 @@ pub(crate) fn for_write(
 /// passes a tool's context to the model takes it with the read's result (PostToolUse, Gemini
 /// CLI's AfterTool); the write after it says nothing of them again.
 pub(crate) fn for_read(context: &HookContext, files: &[&str]) -> Option<String> {
-    context.payload.agent.file_lessons_event()?;
     lessons_of(context, files, &[])
 }
 
