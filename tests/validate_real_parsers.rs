@@ -99,6 +99,27 @@ fn yaml_slips_the_grammar_missed_block() {
     );
 }
 
+/// `{{ … }}` inside values that parse (a Taskfile, an Ansible task) leaves the rest of the file
+/// checked: a slip on another line blocks. A Helm chart, whose expressions are not YAML until
+/// rendered, gets a note for the error on its expression, never a block.
+#[test]
+fn yaml_slips_beside_template_expressions_block_and_helm_charts_do_not() {
+    let project = TestProject::new();
+    let original = "version: '3'\ntasks:\n  build:\n    cmds:\n      - go build -o {{.BIN}} .\n  test:\n    cmds:\n      - go test ./...\n";
+    let broken = original.replace("  test:", "   test:");
+    let payload = project.write_payload("Taskfile.yml", &broken, Some(original));
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(answer.is_block(), "{answer:?}");
+    assert!(answer.reason().contains("Taskfile.yml:6:"), "{answer:?}");
+
+    let chart = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  labels:\n    {{- include \"app.labels\" . | nindent 4 }}\nspec:\n  replicas: {{ .Values.replicas }}\n";
+    let payload = project.write_payload("chart/templates/deployment.yaml", chart, None);
+    let answer = project.hook("post-tool-use", &payload);
+    assert!(!answer.is_block(), "{answer:?}");
+    let run = project.run(&["check", "chart/templates/deployment.yaml"]);
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
 /// What `tsc` emits into declaration files (date-fns, typescript-eslint, expo): import types with
 /// type arguments, a default export's signature.
 const DECLARATIONS: &str = "\

@@ -2,7 +2,8 @@
 //! project template (its folders are named `{{cookiecutter.project_slug}}`), or a file whose
 //! errors all fall on Jinja block tags (`{% if … %}` on a line of its own). Python, JSON or TOML
 //! like that is valid once rendered; its syntax errors before that are the template's, so they
-//! are not reported (one note says why). YAML has its own, wider rule (Helm's `{{ … }}` values).
+//! are not reported (one note says why). YAML has its own rule: an error on any `{{ … }}`
+//! expression (`validate::yaml`).
 //!
 //! Invariant (*rather miss than false-alarm*): this only ever drops errors, and only where no
 //! program of these languages could be: a path component with `{{` and `}}`, or errors that all
