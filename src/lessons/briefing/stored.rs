@@ -152,7 +152,8 @@ impl Cache {
 /// fits: a look that ends there allocates no buffer (a first large allocation in the hook's
 /// thread costs the allocator more than the whole look).
 pub(super) fn read_cache(lessons_file: &Path) -> Option<Cache> {
-    let (mut file, size) = crate::files::open_regular(&cache_path(lessons_file)).ok()?;
+    let path = cache_path(lessons_file);
+    let (mut file, size) = crate::files::open_regular(&path).ok()?;
     if size > MAX_CACHE_BYTES {
         return None;
     }
