@@ -12,7 +12,8 @@
 //! model was built against; `harbor` was written afterwards, in other
 //! languages and shapes, to check the model on mistakes it was not tuned on; `quarry` a third,
 //! later still, in file kinds neither of them has (Java, Kotlin, Ruby, Kubernetes manifests, a
-//! Dockerfile, CSS).
+//! Dockerfile, CSS); `beacon` a fourth, in file kinds none of the three has (C firmware, a Swift
+//! app, HTML and plain JavaScript, with shell scripts).
 
 /// A file kind of the project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,6 +33,11 @@ pub enum Lang {
     Kube,
     Docker,
     Css,
+    C,
+    Swift,
+    Html,
+    /// Plain JavaScript (ES modules in the browser, no bundler).
+    Js,
 }
 
 /// One simulated project: its files, its rules, the agent's mistakes and look-alikes in it, and

@@ -174,7 +174,11 @@ fn look_alikes(lang: Lang) -> &'static [&'static str] {
         | Lang::Rb
         | Lang::Kube
         | Lang::Docker
-        | Lang::Css => &[],
+        | Lang::Css
+        | Lang::C
+        | Lang::Swift
+        | Lang::Html
+        | Lang::Js => &[],
     }
 }
 

@@ -14,10 +14,12 @@
 //! (everything car said to the agent), `--keep` (keep the projects and say where), `--project
 //! harbor` (the second catalogue: Rust, Python, shell, crate manifests, TypeScript, written after
 //! the model as a check on mistakes it was not tuned on), `--project quarry` (the third, later
-//! still: Java, Kotlin, Ruby, Kubernetes manifests, a Dockerfile, CSS)).
+//! still: Java, Kotlin, Ruby, Kubernetes manifests, a Dockerfile, CSS), `--project beacon` (the
+//! fourth: C firmware, a Swift app, HTML and plain JavaScript, shell)).
 //! `CAR_BENCH_TRACE=1` prints every tool call and every stop's reason to stderr.
 
 mod agent;
+mod beacon;
 mod catalogue;
 mod harbor;
 mod ledger;
@@ -61,7 +63,9 @@ fn project_option(args: &[String]) -> &'static str {
         .and_then(|at| args.get(at + 1))
         .map_or("ledger", String::as_str);
     projects::choose(name)
-        .unwrap_or_else(|| panic!("--project {name}: the projects are ledger, harbor and quarry"))
+        .unwrap_or_else(|| {
+            panic!("--project {name}: the projects are ledger, harbor, quarry and beacon")
+        })
         .name
 }
 
@@ -280,6 +284,10 @@ fn probe_path(lang: Lang, id: &str) -> String {
         Lang::Kube => format!("deploy/k8s/{id}.yaml"),
         Lang::Docker => format!("docker/{id}/Dockerfile"),
         Lang::Css => format!("web/styles/{id}.css"),
+        Lang::C => format!("firmware/src/{id}.c"),
+        Lang::Swift => format!("ios/Beacon/{id}.swift"),
+        Lang::Html => format!("web/{id}.html"),
+        Lang::Js => format!("web/js/{id}.js"),
     }
 }
 

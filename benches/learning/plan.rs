@@ -101,6 +101,13 @@ fn plain_lines(lang: Lang, name: &str, number: u64) -> Vec<String> {
             ".{v} { padding: {n}px; }",
             ".{v}-title { color: var(--ink); }",
         ],
+        Lang::C => &["\tint {v} = total + {n};", "\ttotal += {v};"],
+        Lang::Swift => &["        let {v} = total + {n}", "        total += {v}"],
+        Lang::Html => &[
+            "    <p class=\"reading\" id=\"{v}\">{n} readings</p>",
+            "    <a href=\"tags.html#{v}\">Tag {n}</a>",
+        ],
+        Lang::Js => &["  const {v} = total + {n};", "  total += {v};"],
     };
     lines
         .iter()
@@ -152,6 +159,10 @@ fn path_of(lang: Lang, id: &str) -> String {
         Lang::Kube => format!("deploy/k8s/worker-{id}.yaml"),
         Lang::Docker => format!("docker/{id}/Dockerfile"),
         Lang::Css => format!("web/styles/feature_{id}.css"),
+        Lang::C => format!("firmware/src/feature_{id}.c"),
+        Lang::Swift => format!("ios/Beacon/Feature_{id}.swift"),
+        Lang::Html => format!("web/feature_{id}.html"),
+        Lang::Js => format!("web/js/feature_{id}.js"),
     }
 }
 
@@ -319,6 +330,23 @@ pub fn file_head(lang: Lang, id: &str) -> Vec<String> {
             "WORKDIR /srv/quarry".into(),
         ],
         Lang::Css => vec!["@import \"./tokens.css\";".into()],
+        Lang::C => vec![
+            "#include <string.h>".into(),
+            "#include <zephyr/kernel.h>".into(),
+            "#include \"beacon.h\"".into(),
+        ],
+        Lang::Swift => vec!["import CoreBluetooth".into(), "import Foundation".into()],
+        Lang::Html => vec![
+            "<!doctype html>".into(),
+            "<html lang=\"en\">".into(),
+            "<head>".into(),
+            "  <meta charset=\"utf-8\">".into(),
+            format!("  <title>Beacon {id}</title>"),
+        ],
+        Lang::Js => vec![
+            "import { fetchTags } from \"./api.js\";".into(),
+            "import { formatTemp } from \"./units.js\";".into(),
+        ],
     };
     lines
 }
@@ -372,6 +400,27 @@ pub fn file_opening(lang: Lang, id: &str) -> Vec<String> {
             format!("def task_{id}(orders)"),
             "  total = 0".into(),
         ],
+        Lang::C => vec![
+            String::new(),
+            format!("int feature_{id}(struct beacon_cfg *cfg)"),
+            "{".into(),
+            "\tint total = 0;".into(),
+        ],
+        Lang::Swift => vec![
+            String::new(),
+            format!("final class Feature_{id} {{"),
+            "    func handle(_ data: Data, central: CBCentralManager) -> Int {".into(),
+            "        var total = 0".into(),
+        ],
+        Lang::Html => vec![
+            "</head>".into(),
+            "<body>".into(),
+            format!("  <main id=\"feature-{id}\">"),
+        ],
+        Lang::Js => vec![
+            String::new(),
+            format!("export function render_{id}(list, tag, tags, total) {{"),
+        ],
         Lang::Yml | Lang::Sh | Lang::Json | Lang::Toml | Lang::Kube | Lang::Docker | Lang::Css => {
             Vec::new()
         }
@@ -395,13 +444,19 @@ pub fn file_anchor(lang: Lang, id: &str) -> String {
         Lang::Kube => format!("        - name: end-{id}"),
         Lang::Docker => format!("LABEL quarry.feature=\"{id}\""),
         Lang::Css => format!(".end-{id} {{ display: none; }}"),
+        Lang::C => format!("\treturn total; /* end {id} */"),
+        Lang::Swift => format!("        return total // end {id}"),
+        Lang::Html => format!("    <footer data-end=\"{id}\"></footer>"),
+        Lang::Js => format!("  return total; // end {id}"),
     }
 }
 
 /// What follows the anchor.
 pub fn file_tail(lang: Lang) -> Vec<String> {
     match lang {
-        Lang::Ts | Lang::Go | Lang::Rs => vec!["}".into()],
+        Lang::Ts | Lang::Go | Lang::Rs | Lang::C | Lang::Js => vec!["}".into()],
+        Lang::Swift => vec!["    }".into(), "}".into()],
+        Lang::Html => vec!["  </main>".into(), "</body>".into(), "</html>".into()],
         Lang::Java => vec!["  }".into(), "}".into()],
         Lang::Kt => vec!["    }".into(), "}".into()],
         Lang::Rb => vec!["end".into()],

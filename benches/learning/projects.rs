@@ -13,6 +13,7 @@ pub fn choose(name: &str) -> Option<&'static Catalogue> {
         "ledger" => &crate::ledger::LEDGER,
         "harbor" => &crate::harbor::HARBOR,
         "quarry" => &crate::quarry::QUARRY,
+        "beacon" => &crate::beacon::BEACON,
         _ => return None,
     };
     Some(*ACTIVE.get_or_init(|| catalogue))

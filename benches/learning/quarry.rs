@@ -247,7 +247,11 @@ fn look_alikes(lang: Lang) -> &'static [&'static str] {
         | Lang::Sh
         | Lang::Json
         | Lang::Rs
-        | Lang::Toml => &[],
+        | Lang::Toml
+        | Lang::C
+        | Lang::Swift
+        | Lang::Html
+        | Lang::Js => &[],
     }
 }
 
