@@ -566,6 +566,49 @@ fn a_fix_that_still_fails_is_not_taught_as_the_fix() {
     );
 }
 
+/// A fix whose name holds the old one (`fastyamlz` → `fastyamlz_compat`, as a renamed setting
+/// `CONFIG_LOW_POWER` → `CONFIG_LOW_POWER_MODE`) is a fix: the old name is not "still written"
+/// there. It used to be taken for a changed environment, and the evidence was dropped with no
+/// refusal recorded. A name still written whole, now without an error, is recorded as refused.
+#[test]
+fn a_fix_whose_name_holds_the_old_one_is_the_fix() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write("pkg/__init__.py", "");
+    project.write("fastyamlz_compat.py", "");
+    project.commit_all();
+    let wrong = "import fastyamlz\n";
+    assert!(write(&project, "s1", "pkg/a.py", wrong).is_block());
+    let fixed = write(&project, "s1", "pkg/a.py", "import fastyamlz_compat\n");
+    assert!(!fixed.is_block(), "{fixed:?}");
+    project.at(T0 + DAY);
+    assert!(write(&project, "s2", "pkg/b.py", wrong).is_block());
+    let learned = lessons(&project);
+    let lesson = learned
+        .iter()
+        .find(|l| l["triggers"] == json!(["fastyamlz"]))
+        .unwrap_or_else(|| panic!("{learned:?}"));
+    let text = lesson["lesson"].as_str().unwrap();
+    assert!(text.contains("`fastyamlz_compat`"), "{text}");
+
+    // The module appears (someone added it): the import is still written and errs no more.
+    let mut project = TestProject::new();
+    project.at(T0);
+    project.write("pkg/__init__.py", "");
+    project.commit_all();
+    assert!(write(&project, "s1", "pkg/a.py", wrong).is_block());
+    project.write("fastyamlz.py", "");
+    write(&project, "s1", "pkg/a.py", "import fastyamlz\nx = 1\n");
+    assert!(
+        refused(&project)
+            .iter()
+            .any(|r| r["kind"] == "still-written" && r["subject"] == "fastyamlz"),
+        "{:?}",
+        refused(&project)
+    );
+    assert_eq!(lessons(&project), Vec::<Value>::new());
+}
+
 /// Symptom 7: a fix nothing specific can be learned from is no longer dropped silently.
 #[test]
 fn a_refused_review_fix_is_recorded_with_its_reason() {

@@ -51,6 +51,12 @@ pub(crate) enum Refusal {
         line: usize,
         error: String,
     },
+    /// The checker no longer reports the subject although the file still writes it: what changed
+    /// is the environment (a package got installed, a rule was edited), not the code.
+    #[error(
+        "`{trigger}` no longer errs in {file} although it is still written there: the environment changed, not the code"
+    )]
+    StillWritten { trigger: String, file: String },
     /// The person did not make this change.
     #[error("{0}")]
     NotACorrection(NotACorrection),
@@ -88,6 +94,7 @@ impl Refusal {
             Refusal::Established { .. } => "established-in-project",
             Refusal::Unchecked { .. } => "unchecked",
             Refusal::FixStillFails { .. } => "fix-still-fails",
+            Refusal::StillWritten { .. } => "still-written",
             Refusal::NotACorrection(_) => "not-a-correction",
             Refusal::RejectedByAPerson { .. } => "rejected-by-a-person",
         }

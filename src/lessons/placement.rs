@@ -161,7 +161,7 @@ impl<'a> Placement<'a> {
 
 /// Whether `range` of `text` neither starts right after nor ends right before an identifier
 /// character where its own edge is one.
-fn is_whole(text: &str, range: Range<usize>) -> bool {
+pub(crate) fn is_whole(text: &str, range: Range<usize>) -> bool {
     let found = &text[range.clone()];
     let before = text[..range.start].chars().next_back();
     let after = text[range.end..].chars().next();

@@ -204,9 +204,12 @@ fn an_error_that_vanished_while_the_text_stayed_teaches_nothing() {
     assert!(pool.candidates.is_empty(), "{:?}", pool.candidates);
     assert!(
         taught
-            .notes
+            .refusals
             .iter()
-            .any(|note| note.contains("nothing was learned"))
+            .any(|refused| refused.refusal.kind() == "still-written"
+                && refused.subject == "requestz"),
+        "{:?}",
+        taught.refusals
     );
 }
 

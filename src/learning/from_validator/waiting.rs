@@ -13,6 +13,7 @@ use crate::edit::Edit;
 use crate::learning::refusal::{Refusal, Refused};
 use crate::learning::sighting::Taught;
 use crate::lessons::LessonScope;
+use crate::lessons::placement::is_whole;
 use crate::lessons::provenance::{EVIDENCE_FIELD, Evidence, Source};
 use crate::lessons::store::CandidateFile;
 
@@ -37,11 +38,17 @@ pub(super) fn resolve(
         }
         changed = true;
         let mut evidence = Evidence::all_of(&candidate.extra);
-        if edit.content.contains(&candidate.trigger) {
-            taught.notes.push(format!(
-                "`{}` no longer errs in {} although it is still written there: nothing was learned from it",
-                candidate.trigger, edit.relative_path
-            ));
+        if writes_name(&edit.content, &candidate.trigger) {
+            taught.refusals.push(Refused {
+                refusal: Refusal::StillWritten {
+                    trigger: candidate.trigger.clone(),
+                    file: edit.relative_path.clone(),
+                },
+                source: Source::Validator,
+                scope: candidate.scope.clone(),
+                subject: candidate.trigger.clone(),
+                evidence: Vec::new(),
+            });
         } else {
             for place in here.into_iter().filter(|place| place.is_fresh(now)) {
                 let (fixed, at_line) = fixed_line(edit, place.line);
@@ -76,4 +83,12 @@ pub(super) fn resolve(
             || !Evidence::all_of(&candidate.extra).is_empty()
     });
     changed
+}
+
+/// Whether `content` writes `name` whole, the way the lesson would match it: not as part of a
+/// longer name (the fix of `CONFIG_LOW_POWER` may be `CONFIG_LOW_POWER_MODE`).
+fn writes_name(content: &str, name: &str) -> bool {
+    content
+        .match_indices(name)
+        .any(|(at, _)| is_whole(content, at..at + name.len()))
 }
