@@ -3,11 +3,11 @@
 //! fixed (good). It joins the candidate whose examples it shares a pattern with
 //! ([`synthesis::propose`]), or starts one. Seen independently a second time (another file or
 //! session for a review fix; any other correction), the candidate's examples make the trigger:
-//! the most general pattern that holds under [`verification`] (every bad example matches, no
-//! good one does, and no correct code of the project) becomes a lesson of weight 2 with its
-//! `source`, every place it was seen (`learned_from`), its lines as `examples` and the places in
-//! the code it already matches (`known_instances`). When no pattern holds, the candidate stays,
-//! and the refusal says why.
+//! the first proposed pattern (the whole term the fixes took away, else the most general) that
+//! holds under [`verification`] (every bad example matches, no good one does, and no correct
+//! code of the project) becomes a lesson of weight 2 with its `source`, every place it was seen
+//! (`learned_from`), its lines as `examples` and the places in the code it already matches
+//! (`known_instances`). When no pattern holds, the candidate stays, and the refusal says why.
 //!
 //! Invariants: candidates are locked before lessons (the one lock order); the same evidence
 //! (one finding of one review, one observed correction) never counts twice; a sighting a lesson
@@ -532,7 +532,7 @@ pub(crate) fn example_of(evidence: &Evidence) -> Example<'_> {
 }
 
 /// The lesson the examples make: the first proposed pattern that holds under verification, with
-/// the places it already matches; else the first refusal and the most general pattern's trigger.
+/// the places it already matches; else the first refusal and the first proposed pattern.
 fn promote(
     scope: &LessonScope<'_>,
     source: Source,
@@ -605,11 +605,11 @@ fn promote(
             }
         }
     }
-    let most_general = patterns[0].clone();
+    let first_proposed = patterns[0].clone();
     let refusal = first_refusal.unwrap_or_else(|| {
-        Refusal::NoPattern(synthesis::NoPattern::NotSpecific(most_general.display()))
+        Refusal::NoPattern(synthesis::NoPattern::NotSpecific(first_proposed.display()))
     });
-    Err(Box::new((refusal, most_general)))
+    Err(Box::new((refusal, first_proposed)))
 }
 
 /// The first change (nearest the finding first) a pattern can be built from; else why not, for

@@ -6,8 +6,10 @@
 //! safe form contains the unsafe one: the pattern is the call *unless* it passes what the fix
 //! added.
 //!
-//! [`propose`] returns every pattern that covers all examples, most general first; the caller
-//! verifies them in that order ([`crate::learning::verification`]) and keeps the first that holds.
+//! [`propose`] returns every pattern that covers all examples: first those that hold whole what
+//! each fix took away from a term (`Order.all.each`, not `Order.all`, when the fix wrote
+//! `Order.find_each`), then most general first; the caller verifies them in that order
+//! ([`crate::learning::verification`]) and keeps the first that holds.
 //!
 //! Invariants (*rather miss than false-alarm*): a pattern keeps, in every example, a literal token
 //! of what that example's fix removed (or of the call it added to); it starts with a name or a
@@ -30,6 +32,9 @@ const MAX_WINDOW: usize = 15;
 pub(crate) const MAX_LINE_CHARS: usize = 400;
 /// Patterns proposed at most.
 const MAX_PATTERNS: usize = 12;
+
+/// Tokens `from..to` of an example's bad line.
+type Window = (usize, usize);
 
 /// One example: the line as written and as fixed (empty when the fix removed it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,25 +189,66 @@ impl<'a> Sample<'a> {
     /// learned without what it is the version of.
     fn version_run(&self, start: usize, end: usize) -> Option<(usize, usize)> {
         let version = (start..end).find(|index| self.bad[*index].is_version())?;
-        let is_glued = |token: &Token<'_>| {
-            !matches!(token.kind, Kind::Space | Kind::Text)
-                && !token.is_open_bracket()
-                && !token.is_close_bracket()
-                && !matches!(token.text, "," | ";" | "\"" | "'" | "=" | "`")
-        };
-        let mut run_start = version;
-        while run_start > 0 && is_glued(&self.bad[run_start - 1]) {
-            run_start -= 1;
-        }
-        let mut run_end = version + 1;
-        while run_end < self.bad.len() && is_glued(&self.bad[run_end]) {
-            run_end += 1;
-        }
+        let (mut run_start, run_end) = self.term(version);
         // A reference starts with a name, not the `:` of a YAML key before it.
         while run_start < version && self.bad[run_start].kind == Kind::Punct {
             run_start += 1;
         }
         Some((run_start, run_end))
+    }
+
+    /// The term of the bad line that token `at` is part of: the tokens glued to it, without a
+    /// space, a string, a bracket or a separator between (`Order.all.each`,
+    /// `actions/cache@v2`, `Duration::from_millis`).
+    fn term(&self, at: usize) -> (usize, usize) {
+        let mut term_start = at;
+        while term_start > 0 && is_glued(&self.bad[term_start - 1]) {
+            term_start -= 1;
+        }
+        let mut term_end = at + 1;
+        while term_end < self.bad.len() && is_glued(&self.bad[term_end]) {
+            term_end += 1;
+        }
+        (term_start, term_end)
+    }
+
+    /// Whether the window holds some of what the fix took away — the atoms of the replaced
+    /// tokens that the fixed line no longer holds anywhere — and, of each term it holds some of,
+    /// all of it, as literals. `Order.all.each { |o| … }` → `Order.find_each { |o| … }` took
+    /// `all` and `each` from one term: the mistake the example shows is `Order.all.each`, and
+    /// `Order.all`, which cuts that term, is wider than the evidence (it fires on the correct
+    /// `Order.all.size`). A fix that takes nothing away for good (it reorders, or only adds)
+    /// leaves every window whole. Terms apart stay apart: `obj = pickle.loads(b)` →
+    /// `payload = json.loads(b)` has `pickle.loads` whole without `obj`.
+    fn holds_whole_terms(&self, (from, to): Window, elements: &[Element]) -> bool {
+        let Change::Replaced { start, end } = self.change else {
+            return true;
+        };
+        let taken: Vec<usize> = (start..end)
+            .filter(|index| {
+                let token = &self.bad[*index];
+                token.is_atom() && !self.good.iter().any(|kept| kept.text == token.text)
+            })
+            .collect();
+        if taken.is_empty() {
+            return true;
+        }
+        let holds = |index: usize| {
+            (from..to).contains(&index)
+                && elements.get(index - from).is_some_and(Element::is_literal)
+        };
+        let mut touched = false;
+        for index in taken.iter().copied().filter(|index| holds(*index)) {
+            touched = true;
+            let (term_start, term_end) = self.term(index);
+            let cut = taken
+                .iter()
+                .any(|other| (term_start..term_end).contains(other) && !holds(*other));
+            if cut {
+                return false;
+            }
+        }
+        touched
     }
 
     /// Whether the window's literal positions keep part of what this example's fix changed.
@@ -281,6 +327,15 @@ impl<'a> Sample<'a> {
     }
 }
 
+/// Whether `token` is glued to its neighbours in one term: no space, string, bracket or
+/// separator.
+fn is_glued(token: &Token<'_>) -> bool {
+    !matches!(token.kind, Kind::Space | Kind::Text)
+        && !token.is_open_bracket()
+        && !token.is_close_bracket()
+        && !matches!(token.text, "," | ";" | "\"" | "'" | "=" | "`")
+}
+
 /// The `(` of the innermost call still open at token `at`, with a name right before it.
 fn enclosing_call(tokens: &[Token<'_>], at: usize) -> Option<usize> {
     let mut depth = 0usize;
@@ -313,10 +368,11 @@ pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPatter
     };
     let unless = common_unless(&samples)?;
     let mut seen: HashSet<Pattern> = HashSet::new();
-    // Each pattern with how much of it the first example's fix took away.
-    let mut found: Vec<(Pattern, (usize, bool))> = Vec::new();
+    // Each pattern with whether it holds every example's terms whole, and how much of it the
+    // first example's fix took away.
+    let mut found: Vec<(Pattern, bool, (usize, bool))> = Vec::new();
     for window in first.windows() {
-        let Some(elements) = combine(first, window, others) else {
+        let Some((elements, windows)) = combine(first, window, others) else {
             continue;
         };
         let pattern = Pattern {
@@ -327,19 +383,28 @@ pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPatter
             continue;
         }
         if is_specific(&pattern) && seen.insert(pattern.clone()) {
+            let whole = samples
+                .iter()
+                .zip(std::iter::once(window).chain(windows))
+                .all(|(sample, window)| sample.holds_whole_terms(window, &pattern.elements));
             let removed = first.removed_atoms(window, &pattern.elements);
-            found.push((pattern, removed));
+            found.push((pattern, whole, removed));
         }
     }
-    // Most general first: fewest atoms, then fewest wildcards; among equals the one made most of
-    // what the fix replaced, then the one whose literals say most (significant names, not a
-    // one-letter variable), then one that ends with what the fix took away (`yaml.FullLoader`,
-    // neither `yaml.load` nor `Loader=yaml`, when the fix turned
-    // `yaml.load(fh, Loader=yaml.FullLoader)` into `yaml.safe_load(fh)`), then the shortest.
-    found.sort_by_key(|(pattern, (removed, ends_removed))| {
+    // First the patterns that hold whole what every fix took away from a term (`Order.all.each`
+    // before `Order.all`: the examples show nothing wrong with the rest of `Order.all`); when
+    // none does (the fixes took different things away from it: `Order.all.each` and
+    // `Order.all.each_slice`), the part they share. Then most general first: fewest atoms, then fewest
+    // wildcards; among equals the one made most of what the fix replaced, then the one whose
+    // literals say most (significant names, not a one-letter variable), then one that ends with
+    // what the fix took away (`yaml.FullLoader`, neither `yaml.load` nor `Loader=yaml`, when the
+    // fix turned `yaml.load(fh, Loader=yaml.FullLoader)` into `yaml.safe_load(fh)`), then the
+    // shortest.
+    found.sort_by_key(|(pattern, whole, (removed, ends_removed))| {
         let (atoms, literal) = pattern.atom_counts();
         (
             !is_balanced(pattern),
+            !whole,
             atoms,
             atoms - literal,
             std::cmp::Reverse(*removed),
@@ -348,7 +413,7 @@ pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPatter
             pattern.display().len(),
         )
     });
-    let mut found: Vec<Pattern> = found.into_iter().map(|(pattern, _)| pattern).collect();
+    let mut found: Vec<Pattern> = found.into_iter().map(|(pattern, ..)| pattern).collect();
     found.truncate(MAX_PATTERNS);
     if found.is_empty() {
         let lines: Vec<&str> = examples.iter().map(|e| e.bad.trim()).collect();
@@ -406,16 +471,18 @@ fn ends_with_call(sample: &Sample<'_>, (_, to): (usize, usize)) -> bool {
 
 /// The window of `first` generalised over the others: for each other sample, its window of the
 /// same length that agrees best (each position the same token, or atoms of one kind), which
-/// must keep part of that sample's change too. `None` when a sample has no such window.
+/// must keep part of that sample's change too. The elements, with each other sample's window;
+/// `None` when a sample has no such window.
 fn combine(
     first: &Sample<'_>,
     window: (usize, usize),
     others: &[Sample<'_>],
-) -> Option<Vec<Element>> {
+) -> Option<(Vec<Element>, Vec<Window>)> {
     let (from, to) = window;
     let mut elements: Vec<Element> = first.bad[from..to].iter().map(Element::of).collect();
+    let mut windows = Vec::with_capacity(others.len());
     for other in others {
-        let mut best: Option<(usize, Vec<Element>)> = None;
+        let mut best: Option<(usize, Vec<Element>, Window)> = None;
         for (other_from, other_to) in other.windows() {
             if other_to - other_from != to - from {
                 continue;
@@ -429,14 +496,16 @@ fn combine(
                 continue;
             }
             let literal = merged.iter().filter(|e| e.is_literal()).count();
-            if best.as_ref().is_none_or(|(known, _)| literal > *known) {
-                best = Some((literal, merged));
+            if best.as_ref().is_none_or(|(known, ..)| literal > *known) {
+                best = Some((literal, merged, (other_from, other_to)));
             }
         }
-        elements = best?.1;
+        let (_, merged, other_window) = best?;
+        elements = merged;
+        windows.push(other_window);
     }
     (first.keeps_change(window, &elements) && first.keeps_mistake_literal(window, &elements))
-        .then_some(elements)
+        .then_some((elements, windows))
 }
 
 /// The elements generalised to admit `tokens` too, position by position.

@@ -313,3 +313,76 @@ fn the_fix_is_what_every_example_wrote() {
     let pattern = &propose(&examples).unwrap()[0];
     assert_eq!(common_fix(&examples, pattern), None);
 }
+
+#[test]
+fn a_term_the_fix_took_away_is_learned_whole() {
+    // The fix took `all` and `each` from one term: `Order.all` alone would be wider than the
+    // evidence, and fires on the correct `count = Order.all.size`.
+    let examples = [
+        ex(
+            "  Order.all.each { |o| o.reindex! }",
+            "  Order.find_each { |o| o.reindex! }",
+        ),
+        ex(
+            "  Order.all.each { |order| total += order.lines.size }",
+            "  Order.find_each { |order| total += order.lines.size }",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "Order.all.each");
+    // Python alike: every name the fix took from the call's path.
+    let (display, _) = first(&[ex(
+        "    init = tf.contrib.layers.xavier_initializer()",
+        "    init = tf.keras.initializers.GlorotUniform()",
+    )]);
+    assert!(
+        display.ends_with("contrib.layers.xavier_initializer"),
+        "{display}"
+    );
+}
+
+#[test]
+fn fixes_that_took_different_things_from_a_term_teach_the_part_they_share() {
+    // Two fixes of the same mistake that differ in the rest of the term: what they share is
+    // the mistake (never refuse real evidence).
+    let examples = [
+        ex(
+            "  Invoice.all.each { |i| i.touch }",
+            "  Invoice.find_each { |i| i.touch }",
+        ),
+        ex(
+            "  Invoice.all.each_slice(100) { |batch| batch.touch_all }",
+            "  Invoice.in_batches(of: 100) { |batch| batch.touch_all }",
+        ),
+    ];
+    assert_eq!(first(&examples).1, "Invoice.all");
+}
+
+#[test]
+fn a_fix_that_takes_nothing_away_for_good_keeps_the_most_general_order() {
+    // Reordered, not removed: every name of the mistake is in the fix, so no term is cut and
+    // the variable the examples share is not put before the comparison.
+    let examples = [
+        ex(
+            "    boolean shipped = order.status() == \"SHIPPED\";",
+            "    boolean shipped = \"SHIPPED\".equals(order.status());",
+        ),
+        ex(
+            "    if (order.status() == \"SHIPPED\") total += 1;",
+            "    if (\"SHIPPED\".equals(order.status())) total += 1;",
+        ),
+    ];
+    let shown: Vec<String> = propose(&examples)
+        .unwrap()
+        .iter()
+        .map(Pattern::display)
+        .collect();
+    let at = |display: &str| shown.iter().position(|known| known == display);
+    let (general, specific) = (
+        at("status() == \"SHIPPED\""),
+        at("order.status() == \"SHIPPED\""),
+    );
+    assert!(
+        matches!((general, specific), (Some(general), Some(specific)) if general < specific),
+        "{shown:?}"
+    );
+}
