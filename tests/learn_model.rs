@@ -324,6 +324,79 @@ fn a_copy_of_the_mistake_inside_a_longer_expression_is_an_instance() {
     assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
 }
 
+/// A lesson learned before the project held its correct look-alikes was wider than the evidence:
+/// two fixes of `Order.all.each { |o| … }` → `Order.find_each { |o| … }` taught `Order.all` (the
+/// most general pattern nothing refuted yet), which then warned on the correct
+/// `count = Order.all.size`. The fixes took `all` and `each` from one term: the lesson holds that
+/// term whole, and still warns on the mistake in another block.
+#[test]
+fn a_lesson_holds_the_whole_term_the_fix_took_away() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    for name in ["reindex", "report", "audit"] {
+        project.write(&format!("src/{name}.rb"), "def run\n  nil\nend\n");
+    }
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "Order\\.all\\.each",
+        None,
+        "Every order loaded into memory at once",
+    );
+    reviewed_fix(
+        &project,
+        "session-one",
+        "src/reindex.rb",
+        ("  nil\n", "  Order.all.each { |o| o.reindex! }\n"),
+        (
+            "Order.all.each { |o| o.reindex! }",
+            "Order.find_each { |o| o.reindex! }",
+        ),
+    );
+    project.at(T0 + DAY);
+    let second = reviewed_fix(
+        &project,
+        "session-two",
+        "src/report.rb",
+        (
+            "  nil\n",
+            "  Order.all.each { |order| total += order.lines.size }\n",
+        ),
+        (
+            "Order.all.each { |order| total += order.lines.size }",
+            "Order.find_each { |order| total += order.lines.size }",
+        ),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}; refused: {:?}",
+        refused(&project)
+    );
+    let learned = lessons(&project);
+    assert_eq!(
+        learned[0]["triggers"],
+        json!(["Order.all.each"]),
+        "{learned:?}"
+    );
+    project.at(T0 + 2 * DAY);
+    let correct = agent_edit(
+        &project,
+        "session-three",
+        "src/audit.rb",
+        "  nil\n",
+        "  count = Order.all.size\n",
+    );
+    assert!(!correct.context().contains("⚠️ lesson"), "{correct:?}");
+    let warned = agent_edit(
+        &project,
+        "session-three",
+        "src/audit.rb",
+        "  count = Order.all.size\n",
+        "  Order.all.each { |order| order.touch }\n",
+    );
+    assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
+}
+
 /// Symptom 4: a person's version bump in two workflows the agent wrote was refused as "a short
 /// rename". A version is an atom with what it is the version of.
 #[test]
