@@ -803,6 +803,8 @@ fn a_change_a_pull_brought_is_not_a_persons_correction() {
         "import ssl\n\nctx = ssl.create_default_context()\n",
     );
     project.write("src/net.py", "import socket\n\nTIMEOUT = 1\n");
+    // The package the agent imports, in the project: the test needs no Python package installed.
+    project.write("certifi/__init__.py", "");
     project.commit_all();
     let session = "session-one";
     agent_edit(

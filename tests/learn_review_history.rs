@@ -29,9 +29,11 @@ pub(crate) fn fixture() -> String {
     )
 }
 
-/// The shop's committed code: correct everywhere the lessons look.
+/// The shop's committed code: correct everywhere the lessons look. It vendors a stub of the
+/// `requests` package its Python imports, so the test needs no Python package installed.
 pub(crate) fn shop() -> TestProject {
     let project = TestProject::new();
+    project.write("requests/__init__.py", "");
     project.write(
         "api/client.py",
         "import logging\n\nimport requests\n\nlog = logging.getLogger(__name__)\n\n\n\

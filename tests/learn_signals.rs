@@ -444,6 +444,8 @@ fn a_formatters_reformat_is_not_a_correction() {
 fn nothing_generic_is_learned_from_corrections() {
     let project = TestProject::new();
     project.write("src/app.py", "x = 0\n");
+    // The package the agent imports, in the project: the test needs no Python package installed.
+    project.write("requests/__init__.py", "");
     project.commit_all();
     let written = "import requests\nimport os\nok = True\nfrom app import models\nlimit = 10;\nif flag:\n    pass\n";
     agent_edit(&project, "s1", "src/app.py", "x = 0\n", written);
