@@ -397,6 +397,76 @@ fn a_lesson_holds_the_whole_term_the_fix_took_away() {
     assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
 }
 
+/// `order.status` is refuted by the fix (`"SHIPPED".equals(order.status())`); every pattern with
+/// no more words than it was then skipped, `status() == "SHIPPED"` too, and the lesson learned
+/// was `order.status() == "SHIPPED"`, silent on `o.status() == "SHIPPED"`. A refuted pattern
+/// rules out only patterns whose words it holds all of.
+#[test]
+fn a_refuted_pattern_does_not_narrow_the_lesson_to_a_variable_name() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    for name in ["Shipping", "Billing", "Audit"] {
+        project.write(
+            &format!("src/{name}.java"),
+            &format!(
+                "class {name} {{\n    int run(Order order) {{\n        return 0;\n    }}\n}}\n"
+            ),
+        );
+    }
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "status\\(\\) ==",
+        None,
+        "Strings compared with ==",
+    );
+    reviewed_fix(
+        &project,
+        "session-one",
+        "src/Shipping.java",
+        (
+            "        return 0;\n",
+            "        boolean shipped = order.status() == \"SHIPPED\";\n        return 0;\n",
+        ),
+        (
+            "boolean shipped = order.status() == \"SHIPPED\";",
+            "boolean shipped = \"SHIPPED\".equals(order.status());",
+        ),
+    );
+    project.at(T0 + DAY);
+    let second = reviewed_fix(
+        &project,
+        "session-two",
+        "src/Billing.java",
+        (
+            "        return 0;\n",
+            "        if (order.status() == \"SHIPPED\") return 1;\n        return 0;\n",
+        ),
+        (
+            "if (order.status() == \"SHIPPED\") return 1;",
+            "if (\"SHIPPED\".equals(order.status())) return 1;",
+        ),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}; refused: {:?}",
+        refused(&project)
+    );
+    project.at(T0 + 2 * DAY);
+    let warned = agent_edit(
+        &project,
+        "session-three",
+        "src/Audit.java",
+        "        return 0;\n",
+        "        return o.status() == \"SHIPPED\" ? 1 : 0;\n",
+    );
+    assert!(
+        warned.context().contains("⚠️ lesson"),
+        "{warned:?}; lessons: {:?}",
+        lessons(&project)
+    );
+}
+
 /// Symptom 4: a person's version bump in two workflows the agent wrote was refused as "a short
 /// rename". A version is an atom with what it is the version of.
 #[test]

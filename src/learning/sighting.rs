@@ -468,14 +468,20 @@ fn promote(
         .collect();
     let mut code = ProjectCode::new(scope.project);
     let mut first_refusal: Option<Refusal> = None;
-    // Once a pattern is refuted, a more specific one must say more in words (a significant name
-    // or value the examples share), not only in wildcards, brackets and placeholders:
-    // `Duration::from_millis(…` escapes `Duration::from_millis(250)` by the kind of its argument
-    // alone, and would fire on the next correct `Duration::from_millis(delay_ms)`.
-    let mut refuted_literals: Option<usize> = None;
+    // Once a pattern is refuted, another must say something else in words (a significant name
+    // or value the examples share that the refuted one lacks), not only in wildcards, brackets
+    // and placeholders: `Duration::from_millis(…` escapes `Duration::from_millis(250)` by the
+    // kind of its argument alone, and would fire on the next correct
+    // `Duration::from_millis(delay_ms)`. Other words are other evidence: `order.status` refuted
+    // by the fix leaves `status() == "SHIPPED"` to be tried, which `o.status() == "SHIPPED"` is
+    // the same mistake of.
+    let mut refuted_words: Vec<Vec<&str>> = Vec::new();
     for pattern in &patterns {
-        let literals = synthesis::significant_literals(pattern);
-        if refuted_literals.is_some_and(|refuted| literals <= refuted) {
+        let words = synthesis::significant_words(pattern);
+        let says_nothing_new = refuted_words
+            .iter()
+            .any(|refuted| words.iter().all(|word| refuted.contains(word)));
+        if says_nothing_new {
             continue;
         }
         let trigger = pattern.trigger();
@@ -509,7 +515,7 @@ fn promote(
                 return Ok((lesson, verified, pattern.display()));
             }
             Err(refusal) => {
-                refuted_literals.get_or_insert(literals);
+                refuted_words.push(words);
                 first_refusal.get_or_insert(refusal);
             }
         }

@@ -531,8 +531,8 @@ mod fix;
 mod rules;
 
 pub(crate) use fix::common_fix;
-pub(crate) use rules::significant_literals;
 use rules::{is_balanced, is_specific};
+pub(crate) use rules::{significant_literals, significant_words};
 
 #[cfg(test)]
 mod tests;

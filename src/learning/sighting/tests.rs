@@ -204,3 +204,54 @@ fn a_fix_that_adds_to_the_call_is_learned_as_the_call_without_it() {
         assert!(lesson.text.contains("without `filter=`"), "{}", lesson.text);
     });
 }
+
+/// Two sightings of one review fix, in `*.ext` files of two sessions: what recording the second
+/// did, and the lessons file.
+fn twice_in(
+    scope: &LessonScope<'_>,
+    ext: &str,
+    first: (&str, &str),
+    second: (&str, &str),
+) -> Recorded {
+    let mut one = sighting("s1", &format!("a.{ext}"), "R1", first.0, first.1);
+    one.scope = format!("*.{ext}");
+    assert!(matches!(
+        record(scope, &one).unwrap(),
+        Recorded::Candidate { .. }
+    ));
+    let mut two = sighting("s2", &format!("b.{ext}"), "R1", second.0, second.1);
+    two.scope = format!("*.{ext}");
+    record(scope, &two).unwrap()
+}
+
+#[test]
+fn a_refuted_pattern_leaves_patterns_with_other_words_to_try() {
+    // `order.status` matches the fix; `status() == "SHIPPED"` says other words and holds, so
+    // the lesson does not hold the variable both sightings happened to call `order`.
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let recorded = twice_in(
+            scope,
+            "java",
+            (
+                "    boolean shipped = order.status() == \"SHIPPED\";",
+                "    boolean shipped = \"SHIPPED\".equals(order.status());",
+            ),
+            (
+                "    if (order.status() == \"SHIPPED\") total += 3;",
+                "    if (\"SHIPPED\".equals(order.status())) total += 3;",
+            ),
+        );
+        let Recorded::Promoted { id, trigger, .. } = recorded else {
+            panic!("not promoted: {recorded:?}");
+        };
+        let file = LessonFile::load(&project.lessons_file()).unwrap();
+        let lesson = file.lessons().find(|l| l.id == id).unwrap();
+        assert!(
+            fires(lesson, "    return o.status() == \"SHIPPED\";").unwrap(),
+            "{trigger}"
+        );
+        assert!(!fires(lesson, "    return \"SHIPPED\".equals(o.status());").unwrap());
+    });
+}

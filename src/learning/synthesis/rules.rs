@@ -54,14 +54,21 @@ pub(super) fn is_specific(pattern: &Pattern) -> bool {
 
 /// How many of the pattern's literal atoms are significant (see [`Token::is_significant`]).
 pub(crate) fn significant_literals(pattern: &Pattern) -> usize {
+    significant_words(pattern).len()
+}
+
+/// The pattern's significant literal atoms (see [`Token::is_significant`]), in order.
+pub(crate) fn significant_words(pattern: &Pattern) -> Vec<&str> {
     pattern
         .elements
         .iter()
-        .filter(|element| match element {
-            Element::Literal { text, kind } => Token { kind: *kind, text }.is_significant(),
-            _ => false,
+        .filter_map(|element| match element {
+            Element::Literal { text, kind } if Token { kind: *kind, text }.is_significant() => {
+                Some(text.as_str())
+            }
+            _ => None,
         })
-        .count()
+        .collect()
 }
 
 fn has_unopened_closer(elements: &[Element]) -> bool {
