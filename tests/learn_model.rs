@@ -397,6 +397,79 @@ fn a_lesson_holds_the_whole_term_the_fix_took_away() {
     assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
 }
 
+/// A fix that also renamed the variable inside what it replaced
+/// (`k_delayed_work_submit(&led_work, …)` → `k_work_schedule(&led_dwork, …)`) kept that variable
+/// literal in every pattern, so no two sightings joined: each opened a candidate of its own, and
+/// nothing was learned. A name each fix renamed differently is the sighting's particular.
+#[test]
+fn a_fix_that_also_renames_the_variable_it_replaced_is_learned() {
+    let mut project = TestProject::new();
+    project.at(T0);
+    for name in ["led", "fan", "radio"] {
+        project.write(
+            &format!("src/{name}.c"),
+            "void start(void)\n{\n\treturn;\n}\n",
+        );
+    }
+    project.commit_all();
+    let _reviewer = reviewer_flagging(
+        &project,
+        "k_delayed_work_submit",
+        None,
+        "A delayed-work call removed in Zephyr 3",
+    );
+    reviewed_fix(
+        &project,
+        "session-one",
+        "src/led.c",
+        (
+            "\treturn;\n",
+            "\tk_delayed_work_submit(&led_work, K_MSEC(40));\n",
+        ),
+        (
+            "k_delayed_work_submit(&led_work, K_MSEC(40));",
+            "k_work_schedule(&led_dwork, K_MSEC(40));",
+        ),
+    );
+    project.at(T0 + DAY);
+    let second = reviewed_fix(
+        &project,
+        "session-two",
+        "src/fan.c",
+        (
+            "\treturn;\n",
+            "\tk_delayed_work_submit(&fan_work, K_SECONDS(3));\n",
+        ),
+        (
+            "k_delayed_work_submit(&fan_work, K_SECONDS(3));",
+            "k_work_schedule(&fan_dwork, K_SECONDS(3));",
+        ),
+    );
+    assert!(
+        second.system_message().contains("learned a lesson"),
+        "{second:?}; candidates: {:?}; refused: {:?}",
+        candidates(&project),
+        refused(&project)
+    );
+    project.at(T0 + 2 * DAY);
+    let correct = agent_edit(
+        &project,
+        "session-three",
+        "src/radio.c",
+        "\treturn;\n",
+        "\tk_work_submit(&radio_work);\n",
+    );
+    assert!(!correct.context().contains("⚠️ lesson"), "{correct:?}");
+    let warned = agent_edit(
+        &project,
+        "session-three",
+        "src/radio.c",
+        "\tk_work_submit(&radio_work);\n",
+        "\tk_delayed_work_submit(&radio_work, K_MSEC(5));\n",
+    );
+    assert!(warned.context().contains("⚠️ lesson"), "{warned:?}");
+}
+
 /// `order.status` is refuted by the fix (`"SHIPPED".equals(order.status())`); every pattern with
 /// no more words than it was then skipped, `status() == "SHIPPED"` too, and the lesson learned
 /// was `order.status() == "SHIPPED"`, silent on `o.status() == "SHIPPED"`. A refuted pattern

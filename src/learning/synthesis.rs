@@ -1,10 +1,11 @@
 //! Triggers synthesised from examples: each example is a line as the agent wrote it (*bad*) and as
 //! it was fixed (*good*). What the fix changed is the mistake; a pattern covers it with the
 //! tokens around it, and where the examples differ only in a name, a string or a number that
-//! position becomes a wildcard (the names one sighting holds never make the trigger). When the
-//! fix only *added* inside a call (`extractall(dest)` → `extractall(dest, filter="data")`), the
-//! safe form contains the unsafe one: the pattern is the call *unless* it passes what the fix
-//! added.
+//! position becomes a wildcard (the names one sighting holds never make the trigger); so does a
+//! name inside what the fix replaced that each fix renamed differently (`&led_work` →
+//! `&led_dwork`, `&fan_work` → `&fan_dwork`: [`renamed`]). When the fix only *added* inside a
+//! call (`extractall(dest)` → `extractall(dest, filter="data")`), the safe form contains the
+//! unsafe one: the pattern is the call *unless* it passes what the fix added.
 //!
 //! [`propose`] returns every pattern that covers all examples: first those that hold whole what
 //! each fix took away from a term (`Order.all.each`, not `Order.all`, when the fix wrote
@@ -87,6 +88,9 @@ struct Sample<'a> {
     bad: Vec<Token<'a>>,
     good: Vec<Token<'a>>,
     change: Change,
+    /// Names the fix renamed inside what it replaced, (bad index, good index)
+    /// ([`renamed`]).
+    renamed: Vec<(usize, usize)>,
 }
 
 impl<'a> Sample<'a> {
@@ -120,10 +124,12 @@ impl<'a> Sample<'a> {
                     changed,
                 });
             }
+            let renamed = renamed::renamed_names(&bad, &good, (start, end), (good_start, good_end));
             return Ok(Sample {
                 bad,
                 good,
                 change: Change::Replaced { start, end },
+                renamed,
             });
         }
         if good_start >= good_end {
@@ -156,6 +162,7 @@ impl<'a> Sample<'a> {
                 good_start,
                 good_end,
             },
+            renamed: Vec::new(),
         })
     }
 
@@ -288,17 +295,30 @@ impl<'a> Sample<'a> {
         (count, ends_removed)
     }
 
-    /// Whether every token of the window that the fix replaced stays literal: a wildcard may
-    /// stand for the context the examples differ in (a receiver, a variable), never for the
-    /// mistake itself (`Loader=yaml.FullLoader` and `Loader=yaml.UnsafeLoader` are no licence
-    /// for `Loader=yaml.…`, which `Loader=yaml.SafeLoader` is too).
+    /// Whether every token of the window that the fix replaced stays literal, but a name the
+    /// fix renamed: a wildcard may stand for the context the examples differ in (a receiver, a
+    /// variable), never for the mistake itself (`Loader=yaml.FullLoader` and
+    /// `Loader=yaml.UnsafeLoader` are no licence for `Loader=yaml.…`, which
+    /// `Loader=yaml.SafeLoader` is too). Whether the fixes agree on a renamed name is
+    /// [`fixes_disagree`]'s to say.
     fn keeps_mistake_literal(&self, (from, to): (usize, usize), elements: &[Element]) -> bool {
-        let Change::Replaced { start, end } = self.change else {
-            return true;
-        };
-        (from..to)
-            .zip(elements)
-            .all(|(index, element)| !(start..end).contains(&index) || element.is_literal())
+        (from..to).zip(elements).all(|(index, element)| {
+            element.is_literal() || !self.is_replaced(index) || self.fixed_name(index).is_some()
+        })
+    }
+
+    fn is_replaced(&self, index: usize) -> bool {
+        matches!(self.change, Change::Replaced { start, end } if (start..end).contains(&index))
+    }
+
+    /// What the fixed line holds in place of bad token `index`: the token itself outside what
+    /// the fix replaced, the new name of a renamed name, else nothing.
+    fn fixed_name(&self, index: usize) -> Option<&'a str> {
+        if !self.is_replaced(index) {
+            return self.bad.get(index).map(|token| token.text);
+        }
+        let (_, good_index) = self.renamed.iter().find(|(bad, _)| *bad == index)?;
+        Some(self.good[*good_index].text)
     }
 
     /// What the fix passed to the call, for an insertion.
@@ -504,8 +524,43 @@ fn combine(
         elements = merged;
         windows.push(other_window);
     }
-    (first.keeps_change(window, &elements) && first.keeps_mistake_literal(window, &elements))
-        .then_some((elements, windows))
+    let samples = std::iter::once(first).chain(others);
+    let all_windows: Vec<Window> = std::iter::once(window)
+        .chain(windows.iter().copied())
+        .collect();
+    let holds = first.keeps_change(window, &elements)
+        && samples
+            .clone()
+            .zip(&all_windows)
+            .all(|(sample, window)| sample.keeps_mistake_literal(*window, &elements))
+        && fixes_disagree(samples, &all_windows, &elements);
+    holds.then_some((elements, windows))
+}
+
+/// Whether, at each wildcard standing for a name some fix renamed, the fixes wrote different
+/// names (see [`renamed`]): `led_work` → `led_dwork` and `fan_work` → `fan_dwork` make the
+/// variable a particular of each sighting; `FullLoader` and `UnsafeLoader` both → `SafeLoader`
+/// keep the name the mistake.
+fn fixes_disagree<'s, 'a: 's>(
+    samples: impl Iterator<Item = &'s Sample<'a>> + Clone,
+    windows: &[Window],
+    elements: &[Element],
+) -> bool {
+    elements.iter().enumerate().all(|(offset, element)| {
+        let renamed_somewhere = samples
+            .clone()
+            .zip(windows)
+            .any(|(sample, (from, _))| sample.is_replaced(from + offset));
+        if element.is_literal() || !renamed_somewhere {
+            return true;
+        }
+        let fixed: Option<HashSet<&str>> = samples
+            .clone()
+            .zip(windows)
+            .map(|(sample, (from, _))| sample.fixed_name(from + offset))
+            .collect();
+        fixed.is_some_and(|names| names.len() > 1)
+    })
 }
 
 /// The elements generalised to admit `tokens` too, position by position.
@@ -528,6 +583,7 @@ fn merge(elements: &[Element], tokens: &[Token<'_>]) -> Option<Vec<Element>> {
 }
 
 mod fix;
+mod renamed;
 mod rules;
 
 pub(crate) use fix::common_fix;

@@ -255,3 +255,32 @@ fn a_refuted_pattern_leaves_patterns_with_other_words_to_try() {
         assert!(!fires(lesson, "    return \"SHIPPED\".equals(o.status());").unwrap());
     });
 }
+
+#[test]
+fn a_fix_that_also_renames_the_variable_joins_its_sightings() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let recorded = twice_in(
+            scope,
+            "c",
+            (
+                "\tk_delayed_work_submit(&led_work, K_MSEC(40));",
+                "\tk_work_schedule(&led_dwork, K_MSEC(40));",
+            ),
+            (
+                "\tk_delayed_work_submit(&v1_19_4_work, K_SECONDS(7));",
+                "\tk_work_schedule(&v1_19_4_dwork, K_SECONDS(7));",
+            ),
+        );
+        let Recorded::Promoted { id, trigger, .. } = recorded else {
+            panic!("not promoted: {recorded:?}");
+        };
+        assert_eq!(trigger, "k_delayed_work_submit(&…");
+        let file = LessonFile::load(&project.lessons_file()).unwrap();
+        let lesson = file.lessons().find(|l| l.id == id).unwrap();
+        assert!(fires(lesson, "\tk_delayed_work_submit(&fan_work, K_MSEC(2));").unwrap());
+        assert!(!fires(lesson, "\tk_work_schedule(&fan_dwork, K_MSEC(2));").unwrap());
+        assert!(!fires(lesson, "\tk_work_submit(&fan_work);").unwrap());
+    });
+}

@@ -386,3 +386,78 @@ fn a_fix_that_takes_nothing_away_for_good_keeps_the_most_general_order() {
         "{shown:?}"
     );
 }
+
+#[test]
+fn a_name_the_fix_renamed_differently_each_time_is_no_part_of_the_mistake() {
+    // The fix replaced the call and renamed the variable: the changed range runs through the
+    // variable, which each sighting names differently, and each fix too.
+    let examples = [
+        ex(
+            "\tk_delayed_work_submit(&led_work, K_MSEC(40));",
+            "\tk_work_schedule(&led_dwork, K_MSEC(40));",
+        ),
+        ex(
+            "\tk_delayed_work_submit(&v1_19_4_work, K_MSEC(7));",
+            "\tk_work_schedule(&v1_19_4_dwork, K_MSEC(7));",
+        ),
+    ];
+    assert_eq!(first(&examples).0, "k_delayed_work_submit(&…");
+    // A comment the fix also took away does not keep the shapes apart.
+    let examples = [
+        examples[0],
+        ex(
+            "\tk_delayed_work_submit(&fan_work, K_SECONDS(3)); /* TODO: k_work_schedule after the bump */",
+            "\tk_work_schedule(&fan_dwork, K_SECONDS(3));",
+        ),
+    ];
+    assert!(
+        propose(&examples)
+            .unwrap()
+            .iter()
+            .any(|pattern| pattern.display() == "k_delayed_work_submit(&…"),
+        "{:?}",
+        propose(&examples)
+    );
+    // One sighting alone keeps its name: nothing yet says it is a particular.
+    let alone = propose(&examples[..1]).unwrap();
+    assert!(
+        alone
+            .iter()
+            .all(|pattern| pattern.elements.iter().all(Element::is_literal)),
+        "{alone:?}"
+    );
+}
+
+#[test]
+fn a_name_every_fix_replaced_the_same_way_is_the_mistake() {
+    // The fixes agree on `SafeLoader`: the names they replaced are the mistake, never a
+    // wildcard, and a fix that only renamed teaches nothing.
+    let examples = [
+        ex(
+            "x = make(Loader=yaml.FullLoader)",
+            "x = make(Loader=yaml.SafeLoader)",
+        ),
+        ex(
+            "y = make(Loader=yaml.UnsafeLoader)",
+            "y = make(Loader=yaml.SafeLoader)",
+        ),
+    ];
+    for pattern in propose(&examples).unwrap_or_default() {
+        assert!(
+            !pattern.display().contains("yaml.…"),
+            "{}",
+            pattern.display()
+        );
+    }
+    let examples = [
+        ex("fetch_rows(&led_work);", "fetch_rows(&led_dwork);"),
+        ex("fetch_rows(&fan_work);", "fetch_rows(&fan_dwork);"),
+    ];
+    assert!(propose(&examples).is_err(), "{:?}", propose(&examples));
+    // Two different calls renamed, their variables too: no name of the mistake is shared.
+    let examples = [
+        ex("old_send(&led_work, 1);", "new_send(&led_dwork, 1);"),
+        ex("old_post(&fan_work, 1);", "new_post(&fan_dwork, 1);"),
+    ];
+    assert!(propose(&examples).is_err(), "{:?}", propose(&examples));
+}
