@@ -400,7 +400,10 @@ fn a_lesson_holds_the_whole_term_the_fix_took_away() {
 /// A fix that also renamed the variable inside what it replaced
 /// (`k_delayed_work_submit(&led_work, …)` → `k_work_schedule(&led_dwork, …)`) kept that variable
 /// literal in every pattern, so no two sightings joined: each opened a candidate of its own, and
-/// nothing was learned. A name each fix renamed differently is the sighting's particular.
+/// nothing was learned. A name each fix renamed differently is the sighting's particular. And a
+/// committed copy whose comment named the call every fix wrote refuted the lesson as "correct
+/// code"; a review candidate so refused was then promoted by the checkers' path, as a lesson
+/// waiting for a checker to report its trigger, which none does.
 #[test]
 fn a_fix_that_also_renames_the_variable_it_replaced_is_learned() {
     let mut project = TestProject::new();
@@ -411,6 +414,12 @@ fn a_fix_that_also_renames_the_variable_it_replaced_is_learned() {
             "void start(void)\n{\n\treturn;\n}\n",
         );
     }
+    // A committed copy of the mistake whose comment names the fix: a known instance, not
+    // correct code (the words of a comment are not how the line is written).
+    project.write(
+        "lib/gps.c",
+        "void gps(void)\n{\n\tk_delayed_work_submit(&gps_work, K_SECONDS(3)); /* TODO: k_work_schedule after the bump */\n}\n",
+    );
     project.commit_all();
     let _reviewer = reviewer_flagging(
         &project,
@@ -451,6 +460,9 @@ fn a_fix_that_also_renames_the_variable_it_replaced_is_learned() {
         candidates(&project),
         refused(&project)
     );
+    let learned = lessons(&project);
+    assert_eq!(learned[0]["source"], "review", "{learned:?}");
+    assert_eq!(learned[0]["known_instances"]["count"], 1, "{learned:?}");
     project.at(T0 + 2 * DAY);
     let correct = agent_edit(
         &project,

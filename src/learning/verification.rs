@@ -155,7 +155,7 @@ impl<'a> ProjectCode<'a> {
                 Rule::Subject | Rule::Unless => true,
                 Rule::Replaced => {
                     shapes.contains(&right_part(&found.text, found.range.clone()))
-                        && !has_a_word_of(&found.text, &fix_words)
+                        && !has_a_word_of(before_comment(&found.text, found.range.end), &fix_words)
                 }
             };
             let text = crate::text::shorten(found.text.trim(), 120);
@@ -349,6 +349,32 @@ fn has_a_word_of(line: &str, words: &[String]) -> bool {
         && tokenize(line)
             .iter()
             .any(|token| token.kind == Kind::Word && words.iter().any(|word| word == token.text))
+}
+
+/// `line` up to a comment that starts after `from` (`//`, `/*`, `<!--`, or `#` after a space):
+/// the words a comment names are prose, not how the line is written.
+/// `k_delayed_work_submit(&x_work, K_SECONDS(3)); /* TODO: k_work_schedule … */` is a copy of
+/// the mistake, although its comment names the call every fix wrote.
+fn before_comment(line: &str, from: usize) -> &str {
+    let Some(rest) = line.get(from..) else {
+        return line;
+    };
+    let tokens = tokenize(rest);
+    let mut offset = from;
+    for (index, token) in tokens.iter().enumerate() {
+        let next = |ahead: usize| tokens.get(index + ahead).map_or("", |t| t.text);
+        let starts_comment = match token.text {
+            "/" => matches!(next(1), "/" | "*"),
+            "<" => next(1) == "!" && next(2) == "-" && next(3) == "-",
+            "#" => index > 0 && tokens[index - 1].kind == Kind::Space,
+            _ => false,
+        };
+        if token.kind == Kind::Punct && starts_comment {
+            return &line[..offset];
+        }
+        offset += token.text.len();
+    }
+    line
 }
 
 /// The right part of the first match of the lesson in `line`.

@@ -313,3 +313,39 @@ fn a_line_written_the_way_the_fix_writes_it_is_correct_code() {
         .unwrap();
     assert_eq!(verified.total, 1);
 }
+
+#[test]
+fn a_comment_naming_the_fix_does_not_make_a_copy_of_the_mistake_correct_code() {
+    let (_dir, project) = a_project(
+        &[(
+            "src/led.c",
+            "\tk_delayed_work_submit(&led_work, K_SECONDS(3)); /* TODO: k_work_schedule after the bump */\n",
+        )],
+        &[],
+    );
+    let examples = [
+        ex(
+            "\tk_delayed_work_submit(&fan_work, K_MSEC(40));",
+            "\tk_work_schedule(&fan_dwork, K_MSEC(40));",
+        ),
+        ex(
+            "\tk_delayed_work_submit(&gps_work, K_MSEC(7));",
+            "\tk_work_schedule(&gps_dwork, K_MSEC(7));",
+        ),
+    ];
+    let verified = ProjectCode::new(&project)
+        .check(
+            &learned("*.c", "k_delayed_work_submit"),
+            Rule::Replaced,
+            &examples,
+            &[],
+        )
+        .unwrap();
+    assert_eq!(verified.total, 1);
+    // Written in the code, the fix's word still makes the line correct code.
+    assert_eq!(before_comment("a(x) // k_work_schedule", 1), "a(x) ");
+    assert_eq!(
+        before_comment("a(x) + k_work_schedule(y)", 1),
+        "a(x) + k_work_schedule(y)"
+    );
+}
