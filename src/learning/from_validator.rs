@@ -330,9 +330,16 @@ fn record_error(
     true
 }
 
-/// Seen twice, and how it was fixed is known.
+/// A checker's candidate seen twice, and how it was fixed is known. A learned candidate (a
+/// review fix, a correction) is promoted where it is recorded ([`crate::learning::sighting`]):
+/// made a checker's lesson, it would wait for a checker to report its trigger, which none does.
 fn is_ready(candidate: &Candidate) -> bool {
-    candidate.hits() >= 2 && !Evidence::all_of(&candidate.extra).is_empty()
+    candidate.hits() >= 2
+        && !matches!(
+            Source::of(&candidate.extra),
+            Some(Source::Review | Source::Reversal | Source::ReviewHistory | Source::Agent)
+        )
+        && !Evidence::all_of(&candidate.extra).is_empty()
 }
 
 fn new_candidate(signal: &Signal, scope: &LessonScope<'_>) -> Candidate {

@@ -260,3 +260,31 @@ fn a_change_after_the_fix_window_is_no_fix() {
     let pool = CandidateFile::load(&project.candidates_file()).unwrap();
     assert!(pool.candidates.is_empty(), "{:?}", pool.candidates);
 }
+
+#[test]
+fn only_a_checkers_candidate_is_promoted_here() {
+    // A review candidate seen twice and refused stays in the pool; made a checker's lesson it
+    // would wait for a checker to report its trigger, which none does.
+    let evidence = json!([{"session": "s1", "file": "a.c", "line": 3, "bad": "k_old(&x)",
+                           "fixed": "k_new(&x)", "at": 1}]);
+    let candidate = |source: Source| {
+        let mut extra = serde_json::Map::new();
+        extra.insert(SOURCE_FIELD.into(), json!(source.as_str()));
+        extra.insert(
+            crate::lessons::provenance::EVIDENCE_FIELD.into(),
+            evidence.clone(),
+        );
+        Candidate {
+            scope: "*.c".into(),
+            trigger: "k_old(&x".into(),
+            lesson: "l".into(),
+            hits: Some(2),
+            last_hit: None,
+            created: None,
+            extra,
+        }
+    };
+    assert!(is_ready(&candidate(Source::Validator)));
+    assert!(!is_ready(&candidate(Source::Review)));
+    assert!(!is_ready(&candidate(Source::Reversal)));
+}
