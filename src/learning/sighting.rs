@@ -56,8 +56,13 @@ pub(crate) struct Sighting {
 /// What recording a sighting did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Recorded {
-    /// Seen for the first time: a new candidate.
-    Candidate { trigger: String },
+    /// Seen for the first time: a new candidate. `unjoined` when a candidate of the same mistake
+    /// (a name both fixes took away) exists, but no pattern joins the two: it is said, not left
+    /// as two candidates seen once.
+    Candidate {
+        trigger: String,
+        unjoined: Option<Box<Refused>>,
+    },
     /// Seen again where it was seen before (same session and file for a review fix): the
     /// candidate counts it but waits for another file or session.
     SamePlaceAgain,
@@ -115,13 +120,17 @@ impl Sighting {
     }
 
     fn refused(&self, refusal: Refusal, subject: String, evidence: Vec<Evidence>) -> Recorded {
-        Recorded::Refused(Box::new(Refused {
+        Recorded::Refused(Box::new(self.refusal(refusal, subject, evidence)))
+    }
+
+    fn refusal(&self, refusal: Refusal, subject: String, evidence: Vec<Evidence>) -> Refused {
+        Refused {
             refusal,
             source: self.source,
             scope: self.scope.clone(),
             subject,
             evidence,
-        }))
+        }
     }
 
     fn new_candidate(&self, trigger: String, scope: &LessonScope<'_>) -> Candidate {
@@ -177,7 +186,8 @@ impl Taught {
         label: &str,
     ) -> Noted {
         match record(scope, sighting) {
-            Ok(Recorded::Candidate { trigger }) => {
+            Ok(Recorded::Candidate { trigger, unjoined }) => {
+                self.refusals.extend(unjoined.map(|refused| *refused));
                 self.notes.push(format!(
                 "new lesson candidate from {label}: `{trigger}` in {} (seen once; {})",
                 sighting.scope,
@@ -335,9 +345,10 @@ pub(crate) fn record(
         }
         let Some(index) = pool.candidates.iter().position(|c| joins(c, sighting)) else {
             let trigger = alone[0].trigger();
+            let unjoined = unjoined(&pool.candidates, sighting).map(Box::new);
             pool.candidates
                 .push(sighting.new_candidate(trigger.clone(), scope));
-            return Ok((Recorded::Candidate { trigger }, true));
+            return Ok((Recorded::Candidate { trigger, unjoined }, true));
         };
         let candidate = &mut pool.candidates[index];
         let mut evidence = Evidence::all_of(&candidate.extra);
@@ -419,18 +430,45 @@ pub(crate) fn record(
 /// Whether `sighting` is another example of the candidate's mistake: a learned (not checker)
 /// candidate of the same scope whose examples and this one share a pattern.
 fn joins(candidate: &Candidate, sighting: &Sighting) -> bool {
-    if candidate.scope != sighting.scope
-        || !matches!(
-            Source::of(&candidate.extra),
-            Some(Source::Review | Source::Reversal | Source::ReviewHistory | Source::Agent)
-        )
-    {
+    if !is_learned_in_scope(candidate, sighting) {
         return false;
     }
     let evidence = Evidence::all_of(&candidate.extra);
     let mut examples: Vec<Example<'_>> = evidence.iter().map(example_of).collect();
     examples.push(sighting.example());
     synthesis::propose(&examples).is_ok()
+}
+
+/// The refusal `no-common-pattern` when `sighting` joins no candidate although one of its scope
+/// holds the same mistake: an example whose fix took away a name this one's took away too.
+fn unjoined(candidates: &[Candidate], sighting: &Sighting) -> Option<Refused> {
+    let taken = synthesis::taken_words(sighting.example());
+    candidates
+        .iter()
+        .filter(|candidate| is_learned_in_scope(candidate, sighting))
+        .find_map(|candidate| {
+            let evidence = Evidence::all_of(&candidate.extra);
+            let same = evidence.iter().find(|earlier| {
+                synthesis::taken_words(example_of(earlier))
+                    .iter()
+                    .any(|word| taken.contains(word))
+            })?;
+            let mut examples: Vec<Example<'_>> = evidence.iter().map(example_of).collect();
+            examples.push(sighting.example());
+            let no_pattern = synthesis::propose(&examples).err()?;
+            let line = crate::text::shorten(sighting.evidence.bad.trim(), 120);
+            let evidence = vec![same.clone(), sighting.evidence.clone()];
+            Some(sighting.refusal(Refusal::NoPattern(no_pattern), line, evidence))
+        })
+}
+
+/// Whether `candidate` is a learned (not checker) candidate of the sighting's scope.
+fn is_learned_in_scope(candidate: &Candidate, sighting: &Sighting) -> bool {
+    candidate.scope == sighting.scope
+        && matches!(
+            Source::of(&candidate.extra),
+            Some(Source::Review | Source::Reversal | Source::ReviewHistory | Source::Agent)
+        )
 }
 
 pub(crate) fn example_of(evidence: &Evidence) -> Example<'_> {

@@ -228,15 +228,7 @@ impl<'a> Sample<'a> {
     /// leaves every window whole. Terms apart stay apart: `obj = pickle.loads(b)` →
     /// `payload = json.loads(b)` has `pickle.loads` whole without `obj`.
     fn holds_whole_terms(&self, (from, to): Window, elements: &[Element]) -> bool {
-        let Change::Replaced { start, end } = self.change else {
-            return true;
-        };
-        let taken: Vec<usize> = (start..end)
-            .filter(|index| {
-                let token = &self.bad[*index];
-                token.is_atom() && !self.good.iter().any(|kept| kept.text == token.text)
-            })
-            .collect();
+        let taken = self.taken();
         if taken.is_empty() {
             return true;
         }
@@ -256,6 +248,19 @@ impl<'a> Sample<'a> {
             }
         }
         touched
+    }
+
+    /// The atoms of the replaced tokens that the fixed line no longer holds anywhere.
+    fn taken(&self) -> Vec<usize> {
+        let Change::Replaced { start, end } = self.change else {
+            return Vec::new();
+        };
+        (start..end)
+            .filter(|index| {
+                let token = &self.bad[*index];
+                token.is_atom() && !self.good.iter().any(|kept| kept.text == token.text)
+            })
+            .collect()
     }
 
     /// Whether the window's literal positions keep part of what this example's fix changed.
@@ -450,6 +455,23 @@ pub(crate) fn propose(examples: &[Example<'_>]) -> Result<Vec<Pattern>, NoPatter
         });
     }
     Ok(found)
+}
+
+/// The significant names and values the example's fix took away for good
+/// (`k_delayed_work_submit`, and `led_work`, of `k_delayed_work_submit(&led_work, …)` →
+/// `k_work_schedule(&led_dwork, …)`): two sightings of a scope that share one are taken for the
+/// same mistake when saying that no pattern joins them.
+pub(crate) fn taken_words(example: Example<'_>) -> Vec<String> {
+    let Ok(sample) = Sample::new(example) else {
+        return Vec::new();
+    };
+    sample
+        .taken()
+        .into_iter()
+        .map(|index| sample.bad[index])
+        .filter(Token::is_significant)
+        .map(|token| token.text.to_string())
+        .collect()
 }
 
 /// The `unless` every insertion agrees on: the same word passed to the call. Replacements do

@@ -284,3 +284,50 @@ fn a_fix_that_also_renames_the_variable_joins_its_sightings() {
         assert!(!fires(lesson, "\tk_work_submit(&fan_work);").unwrap());
     });
 }
+
+#[test]
+fn a_sighting_of_the_same_mistake_that_joins_nothing_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = Project::at(dir.path());
+    with_scope(&project, |scope| {
+        let first = sighting(
+            "s1",
+            "a.py",
+            "R1",
+            "value = LegacyClient(host).fetch()",
+            "value = Client(host).fetch()",
+        );
+        assert!(matches!(
+            record(scope, &first).unwrap(),
+            Recorded::Candidate { unjoined: None, .. }
+        ));
+        let second = sighting(
+            "s2",
+            "b.py",
+            "R1",
+            "LegacyClient.retries = 3",
+            "Client.retries = 3",
+        );
+        let Recorded::Candidate {
+            unjoined: Some(refused),
+            ..
+        } = record(scope, &second).unwrap()
+        else {
+            panic!("the unjoined sighting is not said");
+        };
+        assert_eq!(refused.refusal.kind(), "no-common-pattern");
+        assert_eq!(refused.evidence.len(), 2);
+        // Another mistake in the same scope is no refusal: it shares no name either fix took away.
+        let other = sighting(
+            "s3",
+            "c.py",
+            "R1",
+            "x = pickle.loads(raw)",
+            "x = json.loads(raw)",
+        );
+        assert!(matches!(
+            record(scope, &other).unwrap(),
+            Recorded::Candidate { unjoined: None, .. }
+        ));
+    });
+}
