@@ -463,6 +463,11 @@ fn a_fix_that_also_renames_the_variable_it_replaced_is_learned() {
     let learned = lessons(&project);
     assert_eq!(learned[0]["source"], "review", "{learned:?}");
     assert_eq!(learned[0]["known_instances"]["count"], 1, "{learned:?}");
+    let text = learned[0]["lesson"].as_str().unwrap();
+    assert!(
+        text.contains("not `k_delayed_work_submit(&…`"),
+        "the lesson names the mistake as a person reads it, not as its regex: {text}"
+    );
     project.at(T0 + 2 * DAY);
     let correct = agent_edit(
         &project,
