@@ -58,9 +58,9 @@ pub(crate) enum NoPattern {
     #[error("the fix of {line:?} only touched punctuation ({changed:?})")]
     OnlyPunctuation { line: String, changed: String },
     #[error(
-        "the fix of {line:?} only renamed a short name ({changed:?}); a rename is not a lesson"
+        "the fix of {line:?} changed only short names ({changed:?}): none is specific enough for a lesson"
     )]
-    ShortRename { line: String, changed: String },
+    OnlyShortNames { line: String, changed: String },
     #[error("the line is longer than {MAX_LINE_CHARS} characters")]
     LineTooLong,
     #[error("no pattern around what the fix of {0:?} changed is specific enough")]
@@ -114,12 +114,12 @@ impl<'a> Sample<'a> {
                     changed,
                 });
             }
-            // A version bump (`@v3` → `@v4`) is no rename of a short name.
+            // A version bump (`@v3` → `@v4`) is no change of short names only.
             if !removed
                 .iter()
                 .any(|t| t.is_value() || t.is_significant() || t.is_version())
             {
-                return Err(NoPattern::ShortRename {
+                return Err(NoPattern::OnlyShortNames {
                     line: bad_line.to_string(),
                     changed,
                 });

@@ -195,7 +195,7 @@ fn nothing_generic_is_proposed() {
     ));
     assert!(matches!(
         refused("if x:", "if y:"),
-        NoPattern::ShortRename { .. }
+        NoPattern::OnlyShortNames { .. }
     ));
     assert!(matches!(
         refused("x = compute(y);", "x = compute(y)"),
