@@ -131,8 +131,11 @@ fn main() {
 /// One arm's run over every session.
 struct Arm {
     sessions: Vec<Stats>,
-    /// Per catalogue entry: the session after which car's lessons first caught it.
+    /// Per catalogue entry: the session after which car's lessons first caught one of its shapes.
     learned: Vec<Option<usize>>,
+    /// Per catalogue entry, at the last probe: how many of its shapes car's lessons catch, of how
+    /// many.
+    shapes_caught: Vec<(usize, usize)>,
     lessons: Vec<usize>,
     candidates: Vec<usize>,
     refused: Option<Value>,
@@ -172,6 +175,7 @@ fn run_arm(plans: &[plan::SessionPlan], with_car: bool, options: &Options) -> Ar
     let mut arm = Arm {
         sessions: Vec::new(),
         learned: vec![None; mistakes().len()],
+        shapes_caught: vec![(0, 0); mistakes().len()],
         lessons: Vec::new(),
         candidates: Vec::new(),
         refused: None,
@@ -194,8 +198,9 @@ fn run_arm(plans: &[plan::SessionPlan], with_car: bool, options: &Options) -> Ar
         }
         if let Some(car) = &car {
             let now = T0 + number as i64 * 86_400 + 80_000;
-            for (mistake, caught) in probe(car, &root, now).into_iter().enumerate() {
-                if caught && arm.learned[mistake].is_none() {
+            arm.shapes_caught = probe(car, &root, now);
+            for (mistake, (caught, _)) in arm.shapes_caught.iter().enumerate() {
+                if *caught > 0 && arm.learned[mistake].is_none() {
                     arm.learned[mistake] = Some(number);
                 }
             }
@@ -219,32 +224,34 @@ fn run_arm(plans: &[plan::SessionPlan], with_car: bool, options: &Options) -> Ar
     arm
 }
 
-/// Which learnable mistakes car's lessons catch now: one file per mistake holding it, checked
-/// with `car check` (read-only), then removed.
-fn probe(car: &Car, root: &Path, now: i64) -> Vec<bool> {
+/// How many of each learnable mistake's shapes car's lessons catch now, of how many: one file
+/// per shape holding it, checked with `car check` (read-only), then removed.
+fn probe(car: &Car, root: &Path, now: i64) -> Vec<(usize, usize)> {
     let mut files: Vec<(usize, String)> = Vec::new();
     for (index, mistake) in mistakes().iter().enumerate() {
         if !mistake.is_learnable() {
             continue;
         }
-        let id = format!("probe{index}");
-        let bad = mistake.bad[0]
-            .replace("{v}", "probed_value")
-            .replace("{r}", "probed_archive")
-            .replace("{n}", "7");
-        let mut lines = plan::file_head(mistake.lang, &id);
-        if mistake.place == Place::Header {
-            lines.push(bad.clone());
+        for (shape, template) in mistake.bad.iter().enumerate() {
+            let id = format!("probe{index}s{shape}");
+            let bad = template
+                .replace("{v}", "probed_value")
+                .replace("{r}", "probed_archive")
+                .replace("{n}", "7");
+            let mut lines = plan::file_head(mistake.lang, &id);
+            if mistake.place == Place::Header {
+                lines.push(bad.clone());
+            }
+            lines.extend(plan::file_opening(mistake.lang, &id));
+            if mistake.place != Place::Header {
+                lines.push(bad);
+            }
+            lines.push(plan::file_anchor(mistake.lang, &id));
+            lines.extend(plan::file_tail(mistake.lang));
+            let path = probe_path(mistake.lang, &id);
+            world::write(root, &path, &(lines.join("\n") + "\n"));
+            files.push((index, path));
         }
-        lines.extend(plan::file_opening(mistake.lang, &id));
-        if mistake.place != Place::Header {
-            lines.push(bad);
-        }
-        lines.push(plan::file_anchor(mistake.lang, &id));
-        lines.extend(plan::file_tail(mistake.lang));
-        let path = probe_path(mistake.lang, &id);
-        world::write(root, &path, &(lines.join("\n") + "\n"));
-        files.push((index, path));
     }
     let output = car
         .command(root, now)
@@ -256,13 +263,14 @@ fn probe(car: &Car, root: &Path, now: i64) -> Vec<bool> {
         let _ = std::fs::remove_file(root.join(path));
     }
     let findings: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap_or_default();
-    let mut caught = vec![false; mistakes().len()];
-    for finding in findings.iter().filter(|f| f["validator"] == "lesson") {
-        if let Some((index, _)) = files
+    let mut caught = vec![(0, 0); mistakes().len()];
+    for (index, path) in &files {
+        caught[*index].1 += 1;
+        let found = findings
             .iter()
-            .find(|(_, path)| finding["file"] == path.as_str())
-        {
-            caught[*index] = true;
+            .any(|finding| finding["validator"] == "lesson" && finding["file"] == path.as_str());
+        if found {
+            caught[*index].0 += 1;
         }
     }
     caught
@@ -390,14 +398,23 @@ fn print_summary(without: &Arm, with: &Arm) {
     for (trigger, count) in false_by {
         println!("  false warnings from the lesson with {trigger}: {count}");
     }
-    println!("learned (the session after which car's lessons caught it):");
+    println!("learned (the session after which car's lessons caught one of its shapes):");
     for (index, mistake) in mistakes().iter().enumerate() {
         let landed_without: usize = without.sessions.iter().map(|s| s.landed[index]).sum();
         let landed_with: usize = with.sessions.iter().map(|s| s.landed[index]).sum();
         let written: usize = with.sessions.iter().map(|s| s.written[index]).sum();
         let verdict = match (mistake.is_learnable(), with.learned[index]) {
             (false, _) => "a syntax slip: caught every time, nothing to learn".to_string(),
-            (true, Some(session)) => format!("learned after session {session}"),
+            (true, Some(session)) => {
+                let (caught, shapes) = with.shapes_caught[index];
+                if shapes > 1 {
+                    format!(
+                        "learned after session {session} (now catches {caught} of its {shapes} shapes)"
+                    )
+                } else {
+                    format!("learned after session {session}")
+                }
+            }
             (true, None) => "NOT learned".to_string(),
         };
         // When the agent makes it at all (the arm without car: nothing is avoided there), and
