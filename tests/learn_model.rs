@@ -864,7 +864,10 @@ fn a_refused_review_fix_is_recorded_with_its_reason() {
     assert!(
         refusals.iter().any(|r| r["kind"] == "no-specific-pattern"
             && r["source"] == "review"
-            && r["reason"].as_str().unwrap().contains("rename")),
+            && r["reason"]
+                .as_str()
+                .unwrap()
+                .contains("changed only short names")),
         "{refusals:?}"
     );
 }
